@@ -1,0 +1,12 @@
+/** Jest: one config, TypeScript through ts-jest (isolatedModules for speed; `npm run typecheck` does the types). */
+module.exports = {
+  testEnvironment: "node",
+  roots: ["<rootDir>/test"],
+  testMatch: ["**/*.test.ts"],
+  transform: {
+    "^.+\\.[tj]sx?$": ["ts-jest", { isolatedModules: true, tsconfig: { module: "commonjs", allowJs: true } }],
+  },
+  // office-addin-mock's dependencies ship as ESM: let ts-jest transform them.
+  transformIgnorePatterns: ["/node_modules/(?!(office-addin-mock|office-addin-manifest|@microsoft/office-js)/)"],
+  testTimeout: 30000,
+};

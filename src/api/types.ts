@@ -1,0 +1,136 @@
+/**
+ * What the client returns, after the tolerant reader has normalized the service's answer.
+ * Field names follow the service's own (Romanian) names where the spec gives them.
+ * See docs/spec-open-points.md for every shape the spec leaves open.
+ */
+
+/** A company's identification data (`GET /v4/firme/{cui}`). */
+export interface CompanyProfile {
+  cui: number;
+  denumire: string;
+  j_cod: string | null;
+  stare: string;
+  judet: string | null;
+  localitate: string | null;
+  adresa: string | null;
+  caen_principal: string | null;
+  platitor_tva: boolean | null;
+}
+
+/** Profile fields other than `cui`, in the order the functions show them. */
+export const PROFILE_FIELDS = [
+  "denumire",
+  "stare",
+  "judet",
+  "localitate",
+  "adresa",
+  "caen_principal",
+  "platitor_tva",
+  "j_cod",
+] as const;
+export type ProfileField = (typeof PROFILE_FIELDS)[number];
+
+/** Batch identification item: `cui`, `denumire`, `stare` always; more when `include` worked. */
+export type BatchIdentificationItem = Pick<CompanyProfile, "cui" | "denumire" | "stare"> &
+  Partial<Omit<CompanyProfile, "cui" | "denumire" | "stare">>;
+
+/** Financial figures of one company for one year. Integers; `null` where the service gave none. */
+export interface FinancialYear {
+  cui: number;
+  an: number;
+  cifra_afaceri: number | null;
+  profit_net: number | null;
+  /** Absent (undefined) when the answer did not carry the field at all (batch and range items may lack it). */
+  active_totale?: number | null;
+  datorii_totale?: number | null;
+  numar_angajati?: number | null;
+}
+
+export const FINANCIAL_FIELDS = [
+  "cifra_afaceri",
+  "profit_net",
+  "active_totale",
+  "datorii_totale",
+  "numar_angajati",
+] as const;
+export type FinancialField = (typeof FINANCIAL_FIELDS)[number];
+
+/** `GET /v4/firme/{cui}/financiar?an_de_la=..&an_pana=..`: years latest first, as the service lists them. */
+export interface FinancialRange {
+  cui: number;
+  data: FinancialYear[];
+}
+
+/** Search result item. Only `cui` and `denumire` are required; the rest when the service gives them. */
+export interface SearchItem {
+  cui: number;
+  denumire: string;
+  judet?: string | null;
+  localitate?: string | null;
+  stare?: string | null;
+  caen_principal?: string | null;
+  j_cod?: string | null;
+}
+
+/** One page of a paginated list, with what the service said about the whole list (when it said it). */
+export interface Page<T> {
+  items: T[];
+  page: number;
+  limit: number;
+  total: number | null;
+  pages: number | null;
+}
+
+export interface SearchParams {
+  q?: string;
+  judet?: string;
+  caen?: string;
+  stare?: string;
+  /** Page size asked for. @default 100 (the sandbox's maximum) */
+  limit?: number;
+  /** First page to read. @default 1 */
+  page?: number;
+}
+
+/** An entry of `GET /v4/topuri`. */
+export interface RankingSummary {
+  slug: string;
+  titlu: string;
+  an: number | null;
+  categorie: string | null;
+  scop: string | null;
+  judet?: string | null;
+  localitate?: string | null;
+}
+
+export interface RankingListParams {
+  an?: number;
+  categorie?: string;
+  scop?: string;
+}
+
+/** An entry of a full ranking (`GET /v4/topuri/{slug}`). */
+export interface RankingEntry {
+  pozitie: number;
+  cui: number;
+  denumire: string;
+  valoare: number | null;
+  /** Annual variation in percent, when the service gives one. */
+  variatie: number | null;
+}
+
+/** A county of `GET /v4/nomenclatoare/judete`. */
+export interface County {
+  cod: string;
+  denumire: string;
+  firme_active: number | null;
+}
+
+export type PlanName = "free" | "pro" | "business" | "enterprise";
+
+/** What the service's answer headers said about the key's plan and credits, where it said anything. */
+export interface QuotaInfo {
+  plan: PlanName | null;
+  remaining: number | null;
+  limit: number | null;
+}

@@ -1,0 +1,73 @@
+/**
+ * CUI (Romanian tax id) parsing, shared by the client, the engine, the functions, the CLI and the sandbox.
+ *
+ * A CUI has 2 to 10 digits; the last is a control digit computed from the others with the
+ * weights 7 5 3 2 1 7 5 3 2 (the base is right-aligned against the weights), ×10, mod 11, 10 → 0.
+ * Accepted spellings: 14399840, "14399840", "RO14399840", " ro 1439 9840 ".
+ */
+
+const WEIGHTS = [7, 5, 3, 2, 1, 7, 5, 3, 2];
+
+export type CuiFailure = "empty" | "format" | "length" | "control";
+
+export type CuiParse =
+  | { ok: true; cui: number }
+  | { ok: false; reason: CuiFailure; input: string };
+
+/** Control digit for a base of 1 to 9 digits (the CUI without its last digit). */
+export function controlDigit(base: number): number {
+  const digits = String(base).padStart(9, "0");
+  let sum = 0;
+  for (let i = 0; i < 9; i++) sum += Number(digits[i]) * WEIGHTS[i];
+  const c = (sum * 10) % 11;
+  return c === 10 ? 0 : c;
+}
+
+/** The full CUI for a base: base followed by its control digit. */
+export function withControlDigit(base: number): number {
+  return base * 10 + controlDigit(base);
+}
+
+/** True when n is an integer CUI of 2 to 10 digits whose control digit is right. */
+export function isValidCui(n: number): boolean {
+  if (!Number.isSafeInteger(n) || n < 10 || n > 9_999_999_999) return false;
+  return controlDigit(Math.floor(n / 10)) === n % 10;
+}
+
+/** Parses what a user may type or a cell may hold; never throws. */
+export function parseCui(input: unknown): CuiParse {
+  const shown = typeof input === "string" ? input : String(input);
+  if (input === null || input === undefined) return { ok: false, reason: "empty", input: "" };
+  let digits: string;
+  if (typeof input === "number") {
+    if (!Number.isFinite(input) || !Number.isInteger(input) || input <= 0) return { ok: false, reason: "format", input: shown };
+    digits = String(input);
+  } else if (typeof input === "string") {
+    const compact = input.replace(/\s+/g, "");
+    if (compact === "") return { ok: false, reason: "empty", input: shown };
+    const m = /^(?:RO)?(\d+)$/i.exec(compact);
+    if (!m) return { ok: false, reason: "format", input: shown };
+    digits = m[1].replace(/^0+/, "");
+    if (digits === "") return { ok: false, reason: "format", input: shown };
+  } else {
+    return { ok: false, reason: "format", input: shown };
+  }
+  if (digits.length < 2 || digits.length > 10) return { ok: false, reason: "length", input: shown };
+  const cui = Number(digits);
+  if (!isValidCui(cui)) return { ok: false, reason: "control", input: shown };
+  return { ok: true, cui };
+}
+
+/** Romanian first, English second: why a CUI was refused. */
+export function describeCuiFailure(reason: CuiFailure): string {
+  switch (reason) {
+    case "empty":
+      return "CUI lipsă: scrieți un cod fiscal. / CUI missing.";
+    case "format":
+      return "CUI invalid: doar cifre, opțional cu prefixul RO. / Invalid CUI: digits only, optional RO prefix.";
+    case "length":
+      return "CUI invalid: are între 2 și 10 cifre. / Invalid CUI: 2 to 10 digits.";
+    case "control":
+      return "CUI invalid: cifra de control nu se potrivește. / Invalid CUI: wrong control digit.";
+  }
+}

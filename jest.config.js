@@ -4,7 +4,7 @@ module.exports = {
   roots: ["<rootDir>/test"],
   testMatch: ["**/*.test.ts"],
   transform: {
-    "^.+\\.[tj]sx?$": ["ts-jest", { isolatedModules: true, tsconfig: { module: "commonjs", allowJs: true } }],
+    "^.+\\.[tj]sx?$": ["ts-jest", { tsconfig: { module: "commonjs", allowJs: true, isolatedModules: true } }],
   },
   // office-addin-mock's dependencies ship as ESM: let ts-jest transform them.
   transformIgnorePatterns: ["/node_modules/(?!(office-addin-mock|office-addin-manifest|@microsoft/office-js)/)"],

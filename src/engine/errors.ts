@@ -1,0 +1,12 @@
+/** Problems the engine finds without asking the service: they cost nothing. */
+export type LocalErrorKind = "invalid_cui" | "invalid_year" | "year_outside_plan" | "year_unavailable" | "invalid_argument";
+
+export class LocalInputError extends Error {
+  override readonly name = "LocalInputError";
+  constructor(
+    readonly kind: LocalErrorKind,
+    message: string,
+  ) {
+    super(message);
+  }
+}

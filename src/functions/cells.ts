@@ -1,0 +1,57 @@
+/**
+ * What a cell shows, without Office: values, and errors as { error, message } objects that
+ * functions.ts turns into CustomFunctions.Error and the CLI into `t="e"` cells.
+ */
+import { LocalInputError } from "../engine/errors";
+
+export type ExcelErrorName = "#N/A" | "#VALUE!" | "#NUM!" | "#REF!" | "#NAME?" | "#DIV/0!" | "#NULL!" | "#SPILL!" | "#CALC!" | "#BUSY!";
+
+export interface CellError {
+  error: ExcelErrorName;
+  message: string;
+}
+export type Scalar = string | number | boolean;
+export type Cell = Scalar | CellError;
+export type Matrix = Cell[][];
+
+export type Lang = "ro" | "en";
+
+export function isCellError(v: unknown): v is CellError {
+  return typeof v === "object" && v !== null && typeof (v as CellError).error === "string" && (v as CellError).error.startsWith("#");
+}
+
+/** Short messages that say what happened and what to do; Romanian first, English when the user chose it. */
+const MESSAGES: Record<string, [ExcelErrorName, string, string]> = {
+  invalid_cui: ["#VALUE!", "CUI invalid (cifra de control sau formatul). Verificați codul.", "Invalid CUI (control digit or format). Check the code."],
+  empty_cui: ["#VALUE!", "CUI lipsă: celula e goală.", "CUI missing: the cell is empty."],
+  invalid_year: ["#VALUE!", "An invalid: scrieți un an cu 4 cifre, de ex. 2024.", "Invalid year: use four digits, e.g. 2024."],
+  invalid_argument: ["#VALUE!", "Argument invalid: vedeți Ajutor în panoul FIRMA.", "Invalid argument: see Help in the FIRMA pane."],
+  year_outside_plan: ["#N/A", "Anul nu e inclus în istoricul planului dvs.; alegeți un an mai recent.", "Year outside your plan's history; pick a more recent year."],
+  plan_history: ["#N/A", "Anul nu e inclus în istoricul planului dvs.; alegeți un an mai recent.", "Year outside your plan's history; pick a more recent year."],
+  year_unavailable: ["#N/A", "Nu există încă date pentru acest an.", "No data for this year yet."],
+  not_found: ["#N/A", "Firma nu a fost găsită (CUI inexistent).", "Company not found (unknown CUI)."],
+  not_found_year: ["#N/A", "Nu există date financiare pentru acest an.", "No financial data for this year."],
+  missing_key: ["#N/A", "Lipsește cheia API: introduceți-o în panoul FIRMA.", "API key missing: enter it in the FIRMA pane."],
+  invalid_key: ["#N/A", "Cheie API invalidă: verificați-o în panoul FIRMA.", "Invalid API key: check it in the FIRMA pane."],
+  credits_exhausted: ["#N/A", "Credite epuizate pentru perioada curentă; vedeți Consum în panou.", "Credits used up for this period; see Usage in the pane."],
+  bad_request: ["#VALUE!", "Serviciul a respins cererea: verificați argumentele.", "The service refused the request: check the arguments."],
+  unavailable: ["#N/A", "Serviciu indisponibil; reîncercați cu Actualizare din panou.", "Service unavailable; retry with Refresh in the pane."],
+  aborted: ["#N/A", "Calcul anulat.", "Calculation cancelled."],
+};
+
+export function cellError(kind: keyof typeof MESSAGES | string, lang: Lang): CellError {
+  const m = MESSAGES[kind] ?? MESSAGES.unavailable;
+  return { error: m[0], message: lang === "en" ? m[2] : m[1] };
+}
+
+/** Any failure → the cell error that says what to do. Never includes the service's raw text (it could echo a key). */
+export function toCellError(e: unknown, lang: Lang, financial = false): CellError {
+  if (isCellError(e)) return e;
+  if (e instanceof LocalInputError) return cellError(e.kind, lang);
+  const kind = (e as { kind?: unknown } | null)?.kind;
+  if (typeof kind === "string") {
+    if (kind === "not_found") return cellError(financial ? "not_found_year" : "not_found", lang);
+    if (kind in MESSAGES) return cellError(kind, lang);
+  }
+  return cellError("unavailable", lang);
+}

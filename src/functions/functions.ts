@@ -1,0 +1,302 @@
+/**
+ * FIRMA's Excel custom functions. The JSDoc blocks are the registration: the build turns them into
+ * dist/functions.json (CustomFunctionsMetadataPlugin), which also adds the CustomFunctions.associate
+ * calls. Each body is one line: the work is table-driven in evaluate.ts (Office-free, shared with the
+ * CLI); `run` only bridges Excel's invocation and error objects.
+ * Descriptions: Romanian, then English after " / ".
+ */
+import { Matrix } from "./cells";
+import { evaluate } from "./evaluate";
+import { getEngine } from "./runtime";
+import { getSettings } from "../taskpane/settings";
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+
+/**
+ * Denumirea firmei. / Company name.
+ * @customfunction DENUMIRE
+ * @param cui CUI-ul firmei (cifre, cu sau fără RO) sau un domeniu de CUI-uri. / The company's CUI (digits, RO prefix optional) or a range of CUIs.
+ * @param invocation Invocation.
+ * @returns Denumirea firmei. / Company name.
+ */
+export function denumire(cui: any[][], invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return run("DENUMIRE", [cui], invocation);
+}
+
+/**
+ * Starea firmei (de ex. ACTIVA, RADIATA). / Company status (e.g. ACTIVA, RADIATA).
+ * @customfunction STARE
+ * @param cui CUI-ul firmei (cifre, cu sau fără RO) sau un domeniu de CUI-uri. / The company's CUI (digits, RO prefix optional) or a range of CUIs.
+ * @param invocation Invocation.
+ * @returns Starea firmei. / Company status.
+ */
+export function stare(cui: any[][], invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return run("STARE", [cui], invocation);
+}
+
+/**
+ * Județul sediului social. / County of the registered office.
+ * @customfunction JUDET
+ * @param cui CUI-ul firmei (cifre, cu sau fără RO) sau un domeniu de CUI-uri. / The company's CUI (digits, RO prefix optional) or a range of CUIs.
+ * @param invocation Invocation.
+ * @returns Județul sediului social. / County of the registered office.
+ */
+export function judet(cui: any[][], invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return run("JUDET", [cui], invocation);
+}
+
+/**
+ * Localitatea sediului social. / Locality of the registered office.
+ * @customfunction LOCALITATE
+ * @param cui CUI-ul firmei (cifre, cu sau fără RO) sau un domeniu de CUI-uri. / The company's CUI (digits, RO prefix optional) or a range of CUIs.
+ * @param invocation Invocation.
+ * @returns Localitatea sediului social. / Locality of the registered office.
+ */
+export function localitate(cui: any[][], invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return run("LOCALITATE", [cui], invocation);
+}
+
+/**
+ * Adresa sediului social. / Address of the registered office.
+ * @customfunction ADRESA
+ * @param cui CUI-ul firmei (cifre, cu sau fără RO) sau un domeniu de CUI-uri. / The company's CUI (digits, RO prefix optional) or a range of CUIs.
+ * @param invocation Invocation.
+ * @returns Adresa sediului social. / Address of the registered office.
+ */
+export function adresa(cui: any[][], invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return run("ADRESA", [cui], invocation);
+}
+
+/**
+ * Codul CAEN principal (4 cifre). / Main CAEN activity code (4 digits).
+ * @customfunction CAEN
+ * @param cui CUI-ul firmei (cifre, cu sau fără RO) sau un domeniu de CUI-uri. / The company's CUI (digits, RO prefix optional) or a range of CUIs.
+ * @param invocation Invocation.
+ * @returns Codul CAEN principal. / Main CAEN activity code.
+ */
+export function caen(cui: any[][], invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return run("CAEN", [cui], invocation);
+}
+
+/**
+ * ADEVĂRAT dacă firma este plătitoare de TVA. / TRUE when the company is a VAT payer.
+ * @customfunction TVA
+ * @param cui CUI-ul firmei (cifre, cu sau fără RO) sau un domeniu de CUI-uri. / The company's CUI (digits, RO prefix optional) or a range of CUIs.
+ * @param invocation Invocation.
+ * @returns ADEVĂRAT dacă firma este plătitoare de TVA. / TRUE when the company is a VAT payer.
+ */
+export function tva(cui: any[][], invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return run("TVA", [cui], invocation);
+}
+
+/**
+ * Numărul de înregistrare la Registrul Comerțului (J../../....). / Trade-registry number (J../../....).
+ * @customfunction NRREG
+ * @param cui CUI-ul firmei (cifre, cu sau fără RO) sau un domeniu de CUI-uri. / The company's CUI (digits, RO prefix optional) or a range of CUIs.
+ * @param invocation Invocation.
+ * @returns Numărul de înregistrare la Registrul Comerțului. / Trade-registry number.
+ */
+export function nrreg(cui: any[][], invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return run("NRREG", [cui], invocation);
+}
+
+/**
+ * Cifra de afaceri în anul dat (lei). Nume scurt; același lucru ca FIRMA.CIFRA_AFACERI. / Revenue in the given year (lei). Short name; same as FIRMA.CIFRA_AFACERI.
+ * @customfunction CA
+ * @param cui CUI-ul firmei (cifre, cu sau fără RO) sau un domeniu de CUI-uri. / The company's CUI (digits, RO prefix optional) or a range of CUIs.
+ * @param [an] Anul financiar; implicit ultimul an disponibil. / Financial year; default: the latest year available.
+ * @param invocation Invocation.
+ * @returns Valoarea, pentru fiecare CUI. / The value, for each CUI.
+ */
+export function ca(cui: any[][], an: any, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return run("CA", [cui, an], invocation);
+}
+
+/**
+ * Cifra de afaceri în anul dat (lei). / Revenue in the given year (lei).
+ * @customfunction CIFRA_AFACERI
+ * @param cui CUI-ul firmei (cifre, cu sau fără RO) sau un domeniu de CUI-uri. / The company's CUI (digits, RO prefix optional) or a range of CUIs.
+ * @param [an] Anul financiar; implicit ultimul an disponibil. / Financial year; default: the latest year available.
+ * @param invocation Invocation.
+ * @returns Valoarea, pentru fiecare CUI. / The value, for each CUI.
+ */
+export function cifraAfaceri(cui: any[][], an: any, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return run("CIFRA_AFACERI", [cui, an], invocation);
+}
+
+/**
+ * Profitul net în anul dat (lei; negativ = pierdere). / Net profit in the given year (lei; negative = loss).
+ * @customfunction PROFIT
+ * @param cui CUI-ul firmei (cifre, cu sau fără RO) sau un domeniu de CUI-uri. / The company's CUI (digits, RO prefix optional) or a range of CUIs.
+ * @param [an] Anul financiar; implicit ultimul an disponibil. / Financial year; default: the latest year available.
+ * @param invocation Invocation.
+ * @returns Valoarea, pentru fiecare CUI. / The value, for each CUI.
+ */
+export function profit(cui: any[][], an: any, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return run("PROFIT", [cui, an], invocation);
+}
+
+/**
+ * Activele totale în anul dat (lei). / Total assets in the given year (lei).
+ * @customfunction ACTIVE
+ * @param cui CUI-ul firmei (cifre, cu sau fără RO) sau un domeniu de CUI-uri. / The company's CUI (digits, RO prefix optional) or a range of CUIs.
+ * @param [an] Anul financiar; implicit ultimul an disponibil. / Financial year; default: the latest year available.
+ * @param invocation Invocation.
+ * @returns Valoarea, pentru fiecare CUI. / The value, for each CUI.
+ */
+export function active(cui: any[][], an: any, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return run("ACTIVE", [cui, an], invocation);
+}
+
+/**
+ * Datoriile totale în anul dat (lei). / Total liabilities in the given year (lei).
+ * @customfunction DATORII
+ * @param cui CUI-ul firmei (cifre, cu sau fără RO) sau un domeniu de CUI-uri. / The company's CUI (digits, RO prefix optional) or a range of CUIs.
+ * @param [an] Anul financiar; implicit ultimul an disponibil. / Financial year; default: the latest year available.
+ * @param invocation Invocation.
+ * @returns Valoarea, pentru fiecare CUI. / The value, for each CUI.
+ */
+export function datorii(cui: any[][], an: any, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return run("DATORII", [cui, an], invocation);
+}
+
+/**
+ * Numărul de angajați în anul dat. / Number of employees in the given year.
+ * @customfunction ANGAJATI
+ * @param cui CUI-ul firmei (cifre, cu sau fără RO) sau un domeniu de CUI-uri. / The company's CUI (digits, RO prefix optional) or a range of CUIs.
+ * @param [an] Anul financiar; implicit ultimul an disponibil. / Financial year; default: the latest year available.
+ * @param invocation Invocation.
+ * @returns Valoarea, pentru fiecare CUI. / The value, for each CUI.
+ */
+export function angajati(cui: any[][], an: any, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return run("ANGAJATI", [cui, an], invocation);
+}
+
+/**
+ * Toate datele de identificare, pe un rând: CUI, denumire, stare, județ, localitate, adresă, CAEN, TVA, nr. reg. com. / All identification data in one row.
+ * @customfunction PROFIL
+ * @param cui CUI-ul firmei (cifre, cu sau fără RO) sau un domeniu de CUI-uri. / The company's CUI (digits, RO prefix optional) or a range of CUIs.
+ * @param invocation Invocation.
+ * @returns Un rând pentru fiecare CUI. / One row per CUI.
+ */
+export function profil(cui: any[][], invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return run("PROFIL", [cui], invocation);
+}
+
+/**
+ * Un câmp oarecare, după nume (de ex. "adresa", "cifra_afaceri", "angajati"). / Any field, by name.
+ * @customfunction CAMP
+ * @param cui CUI-ul firmei (cifre, cu sau fără RO) sau un domeniu de CUI-uri. / The company's CUI (digits, RO prefix optional) or a range of CUIs.
+ * @param camp Numele câmpului: denumire, stare, judet, localitate, adresa, caen_principal, platitor_tva, j_cod, cifra_afaceri, profit_net, active_totale, datorii_totale, numar_angajati. / The field's name.
+ * @param [an] Anul, pentru câmpurile financiare; implicit ultimul an. / Year, for financial fields.
+ * @param invocation Invocation.
+ * @returns Valoarea câmpului. / The field's value.
+ */
+export function camp(cui: any[][], camp: any, an: any, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return run("CAMP", [cui, camp, an], invocation);
+}
+
+/**
+ * Toți indicatorii financiari ai unui an, pe un rând: an, cifra de afaceri, profit net, active, datorii, angajați. / All financial figures of a year in one row.
+ * @customfunction FINANCIAR
+ * @param cui CUI-ul firmei (cifre, cu sau fără RO) sau un domeniu de CUI-uri. / The company's CUI (digits, RO prefix optional) or a range of CUIs.
+ * @param [an] Anul financiar; implicit ultimul an disponibil. / Financial year; default: the latest year available.
+ * @param invocation Invocation.
+ * @returns Un rând pentru fiecare CUI. / One row per CUI.
+ */
+export function financiar(cui: any[][], an: any, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return run("FINANCIAR", [cui, an], invocation);
+}
+
+/**
+ * Istoricul unui indicator pe ani, cel mai recent an primul: coloanele an și valoare. / A figure's history by year, latest first: year and value columns.
+ * @customfunction ISTORIC
+ * @param cui CUI-ul firmei. / The company's CUI.
+ * @param an_de_la Primul an. / First year.
+ * @param an_pana Ultimul an. / Last year.
+ * @param [indicator] cifra_afaceri (implicit), profit_net, active_totale, datorii_totale sau numar_angajati. / Which figure (default: revenue).
+ * @param invocation Invocation.
+ * @returns Câte un rând pe an. / One row per year.
+ */
+export function istoric(cui: any, an_de_la: any, an_pana: any, indicator: any, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return run("ISTORIC", [cui, an_de_la, an_pana, indicator], invocation);
+}
+
+/**
+ * Caută firme după nume, CUI sau nr. de registru; primul rând este antetul. / Searches companies by name, CUI or registry number; the first row is a header.
+ * @customfunction CAUTA
+ * @param q Textul căutat. / What to search for.
+ * @param [judet] Codul sau numele județului. / County code or name.
+ * @param [caen] Codul CAEN. / CAEN code.
+ * @param [stare] Starea, de ex. ACTIVA. / Status, e.g. ACTIVA.
+ * @param [limit] Câte rezultate (implicit 20). / How many results (default 20).
+ * @param invocation Invocation.
+ * @returns Antet și câte un rând pe firmă. / Header and one row per company.
+ */
+export function cauta(q: any, judet: any, caen: any, stare: any, limit: any, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return run("CAUTA", [q, judet, caen, stare, limit], invocation);
+}
+
+/**
+ * Lista topurilor disponibile; primul rând este antetul. / The rankings available; the first row is a header.
+ * @customfunction TOPURI
+ * @param [an] Anul. / Year.
+ * @param [categorie] De ex. cifra-afaceri, profit-net, angajati, active. / E.g. cifra-afaceri.
+ * @param [scop] national, judet sau localitate. / national, judet or localitate.
+ * @param invocation Invocation.
+ * @returns Antet și câte un rând pe top. / Header and one row per ranking.
+ */
+export function topuri(an: any, categorie: any, scop: any, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return run("TOPURI", [an, categorie, scop], invocation);
+}
+
+/**
+ * Un top: poziție, CUI, denumire, valoare, variație anuală %; primul rând este antetul. / One ranking: position, CUI, name, value, annual change %.
+ * @customfunction TOP
+ * @param slug Identificatorul topului (vezi FIRMA.TOPURI). / The ranking's id (see FIRMA.TOPURI).
+ * @param [limit] Câte poziții (implicit 10). / How many positions (default 10).
+ * @param invocation Invocation.
+ * @returns Antet și câte un rând pe poziție. / Header and one row per position.
+ */
+export function top(slug: any, limit: any, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return run("TOP", [slug, limit], invocation);
+}
+
+/**
+ * Județele, cu codul și numărul de firme active; primul rând este antetul. / Counties with code and active-company count.
+ * @customfunction JUDETE
+ * @param invocation Invocation.
+ * @returns Antet și câte un rând pe județ. / Header and one row per county.
+ */
+export function judete(invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return run("JUDETE", [], invocation);
+}
+
+const ERROR_CODES: Record<string, CustomFunctions.ErrorCode> = {
+  "#N/A": CustomFunctions.ErrorCode.notAvailable,
+  "#VALUE!": CustomFunctions.ErrorCode.invalidValue,
+  "#NUM!": CustomFunctions.ErrorCode.invalidNumber,
+  "#NAME?": CustomFunctions.ErrorCode.invalidName,
+  "#REF!": CustomFunctions.ErrorCode.invalidReference,
+  "#DIV/0!": CustomFunctions.ErrorCode.divisionByZero,
+  "#NULL!": CustomFunctions.ErrorCode.nullReference,
+};
+
+function toExcel(m: Matrix): any[][] {
+  const out = m.map((row) =>
+    row.map((v) =>
+      typeof v === "object" ? new CustomFunctions.Error(ERROR_CODES[v.error] ?? CustomFunctions.ErrorCode.notAvailable, v.message) : v,
+    ),
+  );
+  // A lone error is thrown, so the cell itself shows it with its message.
+  if (out.length === 1 && out[0].length === 1 && out[0][0] instanceof CustomFunctions.Error) throw out[0][0];
+  return out;
+}
+
+/** Bridges one invocation: cancellation → AbortSignal, the engine's matrix → Excel's values and errors. */
+async function run(name: string, args: unknown[], invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  const controller = new AbortController();
+  if (invocation) invocation.onCanceled = () => controller.abort();
+  const engine = await getEngine();
+  return toExcel(await evaluate(name, args, { engine, lang: getSettings().language, signal: controller.signal }));
+}

@@ -1,0 +1,179 @@
+/**
+ * The user's settings (API key, service address), shared by the task pane and the functions.
+ *
+ * Stored through `OfficeRuntime.storage` when the shared runtime offers it, else `localStorage`,
+ * else memory (Node tests). The pane and the functions are two bundles in one runtime, so the
+ * in-memory copy lives on `globalThis` under a registered symbol: what the pane saves, the next
+ * function call sees, without reading storage again.
+ */
+import type { PlanName } from "../api/types";
+import { isPlanName } from "../engine/plans";
+import type { KeyValueStore } from "../engine/store";
+
+export const STORAGE_KEYS = {
+  apiKey: "firma.apiKey",
+  baseUrl: "firma.baseUrl",
+  plan: "firma.plan",
+  language: "firma.language",
+  batchWindowMs: "firma.batchWindowMs",
+} as const;
+
+export type Language = "ro" | "en";
+
+export interface Settings {
+  /** null: no key saved yet (the client then refuses to call, with MissingKeyError). */
+  apiKey: string | null;
+  /** The service address; DEFAULT_BASE_URL unless the user set another. */
+  baseUrl: string;
+  /** The plan the user chose (null: use what the service reports, if anything). */
+  plan: PlanName | null;
+  /** Language of the pane and the cells' messages. @default "ro" */
+  language: Language;
+  /** Quiet time before queued cells are fetched together. @default 40 */
+  batchWindowMs: number;
+}
+
+const DEFAULTS = (): Settings => ({ apiKey: null, baseUrl: DEFAULT_BASE_URL, plan: null, language: "ro", batchWindowMs: 40 });
+
+interface SharedState {
+  store: KeyValueStore | null;
+  current: Settings;
+  loading: Promise<Settings> | null;
+}
+
+/**
+ * The service address a fresh install uses: webpack's DefinePlugin sets FIRMA_DEFAULT_BASE_URL
+ * (development: the local sandbox; production: the service); outside webpack (Jest) the sandbox's.
+ */
+export const DEFAULT_BASE_URL: string =
+  typeof FIRMA_DEFAULT_BASE_URL === "string" ? FIRMA_DEFAULT_BASE_URL : "http://127.0.0.1:3001";
+
+const SHARED = Symbol.for("firma.settings");
+
+function shared(): SharedState {
+  const g = globalThis as unknown as Record<symbol, SharedState | undefined>;
+  let s = g[SHARED];
+  if (!s) {
+    s = { store: null, current: DEFAULTS(), loading: null };
+    g[SHARED] = s;
+  }
+  return s;
+}
+
+/** localStorage behind the async store interface. */
+function localStorageStore(ls: Storage): KeyValueStore {
+  return {
+    getItem: async (key) => ls.getItem(key),
+    setItem: async (key, value) => ls.setItem(key, value),
+    removeItem: async (key) => ls.removeItem(key),
+  };
+}
+
+/** An in-memory store: what Node gets when neither OfficeRuntime nor localStorage exist. */
+function memoryStore(): KeyValueStore {
+  const data = new Map<string, string>();
+  return {
+    getItem: async (key) => data.get(key) ?? null,
+    setItem: async (key, value) => void data.set(key, value),
+    removeItem: async (key) => void data.delete(key),
+  };
+}
+
+/** The best store this runtime has: OfficeRuntime.storage, then localStorage, then memory. */
+export function defaultStore(): KeyValueStore {
+  if (typeof OfficeRuntime !== "undefined" && OfficeRuntime.storage) return OfficeRuntime.storage;
+  try {
+    if (typeof localStorage !== "undefined" && localStorage) return localStorageStore(localStorage);
+  } catch {
+    // localStorage can throw when the page's storage is blocked
+  }
+  return memoryStore();
+}
+
+/** The store in use (chosen on first use). */
+export function settingsStore(): KeyValueStore {
+  const s = shared();
+  if (!s.store) s.store = defaultStore();
+  return s.store;
+}
+
+/** Replaces the store (tests) and forgets what was loaded. */
+export function useStore(store: KeyValueStore): void {
+  const s = shared();
+  s.store = store;
+  s.loading = null;
+  s.current = DEFAULTS();
+}
+
+function clean(value: string | null | undefined): string | null {
+  const v = (value ?? "").trim();
+  return v === "" ? null : v;
+}
+
+/** Reads the settings from storage once per runtime; later calls return the same promise. */
+export function loadSettings(): Promise<Settings> {
+  const s = shared();
+  if (!s.loading) {
+    const store = settingsStore();
+    s.loading = Promise.all(Object.values(STORAGE_KEYS).map((k) => store.getItem(k))).then(
+      ([apiKey, baseUrl, plan, language, windowMs]) => {
+        const w = Number(windowMs);
+        s.current = {
+          apiKey: clean(apiKey),
+          baseUrl: clean(baseUrl) ?? DEFAULT_BASE_URL,
+          plan: isPlanName(plan) ? plan : null,
+          language: language === "en" || language === "ro" ? language : "ro",
+          batchWindowMs: windowMs !== null && Number.isFinite(w) && w >= 0 && w <= 5000 ? w : 40,
+        };
+        return s.current;
+      },
+      (err: unknown) => {
+        s.loading = null; // try again next time
+        throw err;
+      }
+    );
+  }
+  return s.loading;
+}
+
+/** The settings as last loaded or saved (defaults before loadSettings has finished). */
+export function getSettings(): Settings {
+  return shared().current;
+}
+
+/** The API key, read at each call by the client. */
+export function getApiKey(): string | null {
+  return shared().current.apiKey;
+}
+
+/** Saves the key (trimmed); an empty or null key removes it. */
+export async function saveApiKey(key: string | null): Promise<void> {
+  await loadSettings();
+  const value = clean(key);
+  const store = settingsStore();
+  if (value === null) await store.removeItem(STORAGE_KEYS.apiKey);
+  else await store.setItem(STORAGE_KEYS.apiKey, value);
+  const s = shared();
+  s.current = { ...s.current, apiKey: value };
+}
+
+/** Saves the service address; empty or null goes back to the default. */
+export async function saveBaseUrl(url: string | null): Promise<void> {
+  await loadSettings();
+  const value = clean(url);
+  const store = settingsStore();
+  if (value === null) await store.removeItem(STORAGE_KEYS.baseUrl);
+  else await store.setItem(STORAGE_KEYS.baseUrl, value);
+  const s = shared();
+  s.current = { ...s.current, baseUrl: value ?? DEFAULT_BASE_URL };
+}
+
+/** Saves the plan, language or batch window (null: back to the default). */
+export async function saveSetting<K extends "plan" | "language" | "batchWindowMs">(name: K, value: Settings[K] | null): Promise<void> {
+  await loadSettings();
+  const store = settingsStore();
+  if (value === null) await store.removeItem(STORAGE_KEYS[name]);
+  else await store.setItem(STORAGE_KEYS[name], String(value));
+  const s = shared();
+  s.current = { ...s.current, [name]: value ?? DEFAULTS()[name] };
+}

@@ -272,20 +272,24 @@ export function judete(invocation: CustomFunctions.CancelableInvocation): Promis
   return run("JUDETE", [], invocation);
 }
 
-const ERROR_CODES: Record<string, CustomFunctions.ErrorCode> = {
-  "#N/A": CustomFunctions.ErrorCode.notAvailable,
-  "#VALUE!": CustomFunctions.ErrorCode.invalidValue,
-  "#NUM!": CustomFunctions.ErrorCode.invalidNumber,
-  "#NAME?": CustomFunctions.ErrorCode.invalidName,
-  "#REF!": CustomFunctions.ErrorCode.invalidReference,
-  "#DIV/0!": CustomFunctions.ErrorCode.divisionByZero,
-  "#NULL!": CustomFunctions.ErrorCode.nullReference,
+/**
+ * Excel error names → CustomFunctions.ErrorCode members. Looked up when a cell needs one, never at
+ * load: office.js defines CustomFunctions.ErrorCode only after this bundle has run.
+ */
+const ERROR_CODES: Record<string, keyof typeof CustomFunctions.ErrorCode> = {
+  "#N/A": "notAvailable",
+  "#VALUE!": "invalidValue",
+  "#NUM!": "invalidNumber",
+  "#NAME?": "invalidName",
+  "#REF!": "invalidReference",
+  "#DIV/0!": "divisionByZero",
+  "#NULL!": "nullReference",
 };
 
 function toExcel(m: Matrix): any[][] {
   const out = m.map((row) =>
     row.map((v) =>
-      typeof v === "object" ? new CustomFunctions.Error(ERROR_CODES[v.error] ?? CustomFunctions.ErrorCode.notAvailable, v.message) : v,
+      typeof v === "object" ? new CustomFunctions.Error(CustomFunctions.ErrorCode[ERROR_CODES[v.error] ?? "notAvailable"], v.message) : v,
     ),
   );
   // A lone error is thrown, so the cell itself shows it with its message.

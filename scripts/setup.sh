@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs what FIRMA's tests need on a fresh Debian machine with Node 20+:
+# the npm packages from the lockfile, and the system tools the tests drive for real —
+# xmllint (manifest XSD check), Chromium (task pane in a real browser), LibreOffice Calc
+# (the refreshed workbook opens in a real spreadsheet program).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need=()
+command -v xmllint >/dev/null 2>&1 || need+=(libxml2-utils)
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v soffice >/dev/null 2>&1 || need+=(libreoffice-calc)
+if [ ${#need[@]} -gt 0 ]; then
+  echo "setup: installing ${need[*]} (Debian packages)"
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+
+npm ci --no-audit --no-fund

@@ -1,0 +1,136 @@
+/**
+ * The webpack build, run here into temporary folders (development and production at once, so dist/
+ * is left alone): functions.json is generated from the JSDoc and fits Microsoft's schema, the pane
+ * page loads office.js and both bundles, the manifest and icons are copied, and production builds
+ * point at production addresses.
+ */
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { spawn } from "child_process";
+import Ajv from "ajv-draft-04";
+import { FUNCTIONS_SCHEMA, ROOT } from "./paths";
+
+const WEBPACK_CLI = path.join(ROOT, "node_modules", "webpack-cli", "bin", "cli.js");
+
+/** Runs webpack in a child process; resolves with its output, rejects with it when the build fails. */
+function webpack(mode: "development" | "production", outDir: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [WEBPACK_CLI, "--mode", mode, "--output-path", outDir], {
+      cwd: ROOT,
+      env: { ...process.env, NODE_ENV: mode },
+    });
+    let output = "";
+    child.stdout.on("data", (d) => (output += d));
+    child.stderr.on("data", (d) => (output += d));
+    child.on("error", reject);
+    child.on("close", (code) =>
+      code === 0
+        ? resolve(output)
+        : reject(new Error(`webpack --mode ${mode} failed (${code}):\n${output}`))
+    );
+  });
+}
+
+let tmp: string;
+let dev: string;
+let prod: string;
+
+beforeAll(async () => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "firma-build-"));
+  dev = path.join(tmp, "dev");
+  prod = path.join(tmp, "prod");
+  await Promise.all([webpack("development", dev), webpack("production", prod)]);
+}, 120_000);
+
+afterAll(() => {
+  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+const read = (dir: string, file: string) => fs.readFileSync(path.join(dir, file), "utf8");
+
+/** The src of each <script> in a page, in order (quoted or not: production pages are minified). */
+function scriptSrcs(html: string): string[] {
+  return [...html.matchAll(/<script\b[^>]*?\bsrc=(?:"([^"]*)"|'([^']*)'|([^\s>]+))/g)].map(
+    (m) => m[1] ?? m[2] ?? m[3]
+  );
+}
+
+describe.each([
+  ["development", () => dev],
+  ["production", () => prod],
+])("%s build", (_mode, dir) => {
+  test("writes the bundles, the metadata, the pane, the manifest, the icons and office.js", () => {
+    for (const f of [
+      "functions.js",
+      "functions.json",
+      "taskpane.js",
+      "taskpane.html",
+      "taskpane.css",
+      "manifest.xml",
+      "office-js/office.js",
+      "office-js/excel-win32-16.01.js",
+      "office-js/ro-ro/office_strings.js",
+      ...[16, 32, 64, 80, 128].map((s) => `assets/icon-${s}.png`),
+    ]) {
+      expect(fs.existsSync(path.join(dir(), f))).toBe(true);
+    }
+  });
+
+  test("functions.json lists DENUMIRE with its parameter", () => {
+    const meta = JSON.parse(read(dir(), "functions.json"));
+    const fn = meta.functions.find((f: { id: string }) => f.id === "DENUMIRE");
+    expect(fn).toMatchObject({ id: "DENUMIRE", name: "DENUMIRE", parameters: [{ name: "cui" }] });
+    expect(fn.description).toMatch(/Denumirea firmei/);
+  });
+
+  test("functions.json fits Microsoft's custom-functions schema", () => {
+    if (!fs.existsSync(FUNCTIONS_SCHEMA)) {
+      console.log(
+        `functions.json schema check SKIPPED: ${FUNCTIONS_SCHEMA} not found (the shared folder is absent).`
+      );
+      return;
+    }
+    const ajv = new Ajv({ strict: false, allErrors: true });
+    const validate = ajv.compile(JSON.parse(fs.readFileSync(FUNCTIONS_SCHEMA, "utf8")));
+    const ok = validate(JSON.parse(read(dir(), "functions.json")));
+    expect(validate.errors ?? []).toEqual([]);
+    expect(ok).toBe(true);
+  });
+
+  test("the functions bundle registers DENUMIRE", () => {
+    expect(read(dir(), "functions.js")).toMatch(/CustomFunctions\.associate\(\s*"DENUMIRE"/);
+  });
+
+  test("the pane page loads office.js first, then the taskpane and functions bundles", () => {
+    const srcs = scriptSrcs(read(dir(), "taskpane.html"));
+    expect(srcs[0]).toMatch(/(^|\/)office\.js$/);
+    expect(srcs.slice(1).sort()).toEqual(["functions.js", "taskpane.js"]);
+  });
+});
+
+describe("development and production differ where they should", () => {
+  test("office.js: the local copy in development, the Office CDN in production", () => {
+    expect(scriptSrcs(read(dev, "taskpane.html"))[0]).toBe("office-js/office.js");
+    expect(scriptSrcs(read(prod, "taskpane.html"))[0]).toBe(
+      "https://appsforoffice.microsoft.com/lib/1/hosted/office.js"
+    );
+  });
+
+  test("the manifest keeps the dev server's URLs in development and loses them in production", () => {
+    expect(read(dev, "manifest.xml")).toBe(
+      fs.readFileSync(path.join(ROOT, "manifest.xml"), "utf8")
+    );
+    const prodManifest = read(prod, "manifest.xml");
+    expect(prodManifest).not.toContain("https://localhost:3000/");
+    expect(prodManifest).toContain("/taskpane.html");
+  });
+
+  test("the default service address: the sandbox in development, the service in production", () => {
+    const devJs = read(dev, "functions.js") + read(dev, "taskpane.js");
+    const prodJs = read(prod, "functions.js") + read(prod, "taskpane.js");
+    expect(devJs).toContain("http://127.0.0.1:3001");
+    expect(prodJs).not.toContain("http://127.0.0.1:3001");
+    expect(prodJs).toContain("https://api.firma.example/");
+  });
+});

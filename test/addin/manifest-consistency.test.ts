@@ -1,0 +1,139 @@
+/**
+ * What the XSD cannot see: the manifest's references hang together (every resid is defined and used,
+ * the shared runtime is one page), and every icon it names exists in assets/ at the declared size.
+ */
+import * as fs from "fs";
+import * as path from "path";
+import { ASSETS, MANIFEST } from "./paths";
+
+const xml = fs.readFileSync(MANIFEST, "utf8");
+const DEV_URL = "https://localhost:3000/";
+
+interface Resource {
+  kind: string;
+  id: string;
+  value: string;
+}
+
+/** bt:Image, bt:Url and bt:String resources, by id. */
+function resources(): Map<string, Resource> {
+  const out = new Map<string, Resource>();
+  for (const m of xml.matchAll(/<bt:(Image|Url|String)\s+id="([^"]+)"\s+DefaultValue="([^"]*)"/g)) {
+    expect(out.has(m[2])).toBe(false); // ids are unique
+    out.set(m[2], { kind: m[1], id: m[2], value: m[3] });
+  }
+  return out;
+}
+
+/** The resid of the first element named `tag` (e.g. `Runtime`, or `Page>\s*<SourceLocation`). */
+function residOf(pattern: string): string {
+  const m = new RegExp(`<${pattern}\\s+[^>]*resid="([^"]+)"`).exec(xml);
+  if (!m) throw new Error(`no ${pattern} with a resid in manifest.xml`);
+  return m[1];
+}
+
+/** Width and height from a PNG's IHDR chunk. */
+function pngSize(file: string): { width: number; height: number } {
+  const buf = fs.readFileSync(file);
+  expect(buf.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+  expect(buf.toString("ascii", 12, 16)).toBe("IHDR");
+  return { width: buf.readUInt32BE(16), height: buf.readUInt32BE(20) };
+}
+
+/** assets/ file for a dev-server URL. */
+function assetFile(url: string): string {
+  expect(url.startsWith(`${DEV_URL}assets/`)).toBe(true);
+  return path.join(ASSETS, url.slice(`${DEV_URL}assets/`.length));
+}
+
+describe("manifest.xml references", () => {
+  const defined = resources();
+  const referenced = [...xml.matchAll(/\bresid="([^"]+)"/g)].map((m) => m[1]);
+
+  test("every resid it references is defined", () => {
+    const missing = referenced.filter((id) => !defined.has(id));
+    expect(missing).toEqual([]);
+  });
+
+  test("every resource it defines is used", () => {
+    const unused = [...defined.keys()].filter((id) => !referenced.includes(id));
+    expect(unused).toEqual([]);
+  });
+
+  test("has a GUID for Id", () => {
+    expect(xml).toMatch(/<Id>[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}<\/Id>/);
+  });
+
+  test("the functions' namespace is FIRMA", () => {
+    const ns = defined.get(residOf("Namespace"));
+    expect(ns).toMatchObject({ kind: "String", value: "FIRMA" });
+  });
+
+  test("the shared runtime is one page: runtime, functions page, function file and pane", () => {
+    const runtime = residOf("Runtime");
+    expect(xml).toMatch(/<Runtime\s+resid="[^"]+"\s+lifetime="long"\s*\/>/);
+    expect(residOf("Page>\\s*<SourceLocation")).toBe(runtime);
+    expect(residOf("FunctionFile")).toBe(runtime);
+    expect(residOf('Action xsi:type="ShowTaskpane">[\\s\\S]*?<SourceLocation')).toBe(runtime);
+    expect(defined.get(runtime)?.value).toBe(`${DEV_URL}taskpane.html`);
+    expect(xml).toContain(`<SourceLocation DefaultValue="${DEV_URL}taskpane.html"/>`);
+  });
+
+  test("requires the shared runtime and the custom functions runtime", () => {
+    expect(xml).toMatch(/<Set Name="SharedRuntime" MinVersion="1\.1"\/>/);
+    expect(xml).toMatch(/<Set Name="CustomFunctionsRuntime" MinVersion="1\.1"\/>/);
+  });
+
+  test("the functions' script and metadata are the build's outputs", () => {
+    expect(defined.get(residOf("Script>\\s*<SourceLocation"))?.value).toBe(
+      `${DEV_URL}functions.js`
+    );
+    expect(defined.get(residOf("Metadata>\\s*<SourceLocation"))?.value).toBe(
+      `${DEV_URL}functions.json`
+    );
+  });
+});
+
+describe("manifest.xml icons", () => {
+  const defined = resources();
+
+  test("each image resource is a PNG in assets/ of the size its id and name say", () => {
+    const images = [...defined.values()].filter((r) => r.kind === "Image");
+    expect(images.map((r) => r.id).sort()).toEqual(["Icon.16x16", "Icon.32x32", "Icon.80x80"]);
+    for (const img of images) {
+      const size = Number(/^Icon\.(\d+)x\1$/.exec(img.id)?.[1]);
+      expect(img.value).toBe(`${DEV_URL}assets/icon-${size}.png`);
+      expect(pngSize(assetFile(img.value))).toEqual({ width: size, height: size });
+    }
+  });
+
+  test("each <bt:Image size=N> in a ribbon Icon points at an image of size N", () => {
+    const uses = [...xml.matchAll(/<bt:Image\s+size="(\d+)"\s+resid="([^"]+)"\s*\/>/g)];
+    expect(uses.length).toBeGreaterThanOrEqual(3);
+    for (const [, size, resid] of uses) {
+      expect(pngSize(assetFile(defined.get(resid)!.value))).toEqual({
+        width: Number(size),
+        height: Number(size),
+      });
+    }
+  });
+
+  test("IconUrl is 64×64 and HighResolutionIconUrl 128×128", () => {
+    const icon = /<IconUrl DefaultValue="([^"]+)"/.exec(xml)![1];
+    const hiRes = /<HighResolutionIconUrl DefaultValue="([^"]+)"/.exec(xml)![1];
+    expect(pngSize(assetFile(icon))).toEqual({ width: 64, height: 64 });
+    expect(pngSize(assetFile(hiRes))).toEqual({ width: 128, height: 128 });
+  });
+
+  test("every dev-server URL names a file the build produces", () => {
+    const urls = [...xml.matchAll(/"(https:\/\/localhost:3000\/[^"]*)"/g)].map((m) =>
+      m[1].slice(DEV_URL.length)
+    );
+    const built = new Set(["functions.js", "functions.json", "taskpane.html"]);
+    for (const rel of urls) {
+      if (rel.startsWith("assets/"))
+        expect(fs.existsSync(path.join(ASSETS, rel.slice(7)))).toBe(true);
+      else expect(built.has(rel)).toBe(true);
+    }
+  });
+});

@@ -1,0 +1,57 @@
+/**
+ * manifest.xml against Microsoft's add-in manifest schemas (XSD), offline, with xmllint.
+ * Skipped (and says so) when the shared schemas are absent; fails when they are present but xmllint is not.
+ */
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { spawnSync } from "child_process";
+import { MANIFEST, MANIFEST_XSD } from "./paths";
+
+const haveSchemas = fs.existsSync(MANIFEST_XSD);
+if (!haveSchemas) {
+  console.log(
+    `manifest XSD check SKIPPED: ${MANIFEST_XSD} not found (the shared folder is absent).`
+  );
+}
+const withSchemas = haveSchemas ? describe : describe.skip;
+
+function xmllint(file: string): { status: number | null; output: string } {
+  const r = spawnSync("xmllint", ["--noout", "--nonet", "--schema", MANIFEST_XSD, file], {
+    encoding: "utf8",
+  });
+  if (r.error) {
+    throw new Error(
+      `xmllint could not run (${(r.error as NodeJS.ErrnoException).code ?? r.error.message}): ` +
+        "install it (Debian/Ubuntu: apt-get install libxml2-utils); the schemas are here, so this check must run."
+    );
+  }
+  return { status: r.status, output: `${r.stdout}${r.stderr}` };
+}
+
+withSchemas("manifest.xml against the XSD", () => {
+  test("is valid", () => {
+    const { status, output } = xmllint(MANIFEST);
+    expect(output).toContain("validates");
+    expect(status).toBe(0);
+  });
+
+  test("the check really checks: a broken copy is rejected", () => {
+    const broken = fs
+      .readFileSync(MANIFEST, "utf8")
+      .replace(
+        "<Permissions>ReadWriteDocument</Permissions>",
+        "<Permissions>Everything</Permissions>"
+      );
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "firma-manifest-"));
+    try {
+      const file = path.join(dir, "manifest.xml");
+      fs.writeFileSync(file, broken);
+      const { status, output } = xmllint(file);
+      expect(status).not.toBe(0);
+      expect(output).toMatch(/Permissions/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

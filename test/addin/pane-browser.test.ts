@@ -1,0 +1,144 @@
+/**
+ * The development build's pane page in headless Chromium, served from a temporary folder on
+ * 127.0.0.1: office.js loads from the local copy (no request leaves the machine), no script fails,
+ * every function in functions.json is registered with CustomFunctions.associate, and the key form
+ * saves to storage. (Outside Excel, office.js still defines CustomFunctions.associate, but not the
+ * host's CustomFunctions.ErrorCode: code that reads it at load time fails here as it can in Excel.)
+ *
+ * Needs Debian's Chromium (/usr/bin/chromium, or FIRMA_CHROMIUM); skipped, with a message, without it.
+ */
+import * as fs from "fs";
+import * as http from "http";
+import * as os from "os";
+import * as path from "path";
+import { spawn } from "child_process";
+import type { AddressInfo } from "net";
+import { chromium, type Browser } from "playwright-core";
+import { ROOT } from "./paths";
+
+const CHROMIUM = process.env.FIRMA_CHROMIUM || "/usr/bin/chromium";
+const haveChromium = fs.existsSync(CHROMIUM);
+if (!haveChromium)
+  console.log(`pane browser test SKIPPED: no Chromium at ${CHROMIUM} (apt-get install chromium).`);
+const withChromium = haveChromium ? describe : describe.skip;
+
+const TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css",
+  ".png": "image/png",
+  ".json": "application/json",
+};
+
+function build(outDir: string): Promise<void> {
+  const cli = path.join(ROOT, "node_modules", "webpack-cli", "bin", "cli.js");
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cli, "--mode", "development", "--output-path", outDir], {
+      cwd: ROOT,
+    });
+    let output = "";
+    child.stdout.on("data", (d) => (output += d));
+    child.stderr.on("data", (d) => (output += d));
+    child.on("error", reject);
+    child.on("close", (code) =>
+      code === 0 ? resolve() : reject(new Error(`webpack failed (${code}):\n${output}`))
+    );
+  });
+}
+
+function serve(dir: string): Promise<http.Server> {
+  const server = http.createServer((req, res) => {
+    const file = path.join(dir, decodeURIComponent((req.url ?? "/").split("?")[0]));
+    if (!file.startsWith(dir)) {
+      res.writeHead(403).end();
+      return;
+    }
+    fs.readFile(file, (err, data) => {
+      if (err) {
+        res.writeHead(404).end();
+        return;
+      }
+      res
+        .writeHead(200, { "content-type": TYPES[path.extname(file)] ?? "application/octet-stream" })
+        .end(data);
+    });
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
+}
+
+withChromium("the pane page in a browser", () => {
+  let tmp: string;
+  let server: http.Server;
+  let browser: Browser;
+  let origin: string;
+
+  beforeAll(async () => {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), "firma-pane-"));
+    await build(tmp);
+    server = await serve(tmp);
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((r) => (server ? server.close(r) : r(undefined)));
+    if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  test("loads offline, registers every function, and saves the key", async () => {
+    const page = await browser.newPage();
+    const pageErrors: string[] = [];
+    const requests: string[] = [];
+    page.on("pageerror", (e) => pageErrors.push(String(e)));
+    page.on("request", (r) => requests.push(r.url()));
+
+    await page.goto(`${origin}/taskpane.html`);
+    await page.waitForFunction(
+      () => document.getElementById("key-status")?.textContent !== "",
+      null,
+      {
+        timeout: 15_000,
+      }
+    );
+    expect(await page.textContent("#key-status")).toMatch(/Nicio cheie/);
+
+    const declared = (
+      JSON.parse(fs.readFileSync(path.join(tmp, "functions.json"), "utf8")) as {
+        functions: { id: string }[];
+      }
+    ).functions.map((f) => f.id);
+    const associated = await page.evaluate(() =>
+      Object.keys(
+        (globalThis as unknown as { CustomFunctions: { _association: { m_mappings: object } } })
+          .CustomFunctions._association.m_mappings
+      )
+    );
+    expect(pageErrors).toEqual([]);
+    expect(associated.sort()).toEqual([...declared].sort());
+    expect(associated).toContain("DENUMIRE");
+
+    await page.fill("#api-key", "demo-pro");
+    await page.click("#save-key");
+    await page.waitForFunction(() =>
+      /salvat/.test(document.getElementById("key-status")?.textContent ?? "")
+    );
+    expect(await page.inputValue("#api-key")).toBe("");
+    expect(await page.evaluate(() => localStorage.getItem("firma.apiKey"))).toBe("demo-pro");
+
+    expect(requests.filter((u) => !u.startsWith(origin))).toEqual([]);
+    expect(requests).toContain(`${origin}/office-js/office.js`);
+    await page.close();
+  });
+});

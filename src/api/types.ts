@@ -134,3 +134,62 @@ export interface QuotaInfo {
   remaining: number | null;
   limit: number | null;
 }
+
+/** The endpoints, as named in call records and errors. */
+export type EndpointName =
+  | "company"
+  | "financial"
+  | "batch"
+  | "batchFinancial"
+  | "search"
+  | "rankings"
+  | "ranking"
+  | "counties";
+
+/** What went wrong, as a literal (see `src/api/errors.ts`). */
+export type ApiErrorKind =
+  | "missing_key"
+  | "invalid_key"
+  | "plan_history"
+  | "credits_exhausted"
+  | "not_found"
+  | "bad_request"
+  | "server"
+  | "network"
+  | "timeout"
+  | "aborted"
+  | "shape";
+
+/** One HTTP attempt, as the `onCall` hook sees it (the credit meter counts these). Never holds the key. */
+export interface CallRecord {
+  endpoint: EndpointName;
+  /** Path from `/v4`, e.g. `/v4/firme/14399840`. */
+  path: string;
+  /** Query string without `?` (empty when none); never the key. */
+  query: string;
+  /** HTTP status; 0 when no answer came (network error, timeout, abort). */
+  status: number;
+  /** Whether the service presumably charged a credit (O20): answered, and not 400/401/403/429/5xx. */
+  credited: boolean;
+  durationMs: number;
+  /** 1 for the first attempt, 2 for the first retry … */
+  attempt: number;
+  errorKind?: ApiErrorKind;
+  /** What the answer's headers said about plan and credits (O23), when they said anything. */
+  quota?: QuotaInfo;
+  /** Number of CUIs in a batch call. */
+  cuiCount?: number;
+}
+
+/** Per-call options of every client method. */
+export interface RequestOptions {
+  /** Cancels the call (and its retries); the promise then rejects with `AbortedError`. */
+  signal?: AbortSignal;
+  /** Overrides the client's `timeoutMs` for this call. */
+  timeoutMs?: number;
+  /** Overrides the client's `retries` for this call. */
+  retries?: number;
+}
+
+/** Years of a financial request: one year, a range, or neither (the latest year the service has, O12/O19). */
+export type FinancialYears = { an?: number } | { anDeLa: number; anPana: number };

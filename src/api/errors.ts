@@ -1,0 +1,237 @@
+/**
+ * One error family for everything the client can fail with. The HTTP status decides the class
+ * (never the body alone, O6); the service's own message and code ride along. Messages are Romanian
+ * first, then English after " / ", and say what to do. The API key never appears in any of them:
+ * `redactError` scrubs it from a thrown error in the one place the client catches them.
+ */
+import type { ApiErrorKind, EndpointName } from "./types";
+
+export type { ApiErrorKind };
+
+export interface ApiErrorInit {
+  endpoint?: EndpointName | null;
+  /** HTTP status; 0 when there was no answer. */
+  status?: number;
+  serviceMessage?: string | null;
+  serviceCode?: string | null;
+  /** The request, without the key (it only ever travels in a header). */
+  request?: { method: "GET"; url: string } | null;
+  cause?: unknown;
+  /** Overrides the kind's default (network errors and 5xx are retryable). */
+  retryable?: boolean;
+}
+
+export class ApiError extends Error {
+  override readonly name: string = "ApiError";
+  readonly kind: ApiErrorKind;
+  readonly status: number;
+  readonly serviceMessage: string | null;
+  readonly serviceCode: string | null;
+  readonly endpoint: EndpointName | null;
+  readonly request: { method: "GET"; url: string } | null;
+  /** True when the client retries this kind of failure by itself (network errors and 5xx). */
+  readonly retryable: boolean;
+
+  constructor(kind: ApiErrorKind, message: string, init: ApiErrorInit = {}) {
+    const said = init.serviceMessage ? ` [${init.serviceMessage}]` : "";
+    super(message + said);
+    if (init.cause !== undefined) Object.defineProperty(this, "cause", { value: init.cause, writable: true, configurable: true });
+    this.kind = kind;
+    this.status = init.status ?? 0;
+    this.serviceMessage = init.serviceMessage ?? null;
+    this.serviceCode = init.serviceCode ?? null;
+    this.endpoint = init.endpoint ?? null;
+    this.request = init.request ?? null;
+    this.retryable = init.retryable ?? (kind === "server" || kind === "network");
+  }
+
+  toJSON(): Record<string, unknown> {
+    const { name, kind, status, message, serviceMessage, serviceCode, endpoint, retryable } = this;
+    return { name, kind, status, message, serviceMessage, serviceCode, endpoint, retryable };
+  }
+}
+
+/** No key configured (no call was made), or the service said 401. */
+export class MissingKeyError extends ApiError {
+  override readonly name = "MissingKeyError" as const;
+  constructor(init: ApiErrorInit = {}) {
+    super(
+      "missing_key",
+      init.status === 401
+        ? "Serviciul nu a primit cheia API (401): introduceți cheia în panoul FIRMA. / The service received no API key (401): enter your key in the FIRMA pane."
+        : "Cheie API lipsă: introduceți cheia în panoul FIRMA. / API key missing: enter your key in the FIRMA pane.",
+      init,
+    );
+  }
+}
+
+/** 403 (or a key that cannot be sent in a header at all). */
+export class InvalidKeyError extends ApiError {
+  override readonly name = "InvalidKeyError" as const;
+  constructor(init: ApiErrorInit = {}) {
+    super(
+      "invalid_key",
+      "Cheie API invalidă: verificați sau înlocuiți cheia în panoul FIRMA. / Invalid API key: check or replace the key in the FIRMA pane.",
+      init,
+    );
+  }
+}
+
+/** 403 about the plan's financial history (O15). */
+export class PlanHistoryError extends ApiError {
+  override readonly name = "PlanHistoryError" as const;
+  constructor(init: ApiErrorInit = {}) {
+    super(
+      "plan_history",
+      "Anul cerut depășește istoricul financiar al planului: alegeți un an mai recent sau un plan superior. / The year is beyond your plan's financial history: pick a more recent year or a higher plan.",
+      init,
+    );
+  }
+}
+
+/** 429: the plan's credits are spent (O21: never retried). */
+export class CreditsExhaustedError extends ApiError {
+  override readonly name = "CreditsExhaustedError" as const;
+  constructor(init: ApiErrorInit = {}) {
+    super(
+      "credits_exhausted",
+      "Creditele planului s-au epuizat: așteptați resetarea zilnică sau lunară, ori alegeți un plan superior. / The plan's credits are spent: wait for the daily or monthly reset, or choose a higher plan.",
+      init,
+    );
+  }
+}
+
+/** 404: unknown CUI or slug, or no financial data for that year (O14, O18). */
+export class NotFoundError extends ApiError {
+  override readonly name = "NotFoundError" as const;
+  constructor(init: ApiErrorInit = {}) {
+    super(
+      "not_found",
+      "Nu există date: verificați CUI-ul, anul sau identificatorul topului. / No data: check the CUI, the year or the ranking's identifier.",
+      init,
+    );
+  }
+}
+
+/** 400, 422 and any other 4xx. */
+export class BadRequestError extends ApiError {
+  override readonly name = "BadRequestError" as const;
+  constructor(init: ApiErrorInit = {}) {
+    super(
+      "bad_request",
+      `Cerere respinsă de serviciu (${init.status ?? 400}): verificați argumentele funcției. / Request refused by the service (${init.status ?? 400}): check the function's arguments.`,
+      init,
+    );
+  }
+}
+
+/** 5xx (retried, then thrown). */
+export class ServerError extends ApiError {
+  override readonly name = "ServerError" as const;
+  constructor(init: ApiErrorInit = {}) {
+    super(
+      "server",
+      `Eroare a serviciului (${init.status ?? 500}): încercați din nou peste câteva minute. / Service error (${init.status ?? 500}): try again in a few minutes.`,
+      init,
+    );
+  }
+}
+
+/** No answer: connection refused or reset, DNS, CORS refusal (O28). Status 0, the cause attached. */
+export class NetworkError extends ApiError {
+  override readonly name = "NetworkError" as const;
+  constructor(init: ApiErrorInit = {}) {
+    super(
+      "network",
+      "Serviciul nu poate fi contactat: verificați conexiunea la internet și adresa serviciului. / The service cannot be reached: check the internet connection and the service address.",
+      { ...init, status: 0 },
+    );
+  }
+}
+
+/** The attempt or the whole call took too long. Never retried: the service may have charged it. */
+export class TimeoutError extends ApiError {
+  override readonly name = "TimeoutError" as const;
+  readonly timeoutMs: number;
+  constructor(timeoutMs: number, init: ApiErrorInit = {}) {
+    const s = Math.round(timeoutMs / 100) / 10;
+    super(
+      "timeout",
+      `Serviciul nu a răspuns în ${s} s: încercați din nou mai târziu. / The service did not answer within ${s} s: try again later.`,
+      { ...init, status: 0 },
+    );
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/** The caller's signal aborted the call. */
+export class AbortedError extends ApiError {
+  override readonly name = "AbortedError" as const;
+  constructor(init: ApiErrorInit = {}) {
+    super("aborted", "Cerere anulată. / Request cancelled.", { ...init, status: 0 });
+  }
+}
+
+/** The answer is not something the tolerant reader can make sense of. Names the endpoint and field. */
+export class ResponseShapeError extends ApiError {
+  override readonly name = "ResponseShapeError" as const;
+  readonly field: string | null;
+  constructor(detail: string, init: ApiErrorInit & { field?: string | null } = {}) {
+    const where = init.endpoint ?? "?";
+    super(
+      "shape",
+      `Răspuns neașteptat de la serviciu (${where}): ${detail}. Raportați problema. / Unexpected answer from the service (${where}): ${detail}. Please report it.`,
+      init,
+    );
+    this.field = init.field ?? null;
+  }
+}
+
+/** The error class for an HTTP status other than 2xx (O6, O14, O15). */
+export function errorForStatus(status: number, init: ApiErrorInit): ApiError {
+  const i = { ...init, status };
+  if (status === 401) return new MissingKeyError(i);
+  if (status === 403) {
+    const said = `${init.serviceCode ?? ""} ${init.serviceMessage ?? ""}`;
+    // A code or message about the plan's reach in years (O15), e.g. "plan_history", "… acoperă anii financiari …".
+    return /plan_history|histor|istoric|\byears?\b|\ban(ii|ul)\b/i.test(said) ? new PlanHistoryError(i) : new InvalidKeyError(i);
+  }
+  if (status === 404) return new NotFoundError(i);
+  if (status === 429) return new CreditsExhaustedError(i);
+  if (status >= 500) return new ServerError(i);
+  if (status >= 400) return new BadRequestError(i);
+  return new ResponseShapeError(`unexpected HTTP status ${status}`, i);
+}
+
+const REDACTED = "[REDACTED]";
+
+/**
+ * Scrubs `secret` from the error's message, stack and service fields, in place, and swaps a cause
+ * that mentions it for a scrubbed copy. Covers a service that echoes the key back in its answer.
+ */
+export function redactError<E>(error: E, secret: string): E {
+  if (!secret || !(error instanceof Error)) return error;
+  const scrub = (s: unknown) => (typeof s === "string" && s.includes(secret) ? s.split(secret).join(REDACTED) : s);
+  const target = error as unknown as Record<string, unknown>;
+  for (const field of ["message", "stack", "serviceMessage", "serviceCode"]) {
+    const before = target[field];
+    const after = scrub(before);
+    if (after !== before) Object.defineProperty(error, field, { value: after, writable: true, configurable: true });
+  }
+  const cause = target.cause;
+  if (cause !== undefined && mentions(cause, secret)) {
+    const copy = new Error(scrub(cause instanceof Error ? cause.message : String(cause)) as string);
+    copy.stack = scrub(copy.stack) as string;
+    Object.defineProperty(error, "cause", { value: copy, writable: true, configurable: true });
+  }
+  return error;
+}
+
+function mentions(value: unknown, secret: string): boolean {
+  if (value instanceof Error) return `${value.message}\n${value.stack}\n${String((value as { cause?: unknown }).cause ?? "")}`.includes(secret);
+  try {
+    return String(value).includes(secret) || JSON.stringify(value)?.includes(secret) === true;
+  } catch {
+    return true;
+  }
+}

@@ -1,0 +1,145 @@
+/**
+ * The client's options: one type, one place that applies the defaults and names a bad option
+ * (TypeError), in the manner of dataloader's `getValid*` and ky's `@default`s.
+ */
+import type { CallRecord, RequestOptions } from "./types";
+
+/** The key, or where to read it at each call. A missing key fails with `MissingKeyError`, without a call. */
+export type ApiKeySource = string | null | undefined | (() => string | null | undefined | Promise<string | null | undefined>);
+
+export interface ClientOptions {
+  /**
+   * Address of the service, with or without a trailing `/v4` or `/` (O27). Must be `https`, except on
+   * loopback (127.0.0.0/8, `localhost`, `[::1]`), where `http` is allowed (the sandbox).
+   * Required: no default.
+   */
+  baseUrl: string;
+  /**
+   * The API key, sent only in the `X-API-Key` header; or a function read at each call.
+   * @default undefined (every call fails with `MissingKeyError`, without a call)
+   */
+  apiKey?: ApiKeySource;
+  /** Time allowed for one HTTP attempt, answer body included, in ms. @default 10000 */
+  timeoutMs?: number;
+  /** Time allowed for a call across all its attempts and the waits between them, in ms. @default 30000 */
+  totalTimeoutMs?: number;
+  /** Retries after a network error or a 5xx (never after 4xx, a timeout or an abort). @default 2 */
+  retries?: number;
+  /** First wait before a retry, in ms; doubled each time, with full jitter. @default 200 */
+  retryDelayMs?: number;
+  /** Safety cap on the pages one pagination reads (O9). @default 1000 */
+  maxPages?: number;
+  /** Batch calls in flight at once in `identifyMany`/`financialMany`. @default 4 */
+  concurrency?: number;
+  /** The fetch implementation. @default globalThis.fetch (looked up at each call) */
+  fetch?: typeof fetch;
+  /**
+   * Sees every HTTP attempt, failed ones included (the credit meter). Must not throw; whatever it
+   * throws is ignored so that it cannot break a call.
+   * @default undefined
+   */
+  onCall?: (call: CallRecord) => void;
+}
+
+export interface ResolvedOptions {
+  /** Origin and any path prefix, without a trailing `/` or `/v4`: paths from `/v4` are appended. */
+  baseUrl: string;
+  apiKey: ApiKeySource;
+  timeoutMs: number;
+  totalTimeoutMs: number;
+  retries: number;
+  retryDelayMs: number;
+  maxPages: number;
+  concurrency: number;
+  fetch: typeof fetch;
+  onCall: ((call: CallRecord) => void) | null;
+}
+
+export const DEFAULTS = {
+  timeoutMs: 10_000,
+  totalTimeoutMs: 30_000,
+  retries: 2,
+  retryDelayMs: 200,
+  maxPages: 1000,
+  concurrency: 4,
+} satisfies Partial<ResolvedOptions>;
+
+const KNOWN = new Set(["baseUrl", "apiKey", "timeoutMs", "totalTimeoutMs", "retries", "retryDelayMs", "maxPages", "concurrency", "fetch", "onCall"]);
+
+export function normalizeOptions(options: ClientOptions): ResolvedOptions {
+  if (options === null || typeof options !== "object") throw bad("options", "an object", options);
+  for (const name of Object.keys(options)) if (!KNOWN.has(name)) throw bad(name, "a known option (unknown name)", (options as never)[name]);
+  const { apiKey, fetch: fetchImpl, onCall } = options;
+  if (apiKey != null && typeof apiKey !== "string" && typeof apiKey !== "function") throw bad("apiKey", "a string or a function", apiKey);
+  if (fetchImpl !== undefined && typeof fetchImpl !== "function") throw bad("fetch", "a function", fetchImpl);
+  if (onCall !== undefined && onCall !== null && typeof onCall !== "function") throw bad("onCall", "a function", onCall);
+  return {
+    baseUrl: getValidBaseUrl(options.baseUrl),
+    apiKey,
+    timeoutMs: getValidNumber("timeoutMs", options.timeoutMs, DEFAULTS.timeoutMs, 1),
+    totalTimeoutMs: getValidNumber("totalTimeoutMs", options.totalTimeoutMs, DEFAULTS.totalTimeoutMs, 1),
+    retries: getValidInteger("retries", options.retries, DEFAULTS.retries, 0),
+    retryDelayMs: getValidNumber("retryDelayMs", options.retryDelayMs, DEFAULTS.retryDelayMs, 0),
+    maxPages: getValidInteger("maxPages", options.maxPages, DEFAULTS.maxPages, 1),
+    concurrency: getValidInteger("concurrency", options.concurrency, DEFAULTS.concurrency, 1),
+    // Looked up at each call and called as a plain function (browsers refuse an unbound window.fetch).
+    fetch: fetchImpl ?? ((input, init) => globalThis.fetch(input, init)),
+    onCall: onCall ?? null,
+  };
+}
+
+/** Per-call options, checked the same way; the client's values fill what is left out. */
+export function normalizeRequestOptions(o: ResolvedOptions, r: RequestOptions = {}) {
+  if (r === null || typeof r !== "object") throw bad("options", "an object", r);
+  const { signal } = r;
+  if (signal != null && (typeof signal !== "object" || typeof signal.addEventListener !== "function" || typeof signal.aborted !== "boolean")) {
+    throw bad("signal", "an AbortSignal", signal);
+  }
+  return {
+    signal: signal ?? null,
+    timeoutMs: getValidNumber("timeoutMs", r.timeoutMs, o.timeoutMs, 1),
+    retries: getValidInteger("retries", r.retries, o.retries, 0),
+  };
+}
+
+function getValidNumber(name: string, value: unknown, fallback: number, min: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !(value >= min) || !Number.isFinite(value)) throw bad(name, `a finite number ≥ ${min}`, value);
+  return value;
+}
+
+function getValidInteger(name: string, value: unknown, fallback: number, min: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < min) throw bad(name, `an integer ≥ ${min}`, value);
+  return value;
+}
+
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+
+/** `https://host[/prefix]`, or `http://` on loopback; strips a trailing `/`, `/v4` or `/v4/` (O27). */
+export function getValidBaseUrl(value: unknown): string {
+  if (typeof value !== "string" || value.trim() === "") throw bad("baseUrl", "the service's address, e.g. https://host", value);
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    throw bad("baseUrl", "an absolute URL, e.g. https://host", value);
+  }
+  if (url.username || url.password || url.search || url.hash) throw bad("baseUrl", "an address without credentials, query or fragment", value);
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && LOOPBACK.test(url.hostname))) {
+    throw bad("baseUrl", "an https address (http only on loopback: 127.0.0.0/8, localhost, [::1])", value);
+  }
+  const path = url.pathname.replace(/\/+$/, "").replace(/\/v4$/i, "");
+  return url.origin + path;
+}
+
+function bad(name: string, expected: string, got: unknown): TypeError {
+  return new TypeError(`FIRMA: opțiunea "${name}" este invalidă / invalid option "${name}": expected ${expected}, got ${show(got)}`);
+}
+
+function show(value: unknown): string {
+  if (typeof value === "string") return JSON.stringify(value.length > 60 ? value.slice(0, 60) + "…" : value);
+  if (typeof value === "function") return "a function";
+  if (value !== null && typeof value === "object") return Array.isArray(value) ? "an array" : "an object";
+  return String(value);
+}

@@ -1,0 +1,75 @@
+/** CUI parsing (src/engine/cui.ts), table-driven: what a user may type or a cell may hold. */
+import { controlDigit, describeCuiFailure, isValidCui, parseCui, withControlDigit, type CuiFailure } from "../../src/engine/cui";
+
+describe("parseCui: accepted", () => {
+  test.each<[string, unknown, number]>([
+    ["a number", 14399840, 14399840],
+    ["a digit string", "14399840", 14399840],
+    ["with RO prefix", "RO14399840", 14399840],
+    ["lower-case ro, spaces anywhere", " ro 1439 9840 ", 14399840],
+    ["tabs and newlines around", "\tRO 14399840\n", 14399840],
+    ["leading zeros", "0014399840", 14399840],
+    ["another valid CUI", 18547290, 18547290],
+    ["the shortest (2 digits)", 27, 27],
+    ["10 digits", withControlDigit(123456789), withControlDigit(123456789)],
+  ])("%s: %p → %i", (_name, input, cui) => {
+    expect(parseCui(input)).toEqual({ ok: true, cui });
+  });
+});
+
+describe("parseCui: refused", () => {
+  test.each<[string, unknown, CuiFailure]>([
+    ["wrong control digit", 14399841, "control"],
+    ["wrong control digit, as text", "RO14399842", "control"],
+    ["zero", 0, "format"],
+    ["negative", -14399840, "format"],
+    ["negative, as text", "-14399840", "format"],
+    ["11 digits", 12345678901, "length"],
+    ["11 digits, as text", "123456789012", "length"],
+    ["one digit", 7, "length"],
+    ["fractional", 1439984.5, "format"],
+    ["fractional, as text", "14399840.5", "format"],
+    ["NaN", NaN, "format"],
+    ["Infinity", Infinity, "format"],
+    ["text", "ALFA SRL", "format"],
+    ["RO alone", "RO", "format"],
+    ["zeros only", "000", "format"],
+    ["boolean true", true, "format"],
+    ["boolean false", false, "format"],
+    ["an object", { cui: 14399840 }, "format"],
+    ["empty string", "", "empty"],
+    ["blank string", "   ", "empty"],
+    ["null", null, "empty"],
+    ["undefined", undefined, "empty"],
+  ])("%s: %p → %s", (_name, input, reason) => {
+    const r = parseCui(input);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.reason).toBe(reason);
+  });
+});
+
+describe("control digit", () => {
+  test.each([
+    [1439984, 0],
+    [1854729, 0],
+    [2, 7],
+  ])("controlDigit(%i) = %i", (base, digit) => {
+    expect(controlDigit(base)).toBe(digit);
+    expect(withControlDigit(base)).toBe(base * 10 + digit);
+  });
+
+  test.each([
+    [14399840, true],
+    [14399841, false],
+    [9, false],
+    [1e10, false],
+    [14399840.5, false],
+    [-14399840, false],
+  ])("isValidCui(%p) = %p", (n, ok) => {
+    expect(isValidCui(n)).toBe(ok);
+  });
+
+  test("every failure has a Romanian / English description", () => {
+    for (const reason of ["empty", "format", "length", "control"] as const) expect(describeCuiFailure(reason)).toMatch(/^CUI .+ \/ .+/);
+  });
+});

@@ -1,0 +1,415 @@
+/**
+ * Transport over real loopback HTTP (the scripted fixture): key handling, error classes, retries,
+ * timeouts, aborts, call records and quota headers.
+ */
+import {
+  AbortedError,
+  BadRequestError,
+  CreditsExhaustedError,
+  FirmaClient,
+  InvalidKeyError,
+  MissingKeyError,
+  NetworkError,
+  NotFoundError,
+  PlanHistoryError,
+  ResponseShapeError,
+  ServerError,
+  TimeoutError,
+  type CallRecord,
+  type ClientOptions,
+} from "../../src/api";
+import { caught, expectNoKey, KEY, startFixture, type Fixture, type Reply } from "./fixture";
+
+const CUI = 14399840;
+const PROFILE = { cui: CUI, denumire: "FIRMA TEST SRL", stare: "ACTIVA" };
+
+let fx: Fixture;
+let calls: CallRecord[];
+beforeEach(async () => {
+  fx = await startFixture(() => ({ body: PROFILE }));
+  calls = [];
+});
+afterEach(() => fx.close());
+
+function client(extra: Partial<ClientOptions> = {}) {
+  return new FirmaClient({ baseUrl: fx.url, apiKey: KEY, retryDelayMs: 1, onCall: (c) => calls.push(c), ...extra });
+}
+
+/** Serves the replies in order, then repeats the last. */
+function script(...replies: Reply[]) {
+  fx.route = (_req, n) => replies[Math.min(n, replies.length) - 1];
+}
+
+describe("the key", () => {
+  test("travels only in the X-API-Key header, never in the URL", async () => {
+    await client().getCompany(CUI);
+    expect(fx.requests).toHaveLength(1);
+    expect(fx.requests[0].headers["x-api-key"]).toBe(KEY);
+    expect(fx.requests[0].rawUrl).toBe(`/v4/firme/${CUI}`);
+    expect(fx.requests[0].rawUrl).not.toContain(KEY);
+    expect(JSON.stringify(calls)).not.toContain(KEY);
+  });
+
+  test.each([
+    ["undefined", undefined],
+    ["null", null],
+    ["empty", ""],
+    ["blank", "   "],
+    ["a function returning null", () => null],
+    ["an async function returning undefined", async () => undefined],
+  ])("missing (%s) → MissingKeyError without any HTTP call", async (_name, apiKey) => {
+    const e = await caught(client({ apiKey: apiKey as never }).getCompany(CUI));
+    expect(e).toBeInstanceOf(MissingKeyError);
+    expect(e.kind).toBe("missing_key");
+    expect(e.status).toBe(0);
+    expect(e.message).toMatch(/^Cheie API lipsă.* \/ API key missing/);
+    expect(fx.requests).toHaveLength(0);
+    expect(calls).toHaveLength(0);
+  });
+
+  test("a function is read at each call", async () => {
+    let key: string | null = "demo-first";
+    const c = client({ apiKey: () => key });
+    await c.getCompany(CUI);
+    key = "demo-second";
+    await c.getCompany(CUI);
+    key = null;
+    await expect(c.getCompany(CUI)).rejects.toBeInstanceOf(MissingKeyError);
+    expect(fx.requests.map((r) => r.headers["x-api-key"])).toEqual(["demo-first", "demo-second"]);
+  });
+
+  test("a key that a header cannot carry → InvalidKeyError without a call, and the key is not shown", async () => {
+    const bad = "secret\nkey-ăî";
+    const e = await caught(client({ apiKey: bad }).getCompany(CUI));
+    expect(e).toBeInstanceOf(InvalidKeyError);
+    expect(fx.requests).toHaveLength(0);
+    expectNoKey(e, bad);
+  });
+
+  test("never appears in an error, even when the service echoes it back", async () => {
+    const c = client({ retries: 0 });
+    const echoes: Reply[] = [
+      { status: 403, body: { error: { code: "invalid_key", message: `Key ${KEY} is invalid` } } },
+      { status: 401, text: `no key ${KEY}` },
+      { status: 400, body: { message: `bad ${KEY}`, code: KEY } },
+      { status: 500, text: `<html><body>crash for ${KEY}</body></html>` },
+      { status: 200, text: `not json ${KEY}` },
+      { status: 200, body: { cui: KEY, denumire: "x", stare: "ACTIVA" } },
+    ];
+    for (const reply of echoes) {
+      script(reply);
+      const e = await caught(c.getCompany(CUI));
+      expect(e).toBeInstanceOf(Error);
+      expectNoKey(e);
+    }
+    script({ reset: true });
+    expectNoKey(await caught(c.getCompany(CUI)));
+    await fx.close();
+    const e = await caught(c.getCompany(CUI));
+    expect(e).toBeInstanceOf(NetworkError);
+    expectNoKey(e);
+    fx = await startFixture();
+  });
+});
+
+describe("the HTTP status decides the error class", () => {
+  test.each([
+    [401, { error: { code: "missing_key", message: "API key required" } }, MissingKeyError, "missing_key"],
+    [403, { error: { code: "invalid_key", message: "Invalid API key" } }, InvalidKeyError, "invalid_key"],
+    [403, { error: { code: "plan_history", message: "Year outside plan" } }, PlanHistoryError, "plan_history"],
+    [403, { message: "Istoricul planului nu include anul" }, PlanHistoryError, "plan_history"],
+    [403, { eroare: "Planul free acoperă anii financiari de la 2025. / The free plan reaches financial years from 2025 on." }, PlanHistoryError, "plan_history"],
+    [403, { eroare: "Cheia API nu este validă. / Invalid API key." }, InvalidKeyError, "invalid_key"],
+    [404, { error: { code: "invalid_key", message: "no such company" } }, NotFoundError, "not_found"],
+    [400, { error: { code: "bad_request", message: "page must be ≥ 1" } }, BadRequestError, "bad_request"],
+    [422, { detail: "unprocessable" }, BadRequestError, "bad_request"],
+    [405, {}, BadRequestError, "bad_request"],
+    [429, { error: { code: "limit_exceeded", message: "Limit exceeded" } }, CreditsExhaustedError, "credits_exhausted"],
+    [500, { error: "boom" }, ServerError, "server"],
+    [503, {}, ServerError, "server"],
+  ])("%i → %p", async (status, body, cls, kind) => {
+    script({ status, body });
+    const e = await caught(client({ retries: 0 }).getCompany(CUI));
+    expect(e).toBeInstanceOf(cls);
+    expect(e.kind).toBe(kind);
+    expect(e.status).toBe(status);
+    expect(e.endpoint).toBe("company");
+    expect(e.message).toMatch(/ \/ /); // Romanian / English
+    expectNoKey(e);
+  });
+
+  test("messages say what to do, Romanian first", async () => {
+    script({ status: 403, body: {} });
+    const e = await caught(client().getCompany(CUI));
+    expect(e.message).toMatch(/^Cheie API invalidă: verificați sau înlocuiți cheia .* \/ Invalid API key: check or replace the key/);
+    expect(JSON.parse(JSON.stringify(e))).toMatchObject({ name: "InvalidKeyError", kind: "invalid_key", status: 403, retryable: false });
+  });
+});
+
+describe("error bodies (O6)", () => {
+  test.each<[string, Reply, string | null, string | null]>([
+    ["{ error: { code, message } }", { body: { error: { code: "invalid_key", message: "Cheie invalidă" } } }, "Cheie invalidă", "invalid_key"],
+    ["{ error: string }", { body: { error: "Key rejected" } }, "Key rejected", null],
+    ["{ message, code }", { body: { message: "Nope", code: "E42" } }, "Nope", "E42"],
+    ["{ mesaj, cod }", { body: { mesaj: "Refuzat", cod: "refuz" } }, "Refuzat", "refuz"],
+    ["{ eroare }", { body: { eroare: "Cheie greșită" } }, "Cheie greșită", null],
+    ["{ eroare: { cod, mesaj } }", { body: { eroare: { cod: "x1", mesaj: "Mesaj" } } }, "Mesaj", "x1"],
+    ["{ detail, title }", { body: { title: "Forbidden", detail: "Key revoked" } }, "Key revoked", null],
+    ["text/plain", { text: "Forbidden: bad key" }, "Forbidden: bad key", null],
+    ["HTML", { text: "<html><head><style>p{}</style></head><body><h1>403</h1><p>Access denied</p></body></html>" }, "403 Access denied", null],
+    ["empty", { text: "" }, null, null],
+    ["a JSON array", { body: [1, 2] }, null, null],
+    ["JSON null", { text: "null" }, null, null],
+  ])("%s", async (_name, reply, message, code) => {
+    script({ status: 403, ...reply });
+    const e = await caught(client().getCompany(CUI));
+    expect(e).toBeInstanceOf(InvalidKeyError);
+    expect(e.serviceMessage).toBe(message);
+    expect(e.serviceCode).toBe(code);
+    if (message) expect(e.message).toContain(message);
+  });
+
+  test("a long text body is cut to 200 characters, markup removed", async () => {
+    script({ status: 502, text: `<div>${"x".repeat(500)}</div>` });
+    const e = await caught(client({ retries: 0 }).getCompany(CUI));
+    expect(e).toBeInstanceOf(ServerError);
+    expect(e.serviceMessage).toHaveLength(200);
+    expect(e.serviceMessage).not.toContain("<");
+  });
+});
+
+describe("retries", () => {
+  test("5xx is retried with backoff, then the answer is used", async () => {
+    script({ status: 500 }, { status: 503, text: "busy" }, { body: PROFILE });
+    const p = await client().getCompany(CUI);
+    expect(p.cui).toBe(CUI);
+    expect(fx.requests).toHaveLength(3);
+    expect(calls.map((c) => [c.attempt, c.status, c.credited, c.errorKind])).toEqual([
+      [1, 500, false, "server"],
+      [2, 503, false, "server"],
+      [3, 200, true, undefined],
+    ]);
+  });
+
+  test("a persistent 5xx ends with ServerError after 1 + retries attempts", async () => {
+    script({ status: 502 });
+    const e = await caught(client({ retries: 3 }).getCompany(CUI));
+    expect(e).toBeInstanceOf(ServerError);
+    expect(e.retryable).toBe(true);
+    expect(fx.requests).toHaveLength(4);
+  });
+
+  test("the retries option can be overridden per call", async () => {
+    script({ status: 500 });
+    await expect(client().getCompany(CUI, { retries: 0 })).rejects.toBeInstanceOf(ServerError);
+    expect(fx.requests).toHaveLength(1);
+  });
+
+  test.each([400, 401, 403, 404, 409, 422, 429])("%i is never retried", async (status) => {
+    script({ status, body: {} });
+    await expect(client({ retries: 5 }).getCompany(CUI)).rejects.toHaveProperty("status", status);
+    expect(fx.requests).toHaveLength(1);
+    expect(calls).toHaveLength(1);
+  });
+
+  test("a dropped connection is retried", async () => {
+    script({ reset: true }, { reset: true }, { body: PROFILE });
+    await expect(client().getCompany(CUI)).resolves.toMatchObject({ cui: CUI });
+    expect(calls.map((c) => [c.status, c.errorKind, c.credited])).toEqual([
+      [0, "network", false],
+      [0, "network", false],
+      [200, undefined, true],
+    ]);
+  });
+
+  test("connections dropped every time → NetworkError (status 0, cause kept)", async () => {
+    script({ reset: true });
+    const e = await caught(client().getCompany(CUI));
+    expect(e).toBeInstanceOf(NetworkError);
+    expect(e.status).toBe(0);
+    expect(e.cause).toBeDefined();
+    expect(e.message).toMatch(/^Serviciul nu poate fi contactat.* \/ The service cannot be reached/);
+    expect(fx.requests).toHaveLength(3);
+  });
+
+  test("a refused connection → NetworkError", async () => {
+    const url = fx.url;
+    await fx.close();
+    const e = await caught(new FirmaClient({ baseUrl: url, apiKey: KEY, retries: 1, retryDelayMs: 1 }).counties());
+    expect(e).toBeInstanceOf(NetworkError);
+    fx = await startFixture();
+  });
+
+  test("malformed JSON on 200 is a ResponseShapeError, not retried, and counted as credited", async () => {
+    script({ text: '{"cui": 14399840, "denumire": ' });
+    const e = await caught(client().getCompany(CUI));
+    expect(e).toBeInstanceOf(ResponseShapeError);
+    expect(e.message).toMatch(/malformed JSON/);
+    expect(fx.requests).toHaveLength(1);
+    expect(calls[0]).toMatchObject({ status: 200, credited: true, errorKind: "shape" });
+  });
+
+  test("an empty 200 body is a ResponseShapeError", async () => {
+    script({ text: "" });
+    await expect(client().getCompany(CUI)).rejects.toBeInstanceOf(ResponseShapeError);
+  });
+
+  test("an unknown error thrown by an injected fetch is wrapped, not retried", async () => {
+    const e = await caught(client({ fetch: async () => Promise.reject(new RangeError("weird")) }).getCompany(CUI));
+    expect(e).toBeInstanceOf(NetworkError);
+    expect(e.retryable).toBe(false);
+    expect(calls).toHaveLength(1);
+  });
+});
+
+describe("timeouts", () => {
+  test("an attempt that takes too long → TimeoutError, never retried", async () => {
+    script({ delayMs: 2000, body: PROFILE });
+    const started = Date.now();
+    const e = await caught(client({ timeoutMs: 150, retries: 3 }).getCompany(CUI));
+    expect(e).toBeInstanceOf(TimeoutError);
+    expect(e.kind).toBe("timeout");
+    expect(e.message).toMatch(/^Serviciul nu a răspuns în 0.2 s/);
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(fx.requests).toHaveLength(1);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toMatchObject({ status: 0, credited: false, errorKind: "timeout", attempt: 1 });
+    expect(calls[0].durationMs).toBeGreaterThanOrEqual(140);
+  });
+
+  test("a body that stalls after the head times out too (the answer was given: counted as credited)", async () => {
+    script({ stall: true, body: PROFILE });
+    const e = await caught(client({ timeoutMs: 150 }).getCompany(CUI));
+    expect(e).toBeInstanceOf(TimeoutError);
+    expect(calls[0]).toMatchObject({ status: 200, credited: true, errorKind: "timeout" });
+  });
+
+  test("the per-call timeout overrides the client's", async () => {
+    script({ delayMs: 400, body: PROFILE });
+    await expect(client({ timeoutMs: 100 }).getCompany(CUI, { timeoutMs: 2000 })).resolves.toMatchObject({ cui: CUI });
+  });
+
+  test("the total timeout spans attempts", async () => {
+    script({ delayMs: 150, status: 500 });
+    const started = Date.now();
+    const e = await caught(client({ timeoutMs: 5000, totalTimeoutMs: 250, retries: 10 }).getCompany(CUI));
+    const took = Date.now() - started;
+    expect(e).toBeInstanceOf(TimeoutError);
+    expect(took).toBeLessThan(1000);
+    expect(fx.requests.length).toBeLessThanOrEqual(2);
+  });
+
+  test("no timer is left behind once a call settles", async () => {
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === "Timeout").length;
+    const before = timers();
+    const c = client({ timeoutMs: 60_000, totalTimeoutMs: 60_000 });
+    await c.getCompany(CUI);
+    script({ status: 404 });
+    await caught(c.getCompany(CUI));
+    script({ status: 500 });
+    await caught(c.getCompany(CUI, { retries: 1 }));
+    expect(timers()).toBe(before);
+  });
+});
+
+describe("aborts", () => {
+  test("an already aborted signal → AbortedError without a call", async () => {
+    const ac = new AbortController();
+    ac.abort();
+    await expect(client().getCompany(CUI, { signal: ac.signal })).rejects.toBeInstanceOf(AbortedError);
+    expect(fx.requests).toHaveLength(0);
+  });
+
+  test("aborting during a call → AbortedError at once, not retried", async () => {
+    script({ delayMs: 3000, body: PROFILE });
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(), 50);
+    const started = Date.now();
+    const e = await caught(client().getCompany(CUI, { signal: ac.signal }));
+    expect(e).toBeInstanceOf(AbortedError);
+    expect(e.message).toMatch(/^Cerere anulată/);
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(fx.requests).toHaveLength(1);
+    expect(calls[0]).toMatchObject({ status: 0, errorKind: "aborted" });
+  });
+
+  test("aborting after a failed attempt stops the retries", async () => {
+    script({ status: 500 });
+    const ac = new AbortController();
+    const c = client({ retries: 5, onCall: () => ac.abort() });
+    await expect(c.getCompany(CUI, { signal: ac.signal })).rejects.toBeInstanceOf(AbortedError);
+    expect(fx.requests).toHaveLength(1);
+  });
+
+  test("aborting during the backoff wait ends the call at once", async () => {
+    script({ status: 500 });
+    const ac = new AbortController();
+    const c = client({ retries: 5, retryDelayMs: 400, onCall: () => setTimeout(() => ac.abort(), 20) });
+    const started = Date.now();
+    await expect(c.getCompany(CUI, { signal: ac.signal })).rejects.toBeInstanceOf(AbortedError);
+    expect(Date.now() - started).toBeLessThan(300);
+    expect(fx.requests.length).toBeLessThanOrEqual(2);
+  });
+});
+
+describe("call records and quota (O20, O23)", () => {
+  test("each attempt is recorded with endpoint, path, query and batch size", async () => {
+    script({ body: [], headers: { "X-Plan": "Business", "X-Credits-Remaining": "19990" } });
+    const c = client();
+    await c.batchIdentification([CUI, 18547290], { include: ["judet", "adresa"] });
+    expect(calls).toEqual([
+      {
+        endpoint: "batch",
+        path: "/v4/firme/batch",
+        query: "cui=14399840,18547290&include=judet,adresa",
+        status: 200,
+        credited: true,
+        durationMs: expect.any(Number),
+        attempt: 1,
+        quota: { plan: "business", remaining: 19990, limit: null },
+        cuiCount: 2,
+      },
+    ]);
+    expect(fx.requests[0].query.get("cui")).toBe("14399840,18547290");
+  });
+
+  test("lastQuota follows the latest answer that carried quota headers", async () => {
+    const c = client();
+    expect(c.lastQuota).toEqual({ plan: null, remaining: null, limit: null });
+    script({ body: PROFILE, headers: { "X-Plan": "pro", "X-Credits-Remaining": "3999", "X-Credits-Limit": "4000" } });
+    await c.getCompany(CUI);
+    expect(c.lastQuota).toEqual({ plan: "pro", remaining: 3999, limit: 4000 });
+    script({ body: PROFILE });
+    await c.getCompany(CUI);
+    expect(c.lastQuota).toEqual({ plan: "pro", remaining: 3999, limit: 4000 });
+    script({ status: 429, body: {}, headers: { "X-Plan": "pro", "X-Credits-Remaining": "0" } });
+    await caught(c.getCompany(CUI));
+    expect(c.lastQuota).toEqual({ plan: "pro", remaining: 0, limit: null });
+    script({ body: PROFILE, headers: { "X-Plan": "gold" } });
+    await c.getCompany(CUI);
+    expect(calls.at(-1)?.quota).toBeUndefined();
+  });
+
+  test.each([
+    [200, true],
+    [404, true],
+    [400, false],
+    [401, false],
+    [403, false],
+    [429, false],
+    [500, false],
+  ])("status %i → credited %p", async (status, credited) => {
+    script({ status, body: status === 200 ? PROFILE : {} });
+    await client({ retries: 0 }).getCompany(CUI).catch(() => undefined);
+    expect(calls[0]).toMatchObject({ status, credited });
+  });
+
+  test("a hook that throws does not break the call", async () => {
+    const c = client({
+      onCall: () => {
+        throw new Error("meter broke");
+      },
+    });
+    await expect(c.getCompany(CUI)).resolves.toMatchObject({ cui: CUI });
+  });
+});

@@ -1,0 +1,155 @@
+/** The sandbox's switches: latency, answer variants and injected faults. Changed at run time, merged and checked. */
+import { FIRST_YEAR } from "./finance";
+
+export type EnvelopeVariant = "standard" | "alt" | "ro" | "bare";
+
+export interface FaultConfig {
+  /** Seed of the fault stream: the same seed and the same calls give the same faults. */
+  seed: number;
+  /** Fraction of /v4 calls answered 500, 502 or 503 (no credit). */
+  errorRate: number;
+  /** Fraction of /v4 calls delayed by spikeMs more. */
+  spikeRate: number;
+  spikeMs: number;
+  /** Fraction of /v4 calls whose connection is destroyed without an answer (no credit). */
+  resetRate: number;
+  /** Fraction of would-be 200 answers cut in half, so the JSON is broken (no credit). */
+  malformedRate: number;
+  /** Batch answers: fraction of items left out. */
+  batchDrop: number;
+  /** Batch answers: items in random order. */
+  batchShuffle: boolean;
+  /** Batch answers: fraction of items sent twice. */
+  batchDuplicate: number;
+  /** The next this-many /v4 calls are answered 500 (no credit), then calls succeed again. */
+  failNext: number;
+  /** After this many more credited calls, every call gets 429 limit_exceeded; null = off. */
+  rateLimitAfter: number | null;
+  /** Send each answer body in pieces spread over this many milliseconds (0 = at once). */
+  dripMs: number;
+}
+
+export interface SandboxConfig {
+  /** Added to every /v4 answer. */
+  latencyMs: number;
+  /** Plus a uniform random 0..jitterMs. */
+  jitterMs: number;
+  envelope: EnvelopeVariant;
+  /** "ignored": batch identification answers only cui, denumire, stare whatever `include` asks (O10). */
+  includeMode: "fields" | "ignored";
+  /** "minimal": batch financial items carry only the four documented fields (O17). */
+  financialShape: "full" | "minimal";
+  /** The latest financial year served (O19). */
+  latestYear: number;
+  /** Faults to inject; fields left out are off (NO_FAULTS). */
+  faults: Partial<FaultConfig>;
+}
+
+const NO_FAULTS: FaultConfig = {
+  seed: 1,
+  errorRate: 0,
+  spikeRate: 0,
+  spikeMs: 0,
+  resetRate: 0,
+  malformedRate: 0,
+  batchDrop: 0,
+  batchShuffle: false,
+  batchDuplicate: 0,
+  failNext: 0,
+  rateLimitAfter: null,
+  dripMs: 0,
+};
+
+export function defaultConfig(latestYear: number): SandboxConfig {
+  return {
+    latencyMs: 0,
+    jitterMs: 0,
+    envelope: "standard",
+    includeMode: "fields",
+    financialShape: "full",
+    latestYear,
+    faults: {},
+  };
+}
+
+type Rule = (v: unknown) => boolean;
+const duration: Rule = (v) => typeof v === "number" && Number.isFinite(v) && v >= 0 && v <= 600_000;
+const rate: Rule = (v) => typeof v === "number" && v >= 0 && v <= 1;
+const integer =
+  (min: number, max: number): Rule =>
+  (v) =>
+    Number.isInteger(v) && (v as number) >= min && (v as number) <= max;
+const oneOf =
+  (...values: unknown[]): Rule =>
+  (v) =>
+    values.includes(v);
+
+const RULES: Record<Exclude<keyof SandboxConfig, "faults">, Rule> = {
+  latencyMs: duration,
+  jitterMs: duration,
+  envelope: oneOf("standard", "alt", "ro", "bare"),
+  includeMode: oneOf("fields", "ignored"),
+  financialShape: oneOf("full", "minimal"),
+  latestYear: integer(FIRST_YEAR, 2100),
+};
+
+const FAULT_RULES: Record<keyof FaultConfig, Rule> = {
+  seed: integer(-2147483648, 2147483647),
+  errorRate: rate,
+  spikeRate: rate,
+  spikeMs: duration,
+  resetRate: rate,
+  malformedRate: rate,
+  batchDrop: rate,
+  batchShuffle: oneOf(true, false),
+  batchDuplicate: rate,
+  failNext: integer(0, Number.MAX_SAFE_INTEGER),
+  rateLimitAfter: (v) => v === null || integer(0, Number.MAX_SAFE_INTEGER)(v),
+  dripMs: duration,
+};
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function check(
+  patch: Record<string, unknown>,
+  rules: Record<string, Rule>,
+  prefix: string
+): string[] {
+  return Object.keys(patch)
+    .filter((k) => !(k in rules) || !rules[k](patch[k]))
+    .map((k) =>
+      k in rules
+        ? `invalid value for ${prefix}${k}: ${JSON.stringify(patch[k])}`
+        : `unknown setting ${prefix}${k}`
+    );
+}
+
+/** The config with the patch merged in (faults merged field by field), or the patch's errors. */
+export function mergeConfig(
+  config: SandboxConfig,
+  patch: unknown
+): { config: SandboxConfig } | { errors: string[] } {
+  if (!isRecord(patch)) return { errors: ["the settings must be a JSON object"] };
+  const { faults, ...top } = patch;
+  const errors = check(top, RULES, "");
+  if (faults !== undefined) {
+    errors.push(
+      ...(isRecord(faults) ? check(faults, FAULT_RULES, "faults.") : ["faults must be an object"])
+    );
+  }
+  if (errors.length > 0) return { errors };
+  return {
+    config: {
+      ...config,
+      ...(top as Partial<SandboxConfig>),
+      faults: { ...config.faults, ...(faults as Partial<FaultConfig>) },
+    },
+  };
+}
+
+/** Every fault setting, the ones left out filled in as off. */
+export function resolveFaults(faults: Partial<FaultConfig>): FaultConfig {
+  return { ...NO_FAULTS, ...faults };
+}

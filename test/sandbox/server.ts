@@ -1,0 +1,295 @@
+/**
+ * The sandbox: a plain Node HTTP server that plays the Company Data Service API v4 on loopback,
+ * with credit accounting, CORS, answer variants, latency and fault injection, and test controls.
+ * See README.md.
+ */
+import { createServer, IncomingMessage, Server, ServerResponse } from "http";
+import { AddressInfo } from "net";
+import { answer, EndpointName, endpointOf } from "./api";
+import { latestYearAt } from "./clock";
+import { defaultConfig, mergeConfig, resolveFaults, SandboxConfig } from "./config";
+import { control } from "./controls";
+import { error, render, Rendered, Result } from "./envelope";
+import { FaultState } from "./faults";
+import { RequestLog, RequestLogEntry } from "./log";
+import { Accounts, Plan, planOfKey, Usage } from "./plans";
+
+export type { SandboxConfig, FaultConfig, EnvelopeVariant } from "./config";
+export type { RequestLogEntry } from "./log";
+export type { Usage, PlanName } from "./plans";
+
+export interface SandboxOptions extends Partial<SandboxConfig> {
+  /** 0 = any free port. @default 3001 */
+  port?: number;
+  /** @default "127.0.0.1" */
+  host?: string;
+  /** The sandbox's clock (ms since the epoch), for tests of days and months. @default Date.now */
+  clock?: () => number;
+}
+
+export interface Sandbox {
+  /** "http://127.0.0.1:PORT", without a trailing slash. */
+  readonly url: string;
+  readonly port: number;
+  /** The live settings: change fields directly, or assign a new object. */
+  config: SandboxConfig;
+  usage(key: string): Usage;
+  /** Forgets one key's counters, or all counters (and restarts the fault stream). */
+  reset(key?: string): void;
+  /** The last 50,000 /v4 calls, oldest first (a copy). */
+  readonly requests: RequestLogEntry[];
+  close(): Promise<void>;
+}
+
+const CORS = {
+  "Access-Control-Allow-Origin": "*",
+  "Access-Control-Expose-Headers": "X-Plan, X-Credits-Remaining",
+};
+const PREFLIGHT = {
+  "Access-Control-Allow-Methods": "GET, POST, PUT, DELETE, OPTIONS",
+  "Access-Control-Allow-Headers": "X-API-Key, Content-Type",
+  "Access-Control-Max-Age": "600",
+};
+
+/** Pieces a dripped body is cut into. */
+const DRIP_PIECES = 10;
+
+function injectedError(status: number, write: (r: Result) => Rendered): Rendered {
+  if (status === 502) {
+    return {
+      status,
+      contentType: "text/html; charset=utf-8",
+      body: "<html><body><h1>502 Bad Gateway</h1></body></html>",
+    };
+  }
+  return write(
+    error(
+      status,
+      status === 503 ? "unavailable" : "server_error",
+      "Eroare internă (simulată). / Internal error (injected)."
+    )
+  );
+}
+
+function cuiCount(endpoint: EndpointName | null, query: URLSearchParams): number {
+  if (endpoint === "company" || endpoint === "financial") return 1;
+  if (endpoint === "batch" || endpoint === "batchFinancial") {
+    return (query.get("cui") ?? "").split(",").filter((e) => e.trim() !== "").length;
+  }
+  return 0;
+}
+
+class SandboxServer implements Sandbox {
+  config: SandboxConfig;
+  readonly accounts: Accounts;
+  readonly log = new RequestLog();
+  private readonly faults = new FaultState();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  port = 0;
+  url = "";
+
+  constructor(
+    private readonly server: Server,
+    config: SandboxConfig,
+    private readonly clock: () => number
+  ) {
+    this.config = config;
+    this.accounts = new Accounts(clock);
+    server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+      this.handle(req, res).catch((e: unknown) => {
+        if (!res.headersSent) {
+          res.writeHead(500, { "Content-Type": "text/plain; charset=utf-8", ...CORS });
+        }
+        res.end(`sandbox failure: ${e instanceof Error ? e.message : String(e)}`);
+      });
+    });
+  }
+
+  usage(key: string): Usage {
+    return this.accounts.usage(key);
+  }
+
+  reset(key?: string): void {
+    this.accounts.reset(key);
+    if (key === undefined) this.faults.restart();
+  }
+
+  get requests(): RequestLogEntry[] {
+    return this.log.list();
+  }
+
+  close(): Promise<void> {
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+    return new Promise((resolve) => {
+      this.server.close(() => resolve());
+      this.server.closeAllConnections();
+    });
+  }
+
+  private sleep(ms: number): Promise<void> {
+    if (ms <= 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const t = setTimeout(() => {
+        this.timers.delete(t);
+        resolve();
+      }, ms);
+      this.timers.add(t);
+    });
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (req.method === "OPTIONS") {
+      const pna =
+        req.headers["access-control-request-private-network"] === "true"
+          ? { "Access-Control-Allow-Private-Network": "true" }
+          : {};
+      res.writeHead(204, { ...CORS, ...PREFLIGHT, ...pna });
+      res.end();
+      return;
+    }
+    const url = new URL(req.url ?? "/", "http://sandbox");
+    if (url.pathname === "/__sandbox" || url.pathname.startsWith("/__sandbox/")) {
+      const out = await control(req, url, this);
+      res.writeHead(out.status, { "Content-Type": "application/json; charset=utf-8", ...CORS });
+      res.end(JSON.stringify(out.body));
+      return;
+    }
+    if (url.pathname !== "/v4" && !url.pathname.startsWith("/v4/")) {
+      res.writeHead(404, { "Content-Type": "application/json; charset=utf-8", ...CORS });
+      res.end(
+        JSON.stringify({
+          error: {
+            code: "not_found",
+            message: "The service lives under /v4; controls under /__sandbox/.",
+          },
+        })
+      );
+      return;
+    }
+    await this.call(req, res, url);
+  }
+
+  /** One /v4 call: faults, answer, credit, log, latency, delivery. */
+  private async call(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const config = this.config;
+    const faults = resolveFaults(config.faults);
+    const draw = this.faults.draw(faults);
+    const rateLimited = this.faults.rateLimited(faults);
+    const header = req.headers["x-api-key"];
+    const key = typeof header === "string" && header !== "" ? header : undefined;
+    const endpoint = endpointOf(url.pathname);
+    const entry: RequestLogEntry = {
+      method: req.method ?? "GET",
+      path: url.pathname,
+      query: url.search.slice(1),
+      status: 0,
+      credited: false,
+      key: key ?? null,
+      cuiCount: cuiCount(endpoint, url.searchParams),
+      endpoint,
+      at: this.clock(),
+    };
+    if (draw.reset) {
+      entry.fault = "reset";
+      this.finish(entry, key, false);
+      req.socket.destroy();
+      return;
+    }
+
+    const write = (r: Result) => render(r, config.envelope);
+    let rendered: Rendered;
+    let credited = false;
+    let plan: Plan | null = null;
+    if (draw.errorStatus) {
+      entry.fault = "error";
+      rendered = injectedError(draw.errorStatus, write);
+    } else {
+      const outcome = answer(entry.method, url, key, {
+        config,
+        accounts: this.accounts,
+        rateLimited,
+      });
+      let result = outcome.result;
+      plan = outcome.plan;
+      if (result.kind === "batch") {
+        result = { ...result, items: this.faults.tamper(result.items, faults) };
+      }
+      if (result.status === 429 && rateLimited) entry.fault = "rateLimit";
+      credited = result.status === 200 || (result.kind === "error" && result.code === "not_found");
+      rendered = write(result);
+    }
+    if (draw.malformed && rendered.status === 200) {
+      entry.fault = "malformed";
+      rendered = {
+        ...rendered,
+        body: rendered.body.slice(0, Math.floor(rendered.body.length / 2)),
+      };
+      credited = false;
+    }
+    entry.status = rendered.status;
+    this.finish(entry, key, credited);
+
+    const headers: Record<string, string> = { ...CORS, "Content-Type": rendered.contentType };
+    if (plan) {
+      headers["X-Plan"] = plan.name;
+      const remaining = this.accounts.remaining(key as string, plan);
+      if (remaining !== null) headers["X-Credits-Remaining"] = String(remaining);
+    }
+    if (rendered.status === 503) headers["Retry-After"] = "1";
+    await this.sleep(config.latencyMs + Math.random() * config.jitterMs + draw.spikeMs);
+    await this.deliver(res, rendered, headers, faults.dripMs);
+  }
+
+  /** Charges or refuses the call and logs it. */
+  private finish(entry: RequestLogEntry, key: string | undefined, credited: boolean): void {
+    entry.credited = credited;
+    if (key !== undefined && planOfKey(key) !== null) {
+      if (credited) {
+        this.accounts.charge(key);
+        this.faults.accept();
+      } else {
+        this.accounts.refuse(key);
+      }
+    }
+    this.log.add(entry);
+  }
+
+  private async deliver(
+    res: ServerResponse,
+    r: Rendered,
+    headers: Record<string, string>,
+    dripMs: number
+  ): Promise<void> {
+    if (res.destroyed) return;
+    const body = Buffer.from(r.body, "utf8");
+    res.writeHead(r.status, { ...headers, "Content-Length": String(body.length) });
+    if (dripMs <= 0 || body.length < DRIP_PIECES) {
+      res.end(body);
+      return;
+    }
+    const size = Math.ceil(body.length / DRIP_PIECES);
+    for (let at = 0; at < body.length; at += size) {
+      if (at > 0) await this.sleep(dripMs / (DRIP_PIECES - 1));
+      if (res.destroyed) return;
+      res.write(body.subarray(at, at + size));
+    }
+    res.end();
+  }
+}
+
+/** Starts a sandbox; `port: 0` picks a free port. Options are checked like PUT /__sandbox/config. */
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const { port = 3001, host = "127.0.0.1", clock = Date.now, ...settings } = options;
+  const merged = mergeConfig(defaultConfig(latestYearAt(clock())), settings);
+  if ("errors" in merged) throw new Error(`startSandbox: ${merged.errors.join("; ")}`);
+  const server = createServer({ keepAlive: true });
+  const sandbox = new SandboxServer(server, merged.config, clock);
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => resolve());
+  });
+  sandbox.port = (server.address() as AddressInfo).port;
+  sandbox.url = `http://${host.includes(":") ? `[${host}]` : host}:${sandbox.port}`;
+  return sandbox;
+}

@@ -18,4 +18,7 @@ if [ ${#need[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
 fi
 
-npm ci --no-audit --no-fund
+# `npm install`, not `npm ci`: the registry this project uses lacks some other platforms' optional
+# binaries (e.g. @unrs/resolver-binding-* 1.13.0 for macOS), so the lockfile cannot list them and
+# `npm ci` refuses it; `npm install` keeps the locked versions and skips what this platform does not need.
+npm install --no-audit --no-fund

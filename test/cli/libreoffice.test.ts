@@ -1,0 +1,123 @@
+/**
+ * An independent consumer reads what we write: LibreOffice converts a generated workbook and a
+ * patched one to CSV. Skipped (with the reason in the test name) when `soffice` is not installed:
+ * `apt-get install -y libreoffice-calc`.
+ */
+import { spawnSync } from "child_process";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "fs";
+import { tmpdir } from "os";
+import { join } from "path";
+import { buildWorkbook, demoSpec } from "../../src/cli/build-workbook";
+import { Workbook } from "../../src/cli/workbook";
+import { patchWorkbook } from "../../src/cli/patch";
+import { XlsxPackage } from "../../src/cli/xlsx-package";
+import { fixtureBytes } from "./helpers";
+
+function hasSoffice(): boolean {
+  const r = spawnSync("soffice", ["--version"], { encoding: "utf8", timeout: 60_000 });
+  return r.status === 0 && /LibreOffice/i.test(r.stdout);
+}
+
+const available = hasSoffice();
+if (!available) {
+  process.stderr.write(
+    "\n[test/cli/libreoffice] SKIPPED: soffice is not installed (apt-get install -y libreoffice-calc)\n\n"
+  );
+}
+const suite = available ? describe : describe.skip;
+const title = available
+  ? "LibreOffice reads the workbooks we write"
+  : "LibreOffice reads the workbooks we write — SKIPPED: soffice is not installed (apt-get install -y libreoffice-calc)";
+
+/** Converts every sheet to CSV (UTF-8); returns sheet name → rows of fields. */
+function toCsv(dir: string, file: string, bytes: Uint8Array): Map<string, string[][]> {
+  writeFileSync(join(dir, file), bytes);
+  const r = spawnSync(
+    "soffice",
+    [
+      `-env:UserInstallation=file://${join(dir, "profile")}`,
+      "--headless",
+      "--convert-to",
+      "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,-1",
+      "--outdir",
+      dir,
+      join(dir, file),
+    ],
+    { encoding: "utf8", timeout: 150_000 }
+  );
+  if (r.status !== 0 || /Error/i.test(r.stderr ?? ""))
+    throw new Error(`soffice failed (${r.status}): ${r.stderr}\n${r.stdout}`);
+  const base = file.replace(/\.xlsx$/, "");
+  const out = new Map<string, string[][]>();
+  for (const f of readdirSync(dir)) {
+    if (!f.startsWith(base + "-") || !f.endsWith(".csv")) continue;
+    const text = readFileSync(join(dir, f), "utf8");
+    out.set(
+      f.slice(base.length + 1, -4),
+      text
+        .split(/\r?\n/)
+        .filter((l) => l !== "")
+        .map((l) => l.split(","))
+    );
+  }
+  return out;
+}
+
+suite(title, () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), "firma-lo-"));
+  });
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test("a generated workbook converts to CSV; constants come through", () => {
+    const bytes = buildWorkbook(demoSpec({ rows: 40 }));
+    const sheets = toCsv(dir, "demo.xlsx", bytes);
+    const rows = sheets.get("Firme");
+    expect(rows).toBeDefined();
+    expect(rows![0].slice(0, 6)).toEqual([
+      "CUI",
+      "Denumire",
+      "Stare",
+      "Județ",
+      "Cifra de afaceri 2024",
+      "Profit net 2024",
+    ]);
+    expect(rows!.length).toBe(41);
+    const wb = Workbook.open(bytes);
+    for (let r = 2; r <= 41; r++) {
+      const v = wb.getValue("Firme", `A${r}`);
+      expect(rows![r - 1][0]).toBe(v === null ? "" : String(v));
+      expect(rows![r - 1][1]).not.toBe(""); // a formula cell is there
+    }
+  }, 180_000);
+
+  test("a patched Excel-saved workbook (values, a grown spill with inserted cells and rows) still loads", () => {
+    const pkg = XlsxPackage.open(fixtureBytes());
+    pkg.write(
+      "xl/worksheets/sheet3.xml",
+      pkg.readText("xl/worksheets/sheet3.xml").replace(/CONTOSO/g, "FIRMA")
+    );
+    const wb = Workbook.open(pkg.toBytes());
+    const report = patchWorkbook(wb, [
+      { sheet: "Correct", address: "A1", value: "SC Exemplu SRL" },
+      {
+        sheet: "Correct",
+        address: "B1",
+        value: [
+          ["An", "CA"],
+          [2023, 1],
+          [2024, 2],
+        ],
+      },
+    ]);
+    expect(report.outcomes.map((o) => o.status)).toEqual(["written", "written"]);
+    const sheets = toCsv(dir, "patched.xlsx", wb.pkg.toBytes());
+    expect([...sheets.keys()].sort()).toEqual(["Correct", "Protected", "Unprotected"]);
+    // LibreOffice recalculates formulas of unknown functions (#NAME?), but it must see the 3×3 block
+    expect(sheets.get("Correct")!.length).toBe(3);
+    expect(sheets.get("Correct")![0].length).toBe(3);
+  }, 180_000);
+});

@@ -10,6 +10,7 @@
 import { mkdirSync, writeFileSync } from "fs";
 import { dirname, resolve } from "path";
 import { buildWorkbook, demoSpec, type BuildSheet } from "../src/cli/build-workbook";
+import { EXAMPLE_CUI, sampleCuis } from "../test/sandbox/dataset";
 
 function main(argv: string[]): void {
   let out = resolve(__dirname, "..", "examples", "firma-exemplu.xlsx");
@@ -25,7 +26,8 @@ function main(argv: string[]): void {
     } else out = resolve(a);
   }
   if (!Number.isInteger(rows) || rows < 1) throw new Error("--rows must be a positive integer");
-  const spec = demoSpec({ rows, form });
+  // companies the sandbox knows, so that `npm run demo` fills real values
+  const spec = demoSpec({ rows, form, cuis: [EXAMPLE_CUI, ...sampleCuis(Math.max(8, Math.ceil(rows / 2)), 0)] });
   const readme: BuildSheet = {
     name: "Citește-mă",
     columnWidths: [100],

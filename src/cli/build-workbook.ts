@@ -402,10 +402,13 @@ export function buildWorkbook(spec: BuildSpec): Uint8Array {
     `${DECL}<cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:dcterms="http://purl.org/dc/terms/" xmlns:dcmitype="http://purl.org/dc/dcmitype/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">` +
       `<dc:creator>${creator}</dc:creator><cp:lastModifiedBy>${creator}</cp:lastModifiedBy><dcterms:created xsi:type="dcterms:W3CDTF">${created}</dcterms:created><dcterms:modified xsi:type="dcterms:W3CDTF">${created}</dcterms:modified></cp:coreProperties>`,
   ]);
+  // The application Excel names here. It matters beyond looks: LibreOffice keeps the saved values
+  // of a workbook that Excel wrote, and recalculates (turning FIRMA formulas into #NAME?) one that
+  // another program wrote; these workbooks stand for what Excel saves.
   parts.push([
     "docProps/app.xml",
     `${DECL}<Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/extended-properties" xmlns:vt="http://schemas.openxmlformats.org/officeDocument/2006/docPropsVTypes">` +
-      `<Application>FIRMA</Application><DocSecurity>0</DocSecurity><ScaleCrop>false</ScaleCrop>` +
+      `<Application>Microsoft Excel</Application><DocSecurity>0</DocSecurity><ScaleCrop>false</ScaleCrop>` +
       `<HeadingPairs><vt:vector size="2" baseType="variant"><vt:variant><vt:lpstr>Worksheets</vt:lpstr></vt:variant><vt:variant><vt:i4>${n}</vt:i4></vt:variant></vt:vector></HeadingPairs>` +
       `<TitlesOfParts><vt:vector size="${n}" baseType="lpstr">${spec.sheets.map((s) => `<vt:lpstr>${escapeXmlText(s.name)}</vt:lpstr>`).join("")}</vt:vector></TitlesOfParts>` +
       `<LinksUpToDate>false</LinksUpToDate><SharedDoc>false</SharedDoc><HyperlinksChanged>false</HyperlinksChanged><AppVersion>16.0300</AppVersion></Properties>`,

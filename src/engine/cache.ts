@@ -77,6 +77,20 @@ export class PersistentCache {
     return { value: e[0] as V, fresh: e[1] > this.now() && e[2] >= this.staleBefore };
   }
 
+  /**
+   * getFresh() without the Hit object, for the engine's per-cell path: the fresh value (counted as a
+   * hit, marked recently used), or undefined when there is none. Values are JSON, never undefined.
+   */
+  freshValue<V>(key: string): V | undefined {
+    const e = this.map.get(key);
+    if (e === undefined) return undefined;
+    this.map.delete(key);
+    this.map.set(key, e);
+    if (!(e[1] > this.now() && e[2] >= this.staleBefore)) return undefined;
+    this.hits++;
+    return e[0] as V;
+  }
+
   /** A fresh value, or undefined. Counts a hit. */
   getFresh<V>(key: string): Hit<V> | undefined {
     const h = this.peek<V>(key);

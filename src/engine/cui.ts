@@ -16,9 +16,14 @@ export type CuiParse =
 
 /** Control digit for a base of 1 to 9 digits (the CUI without its last digit). */
 export function controlDigit(base: number): number {
-  const digits = String(base).padStart(9, "0");
+  // The base's digits from the right, against the weights from the right (arithmetic: this runs for
+  // every cell of every recalculation).
   let sum = 0;
-  for (let i = 0; i < 9; i++) sum += Number(digits[i]) * WEIGHTS[i];
+  let rest = base;
+  for (let i = 8; i >= 0 && rest > 0; i--) {
+    sum += (rest % 10) * WEIGHTS[i];
+    rest = Math.floor(rest / 10);
+  }
   const c = (sum * 10) % 11;
   return c === 10 ? 0 : c;
 }
@@ -36,8 +41,12 @@ export function isValidCui(n: number): boolean {
 
 /** Parses what a user may type or a cell may hold; never throws. */
 export function parseCui(input: unknown): CuiParse {
-  const shown = typeof input === "string" ? input : String(input);
   if (input === null || input === undefined) return { ok: false, reason: "empty", input: "" };
+  // The common case first, a whole number of 2 to 10 digits as Excel passes it: no text is made.
+  if (typeof input === "number" && Number.isInteger(input) && input >= 10 && input <= 9_999_999_999) {
+    return isValidCui(input) ? { ok: true, cui: input } : { ok: false, reason: "control", input: String(input) };
+  }
+  const shown = typeof input === "string" ? input : String(input);
   let digits: string;
   if (typeof input === "number") {
     if (!Number.isFinite(input) || !Number.isInteger(input) || input <= 0) return { ok: false, reason: "format", input: shown };

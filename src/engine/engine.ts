@@ -111,6 +111,12 @@ export interface Estimate {
   credits: number;
 }
 
+/**
+ * What the engine's *Now methods answer when the cache cannot. A registered symbol: the engine may
+ * have been made by the pane's bundle and be used by the functions' bundle (runtime.ts).
+ */
+export const NOT_CACHED: unique symbol = Symbol.for("firma.notCached");
+
 const BASIC_PROFILE = new Set(["denumire", "stare"]);
 const EXTRA_PROFILE: ProfileField[] = ["judet", "localitate", "adresa", "caen_principal", "platitor_tva", "j_cod"];
 const TRANSIENT = new Set(["network", "server", "timeout", "credits_exhausted", "shape"]);
@@ -133,7 +139,10 @@ export class FirmaEngine {
   private readonly listInflight = new Map<string, Promise<unknown>>();
   private timer: ReturnType<typeof setTimeout> | null = null;
   private firstPendingAt: number | null = null;
+  private lastPendingAt = 0;
   private reportedHits = 0;
+  private lastKey: { key: string; id: string } | null = null;
+  private ruleYearMemo: { year: number; from: number; until: number } | null = null;
   /** Flushes started and calls made, for tests and benchmarks. */
   readonly stats = { flushes: 0 };
 
@@ -182,7 +191,10 @@ export class FirmaEngine {
   }
 
   keyId(): string {
-    return keyFingerprint(this.opts.apiKey() ?? "");
+    const key = this.opts.apiKey() ?? "";
+    // Asked for every financial cell (the plan's history check): remember the last key's fingerprint.
+    if (this.lastKey === null || this.lastKey.key !== key) this.lastKey = { key, id: keyFingerprint(key) };
+    return this.lastKey.id;
   }
 
   usage(): UsageSnapshot {
@@ -193,16 +205,53 @@ export class FirmaEngine {
 
   /** The plan the checks use: the user's choice, else what the service reported. */
   plan(): PlanName | null {
-    return this.opts.plan?.() ?? this.meter.snapshot(this.keyId()).detectedPlan ?? null;
+    return this.opts.plan?.() ?? this.meter.detectedPlan(this.keyId());
   }
 
   latestYear(): number {
-    return Math.max(this.opts.latestYear ?? latestCompleteYear(new Date(this.now())), this.caps.latestYear ?? 0);
+    return Math.max(this.opts.latestYear ?? this.ruleYear(), this.caps.latestYear ?? 0);
+  }
+
+  /** latestCompleteYear (O19) for now, computed once per calendar month (it is asked for every financial cell). */
+  private ruleYear(): number {
+    const t = this.now();
+    const m = this.ruleYearMemo;
+    if (m !== null && t >= m.from && t < m.until) return m.year;
+    const d = new Date(t);
+    const from = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+    const until = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
+    this.ruleYearMemo = { year: latestCompleteYear(d), from, until };
+    return this.ruleYearMemo.year;
   }
 
   /** A user-asked refresh: what is cached counts as stale (still a fallback if the service fails). */
   refreshAll(): void {
     this.cache.markAllStale();
+  }
+
+  /**
+   * A user-asked refresh of some cells (the pane's "refresh the selection"): the cached answers
+   * these requests would use count as stale (still a fallback if the service fails); the rest of
+   * the cache stays fresh. List requests carry no parameters and are left alone; invalid ones
+   * have nothing cached.
+   */
+  markStale(requests: readonly CellRequest[]): void {
+    const stale = (key: string) => {
+      const hit = this.cache.peek<unknown>(key);
+      if (hit?.fresh) this.cache.set(key, hit.value, 0);
+    };
+    for (const r of requests) {
+      if (r.kind === "list") continue;
+      const p = parseCui(r.cui);
+      if (!p.ok) continue;
+      try {
+        if (r.kind === "profile") stale(`p:${p.cui}`);
+        else if (r.kind === "financial") stale(`f:${p.cui}:${this.year(r.year)}`);
+        else for (const y of range(...this.yearRange(r.from, r.to))) stale(`f:${p.cui}:${y}`);
+      } catch {
+        /* an invalid year: nothing is cached for it */
+      }
+    }
   }
 
   /** Writes cache, meter and learned facts now (the CLI calls this before it exits). */
@@ -211,6 +260,27 @@ export class FirmaEngine {
   }
 
   // ---- per-company requests -------------------------------------------------------------
+
+  /**
+   * profileField() answered at once from the cache, without a promise: the value, NOT_CACHED when
+   * the service would have to be asked; throws what profileField() rejects with (invalid input, a
+   * cached "not found"). Recalculation of cached cells takes this path (the functions try it first).
+   */
+  profileFieldNow(cuiInput: unknown, field: ProfileField): unknown {
+    if (!this.isReady) return NOT_CACHED;
+    const cui = this.cui(cuiInput);
+    const rec = this.fresh(`p:${cui}`, "p", cui, 0, one(field));
+    return rec === undefined ? NOT_CACHED : (rec[field] ?? null);
+  }
+
+  /** financialField() answered at once from the cache, as profileFieldNow(). */
+  financialFieldNow(cuiInput: unknown, yearInput: unknown, field: FinancialField): number | null | typeof NOT_CACHED {
+    if (!this.isReady) return NOT_CACHED;
+    const cui = this.cui(cuiInput);
+    const year = this.year(yearInput);
+    const rec = this.fresh(`f:${cui}:${year}`, "f", cui, year, one(field));
+    return rec === undefined ? NOT_CACHED : ((rec[field] as number | null | undefined) ?? null);
+  }
 
   async profileField(cuiInput: unknown, field: ProfileField, signal?: AbortSignal): Promise<unknown> {
     const rec = await this.request("p", this.cui(cuiInput), 0, [field], signal);
@@ -243,7 +313,8 @@ export class FirmaEngine {
         this.request("f", cui, y, fields, signal).then(
           (r) => r as unknown as FinancialYear,
           (e) => {
-            if (e instanceof NotFoundError) return null;
+            // a year the service has no data for, or that the plan turns out not to cover, is left out
+            if (e instanceof NotFoundError || (e as { kind?: string }).kind === "plan_history" || (e as { kind?: string }).kind === "year_outside_plan") return null;
             throw e;
           },
         ),
@@ -370,10 +441,24 @@ export class FirmaEngine {
     return this.checkYear(p.year ?? this.latestYear());
   }
 
+  /**
+   * A history's years, in order. The part of the range that the plan or the service cannot answer
+   * is left out (the cell lists the years it can); a range with no such year at all is refused.
+   */
   private yearRange(fromInput: unknown, toInput: unknown): [number, number] {
-    const a = this.year(fromInput ?? null);
-    const b = this.year(toInput ?? null);
-    return a <= b ? [a, b] : [b, a];
+    const parse = (v: unknown) => {
+      const p = parseYear(v ?? null);
+      if (!p.ok) throw new LocalInputError("invalid_year", `An invalid: „${p.input}”; scrieți un an cu patru cifre, de ex. 2024. / Invalid year "${p.input}": use a four-digit year.`);
+      return p.year ?? this.latestYear();
+    };
+    let [a, b] = [parse(fromInput), parse(toInput)].sort((x, y) => x - y);
+    const plan = this.plan();
+    const oldest = Math.max(EARLIEST_YEAR, (plan && oldestYearInPlan(plan, this.latestYear())) || EARLIEST_YEAR);
+    if (b >= oldest && a <= this.latestYear()) {
+      a = Math.max(a, oldest);
+      b = Math.min(b, this.latestYear());
+    }
+    return [this.checkYear(a), this.checkYear(b)];
   }
 
   private checkYear(y: number): number {
@@ -398,15 +483,28 @@ export class FirmaEngine {
 
   // ---- internals: queue -------------------------------------------------------------------
 
+  /**
+   * The fresh cached record that answers a request (counted as a cache hit), undefined when the
+   * service must be asked; a cached "not found" is thrown.
+   */
+  private fresh(key: string, kind: "p" | "f", cui: number, year: number, fields: readonly string[]): Rec | undefined {
+    const rec = this.cache.freshValue<Rec | null>(key);
+    if (rec === undefined) return undefined;
+    if (rec === null) throw notFound(cui, kind === "f" ? year : undefined);
+    for (let i = 0; i < fields.length; i++) {
+      if (rec[fields[i]] === undefined) {
+        this.cache.hits--; // a partial record is not a hit
+        return undefined;
+      }
+    }
+    return rec;
+  }
+
   private async request(kind: "p" | "f", cui: number, year: number, fields: readonly string[], signal?: AbortSignal): Promise<Rec> {
     if (!this.isReady) await this.ready();
     const key = kind === "p" ? `p:${cui}` : `f:${cui}:${year}`;
-    const hit = this.cache.getFresh<Rec | null>(key);
-    if (hit) {
-      if (hit.value === null) throw notFound(cui, kind === "f" ? year : undefined);
-      if (fields.every((f) => hit.value![f] !== undefined)) return hit.value;
-      this.cache.hits--; // a partial record is not a hit
-    }
+    const rec = this.fresh(key, kind, cui, year, fields);
+    if (rec !== undefined) return rec;
     if (signal?.aborted) throw new AbortedError();
     return new Promise<Rec>((resolve, reject) => {
       const waiter: Waiter = { resolve, reject, settled: false };
@@ -435,12 +533,27 @@ export class FirmaEngine {
     });
   }
 
+  /**
+   * The flush is due a quiet window after the last request, and at most maxWaitMs after the first.
+   * One timer serves a whole fill: it is re-armed when it fires early, not reset at every request
+   * (resetting cost a clearTimeout and a setTimeout per cell).
+   */
   private schedule(): void {
     const now = Date.now();
+    this.lastPendingAt = now;
     if (this.firstPendingAt === null) this.firstPendingAt = now;
-    if (this.timer) clearTimeout(this.timer);
-    const wait = Math.max(0, Math.min(this.windowMs, this.firstPendingAt + this.maxWaitMs - now));
-    this.timer = setTimeout(() => void this.flush(), wait);
+    if (!this.timer) this.armFlush(now);
+  }
+
+  private armFlush(now: number): void {
+    const due = Math.min(this.lastPendingAt + this.windowMs, (this.firstPendingAt ?? now) + this.maxWaitMs);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      if (this.firstPendingAt === null) return; // flushed meanwhile
+      const t = Date.now();
+      if (t < Math.min(this.lastPendingAt + this.windowMs, this.firstPendingAt + this.maxWaitMs)) this.armFlush(t);
+      else void this.flush();
+    }, Math.max(0, due - now));
   }
 
   /** Sends what is queued now. Tests call it to flush without waiting for the window. */
@@ -587,6 +700,30 @@ export class FirmaEngine {
       try {
         items = await this.client.batchFinancial(call.cuis, call.years);
       } catch (e) {
+        if (e instanceof ApiError && e.kind === "plan_history" && years.length > 1) {
+          // Planned before the plan was known (O15). The refusal told us the plan (X-Plan, O23)
+          // and cost nothing (O20): refuse the years outside it locally and plan the rest again;
+          // if the plan is still unknown, go year by year so that only the refused years fail.
+          const plan = this.plan();
+          const oldest = plan ? oldestYearInPlan(plan, this.latestYear()) : null;
+          const again = new Map<number, Set<number>>();
+          for (const c of call.cuis) {
+            for (const y of years) {
+              const w = byKey.get(`${c}:${y}`);
+              if (!w) continue;
+              if (oldest !== null && y < oldest) {
+                try {
+                  this.checkYear(y);
+                } catch (local) {
+                  this.fail(w, local);
+                }
+              } else (again.get(c) ?? again.set(c, new Set()).get(c)!).add(y);
+            }
+          }
+          const calls = oldest === null ? years.map((an) => ({ cuis: call.cuis, years: { an } })) : planFinancialBatches(again);
+          for (const next of calls) await runBatch(next);
+          return;
+        }
         for (const c of call.cuis) for (const y of years) if (byKey.has(`${c}:${y}`)) this.fail(byKey.get(`${c}:${y}`)!, e);
         return;
       }
@@ -697,10 +834,30 @@ export class FirmaEngine {
   }
 }
 
+/**
+ * The error of a company or year the service does not have. An expected answer, not a fault, and
+ * thrown for every recalculated cell that shows it: made without a stack trace, which is costly to
+ * capture and would say nothing.
+ */
 function notFound(cui: number, year?: number | string): NotFoundError {
-  const e = new NotFoundError({ status: 404 });
-  Object.assign(e, { cui, year: year ?? null });
-  return e;
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    const e = new NotFoundError({ status: 404 });
+    Object.assign(e, { cui, year: year ?? null });
+    return e;
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
+
+const ONE_FIELD = new Map<string, readonly string[]>();
+
+/** [field], made once per field (the per-cell path asks for it at every cell). */
+function one(field: string): readonly string[] {
+  let list = ONE_FIELD.get(field);
+  if (!list) ONE_FIELD.set(field, (list = [field]));
+  return list;
 }
 
 function range(from: number, to: number): number[] {

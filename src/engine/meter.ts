@@ -135,6 +135,11 @@ export class CreditMeter {
     };
   }
 
+  /** The plan the service last reported for a key (O23), or null: what snapshot() says, without building one. */
+  detectedPlan(keyId: string): PlanName | null {
+    return this.state.keys[keyId]?.plan ?? null;
+  }
+
   subscribe(listener: () => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

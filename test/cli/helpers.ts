@@ -1,6 +1,7 @@
 /** Shared helpers for the CLI workbook-layer tests. */
-import { existsSync, readFileSync } from "fs";
-import { resolve } from "path";
+import { spawnSync } from "child_process";
+import { existsSync, readFileSync, readdirSync, writeFileSync } from "fs";
+import { join, resolve } from "path";
 import { unzipSync, strFromU8 } from "fflate";
 import { XlsxPackage } from "../../src/cli/xlsx-package";
 
@@ -150,4 +151,44 @@ export function handMadeWorkbook(opts: {
     ]);
   }
   return XlsxPackage.create(parts).toBytes();
+}
+
+/** LibreOffice is installed (Debian: libreoffice-calc). */
+export function hasSoffice(): boolean {
+  const r = spawnSync("soffice", ["--version"], { encoding: "utf8", timeout: 60_000 });
+  return r.status === 0 && /LibreOffice/i.test(r.stdout);
+}
+
+/** Converts every sheet to CSV (UTF-8); returns sheet name → rows of fields. */
+export function toCsv(dir: string, file: string, bytes: Uint8Array): Map<string, string[][]> {
+  writeFileSync(join(dir, file), bytes);
+  const r = spawnSync(
+    "soffice",
+    [
+      `-env:UserInstallation=file://${join(dir, "profile")}`,
+      "--headless",
+      "--convert-to",
+      "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,-1",
+      "--outdir",
+      dir,
+      join(dir, file),
+    ],
+    { encoding: "utf8", timeout: 150_000 }
+  );
+  if (r.status !== 0 || /Error/i.test(r.stderr ?? ""))
+    throw new Error(`soffice failed (${r.status}): ${r.stderr}\n${r.stdout}`);
+  const base = file.replace(/\.xlsx$/, "");
+  const out = new Map<string, string[][]>();
+  for (const f of readdirSync(dir)) {
+    if (!f.startsWith(base + "-") || !f.endsWith(".csv")) continue;
+    const text = readFileSync(join(dir, f), "utf8");
+    out.set(
+      f.slice(base.length + 1, -4),
+      text
+        .split(/\r?\n/)
+        .filter((l) => l !== "")
+        .map((l) => l.split(","))
+    );
+  }
+  return out;
 }

@@ -3,20 +3,14 @@
  * patched one to CSV. Skipped (with the reason in the test name) when `soffice` is not installed:
  * `apt-get install -y libreoffice-calc`.
  */
-import { spawnSync } from "child_process";
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "fs";
+import { mkdtempSync, rmSync } from "fs";
 import { tmpdir } from "os";
 import { join } from "path";
 import { buildWorkbook, demoSpec } from "../../src/cli/build-workbook";
 import { Workbook } from "../../src/cli/workbook";
 import { patchWorkbook } from "../../src/cli/patch";
 import { XlsxPackage } from "../../src/cli/xlsx-package";
-import { fixtureBytes } from "./helpers";
-
-function hasSoffice(): boolean {
-  const r = spawnSync("soffice", ["--version"], { encoding: "utf8", timeout: 60_000 });
-  return r.status === 0 && /LibreOffice/i.test(r.stdout);
-}
+import { fixtureBytes, hasSoffice, toCsv } from "./helpers";
 
 const available = hasSoffice();
 if (!available) {
@@ -28,40 +22,6 @@ const suite = available ? describe : describe.skip;
 const title = available
   ? "LibreOffice reads the workbooks we write"
   : "LibreOffice reads the workbooks we write — SKIPPED: soffice is not installed (apt-get install -y libreoffice-calc)";
-
-/** Converts every sheet to CSV (UTF-8); returns sheet name → rows of fields. */
-function toCsv(dir: string, file: string, bytes: Uint8Array): Map<string, string[][]> {
-  writeFileSync(join(dir, file), bytes);
-  const r = spawnSync(
-    "soffice",
-    [
-      `-env:UserInstallation=file://${join(dir, "profile")}`,
-      "--headless",
-      "--convert-to",
-      "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,-1",
-      "--outdir",
-      dir,
-      join(dir, file),
-    ],
-    { encoding: "utf8", timeout: 150_000 }
-  );
-  if (r.status !== 0 || /Error/i.test(r.stderr ?? ""))
-    throw new Error(`soffice failed (${r.status}): ${r.stderr}\n${r.stdout}`);
-  const base = file.replace(/\.xlsx$/, "");
-  const out = new Map<string, string[][]>();
-  for (const f of readdirSync(dir)) {
-    if (!f.startsWith(base + "-") || !f.endsWith(".csv")) continue;
-    const text = readFileSync(join(dir, f), "utf8");
-    out.set(
-      f.slice(base.length + 1, -4),
-      text
-        .split(/\r?\n/)
-        .filter((l) => l !== "")
-        .map((l) => l.split(","))
-    );
-  }
-  return out;
-}
 
 suite(title, () => {
   let dir: string;

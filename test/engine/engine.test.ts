@@ -251,6 +251,32 @@ describe("years and plans", () => {
   });
 });
 
+describe("plan not known yet", () => {
+  test("a range call the service refuses for the plan's history is planned again with the plan it reported", async () => {
+    const key = `demo-pro-engine${++n}`; // Pro: the latest 5 years
+    const { engine, calls, logged } = setup({ key });
+    const cuis = data.sampleCuis(200, 56000).filter((c) => data.financials(c).length >= 7).slice(0, 40);
+    const old = LATEST - 6;
+    const cells = cuis.flatMap((c) => [LATEST, LATEST - 1, old].map((y) => ({ c, y })));
+    const got = await Promise.all(cells.map(({ c, y }) => engine.financialField(c, y, "cifra_afaceri").then((v) => v, (e) => e.kind)));
+    cells.forEach(({ c, y }, i) => {
+      if (y === old) expect(got[i]).toBe("year_outside_plan");
+      else expect(got[i]).toBe(data.financials(c).find((f) => f.an === y)?.cifra_afaceri ?? "not_found");
+    });
+    expect(logged().filter((r) => r.status === 403)).toHaveLength(1); // refused, free
+    expect(calls()).toBe(1); // then one range call for the years the plan covers
+    expect(engine.plan()).toBe("pro");
+  });
+
+  test("a history keeps the years the plan covers and leaves out the others", async () => {
+    const { engine } = setup({ plan: () => "pro", key: `demo-pro-engine${++n}` });
+    const cui = data.sampleCuis(100, 57000).find((c) => data.financials(c).filter((f) => f.an >= LATEST - 8).length === 9)!;
+    const h = await engine.history(cui, LATEST - 8, LATEST, ["cifra_afaceri"]);
+    expect(h.map((r) => r.an)).toEqual([LATEST, LATEST - 1, LATEST - 2, LATEST - 3, LATEST - 4]);
+    await expect(engine.history(cui, LATEST - 9, LATEST - 7, ["cifra_afaceri"])).rejects.toMatchObject({ kind: "year_outside_plan" });
+  });
+});
+
 describe("credit meter", () => {
   test("the meter's count for a key agrees with the sandbox's own counter", async () => {
     const { engine, calls } = setup();

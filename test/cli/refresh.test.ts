@@ -1,0 +1,246 @@
+/**
+ * `firma refresh` end to end: workbooks in Excel's own form, refreshed against the sandbox over
+ * loopback HTTP through the same engine and functions as the add-in.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "fs";
+import { tmpdir } from "os";
+import { join } from "path";
+import { buildWorkbook, BuildValue, demoSpec } from "../../src/cli/build-workbook";
+import { main, Io } from "../../src/cli/main";
+import { Workbook } from "../../src/cli/workbook";
+import { parseCui } from "../../src/engine/cui";
+import { startSandbox, Sandbox } from "../sandbox/server";
+import * as data from "../sandbox/dataset";
+import { FIXTURE, fixtureBytes, hasSoffice, toCsv, unzipBytes, unzipText, sameBytes } from "./helpers";
+
+let sb: Sandbox;
+let dir: string;
+let n = 0;
+
+beforeAll(async () => {
+  sb = await startSandbox({ port: 0 });
+  dir = mkdtempSync(join(tmpdir(), "firma-refresh-"));
+});
+afterAll(async () => {
+  await sb.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Runs the command as a user would, capturing what it prints. */
+async function firma(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = "";
+  let err = "";
+  const io: Io = { stdout: { write: (s: string) => (out += s) }, stderr: { write: (s: string) => (err += s) }, env: {} };
+  const code = await main(args, io);
+  return { code, out, err };
+}
+
+const creditsIn = (out: string) => Number(/credite cheltuite: (\d+)/.exec(out)?.[1]);
+const estimateIn = (out: string) => Number(/= (\d+) credite/.exec(out)?.[1]);
+
+/** What the sandbox says a cell should show: its value, or the Excel error. */
+function oracle(column: string, cuiCell: BuildValue | null): BuildValue {
+  const p = parseCui(cuiCell);
+  if (!p.ok) return { error: "#VALUE!" };
+  const c = data.company(p.cui);
+  if (!c) return { error: "#N/A" };
+  const f = data.financialYear(p.cui, 2024);
+  switch (column) {
+    case "DENUMIRE":
+      return c.denumire;
+    case "STARE":
+      return c.stare;
+    case "JUDET":
+      return c.judet;
+    case "CA":
+      return f ? f.cifra_afaceri : { error: "#N/A" };
+    case "PROFIT":
+      return f ? f.profit_net : { error: "#N/A" };
+  }
+  throw new Error(column);
+}
+
+const COLUMNS = ["DENUMIRE", "STARE", "JUDET", "CA", "PROFIT"];
+/** A company with accounts for every year 2020–2024: the spilled ISTORIC keeps its size. */
+const FULL = data.sampleCuis(200, 70000).find((c) => [2020, 2021, 2022, 2023, 2024].every((y) => data.financialYear(c, y)))!;
+
+function portfolio(rows: number, form?: "xldudf" | "plain") {
+  const cuis = [FULL, ...data.sampleCuis(Math.ceil(rows / 2), 71000), ...data.missingCuis(3)];
+  return buildWorkbook(
+    demoSpec({
+      rows,
+      cuis,
+      form,
+      history: form === "plain" ? false : { formula: "=FIRMA.ISTORIC({cui},2020,2024)", cached: Array.from({ length: 5 }, () => [{ error: "#N/A" }, { error: "#N/A" }]) },
+    }),
+  );
+}
+
+describe("firma refresh", () => {
+  test("the real Excel-saved fixture (another add-in's functions) comes through byte for byte", async () => {
+    if (!existsSync(FIXTURE)) return console.warn(`skipped: ${FIXTURE} is absent`);
+    const out = join(dir, "fixture.out.xlsx");
+    const r = await firma(["refresh", FIXTURE, "--key", "demo-pro-fixture", "--base-url", sb.url, "--out", out, "--no-cache"]);
+    expect(r.code).toBe(0);
+    expect(sameBytes(readFileSync(out), fixtureBytes())).toBe(true);
+    expect(sb.usage("demo-pro-fixture").total).toBe(0);
+  });
+
+  describe("a 500-row portfolio in Excel's form", () => {
+    const input = portfolio(500);
+    const key = `demo-enterprise-cli${++n}`;
+    const file = () => join(dir, "portfolio.xlsx");
+    const out = () => join(dir, "portfolio.refreshed.xlsx");
+    const cache = () => join(dir, "cache");
+    let dry: { code: number; out: string };
+    let run: { code: number; out: string; err: string };
+
+    beforeAll(async () => {
+      writeFileSync(file(), input);
+      dry = await firma(["refresh", file(), "--key", key, "--base-url", sb.url, "--cache-dir", cache(), "--dry-run"]);
+      run = await firma(["refresh", file(), "--key", key, "--base-url", sb.url, "--cache-dir", cache()]);
+    });
+
+    test("a dry run spends nothing, writes nothing, and its estimate is what the real run spends", () => {
+      expect(dry.code).toBe(0);
+      expect(run.code).toBe(0);
+      expect(estimateIn(dry.out)).toBe(creditsIn(run.out));
+    });
+
+    test("every value is the sandbox's, errors are Excel errors with the same meaning", () => {
+      const wb = Workbook.open(readFileSync(out()));
+      const src = Workbook.open(input);
+      for (let r = 2; r <= 501; r++) {
+        const cui = src.getValue("Firme", `A${r}`);
+        COLUMNS.forEach((col, i) => {
+          const addr = `${"BCDEF"[i]}${r}`;
+          const want = oracle(col, cui);
+          const got = wb.getValue("Firme", addr);
+          if (typeof want === "object" && want !== null) expect([addr, (got as { error?: string })?.error]).toEqual([addr, (want as { error: string }).error]);
+          else expect([addr, got]).toEqual([addr, want]);
+        });
+      }
+      const years = [2024, 2023, 2022, 2021, 2020];
+      years.forEach((y, i) => {
+        expect(wb.getValue("Firme", `H${2 + i}`)).toBe(y);
+        expect(wb.getValue("Firme", `I${2 + i}`)).toBe(data.financialYear(FULL, y)!.cifra_afaceri);
+      });
+    });
+
+    test("credits equal the minimum the API allows: ⌈distinct/100⌉ + ⌈distinct/50⌉", () => {
+      const src = Workbook.open(input);
+      const distinct = new Set<number>();
+      for (let r = 2; r <= 501; r++) {
+        const p = parseCui(src.getValue("Firme", `A${r}`));
+        if (p.ok) distinct.add(p.cui);
+      }
+      const minimum = Math.ceil(distinct.size / 100) + Math.ceil(distinct.size / 50);
+      expect(sb.usage(key).total).toBe(minimum);
+      expect(creditsIn(run.out)).toBe(minimum);
+    });
+
+    test("every zip entry but the refreshed sheet is byte-identical; in that sheet only <v> values and cell types changed", () => {
+      const before = unzipBytes(input);
+      const after = unzipBytes(readFileSync(out()));
+      expect([...after.keys()]).toEqual([...before.keys()]);
+      const changed = [...before.keys()].filter((k) => !sameBytes(before.get(k)!, after.get(k)!));
+      expect(changed).toEqual(["xl/worksheets/sheet1.xml"]);
+      const strip = (xml: string) => xml.replace(/<v>[^<]*<\/v>/g, "<v/>").replace(/ t="[^"]*"/g, "");
+      const a = unzipText(input).get("xl/worksheets/sheet1.xml")!;
+      const b = unzipText(readFileSync(out())).get("xl/worksheets/sheet1.xml")!;
+      expect(strip(b)).toBe(strip(a));
+      expect(b).not.toBe(a);
+    });
+
+    test("a second run with the cache spends 0 credits and writes the same values", async () => {
+      const again = join(dir, "again.xlsx");
+      const spent = sb.usage(key).total;
+      const r = await firma(["refresh", file(), "--key", key, "--base-url", sb.url, "--cache-dir", cache(), "--out", again]);
+      expect(r.code).toBe(0);
+      expect(creditsIn(r.out)).toBe(0);
+      expect(sb.usage(key).total).toBe(spent);
+      expect(sameBytes(readFileSync(again), readFileSync(out()))).toBe(true);
+    });
+
+    test("the input is never overwritten unless --in-place", () => {
+      expect(sameBytes(readFileSync(file()), input)).toBe(true);
+    });
+  });
+
+  test("--max-credits refuses to start past it, and spends nothing", async () => {
+    const key = `demo-enterprise-cli${++n}`;
+    const f = join(dir, "max.xlsx");
+    writeFileSync(f, portfolio(300));
+    const r = await firma(["refresh", f, "--key", key, "--base-url", sb.url, "--no-cache", "--max-credits", "3", "--out", join(dir, "max.out.xlsx")]);
+    expect(r.code).toBe(3);
+    expect(r.err).toMatch(/--max-credits 3/);
+    expect(existsSync(join(dir, "max.out.xlsx"))).toBe(false);
+    expect(sb.usage(key).total).toBe(0);
+  });
+
+  test.each([
+    ["a text file", Buffer.from("CUI,Denumire\n14399840,x\n")],
+    ["a truncated workbook", Buffer.from(portfolio(20)).subarray(0, 900)],
+    ["an empty file", Buffer.alloc(0)],
+  ])("%s gets a clear error and no output file", async (_what, bytes) => {
+    const f = join(dir, `bad${++n}.xlsx`);
+    writeFileSync(f, bytes);
+    const o = join(dir, `bad${n}.out.xlsx`);
+    const r = await firma(["refresh", f, "--key", "demo-pro", "--base-url", sb.url, "--no-cache", "--out", o]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/xlsx/i);
+    expect(existsSync(o)).toBe(false);
+  });
+
+  test("without a key or an address it says how to get one", async () => {
+    const f = join(dir, "nokey.xlsx");
+    writeFileSync(f, portfolio(5));
+    const noKey = await firma(["refresh", f, "--base-url", sb.url, "--no-cache"]);
+    expect(noKey.code).toBe(1);
+    expect(noKey.err).toMatch(/FIRMA_API_KEY/);
+    expect(noKey.err).toMatch(/demo-pro/);
+    const noUrl = await firma(["refresh", f, "--key", "demo-pro", "--no-cache"]);
+    expect(noUrl.code).toBe(1);
+    expect(noUrl.err).toMatch(/FIRMA_BASE_URL/);
+  });
+
+  test("a plain http address off this machine is refused before anything is sent", async () => {
+    const f = join(dir, "http.xlsx");
+    writeFileSync(f, portfolio(5));
+    const r = await firma(["refresh", f, "--key", "demo-pro", "--base-url", "http://api.example.com", "--no-cache"]);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/https/);
+  });
+
+  const soffice = hasSoffice();
+  (soffice ? describe : describe.skip)(`the refreshed file opens in LibreOffice${soffice ? "" : " — SKIPPED: soffice is not installed"}`, () => {
+    test("an Excel-form workbook converts to CSV without error", async () => {
+      const f = join(dir, "lo.xlsx");
+      writeFileSync(f, portfolio(30));
+      const r = await firma(["refresh", f, "--key", `demo-enterprise-cli${++n}`, "--base-url", sb.url, "--no-cache"]);
+      expect(r.code).toBe(0);
+      const csv = toCsv(mkdtempSync(join(dir, "lo-")), "lo.xlsx", readFileSync(join(dir, "lo.refreshed.xlsx")));
+      expect(csv.get("Firme")?.length).toBeGreaterThan(30);
+    });
+
+    test("with plain FIRMA.X formulas, the CSV shows the refreshed values", async () => {
+      const f = join(dir, "plain.xlsx");
+      const input = portfolio(20, "plain");
+      writeFileSync(f, input);
+      const r = await firma(["refresh", f, "--key", `demo-enterprise-cli${++n}`, "--base-url", sb.url, "--no-cache"]);
+      expect(r.code).toBe(0);
+      const csv = toCsv(mkdtempSync(join(dir, "plain-")), "plain.xlsx", readFileSync(join(dir, "plain.refreshed.xlsx")));
+      const rows = csv.get("Firme")!;
+      const src = Workbook.open(input);
+      let named = 0;
+      for (let r2 = 2; r2 <= 21; r2++) {
+        const want = oracle("DENUMIRE", src.getValue("Firme", `A${r2}`));
+        if (typeof want === "string") {
+          expect(rows[r2 - 1][1].replace(/^"|"$/g, "")).toBe(want);
+          named++;
+        }
+      }
+      expect(named).toBeGreaterThan(10);
+    });
+  });
+});

@@ -27,18 +27,29 @@ export interface Settings {
   baseUrl: string;
   /** The plan the user chose (null: use what the service reports, if anything). */
   plan: PlanName | null;
-  /** Language of the pane and the cells' messages. @default "ro" */
+  /** Language of the pane and the cells' messages: the user's choice, else Office's display language if English, else Romanian. @default "ro" */
   language: Language;
+  /** The language the user chose in the pane; null: follow Office's display language. */
+  languageChoice: Language | null;
   /** Quiet time before queued cells are fetched together. @default 40 */
   batchWindowMs: number;
 }
 
-const DEFAULTS = (): Settings => ({ apiKey: null, baseUrl: DEFAULT_BASE_URL, plan: null, language: "ro", batchWindowMs: 40 });
+const DEFAULTS = (): Settings => ({
+  apiKey: null,
+  baseUrl: DEFAULT_BASE_URL,
+  plan: null,
+  language: shared().displayLanguage,
+  languageChoice: null,
+  batchWindowMs: 40,
+});
 
 interface SharedState {
   store: KeyValueStore | null;
   current: Settings;
   loading: Promise<Settings> | null;
+  /** Office's display language, as far as FIRMA speaks it ("ro" until the pane has told). */
+  displayLanguage: Language;
 }
 
 /**
@@ -54,7 +65,12 @@ function shared(): SharedState {
   const g = globalThis as unknown as Record<symbol, SharedState | undefined>;
   let s = g[SHARED];
   if (!s) {
-    s = { store: null, current: DEFAULTS(), loading: null };
+    s = {
+      store: null,
+      current: { apiKey: null, baseUrl: DEFAULT_BASE_URL, plan: null, language: "ro", languageChoice: null, batchWindowMs: 40 },
+      loading: null,
+      displayLanguage: "ro",
+    };
     g[SHARED] = s;
   }
   return s;
@@ -118,11 +134,13 @@ export function loadSettings(): Promise<Settings> {
     s.loading = Promise.all(Object.values(STORAGE_KEYS).map((k) => store.getItem(k))).then(
       ([apiKey, baseUrl, plan, language, windowMs]) => {
         const w = Number(windowMs);
+        const choice = language === "en" || language === "ro" ? language : null;
         s.current = {
           apiKey: clean(apiKey),
           baseUrl: clean(baseUrl) ?? DEFAULT_BASE_URL,
           plan: isPlanName(plan) ? plan : null,
-          language: language === "en" || language === "ro" ? language : "ro",
+          language: choice ?? s.displayLanguage,
+          languageChoice: choice,
           batchWindowMs: windowMs !== null && Number.isFinite(w) && w >= 0 && w <= 5000 ? w : 40,
         };
         return s.current;
@@ -168,12 +186,32 @@ export async function saveBaseUrl(url: string | null): Promise<void> {
   s.current = { ...s.current, baseUrl: value ?? DEFAULT_BASE_URL };
 }
 
-/** Saves the plan, language or batch window (null: back to the default). */
+/** Saves the plan, language or batch window (null: back to the default; for the language, Office's). */
 export async function saveSetting<K extends "plan" | "language" | "batchWindowMs">(name: K, value: Settings[K] | null): Promise<void> {
   await loadSettings();
   const store = settingsStore();
   if (value === null) await store.removeItem(STORAGE_KEYS[name]);
   else await store.setItem(STORAGE_KEYS[name], String(value));
   const s = shared();
-  s.current = { ...s.current, [name]: value ?? DEFAULTS()[name] };
+  if (name === "language") {
+    const choice = value as Language | null;
+    s.current = { ...s.current, language: choice ?? s.displayLanguage, languageChoice: choice };
+  } else {
+    s.current = { ...s.current, [name]: value ?? DEFAULTS()[name] };
+  }
+}
+
+/** FIRMA's language for an Office display language ("en-US" → "en"; anything else → "ro"). */
+export function languageFor(officeLanguage: string | null | undefined): Language {
+  return typeof officeLanguage === "string" && /^en\b/i.test(officeLanguage.trim()) ? "en" : "ro";
+}
+
+/**
+ * Tells the settings Office's display language (the pane does, from Office.context.displayLanguage):
+ * when the user has not chosen a language, the pane and the cells' messages follow it.
+ */
+export function setDisplayLanguage(officeLanguage: string | null | undefined): void {
+  const s = shared();
+  s.displayLanguage = languageFor(officeLanguage);
+  if (s.current.languageChoice === null) s.current = { ...s.current, language: s.displayLanguage };
 }

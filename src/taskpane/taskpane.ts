@@ -1,83 +1,17 @@
 /**
- * FIRMA task pane (minimal for now): the API key, masked, with a Save button.
- * `Office.onReady` only wires the DOM; the handlers are exported so tests can drive them without Office.
+ * The task pane's entry point. `Office.onReady` only wires the DOM: inside Excel the pane gets the
+ * workbook adapter (excel.ts); opened in a plain browser (host null) it gets none, and shows the
+ * key and usage parts while saying that refresh and freeze need Excel. The logic is in pane.ts.
  */
-import { getSettings, loadSettings, saveApiKey } from "./settings";
+import { ExcelWorkbook } from "./excel";
+import { startPane } from "./pane";
 
-export interface PaneElements {
-  form: HTMLFormElement;
-  input: HTMLInputElement;
-  button: HTMLButtonElement;
-  status: HTMLElement;
-}
-
-/** The pane's elements, or null when the page is not the pane. */
-export function findElements(doc: Document): PaneElements | null {
-  const form = doc.getElementById("key-form") as HTMLFormElement | null;
-  const input = doc.getElementById("api-key") as HTMLInputElement | null;
-  const button = doc.getElementById("save-key") as HTMLButtonElement | null;
-  const status = doc.getElementById("key-status");
-  return form && input && button && status ? { form, input, button, status } : null;
-}
-
-/** What the status line says about the saved key (never the key itself). */
-export function keyStatus(hasKey: boolean): string {
-  return hasKey
-    ? "O cheie API este salvată."
-    : "Nicio cheie API salvată: introduceți cheia primită de la serviciu.";
-}
-
-/** Saves what the user typed (an empty field removes the key); returns the status message. */
-export async function saveKey(typed: string): Promise<string> {
-  const key = typed.trim();
-  await saveApiKey(key);
-  return key ? "Cheia a fost salvată." : "Cheia a fost ștearsă.";
-}
-
-function show(el: PaneElements, message: string, isError = false): void {
-  el.status.textContent = message;
-  el.status.classList.toggle("error", isError);
-}
-
-/** Handles the form's submit: saves, clears the field, says what happened. */
-export async function onSave(el: PaneElements): Promise<void> {
-  el.button.disabled = true;
-  try {
-    show(el, await saveKey(el.input.value));
-    el.input.value = "";
-  } catch (err) {
-    show(
-      el,
-      `Cheia nu a putut fi salvată: ${err instanceof Error ? err.message : String(err)}`,
-      true
-    );
-  } finally {
-    el.button.disabled = false;
-  }
-}
-
-/** Wires the pane's DOM: shows whether a key is saved and handles Save. */
-export async function wire(doc: Document): Promise<void> {
-  const el = findElements(doc);
-  if (!el) return;
-  el.form.addEventListener("submit", (event) => {
-    event.preventDefault();
-    void onSave(el);
-  });
-  try {
-    await loadSettings();
-    show(el, keyStatus(getSettings().apiKey !== null));
-  } catch (err) {
-    show(
-      el,
-      `Setările nu au putut fi citite: ${err instanceof Error ? err.message : String(err)}`,
-      true
-    );
-  }
-}
+export { startPane } from "./pane";
 
 if (typeof Office !== "undefined") {
-  Office.onReady(() => {
-    void wire(document);
+  Office.onReady((info) => {
+    const inExcel = info.host === Office.HostType.Excel;
+    const displayLanguage = (Office.context as { displayLanguage?: string } | undefined)?.displayLanguage ?? null;
+    void startPane(document, { host: inExcel ? new ExcelWorkbook() : null, displayLanguage });
   });
 }

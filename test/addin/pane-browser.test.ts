@@ -106,13 +106,13 @@ withChromium("the pane page in a browser", () => {
 
     await page.goto(`${origin}/taskpane.html`);
     await page.waitForFunction(
-      () => document.getElementById("key-status")?.textContent !== "",
+      () => document.getElementById("pane")?.getAttribute("aria-busy") === "false",
       null,
       {
         timeout: 15_000,
       }
     );
-    expect(await page.textContent("#key-status")).toMatch(/Nicio cheie/);
+    expect(await page.textContent("#key-state")).toMatch(/Nicio cheie/);
 
     const declared = (
       JSON.parse(fs.readFileSync(path.join(tmp, "functions.json"), "utf8")) as {

@@ -1,0 +1,753 @@
+/**
+ * The task pane's logic: the key, plan and usage, refresh with its cost shown first, freeze to
+ * values, settings and help. `startPane` wires a document; the handlers are methods of `Pane`, so
+ * tests can drive them. The workbook is reached only through a `WorkbookHost` (excel.ts in Excel,
+ * a stand-in in tests, null in a plain browser, where refresh and freeze are switched off).
+ *
+ * The API key is only ever in the masked input (until saved, then the field is cleared) and in the
+ * add-in's storage (settings.ts). No message, attribute, log or URL here contains it.
+ */
+import { FirmaClient } from "../api";
+import type { PlanName } from "../api/types";
+import { getValidBaseUrl } from "../api/options";
+import type { Estimate, FirmaEngine } from "../engine/engine";
+import { keyFingerprint } from "../engine/meter";
+import { isPlanName } from "../engine/plans";
+import { getEngine } from "../functions/runtime";
+import type { Scope, WorkbookHost, WorkbookScan } from "./excel";
+import { renderHelp } from "./help";
+import { applyTexts, count, formatNumber, t, type Lang, type TextKey } from "./i18n";
+import { isBusyValue, planRefresh, type RefreshPlan } from "./refresh";
+import {
+  DEFAULT_BASE_URL,
+  getApiKey,
+  getSettings,
+  languageFor,
+  loadSettings,
+  saveApiKey,
+  saveBaseUrl,
+  saveSetting,
+  setDisplayLanguage,
+  type Language,
+} from "./settings";
+import { needsConfirmation, usageView, type UsageView } from "./usage";
+
+export interface PaneOptions {
+  /** The workbook, or null outside Excel. */
+  host: WorkbookHost | null;
+  /** Office's display language (Office.context.displayLanguage), if known. */
+  displayLanguage?: string | null;
+  /** The shared engine. @default getEngine (src/functions/runtime.ts) */
+  engine?: () => Promise<FirmaEngine>;
+  /** Longest wait for Excel to finish recalculating after a refresh. @default 120000 */
+  refreshTimeoutMs?: number;
+  /** How often the refresh looks at the cells while they calculate. @default 250 */
+  pollMs?: number;
+}
+
+const IDS = [
+  "pane", "app-status",
+  "key-form", "api-key", "toggle-key", "key-state", "save-key", "test-key", "remove-key", "key-status",
+  "plan", "plan-source", "meter-today", "meter-today-text", "meter-today-bar", "meter-month", "meter-month-text", "meter-month-bar",
+  "usage-warning", "chart-caption", "usage-chart", "usage-left", "usage-service-row", "usage-service-remaining", "usage-cache", "usage-batching", "usage-refused",
+  "excel-only", "refresh-scope", "estimate", "refresh", "estimate-box", "est-formulas", "est-cuis", "est-batches", "est-credits", "est-left", "est-notes",
+  "refresh-confirm", "refresh-confirm-text", "refresh-yes", "refresh-no", "refresh-progress", "refresh-status",
+  "freeze", "freeze-confirm", "freeze-yes", "freeze-no", "freeze-status",
+  "settings-form", "base-url", "base-url-hint", "language", "language-auto", "batch-window", "settings-status",
+  "help-list",
+] as const;
+type Id = (typeof IDS)[number];
+export type PaneElements = Record<Id, HTMLElement>;
+
+/** The pane's elements, or null when the page is not the pane. */
+export function findElements(doc: Document): PaneElements | null {
+  const out = {} as PaneElements;
+  for (const id of IDS) {
+    const el = doc.getElementById(id);
+    if (!el) return null;
+    out[id] = el;
+  }
+  return out;
+}
+
+type Tone = "info" | "ok" | "warn" | "error";
+type Render = (lang: Lang) => string;
+
+interface Prepared {
+  scope: Scope;
+  scan: WorkbookScan;
+  plan: RefreshPlan;
+  estimate: Estimate;
+  left: number | null;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A short code for a workbook failure (OfficeExtension.Error has one); never a message that could carry data. */
+function failureCode(e: unknown): string {
+  const code = (e as { code?: unknown } | null)?.code;
+  return typeof code === "string" && /^[A-Za-z]{1,60}$/.test(code) ? code : "Error";
+}
+
+export class Pane {
+  lang: Lang = "ro";
+  private engineP: Promise<FirmaEngine> | null = null;
+  private readonly messages = new Map<HTMLElement, { render: Render; tone: Tone }>();
+  private usageTimer: ReturnType<typeof setTimeout> | null = null;
+  private lastEstimate: Prepared | null = null;
+  private working = false;
+  private confirmAnswer: ((yes: boolean) => void) | null = null;
+  private readonly timeoutMs: number;
+  private readonly pollMs: number;
+
+  constructor(
+    readonly doc: Document,
+    readonly el: PaneElements,
+    readonly options: PaneOptions,
+  ) {
+    this.timeoutMs = options.refreshTimeoutMs ?? 120_000;
+    this.pollMs = options.pollMs ?? 250;
+  }
+
+  engine(): Promise<FirmaEngine> {
+    if (!this.engineP) {
+      this.engineP = (this.options.engine ?? getEngine)();
+      this.engineP.catch(() => (this.engineP = null));
+    }
+    return this.engineP;
+  }
+
+  get input(): HTMLInputElement {
+    return this.el["api-key"] as HTMLInputElement;
+  }
+
+  // ---- start --------------------------------------------------------------------------------
+
+  async start(): Promise<void> {
+    this.wire();
+    setDisplayLanguage(this.options.displayLanguage);
+    try {
+      await loadSettings();
+    } catch {
+      this.applyLanguage(getSettings().language);
+      this.say(this.el["app-status"], (l) => t(l, "app.loadFailed"), "error");
+      this.el["app-status"].hidden = false;
+      this.el.pane.setAttribute("aria-busy", "false");
+      return;
+    }
+    this.applyLanguage(getSettings().language);
+    this.fillSettingsForm();
+    const inExcel = this.options.host !== null;
+    this.el["excel-only"].hidden = inExcel;
+    for (const id of ["estimate", "refresh", "freeze"] as const) (this.el[id] as HTMLButtonElement).disabled = !inExcel;
+    this.el["refresh-scope"].toggleAttribute("disabled", !inExcel);
+    try {
+      const engine = await this.engine();
+      engine.meter.subscribe(() => this.scheduleUsage());
+    } catch {
+      /* the usage shows zeros; the functions will say what is wrong */
+    }
+    await this.renderUsage();
+    this.el.pane.setAttribute("aria-busy", "false");
+  }
+
+  private wire(): void {
+    const on = (id: Id, type: string, handler: (e: Event) => unknown) =>
+      this.el[id].addEventListener(type, (e) => {
+        if (type === "submit") e.preventDefault();
+        void this.track(handler(e));
+      });
+    on("key-form", "submit", () => this.onSaveKey());
+    on("toggle-key", "click", () => this.onToggleKey());
+    on("test-key", "click", () => this.onTestKey());
+    on("remove-key", "click", () => this.onRemoveKey());
+    on("plan", "change", () => this.onPlanChange());
+    on("estimate", "click", () => this.onEstimate());
+    on("refresh", "click", () => this.onRefresh());
+    on("refresh-yes", "click", () => this.answer(true));
+    on("refresh-no", "click", () => this.answer(false));
+    on("freeze", "click", () => this.onFreeze());
+    on("freeze-yes", "click", () => this.onFreezeConfirmed());
+    on("freeze-no", "click", () => this.onFreezeCancelled());
+    on("settings-form", "submit", () => this.onSaveSettings());
+  }
+
+  private running = 0;
+
+  /** While handlers run, the pane is marked `data-busy="true"` (tests wait for it to clear). */
+  async track(work: unknown): Promise<void> {
+    this.running++;
+    this.el.pane.dataset.busy = "true";
+    try {
+      await work;
+    } catch {
+      // The handlers say what went wrong themselves; this is for what they did not foresee.
+      this.say(this.el["app-status"], (l) => t(l, "app.unexpected"), "error");
+      this.el["app-status"].hidden = false;
+    } finally {
+      if (--this.running === 0) this.el.pane.dataset.busy = "false";
+    }
+  }
+
+  // ---- language and messages -------------------------------------------------------------------
+
+  applyLanguage(lang: Lang): void {
+    this.lang = lang;
+    applyTexts(this.doc, lang);
+    this.renderKeyState();
+    this.renderToggle();
+    renderHelp(this.el["help-list"], lang);
+    this.el["base-url-hint"].textContent = t(lang, "settings.baseUrlHint", { url: DEFAULT_BASE_URL });
+    this.el["language-auto"].textContent = t(lang, "settings.langAuto", {
+      lang: t(lang, languageFor(this.options.displayLanguage) === "en" ? "lang.en" : "lang.ro"),
+    });
+    for (const [el, m] of this.messages) this.show(el, m.render(lang), m.tone);
+    if (this.lastEstimate) this.renderEstimate(this.lastEstimate);
+    void this.renderUsage();
+  }
+
+  /** Shows a message (kept as a renderer, so it follows a change of language). */
+  say(el: HTMLElement, render: Render, tone: Tone = "info"): void {
+    this.messages.set(el, { render, tone });
+    this.show(el, render(this.lang), tone);
+  }
+
+  private show(el: HTMLElement, text: string, tone: Tone): void {
+    el.textContent = text;
+    el.classList.remove("info", "ok", "warn", "error");
+    if (text) el.classList.add(tone);
+  }
+
+  private clear(el: HTMLElement): void {
+    this.messages.delete(el);
+    this.show(el, "", "info");
+  }
+
+  // ---- the key ----------------------------------------------------------------------------------
+
+  renderKeyState(): void {
+    const has = getApiKey() !== null;
+    this.el["key-state"].textContent = t(this.lang, has ? "key.stateSaved" : "key.stateNone");
+    this.el["key-state"].classList.toggle("has-key", has);
+    this.el["remove-key"].hidden = !has;
+  }
+
+  private renderToggle(): void {
+    const shown = this.input.type === "text";
+    this.el["toggle-key"].textContent = t(this.lang, shown ? "key.hide" : "key.show");
+    this.el["toggle-key"].setAttribute("aria-label", t(this.lang, shown ? "key.hideLabel" : "key.showLabel"));
+    this.el["toggle-key"].setAttribute("aria-pressed", String(shown));
+  }
+
+  onToggleKey(): void {
+    this.input.type = this.input.type === "password" ? "text" : "password";
+    this.renderToggle();
+    this.input.focus();
+  }
+
+  /** Saves the typed key, clears the field, then recalculates the FIRMA cells that show errors. */
+  async onSaveKey(): Promise<void> {
+    const typed = this.input.value.trim();
+    const status = this.el["key-status"];
+    if (!typed) {
+      this.say(status, (l) => t(l, "key.typeFirst"), "warn");
+      this.input.focus();
+      return;
+    }
+    const button = this.el["save-key"] as HTMLButtonElement;
+    button.disabled = true;
+    try {
+      await saveApiKey(typed);
+    } catch {
+      this.say(status, (l) => t(l, "key.storageFailed"), "error");
+      return;
+    } finally {
+      button.disabled = false;
+    }
+    this.input.value = "";
+    this.input.type = "password";
+    this.renderToggle();
+    this.renderKeyState();
+    this.say(status, (l) => t(l, "key.saved"), "ok");
+    await this.renderUsage();
+    const after = await this.recalcFailedCells();
+    if (after) this.say(status, (l) => `${t(l, "key.saved")} ${after(l)}`, "ok");
+  }
+
+  /**
+   * After a key is saved: the FIRMA cells that show an error are recalculated. Those that failed
+   * for a missing or invalid key have nothing cached, so they call the service; those whose error
+   * is a cached answer (an unknown CUI) recalculate for free. Not when it would pass what is left.
+   */
+  async recalcFailedCells(): Promise<Render | null> {
+    const host = this.options.host;
+    if (!host || this.working) return null;
+    try {
+      const scan = await host.scan("all");
+      const failed = scan.cells.filter((c) => c.error && !isBusyValue(c.value));
+      if (failed.length === 0) return null;
+      const engine = await this.engine();
+      const plan = planRefresh(failed, scan, { includeLists: true });
+      const est = engine.estimate(plan.requests);
+      const left = this.view(engine).left;
+      if (needsConfirmation(est.credits, left)) {
+        return (l) => t(l, "key.recalcTooDear", { cells: count(failed.length, "formula", l), credits: count(est.credits, "credit", l), left: formatNumber(left!, l) });
+      }
+      await host.recalculate(plan.toRecalculate);
+      return (l) => t(l, "key.recalc", { cells: count(failed.length, "formula", l), credits: count(est.credits, "credit", l) });
+    } catch {
+      return null;
+    }
+  }
+
+  async onRemoveKey(): Promise<void> {
+    const status = this.el["key-status"];
+    this.input.value = "";
+    if (getApiKey() === null) {
+      this.say(status, (l) => t(l, "key.nothingToRemove"), "info");
+      return;
+    }
+    try {
+      await saveApiKey(null);
+    } catch {
+      this.say(status, (l) => t(l, "key.storageFailed"), "error");
+      return;
+    }
+    this.renderKeyState();
+    this.say(status, (l) => t(l, "key.removed"), "ok");
+    await this.renderUsage();
+  }
+
+  /** One call to the service with the typed key (or the saved one); says plainly what came back. */
+  async onTestKey(): Promise<void> {
+    const status = this.el["key-status"];
+    const key = this.input.value.trim() || getApiKey();
+    if (!key) {
+      this.say(status, (l) => t(l, "key.testNoKey"), "warn");
+      return;
+    }
+    const button = this.el["test-key"] as HTMLButtonElement;
+    button.disabled = true;
+    this.say(status, (l) => t(l, "key.testing"), "info");
+    const baseUrl = getSettings().baseUrl;
+    try {
+      const engine = await this.engine();
+      let client: FirmaClient;
+      try {
+        client = new FirmaClient({
+          baseUrl,
+          apiKey: () => key,
+          retries: 0,
+          onCall: (call) => engine.meter.record(keyFingerprint(key), call),
+        });
+      } catch {
+        this.say(status, (l) => t(l, "settings.badUrl"), "error");
+        return;
+      }
+      await client.counties();
+      const quota = client.lastQuota;
+      const plan: PlanName | null = isPlanName(quota.plan) ? quota.plan : null;
+      const remaining = quota.remaining;
+      const planText = (l: Lang) => (plan ? t(l, `plan.${plan}` as TextKey).split(" — ")[0] : t(l, "key.testPlanUnknown"));
+      this.say(
+        status,
+        (l) => (remaining === null ? t(l, "key.testOk", { plan: planText(l) }) : t(l, "key.testOkRemaining", { plan: planText(l), remaining })),
+        "ok",
+      );
+    } catch (e) {
+      const kind = (e as { kind?: unknown } | null)?.kind;
+      const texts: Record<string, Render> = {
+        missing_key: (l) => t(l, "key.testNoKey"),
+        invalid_key: (l) => t(l, "key.testInvalid"),
+        credits_exhausted: (l) => t(l, "key.testExhausted"),
+        network: (l) => t(l, "key.testNetwork", { url: baseUrl }),
+        timeout: (l) => t(l, "key.testTimeout"),
+        server: (l) => t(l, "key.testServer"),
+      };
+      this.say(status, texts[String(kind)] ?? ((l) => t(l, "key.testOther")), kind === "credits_exhausted" ? "warn" : "error");
+    } finally {
+      button.disabled = false;
+      await this.renderUsage();
+    }
+  }
+
+  // ---- plan and usage ---------------------------------------------------------------------------
+
+  private view(engine: FirmaEngine): UsageView {
+    return usageView(engine.usage(), getSettings().plan);
+  }
+
+  async onPlanChange(): Promise<void> {
+    const v = (this.el.plan as HTMLSelectElement).value;
+    await saveSetting("plan", isPlanName(v) ? v : null);
+    await this.renderUsage();
+  }
+
+  private scheduleUsage(): void {
+    if (this.usageTimer) return;
+    this.usageTimer = setTimeout(() => {
+      this.usageTimer = null;
+      void this.renderUsage();
+    }, 50);
+  }
+
+  async renderUsage(): Promise<void> {
+    let engine: FirmaEngine;
+    try {
+      engine = await this.engine();
+    } catch {
+      return;
+    }
+    const v = this.view(engine);
+    const l = this.lang;
+    (this.el.plan as HTMLSelectElement).value = getSettings().plan ?? "";
+    this.el["plan-source"].textContent = v.detectedPlan
+      ? t(l, "usage.detected", { plan: t(l, `plan.${v.detectedPlan}` as TextKey).split(" — ")[0] })
+      : t(l, "usage.notDetected");
+
+    const bar = (which: "today" | "month") => {
+      const m = v[which];
+      const text = this.el[`meter-${which}-text`];
+      const barEl = this.el[`meter-${which}-bar`];
+      const fill = barEl.firstElementChild as HTMLElement;
+      barEl.dataset.used = String(m.used);
+      if (m.limit === null) {
+        text.textContent =
+          which === "month" && v.plan === "free" ? t(l, "usage.freeMonth", { used: count(m.used, "credit", l) }) : t(l, "usage.noLimit", { used: count(m.used, "credit", l) });
+        barEl.hidden = true;
+        barEl.removeAttribute("aria-valuemax");
+        delete barEl.dataset.limit;
+      } else {
+        text.textContent = t(l, "usage.ofLimit", { used: formatNumber(m.used, l), limit: count(m.limit, "credit", l) });
+        barEl.hidden = false;
+        barEl.dataset.limit = String(m.limit);
+        barEl.setAttribute("aria-valuemax", String(m.limit));
+        barEl.setAttribute("aria-valuetext", text.textContent);
+        // a sliver as soon as anything is used, so that the bar never looks empty when it is not
+        fill.style.width = `${Math.min(100, Math.max(m.pct ?? 0, m.used > 0 ? 1 : 0))}%`;
+        barEl.classList.toggle("warn", (m.pct ?? 0) >= 80 && (m.pct ?? 0) < 100);
+        barEl.classList.toggle("full", (m.pct ?? 0) >= 100);
+      }
+      barEl.setAttribute("aria-valuenow", String(m.used));
+    };
+    bar("today");
+    bar("month");
+
+    const warn = this.el["usage-warning"];
+    if (v.warning) {
+      const key = `usage.warn${v.warning.level}.${v.warning.period}` as TextKey;
+      warn.hidden = false;
+      warn.dataset.level = String(v.warning.level);
+      this.show(warn, t(l, key, { pct: v.warning.pct }), v.warning.level === 100 ? "error" : "warn");
+    } else {
+      warn.hidden = true;
+      delete warn.dataset.level;
+      this.show(warn, "", "info");
+    }
+
+    this.renderChart(v);
+    this.el["usage-left"].textContent = v.left === null ? t(l, "usage.unknown") : formatNumber(v.left, l);
+    this.el["usage-left"].dataset.value = v.left === null ? "" : String(v.left);
+    this.el["usage-service-row"].hidden = v.serviceRemaining === null;
+    this.el["usage-service-remaining"].textContent = v.serviceRemaining === null ? "" : formatNumber(v.serviceRemaining, l);
+    this.el["usage-cache"].textContent = formatNumber(v.cacheHits, l);
+    this.el["usage-batching"].textContent = formatNumber(v.savedByBatching, l);
+    this.el["usage-refused"].textContent = formatNumber(v.refused, l);
+  }
+
+  private renderChart(v: UsageView): void {
+    const box = this.el["usage-chart"];
+    const NS = "http://www.w3.org/2000/svg";
+    const w = 8;
+    const gap = 2;
+    const h = 48;
+    const width = v.daysInMonth * (w + gap);
+    const max = Math.max(1, ...v.daily.map((d) => d.credits));
+    const svg = this.doc.createElementNS(NS, "svg");
+    svg.setAttribute("viewBox", `0 0 ${width} ${h + 12}`);
+    svg.setAttribute("role", "img");
+    svg.setAttribute("preserveAspectRatio", "none");
+    const used = v.daily.filter((d) => d.credits > 0);
+    const label = used.length
+      ? t(this.lang, "usage.chartLabel", { max: Math.max(...used.map((d) => d.credits)), today: v.daily[v.dayOfMonth - 1]?.credits ?? 0 })
+      : t(this.lang, "usage.chartEmpty");
+    svg.setAttribute("aria-label", label);
+    this.el["chart-caption"].textContent = label;
+    const base = this.doc.createElementNS(NS, "line");
+    Object.entries({ x1: 0, x2: width, y1: h + 0.5, y2: h + 0.5, class: "axis" }).forEach(([k, val]) => base.setAttribute(k, String(val)));
+    svg.append(base);
+    for (const d of v.daily) {
+      const x = (d.day - 1) * (w + gap) + gap / 2;
+      const bh = d.credits > 0 ? Math.max(2, Math.round((d.credits / max) * h)) : 0;
+      const r = this.doc.createElementNS(NS, "rect");
+      Object.entries({ x, y: h - bh, width: w, height: bh, class: d.day === v.dayOfMonth ? "day today" : d.day > v.dayOfMonth ? "day future" : "day" }).forEach(([k, val]) =>
+        r.setAttribute(k, String(val)),
+      );
+      r.dataset.day = String(d.day);
+      r.dataset.credits = String(d.credits);
+      svg.append(r);
+      if (d.day === 1 || d.day === v.dayOfMonth || d.day === v.daysInMonth) {
+        const tx = this.doc.createElementNS(NS, "text");
+        Object.entries({ x: x + w / 2, y: h + 11, class: "tick" }).forEach(([k, val]) => tx.setAttribute(k, String(val)));
+        tx.textContent = String(d.day);
+        svg.append(tx);
+      }
+    }
+    box.replaceChildren(svg);
+  }
+
+  // ---- refresh ----------------------------------------------------------------------------------
+
+  private scope(): Scope {
+    const checked = this.el["refresh-scope"].querySelector<HTMLInputElement>("input[name=scope]:checked");
+    return checked?.value === "selection" ? "selection" : "all";
+  }
+
+  private setWorking(on: boolean): void {
+    this.working = on;
+    for (const id of ["estimate", "refresh", "freeze"] as const) (this.el[id] as HTMLButtonElement).disabled = on || !this.options.host;
+  }
+
+  /** Reads the formulas in scope and shows what refreshing them would cost. */
+  async prepare(scope: Scope): Promise<Prepared | null> {
+    const host = this.options.host;
+    if (!host) return null;
+    const status = this.el["refresh-status"];
+    this.say(status, (l) => t(l, "refresh.scanning"), "info");
+    const scan = await host.scan(scope);
+    const engine = await this.engine();
+    const plan = planRefresh(scan.cells, scan, { includeLists: scope === "all" });
+    const estimate = engine.estimate(plan.requests, { refresh: true });
+    const left = this.view(engine).left;
+    const p: Prepared = { scope, scan, plan, estimate, left };
+    this.lastEstimate = p;
+    this.renderEstimate(p);
+    if (plan.formulas.length === 0) this.say(status, (l) => t(l, scope === "all" ? "est.noneAll" : "est.noneSelection"), "info");
+    else this.clear(status);
+    return p;
+  }
+
+  private renderEstimate(p: Prepared): void {
+    const l = this.lang;
+    const set = (id: Id, n: number | null, text?: string) => {
+      this.el[id].textContent = text ?? (n === null ? "" : formatNumber(n, l));
+      this.el[id].dataset.value = n === null ? "" : String(n);
+    };
+    this.el["estimate-box"].hidden = false;
+    set("est-formulas", p.plan.formulas.length);
+    set("est-cuis", p.estimate.distinctCuis);
+    set("est-batches", p.estimate.calls);
+    set("est-credits", p.estimate.credits);
+    set("est-left", p.left, p.left === null ? t(l, "usage.unknown") : formatNumber(p.left, l));
+    this.el["est-credits"].parentElement!.classList.toggle("over", needsConfirmation(p.estimate.credits, p.left));
+    const notes: string[] = [];
+    if (p.estimate.invalid > 0) notes.push(t(l, "est.invalid", { cells: count(p.estimate.invalid, "cell", l) }));
+    if (p.plan.unestimable > 0) notes.push(t(l, "est.unestimable", { formulas: count(p.plan.unestimable, "formula", l) }));
+    if (p.plan.listsLeftOut > 0) notes.push(t(l, "est.lists", { formulas: count(p.plan.listsLeftOut, "formula", l) }));
+    this.el["est-notes"].replaceChildren(
+      ...notes.map((n) => {
+        const li = this.doc.createElement("li");
+        li.textContent = n;
+        return li;
+      }),
+    );
+  }
+
+  async onEstimate(): Promise<void> {
+    if (this.working) return;
+    this.setWorking(true);
+    try {
+      await this.prepare(this.scope());
+    } catch (e) {
+      this.say(this.el["refresh-status"], (l) => t(l, "refresh.failed", { code: failureCode(e) }), "error");
+    } finally {
+      this.setWorking(false);
+    }
+  }
+
+  /** Estimate, then (after confirmation when the cost passes what is left) refresh, with progress and a summary. */
+  async onRefresh(): Promise<void> {
+    if (this.working) return;
+    this.setWorking(true);
+    const status = this.el["refresh-status"];
+    try {
+      const p = await this.prepare(this.scope());
+      if (!p || p.plan.formulas.length === 0) return;
+      if (needsConfirmation(p.estimate.credits, p.left)) {
+        const yes = await this.confirm((l) => t(l, "refresh.confirm", { credits: count(p.estimate.credits, "credit", l), left: formatNumber(p.left!, l) }));
+        if (!yes) {
+          this.say(status, (l) => t(l, "refresh.cancelled"), "info");
+          return;
+        }
+      }
+      await this.run(p);
+    } catch (e) {
+      this.say(status, (l) => t(l, "refresh.failed", { code: failureCode(e) }), "error");
+    } finally {
+      this.el["refresh-progress"].hidden = true;
+      this.setWorking(false);
+    }
+  }
+
+  private confirm(text: Render): Promise<boolean> {
+    const box = this.el["refresh-confirm"];
+    this.say(this.el["refresh-confirm-text"], text, "warn");
+    box.hidden = false;
+    (this.el["refresh-no"] as HTMLButtonElement).disabled = false;
+    (this.el["refresh-yes"] as HTMLButtonElement).disabled = false;
+    this.el["refresh-yes"].focus();
+    return new Promise((resolve) => {
+      this.confirmAnswer = (yes) => {
+        box.hidden = true;
+        this.confirmAnswer = null;
+        this.el.refresh.focus();
+        resolve(yes);
+      };
+    });
+  }
+
+  private answer(yes: boolean): void {
+    this.confirmAnswer?.(yes);
+  }
+
+  private async run(p: Prepared): Promise<void> {
+    const host = this.options.host!;
+    const engine = await this.engine();
+    const status = this.el["refresh-status"];
+    const progress = this.el["refresh-progress"] as HTMLProgressElement;
+    const cells = p.plan.toRecalculate;
+    const before = engine.usage().month;
+    const spent = () => Math.max(0, engine.usage().month - before);
+    const total = cells.length;
+    progress.max = Math.max(1, total);
+    progress.value = 0;
+    progress.hidden = false;
+    const report = (done: number) => {
+      progress.value = done;
+      const s = spent();
+      this.say(status, (l) => t(l, "refresh.progress", { done, total, spent: s }), "info");
+    };
+    report(0);
+
+    if (p.scope === "all") engine.refreshAll();
+    else engine.markStale(p.plan.requests);
+    await host.recalculate(cells);
+
+    const deadline = Date.now() + this.timeoutMs;
+    let state = await host.state(cells);
+    while (state.busy > 0 && Date.now() < deadline) {
+      report(total - state.busy);
+      await sleep(this.pollMs);
+      state = await host.state(cells);
+    }
+    progress.value = total - state.busy;
+    const credits = p.estimate.credits;
+    const final = spent();
+    const errors = state.errors;
+    const busy = state.busy;
+    this.say(
+      status,
+      (l) =>
+        [
+          t(l, "refresh.done", { formulas: total - busy, spent: final, credits }),
+          errors > 0 ? t(l, "refresh.doneErrors", { cells: count(errors, "cell", l) }) : "",
+          busy > 0 ? t(l, "refresh.stillBusy", { cells: count(busy, "cell", l) }) : "",
+        ]
+          .filter(Boolean)
+          .join(" "),
+      errors > 0 || busy > 0 ? "warn" : "ok",
+    );
+    status.dataset.spent = String(final);
+    await this.renderUsage();
+  }
+
+  // ---- freeze -----------------------------------------------------------------------------------
+
+  onFreeze(): void {
+    if (this.working || !this.options.host) return;
+    this.clear(this.el["freeze-status"]);
+    this.el["freeze-confirm"].hidden = false;
+    this.el["freeze-yes"].focus();
+  }
+
+  onFreezeCancelled(): void {
+    this.el["freeze-confirm"].hidden = true;
+    this.say(this.el["freeze-status"], (l) => t(l, "freeze.cancelled"), "info");
+    this.el.freeze.focus();
+  }
+
+  async onFreezeConfirmed(): Promise<void> {
+    const host = this.options.host;
+    this.el["freeze-confirm"].hidden = true;
+    if (!host || this.working) return;
+    const status = this.el["freeze-status"];
+    this.setWorking(true);
+    try {
+      const r = await host.freezeSelection();
+      if (r.busy) this.say(status, (l) => t(l, "freeze.busy"), "warn");
+      else if (r.frozen === 0) this.say(status, (l) => t(l, "freeze.none"), "info");
+      else this.say(status, (l) => t(l, "freeze.done", { formulas: count(r.frozen, "formula", l) }), "ok");
+    } catch (e) {
+      this.say(status, (l) => t(l, "refresh.failed", { code: failureCode(e) }), "error");
+    } finally {
+      this.setWorking(false);
+      this.el.freeze.focus();
+    }
+  }
+
+  // ---- settings ---------------------------------------------------------------------------------
+
+  private fillSettingsForm(): void {
+    const s = getSettings();
+    (this.el["base-url"] as HTMLInputElement).value = s.baseUrl === DEFAULT_BASE_URL ? "" : s.baseUrl;
+    (this.el["base-url"] as HTMLInputElement).placeholder = DEFAULT_BASE_URL;
+    (this.el.language as HTMLSelectElement).value = s.languageChoice ?? "auto";
+    (this.el["batch-window"] as HTMLInputElement).value = String(s.batchWindowMs);
+  }
+
+  async onSaveSettings(): Promise<void> {
+    const status = this.el["settings-status"];
+    const urlText = (this.el["base-url"] as HTMLInputElement).value.trim();
+    const windowText = (this.el["batch-window"] as HTMLInputElement).value.trim();
+    const langValue = (this.el.language as HTMLSelectElement).value;
+    if (urlText) {
+      try {
+        getValidBaseUrl(urlText);
+      } catch {
+        this.say(status, (l) => t(l, "settings.badUrl"), "error");
+        this.el["base-url"].setAttribute("aria-invalid", "true");
+        this.el["base-url"].focus();
+        return;
+      }
+    }
+    this.el["base-url"].removeAttribute("aria-invalid");
+    const w = windowText === "" ? 40 : Number(windowText);
+    if (!Number.isInteger(w) || w < 0 || w > 5000) {
+      this.say(status, (l) => t(l, "settings.badWindow"), "error");
+      this.el["batch-window"].setAttribute("aria-invalid", "true");
+      this.el["batch-window"].focus();
+      return;
+    }
+    this.el["batch-window"].removeAttribute("aria-invalid");
+    try {
+      await saveBaseUrl(urlText || null);
+      await saveSetting("batchWindowMs", w === 40 ? null : w);
+      await saveSetting("language", langValue === "ro" || langValue === "en" ? (langValue as Language) : null);
+    } catch {
+      this.say(status, (l) => t(l, "settings.failed"), "error");
+      return;
+    }
+    this.fillSettingsForm();
+    this.say(status, (l) => t(l, "settings.saved"), "ok");
+    if (getSettings().language !== this.lang) this.applyLanguage(getSettings().language);
+  }
+}
+
+/** Wires the pane into a document; null when the page is not the pane. */
+export async function startPane(doc: Document, options: PaneOptions): Promise<Pane | null> {
+  const el = findElements(doc);
+  if (!el) return null;
+  const pane = new Pane(doc, el, options);
+  await pane.start();
+  return pane;
+}

@@ -1,0 +1,181 @@
+/**
+ * From the FIRMA formulas of a workbook (or a selection) to the requests a refresh would make,
+ * for the cost estimate shown before anything is spent. Pure: the Excel adapter (excel.ts) reads
+ * the cells, this module reads the formulas.
+ *
+ * Formulas come from Excel's `range.formulas` in the en-US form ("=FIRMA.DENUMIRE(A2)", ","
+ * between arguments); they are read with the formula tokenizer the CLI uses (src/cli/formula.ts,
+ * pure). An argument is resolved when it is a literal, an array constant, or a reference to cells
+ * (their current values: constants, or what other formulas show now). A formula whose FIRMA call
+ * is nested in a larger formula, or whose arguments compute something, cannot be estimated.
+ */
+import { lettersToCol } from "../cli/a1";
+import { FormulaArg, analyzeFormula } from "../cli/formula";
+import type { CellRequest } from "../engine/engine";
+import { cellRequests } from "../functions/evaluate";
+
+export const NAMESPACE = "FIRMA";
+
+/** Functions whose answer is a list (search, rankings, counties), not per-company data. */
+export const LIST_FUNCTIONS: ReadonlySet<string> = new Set(["CAUTA", "TOP", "TOPURI", "JUDETE"]);
+
+/** Cells an argument range may span before the estimate gives up on it. */
+export const MAX_ARGUMENT_CELLS = 1_000_000;
+
+/** One formula cell as the adapter read it; rows and columns are 1-based. */
+export interface FormulaCell {
+  sheet: string;
+  row: number;
+  col: number;
+  formula: string;
+  /** What the cell shows now ("#BUSY!" while Excel calculates it). */
+  value: unknown;
+  /** The cell shows an error value. */
+  error: boolean;
+}
+
+/** Current cell values, for resolving references; an empty or unknown cell is "". */
+export interface CellValues {
+  hasSheet(sheet: string): boolean;
+  valueAt(sheet: string, row: number, col: number): unknown;
+  /** The last used row and column of a sheet (0 when empty), for whole-column or whole-row references. */
+  extent?(sheet: string): { rows: number; cols: number };
+}
+
+export type FormulaKind =
+  /** One FIRMA call whose arguments could all be resolved. */
+  | { kind: "call"; name: string; args: unknown[] }
+  /** A FIRMA formula that is refreshed but cannot be estimated. */
+  | { kind: "unestimable" };
+
+export interface RefreshPlan {
+  /** Every FIRMA formula in scope. */
+  formulas: FormulaCell[];
+  /** The cells the refresh recalculates: all of `formulas` but the list formulas left out. */
+  toRecalculate: FormulaCell[];
+  /** What the estimable ones ask the engine for. */
+  requests: CellRequest[];
+  unestimable: number;
+  /** List formulas left out of `requests` (a selection refresh keeps them as cached). */
+  listsLeftOut: number;
+}
+
+/** True when a formula mentions the namespace at all (a cheap filter before tokenizing). */
+export function mentionsFirma(formula: unknown): formula is string {
+  return typeof formula === "string" && formula.startsWith("=") && /\bFIRMA\./i.test(formula);
+}
+
+/** "A:C", "Foaie1!$B:$B", "'Alte date'!3:4" → sheet (null: the formula's own) and the columns or rows. */
+function wholeLines(text: string): { sheet: string | null; cols?: [number, number]; rows?: [number, number] } | null {
+  const m = /^(?:(?:'((?:[^']|'')+)'|([^'!:]+))!)?(?:\$?([A-Za-z]{1,3}):\$?([A-Za-z]{1,3})|\$?(\d+):\$?(\d+))$/.exec(text.trim());
+  if (!m) return null;
+  const sheet = m[1] !== undefined ? m[1].replace(/''/g, "'") : m[2] ?? null;
+  if (m[3]) {
+    const [a, b] = [lettersToCol(m[3]), lettersToCol(m[4])];
+    return { sheet, cols: [Math.min(a, b), Math.max(a, b)] };
+  }
+  const [a, b] = [Number(m[5]), Number(m[6])];
+  return { sheet, rows: [Math.min(a, b), Math.max(a, b)] };
+}
+
+function block(values: CellValues, sheet: string, top: number, left: number, bottom: number, right: number): unknown[][] {
+  const m: unknown[][] = [];
+  for (let r = top; r <= bottom; r++) {
+    const row: unknown[] = [];
+    for (let c = left; c <= right; c++) row.push(values.valueAt(sheet, r, c));
+    m.push(row);
+  }
+  return m;
+}
+
+function resolveArg(arg: FormulaArg, cell: FormulaCell, values: CellValues): { ok: true; value: unknown } | { ok: false } {
+  switch (arg.kind) {
+    case "missing":
+      return { ok: true, value: null };
+    case "literal":
+    case "array":
+      return { ok: true, value: arg.value };
+    case "ref": {
+      const sheet = arg.sheet ?? cell.sheet;
+      if (!values.hasSheet(sheet)) return { ok: false };
+      const { top, left, bottom, right } = arg.box;
+      if ((bottom - top + 1) * (right - left + 1) > MAX_ARGUMENT_CELLS) return { ok: false };
+      if (arg.single) return { ok: true, value: values.valueAt(sheet, top, left) };
+      return { ok: true, value: block(values, sheet, top, left, bottom, right) };
+    }
+    case "unsupported": {
+      // A whole column or row (=FIRMA.CAEN(A:A)): the cells past the sheet's used part are empty,
+      // and a FIRMA function gives nothing for an empty cell in a range, so the used part is enough.
+      const w = arg.reason === "wholeColumnOrRow" ? wholeLines(arg.text) : null;
+      const sheet = w ? w.sheet ?? cell.sheet : "";
+      if (!w || !values.extent || !values.hasSheet(sheet)) return { ok: false };
+      const { rows, cols } = values.extent(sheet);
+      const [top, bottom] = w.rows ?? [1, rows];
+      const [left, right] = w.cols ?? [1, cols];
+      if (bottom < top || right < left) return { ok: true, value: [[""]] };
+      if ((bottom - top + 1) * (right - left + 1) > MAX_ARGUMENT_CELLS) return { ok: false };
+      return { ok: true, value: block(values, sheet, top, left, bottom, right) };
+    }
+    default:
+      return { ok: false };
+  }
+}
+
+/** What a FIRMA formula is, with its arguments resolved to values when it can be estimated. */
+export function readFormula(cell: FormulaCell, values: CellValues): FormulaKind {
+  const a = analyzeFormula(cell.formula, NAMESPACE);
+  if (a.kind !== "call") return { kind: "unestimable" };
+  const args: unknown[] = [];
+  for (const arg of a.call.args) {
+    const r = resolveArg(arg, cell, values);
+    if (!r.ok) return { kind: "unestimable" };
+    args.push(r.value);
+  }
+  return { kind: "call", name: a.call.name, args };
+}
+
+/** Sheets the formulas refer to (other than their own), so the adapter can read their values. */
+export function referencedSheets(cells: readonly FormulaCell[]): string[] {
+  const out = new Map<string, string>();
+  for (const cell of cells) {
+    const a = analyzeFormula(cell.formula, NAMESPACE);
+    if (a.kind !== "call") continue;
+    for (const arg of a.call.args) {
+      const sheet = arg.kind === "ref" ? arg.sheet : arg.kind === "unsupported" && arg.reason === "wholeColumnOrRow" ? wholeLines(arg.text)?.sheet : null;
+      if (sheet && sheet.toLowerCase() !== cell.sheet.toLowerCase()) out.set(sheet.toLowerCase(), sheet);
+    }
+  }
+  return [...out.values()];
+}
+
+/**
+ * The requests of the formulas in scope. `includeLists: false` (a selection refresh) leaves list
+ * functions out, neither estimated nor recalculated: their cached answers cannot be marked stale
+ * one by one, so they stay as they are (and cost nothing).
+ */
+export function planRefresh(cells: readonly FormulaCell[], values: CellValues, options: { includeLists: boolean }): RefreshPlan {
+  const requests: CellRequest[] = [];
+  const toRecalculate: FormulaCell[] = [];
+  let unestimable = 0;
+  let listsLeftOut = 0;
+  for (const cell of cells) {
+    const f = readFormula(cell, values);
+    if (f.kind === "unestimable") {
+      unestimable++;
+      toRecalculate.push(cell);
+      continue;
+    }
+    if (!options.includeLists && LIST_FUNCTIONS.has(f.name)) {
+      listsLeftOut++;
+      continue;
+    }
+    requests.push(...cellRequests(f.name, f.args));
+    toRecalculate.push(cell);
+  }
+  return { formulas: [...cells], toRecalculate, requests, unestimable, listsLeftOut };
+}
+
+/** Cells that are still being calculated show one of these. */
+export function isBusyValue(v: unknown): boolean {
+  return v === "#BUSY!" || v === "#GETTING_DATA";
+}

@@ -1,0 +1,202 @@
+/**
+ * What the pane's browser tests and scripts/screenshots.ts share: a development build of the add-in
+ * in a temporary folder, served on 127.0.0.1; the sandbox on a free port; Debian's Chromium through
+ * playwright-core; and pages of the built taskpane.html, either in a plain browser (office.js
+ * reports host null) or "in Excel" (the stand-in of excel-standin.js injected before any script,
+ * and hooked into office.js right after it runs).
+ *
+ * Requests that leave loopback are blocked (and recorded), so nothing reaches the internet.
+ */
+import * as fs from "fs";
+import * as http from "http";
+import * as os from "os";
+import * as path from "path";
+import { spawn } from "child_process";
+import type { AddressInfo } from "net";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { startSandbox, type Sandbox } from "../sandbox/server";
+
+export const ROOT = path.resolve(__dirname, "..", "..");
+export const CHROMIUM = process.env.FIRMA_CHROMIUM || "/usr/bin/chromium";
+export const haveChromium = fs.existsSync(CHROMIUM);
+const STANDIN = path.join(__dirname, "excel-standin.js");
+
+const TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css",
+  ".png": "image/png",
+  ".json": "application/json",
+};
+
+/** webpack --mode development into outDir (the repository's dist/ is left alone). */
+export function build(outDir: string): Promise<void> {
+  const cli = path.join(ROOT, "node_modules", "webpack-cli", "bin", "cli.js");
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cli, "--mode", "development", "--output-path", outDir], { cwd: ROOT });
+    let output = "";
+    child.stdout.on("data", (d) => (output += d));
+    child.stderr.on("data", (d) => (output += d));
+    child.on("error", reject);
+    child.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`webpack failed (${code}):\n${output}`))));
+  });
+}
+
+/** A static file server for `dir` on 127.0.0.1 (port 0). */
+export function serve(dir: string): Promise<http.Server> {
+  const server = http.createServer((req, res) => {
+    const file = path.join(dir, decodeURIComponent((req.url ?? "/").split("?")[0]));
+    if (!file.startsWith(dir)) {
+      res.writeHead(403).end();
+      return;
+    }
+    fs.readFile(file, (err, data) => {
+      if (err) {
+        res.writeHead(404).end();
+        return;
+      }
+      res.writeHead(200, { "content-type": TYPES[path.extname(file)] ?? "application/octet-stream" }).end(data);
+    });
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
+}
+
+export interface Harness {
+  dist: string;
+  origin: string;
+  browser: Browser;
+  sandbox: Sandbox;
+  close(): Promise<void>;
+}
+
+/** `sandboxPort`: where the sandbox listens (0, the default: any free port). */
+export async function startHarness(options: { sandboxPort?: number } = {}): Promise<Harness> {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "firma-pane-"));
+  let server: http.Server | undefined;
+  let sandbox: Sandbox | undefined;
+  let browser: Browser | undefined;
+  try {
+    await build(tmp);
+    server = await serve(tmp);
+    sandbox = await startSandbox({ port: options.sandboxPort ?? 0 });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--font-render-hinting=none"],
+    });
+  } catch (e) {
+    await browser?.close();
+    await sandbox?.close();
+    server?.close();
+    fs.rmSync(tmp, { recursive: true, force: true });
+    throw e;
+  }
+  const srv = server;
+  return {
+    dist: tmp,
+    origin: `http://127.0.0.1:${(srv.address() as AddressInfo).port}`,
+    browser,
+    sandbox,
+    async close() {
+      await browser!.close();
+      await sandbox!.close();
+      await new Promise((r) => srv.close(r));
+      fs.rmSync(tmp, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface PaneOptions {
+  /** Inject the Excel stand-in (host Excel); false: a plain browser (host null). @default true */
+  excel?: boolean;
+  /** Office's display language the stand-in reports. @default "ro-RO" */
+  displayLanguage?: string;
+  /** Stored as the service address before the page loads. @default the sandbox's URL */
+  baseUrl?: string | null;
+  viewport?: { width: number; height: number };
+  /** @default 1 */
+  deviceScaleFactor?: number;
+  /**
+   * Make the page's Date.now shiftable: `window.__firmaClockShift` (ms) is added to it, so a script
+   * can move the engine's and meter's "now" (they keep a reference to Date.now) while timers run on.
+   */
+  shiftableClock?: boolean;
+}
+
+export interface OpenPane {
+  page: Page;
+  context: BrowserContext;
+  /** Console messages (type: text) and page errors, in order. */
+  console: string[];
+  pageErrors: string[];
+  /** Every URL the page asked for (including blocked ones). */
+  requests: string[];
+  /** Requests that would have left loopback. */
+  blocked: string[];
+}
+
+/** Opens taskpane.html in a fresh browser context and waits until the pane is wired. */
+export async function openPane(h: Harness, options: PaneOptions = {}): Promise<OpenPane> {
+  const excel = options.excel ?? true;
+  const context = await h.browser.newContext({ viewport: options.viewport ?? { width: 360, height: 900 }, deviceScaleFactor: options.deviceScaleFactor ?? 1 });
+  const out: OpenPane = { page: undefined as unknown as Page, context, console: [], pageErrors: [], requests: [], blocked: [] };
+
+  await context.route("**/*", (route) => {
+    const url = route.request().url();
+    if (url.startsWith(h.origin) || url.startsWith(h.sandbox.url)) return route.continue();
+    out.blocked.push(url);
+    return route.abort();
+  });
+  if (excel) {
+    await context.addInitScript({ path: STANDIN });
+    await context.addInitScript((lang: string) => {
+      const s = (window as unknown as { __firmaStandIn?: { displayLanguage: string } }).__firmaStandIn;
+      if (s) s.displayLanguage = lang;
+    }, options.displayLanguage ?? "ro-RO");
+    // Runs after office.js and before the bundles: hook CustomFunctions.associate and Office.onReady.
+    await context.route(`${h.origin}/office-js/office.js`, async (route) => {
+      const response = await route.fetch();
+      const body = (await response.text()) + "\n;window.__firmaStandIn && window.__firmaStandIn.attachOffice();\n";
+      await route.fulfill({ response, body });
+    });
+  }
+  const baseUrl = options.baseUrl === undefined ? h.sandbox.url : options.baseUrl;
+  if (baseUrl !== null) {
+    await context.addInitScript((url: string) => {
+      if (window.top !== window) return; // not in frames (office.js opens one, which is blocked)
+      if (localStorage.getItem("firma.baseUrl") === null) localStorage.setItem("firma.baseUrl", url);
+    }, baseUrl);
+  }
+
+  if (options.shiftableClock) {
+    await context.addInitScript(() => {
+      const w = window as unknown as { __firmaClockShift: number };
+      const real = Date.now.bind(Date);
+      w.__firmaClockShift = 0;
+      Date.now = () => real() + w.__firmaClockShift;
+    });
+  }
+  const page = await context.newPage();
+  out.page = page;
+  page.on("console", (m) => out.console.push(`${m.type()}: ${m.text()}`));
+  page.on("pageerror", (e) => out.pageErrors.push(String(e)));
+  page.on("request", (r) => out.requests.push(r.url()));
+  await page.goto(`${h.origin}/taskpane.html`);
+  await page.waitForFunction(() => document.getElementById("pane")?.getAttribute("aria-busy") === "false", null, { timeout: 20_000 });
+  return out;
+}
+
+/** The stand-in's API, for page.evaluate callbacks. */
+export interface StandIn {
+  setup(def: { sheets: Record<string, Record<string, unknown>>; selection?: string }): Promise<void>;
+  select(ref: string): void;
+  calculateAll(): void;
+  idle(): Promise<void>;
+  cell(sheet: string, address: string): { formula: string | null; value: unknown; error: string | null; message: string | null };
+  dump(): { sheet: string; address: string; formula: string | null; value: unknown; message: string | null }[];
+  call(id: string, args: unknown[]): Promise<unknown>;
+  calls: { id: string; args: unknown[] }[];
+  reads: { sheet: string; address: string; cells: number }[];
+  documentSettings: Map<string, string>;
+  customXmlParts: string[];
+  functions: Map<string, unknown>;
+}

@@ -1,0 +1,54 @@
+/**
+ * The pane's Help lists exactly the functions the add-in registers, with the parameters their
+ * JSDoc declares (the registration's source) and an example that is one call of that function.
+ */
+import * as fs from "fs";
+import * as path from "path";
+import { analyzeFormula } from "../../src/cli/formula";
+import { FUNCTIONS } from "../../src/functions/evaluate";
+import { FUNCTION_HELP, syntaxOf } from "../../src/taskpane/help";
+import { STRINGS } from "../../src/taskpane/i18n";
+
+/** @customfunction NAME and its @param lines (without the invocation), from functions.ts. */
+function declared(): Map<string, string[]> {
+  const src = fs.readFileSync(path.resolve(__dirname, "../../src/functions/functions.ts"), "utf8");
+  const out = new Map<string, string[]>();
+  for (const block of src.split("/**").slice(1)) {
+    const name = /@customfunction\s+(\w+)/.exec(block)?.[1];
+    if (!name) continue;
+    const params = [...block.matchAll(/@param\s+(\[?\w+\]?)/g)].map((m) => m[1]).filter((p) => p !== "invocation");
+    out.set(name, params);
+  }
+  return out;
+}
+
+test("Help covers every registered function, and nothing else", () => {
+  const names = FUNCTION_HELP.map((f) => f.name).sort();
+  expect(names).toEqual(Object.keys(FUNCTIONS).sort());
+  expect(names).toEqual([...declared().keys()].sort());
+});
+
+test("the parameters shown are the ones the registration declares", () => {
+  const decl = declared();
+  for (const f of FUNCTION_HELP) expect({ name: f.name, params: f.params }).toEqual({ name: f.name, params: decl.get(f.name) });
+});
+
+test("each function has a description in both languages", () => {
+  for (const f of FUNCTION_HELP) expect(`fn.${f.name}` in STRINGS).toBe(true);
+});
+
+test("each example is one call of its function, with no more arguments than it takes", () => {
+  for (const f of FUNCTION_HELP) {
+    const a = analyzeFormula(f.example, "FIRMA");
+    expect(a.kind).toBe("call");
+    if (a.kind !== "call") continue;
+    expect(a.call.name).toBe(f.name);
+    expect(a.call.args.length).toBeLessThanOrEqual(f.params.length);
+    expect(a.call.args.length).toBeGreaterThanOrEqual(f.params.filter((p) => !p.startsWith("[")).length);
+  }
+});
+
+test("syntax is written as Excel shows it", () => {
+  expect(syntaxOf(FUNCTION_HELP.find((f) => f.name === "CA")!)).toBe("=FIRMA.CA(cui, [an])");
+  expect(syntaxOf(FUNCTION_HELP.find((f) => f.name === "JUDETE")!)).toBe("=FIRMA.JUDETE()");
+});

@@ -1,0 +1,595 @@
+/**
+ * The task pane in headless Chromium: the development build's taskpane.html, served on loopback,
+ * office.js from the @microsoft/office-js package, the sandbox as the service, and (for the Excel
+ * paths) the Excel stand-in of excel-standin.js. Each test opens the page in a fresh browser
+ * context (its own storage) and uses keys with their own sandbox counters.
+ *
+ * Needs Debian's Chromium (/usr/bin/chromium, or FIRMA_CHROMIUM); skipped, with a message, without it.
+ */
+import * as fs from "fs";
+import * as path from "path";
+import type { Page } from "playwright-core";
+import * as data from "../sandbox/dataset";
+import { haveChromium, CHROMIUM, openPane, startHarness, type Harness, type StandIn } from "./harness";
+
+if (!haveChromium) console.log(`pane browser tests SKIPPED: no Chromium at ${CHROMIUM} (apt-get install chromium).`);
+const withChromium = haveChromium ? describe : describe.skip;
+
+jest.setTimeout(90_000);
+
+let h: Harness;
+let serial = 0;
+/** A key of the plan with its own sandbox counter. */
+const keyFor = (plan: "free" | "pro" | "business" | "enterprise", tag = "t") => `demo-${plan}-pane${tag}${++serial}`;
+
+type Win = Window & { __firmaStandIn: StandIn };
+
+const idle = (page: Page) => page.waitForFunction(() => document.getElementById("pane")!.dataset.busy === "false");
+
+/** Clicks and waits until the pane's handler has finished. */
+async function act(page: Page, selector: string): Promise<void> {
+  await page.click(selector);
+  await idle(page);
+}
+
+async function saveKey(page: Page, key: string): Promise<void> {
+  await page.fill("#api-key", key);
+  await act(page, "#save-key");
+  await page.evaluate(() => (window as unknown as Win).__firmaStandIn?.idle());
+}
+
+const setup = (page: Page, def: Parameters<StandIn["setup"]>[0]) => page.evaluate((d) => (window as unknown as Win).__firmaStandIn.setup(d), def);
+const calculateAll = (page: Page) =>
+  page.evaluate(async () => {
+    const s = (window as unknown as Win).__firmaStandIn;
+    s.calculateAll();
+    await s.idle();
+  });
+const cellOf = (page: Page, sheet: string, address: string) => page.evaluate(([s, a]) => (window as unknown as Win).__firmaStandIn.cell(s, a), [sheet, address]);
+const dump = (page: Page) => page.evaluate(() => (window as unknown as Win).__firmaStandIn.dump());
+const callFn = (page: Page, id: string, args: unknown[]) => page.evaluate(([i, a]) => (window as unknown as Win).__firmaStandIn.call(i as string, a as unknown[]), [id, args]);
+const text = async (page: Page, selector: string) => ((await page.textContent(selector)) ?? "").trim();
+const numberIn = async (page: Page, selector: string, attr = "data-value") => Number(await page.getAttribute(selector, attr));
+
+/** Waits until the pane shows `n` as this month's credits (the meter updates the pane by itself). */
+const monthShown = (page: Page, n: number) =>
+  page.waitForFunction((v) => document.getElementById("meter-month-bar")!.getAttribute("aria-valuenow") === String(v), n, { timeout: 10_000 });
+
+withChromium("the task pane in a browser", () => {
+  beforeAll(async () => {
+    h = await startHarness();
+  }, 120_000);
+
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  describe("the key", () => {
+    test("saving a key makes the functions' next call use it, and the cells that failed for want of a key recalculate", async () => {
+      const { page, pageErrors } = await openPane(h);
+      const [a, b] = data.sampleCuis(2, 100);
+      await setup(page, { sheets: { Foaie1: { A1: "CUI", A2: a, A3: b, B2: "=FIRMA.DENUMIRE(A2)", B3: "=FIRMA.DENUMIRE(A3)", B4: "=FIRMA.DENUMIRE(123)" } } });
+      await calculateAll(page);
+      expect(await cellOf(page, "Foaie1", "B2")).toMatchObject({ value: "#N/A", message: expect.stringMatching(/cheia API/) });
+      expect(await text(page, "#key-state")).toMatch(/Nicio cheie/);
+
+      const key = keyFor("pro");
+      await saveKey(page, key);
+      expect(await text(page, "#key-status")).toMatch(/^Cheia a fost salvată\. 3 formule FIRMA cu erori se recalculează cu noua cheie \(cost estimat: 1 credit\)\.$/);
+      expect(await cellOf(page, "Foaie1", "B2")).toMatchObject({ value: data.company(a)!.denumire, error: null });
+      expect(await cellOf(page, "Foaie1", "B3")).toMatchObject({ value: data.company(b)!.denumire, error: null });
+      expect(await cellOf(page, "Foaie1", "B4")).toMatchObject({ value: "#VALUE!" }); // an invalid CUI stays an error, at no cost
+      expect(h.sandbox.usage(key).month).toBe(1);
+      expect(await page.inputValue("#api-key")).toBe("");
+      expect(await page.getAttribute("#api-key", "type")).toBe("password");
+      expect(await text(page, "#key-state")).toMatch(/O cheie API este salvată/);
+
+      // the next call of any function uses the saved key, and a newly saved key at once
+      await expect(callFn(page, "STARE", [a])).resolves.toEqual([[data.company(a)!.stare]]);
+      expect(h.sandbox.requests.at(-1)).toMatchObject({ key, status: 200 });
+      const other = keyFor("business");
+      await saveKey(page, other);
+      await expect(callFn(page, "JUDET", [b])).resolves.toEqual([[data.company(b)!.judet]]);
+      expect(h.sandbox.requests.at(-1)).toMatchObject({ key: other, status: 200 });
+      expect(pageErrors).toEqual([]);
+      await page.context().close();
+    });
+
+    test("testing a wrong key says so plainly and costs nothing; a good key is confirmed with its plan", async () => {
+      const { page } = await openPane(h, { excel: false });
+      await page.fill("#api-key", "demo-nothing-like-a-key");
+      await act(page, "#test-key");
+      expect(await text(page, "#key-status")).toBe(
+        "Cheia NU este validă: serviciul a refuzat-o. Verificați că ați copiat-o întreagă, fără spații, sau cereți o cheie nouă.",
+      );
+      expect(await page.getAttribute("#key-status", "class")).toMatch(/\berror\b/);
+      expect(h.sandbox.requests.filter((r) => r.key === "demo-nothing-like-a-key").map((r) => [r.status, r.credited])).toEqual([[403, false]]);
+      expect(await text(page, "#key-state")).toMatch(/Nicio cheie/); // testing does not save
+
+      const key = keyFor("business");
+      await page.fill("#api-key", key);
+      await act(page, "#test-key");
+      expect(await text(page, "#key-status")).toBe("Cheia este validă. Plan: Business. Credite rămase: 19.999.");
+      expect(h.sandbox.usage(key).month).toBe(1);
+      expect(await text(page, "#key-hint")).toMatch(/costă 1 credit/);
+
+      // nothing typed and nothing saved: nothing to test, no call
+      await page.fill("#api-key", "");
+      await act(page, "#test-key");
+      expect(await text(page, "#key-status")).toMatch(/Nu există nicio cheie de testat/);
+
+      // a service that cannot be reached is named by its address
+      await page.click("#settings-section summary");
+      await page.fill("#base-url", "http://127.0.0.1:9");
+      await act(page, "#save-settings");
+      await page.fill("#api-key", key);
+      await act(page, "#test-key");
+      expect(await text(page, "#key-status")).toBe("Serviciul nu poate fi contactat la http://127.0.0.1:9. Verificați adresa din Setări și conexiunea.");
+      await page.context().close();
+    });
+
+    test("removing the key forgets it: the functions then say a key is missing", async () => {
+      const { page } = await openPane(h);
+      await saveKey(page, keyFor("pro"));
+      await act(page, "#remove-key");
+      expect(await text(page, "#key-status")).toBe("Cheia a fost ștearsă.");
+      expect(await page.evaluate(() => localStorage.getItem("firma.apiKey"))).toBeNull();
+      const r = (await callFn(page, "DENUMIRE", [data.EXAMPLE_CUI])) as { error: string; message: string }[][];
+      expect(r[0][0]).toMatchObject({ error: "#N/A", message: expect.stringMatching(/Lipsește cheia API/) });
+      await page.context().close();
+    });
+  });
+
+  describe("plan and usage", () => {
+    test("the usage bars after N calls agree with the sandbox's own counter for the key", async () => {
+      const { page } = await openPane(h);
+      const key = keyFor("pro");
+      await saveKey(page, key);
+      const cuis = data.sampleCuis(5, 300);
+      for (const c of cuis) await callFn(page, "DENUMIRE", [c]); // one call each (separate batches)
+      await callFn(page, "DENUMIRE", [data.missingCuis(1)[0]]); // a 404 costs a credit too (O20)
+      await callFn(page, "FINANCIAR", [[[cuis[0]], [cuis[1]]]]); // one batch
+      await callFn(page, "DENUMIRE", [cuis[0]]); // cached: free
+      const sb = h.sandbox.usage(key);
+      expect(sb.month).toBe(7);
+      await monthShown(page, sb.month);
+      expect(await numberIn(page, "#meter-today-bar", "data-used")).toBe(sb.today);
+      expect(await numberIn(page, "#meter-month-bar", "aria-valuenow")).toBe(sb.month);
+      expect(await numberIn(page, "#meter-month-bar", "aria-valuemax")).toBe(4000);
+      expect(await text(page, "#meter-month-text")).toBe(`${sb.month} din 4.000 de credite`);
+      expect(await numberIn(page, "#usage-left")).toBe(4000 - sb.month);
+      expect(await text(page, "#usage-service-remaining")).toBe(sb.remaining!.toLocaleString("ro-RO"));
+      expect(await text(page, "#plan-source")).toBe("Serviciul raportează planul Pro.");
+      expect(Number(await text(page, "#usage-cache"))).toBeGreaterThanOrEqual(1);
+      expect(Number(await text(page, "#usage-batching"))).toBe(1); // 2 companies in 1 call
+      const today = await page.$eval("#usage-chart rect.today", (r) => Number(r.getAttribute("data-credits")));
+      expect(today).toBe(sb.today);
+      await page.context().close();
+    });
+
+    test("warns at 80 % and at 100 % of the plan's limit, and the plan can be chosen", async () => {
+      const { page } = await openPane(h);
+      const key = keyFor("free");
+      await saveKey(page, key);
+      const cuis = data.sampleCuis(10, 600);
+      for (const c of cuis.slice(0, 8)) await callFn(page, "DENUMIRE", [c]);
+      await page.waitForFunction(() => document.getElementById("usage-warning")!.dataset.level === "80");
+      expect(await text(page, "#usage-warning")).toMatch(/^Ați folosit 80% din limita zilnică/);
+      expect(await page.getAttribute("#meter-today-bar", "class")).toMatch(/\bwarn\b/);
+      expect(await text(page, "#meter-today-text")).toBe("8 din 10 credite");
+      for (const c of cuis.slice(8)) await callFn(page, "DENUMIRE", [c]);
+      await page.waitForFunction(() => document.getElementById("usage-warning")!.dataset.level === "100");
+      expect(await text(page, "#usage-warning")).toMatch(/^Limita zilnică este atinsă/);
+      expect(h.sandbox.usage(key).today).toBe(10);
+
+      // a plan chosen by the user replaces the one the service reported
+      await page.selectOption("#plan", "business");
+      await idle(page);
+      expect(await page.evaluate(() => localStorage.getItem("firma.plan"))).toBe("business");
+      expect(await text(page, "#meter-month-text")).toBe("10 din 20.000 de credite");
+      expect(await page.isHidden("#usage-warning")).toBe(true);
+      await page.context().close();
+    });
+  });
+
+  describe("refresh", () => {
+    const LATEST = data.LATEST_YEAR;
+
+    /** A workbook of two sheets: per-company cells, spills, a cross-sheet range, a history and a list. */
+    function knownWorkbook() {
+      const cuis = data.sampleCuis(20, 3000);
+      const missing = data.missingCuis(1)[0];
+      const rows = [...cuis, missing, "123", cuis[0]];
+      const firme: Record<string, unknown> = { A1: "CUI", B1: "Denumire", C1: "Județ", D1: "CA" };
+      rows.forEach((c, i) => {
+        const r = i + 2;
+        firme[`A${r}`] = c;
+        firme[`B${r}`] = `=FIRMA.DENUMIRE(A${r})`;
+        firme[`C${r}`] = `=FIRMA.JUDET(A${r})`;
+        firme[`D${r}`] = `=FIRMA.CA(A${r})`;
+      });
+      firme.E2 = `=FIRMA.PROFIT(A2, ${LATEST - 1})`;
+      firme.E3 = `=FIRMA.PROFIT(A3,${LATEST - 1})`;
+      const rezumat = {
+        A1: "=FIRMA.DENUMIRE(Firme!A2:A6)",
+        B1: '=FIRMA.STARE("RO14399840")',
+        C1: `=FIRMA.ISTORIC(Firme!A7, ${LATEST - 3}, ${LATEST})`,
+        A10: "=FIRMA.JUDETE()",
+        A60: "=FIRMA.FINANCIAR(Firme!A8:A10)",
+        F1: { formula: "=SUM(1,2)", value: 3 },
+      };
+      return { sheets: { Firme: firme, Rezumat: rezumat }, distinct: new Set([...cuis, missing, data.EXAMPLE_CUI]).size, formulas: rows.length * 3 + 2 + 5 };
+    }
+
+    test("the estimate for a known workbook equals the credits the refresh then spends, for all cells and for a selection", async () => {
+      const { page, pageErrors } = await openPane(h);
+      const key = keyFor("business");
+      await saveKey(page, key);
+      const book = knownWorkbook();
+      await setup(page, { sheets: book.sheets });
+      await calculateAll(page);
+      expect(await cellOf(page, "Rezumat", "A5")).toMatchObject({ error: null }); // the spill arrived
+      const spentBefore = h.sandbox.usage(key).month;
+      await monthShown(page, spentBefore);
+
+      // everything: the cache is bypassed, so the refresh costs what fetching it all costs
+      await page.click("#estimate");
+      await idle(page);
+      const estimate = await numberIn(page, "#est-credits");
+      expect(h.sandbox.usage(key).month).toBe(spentBefore); // estimating spends nothing
+      expect(await numberIn(page, "#est-formulas")).toBe(book.formulas);
+      expect(await numberIn(page, "#est-cuis")).toBe(book.distinct);
+      expect(await numberIn(page, "#est-batches")).toBe(estimate);
+      expect(await numberIn(page, "#est-left")).toBe(20_000 - spentBefore);
+      expect(await text(page, "#est-notes")).toBe("Cu CUI sau an invalid (fără cost): 3 celule."); // "123" for names, counties and CA
+      h.sandbox.config.latencyMs = 300; // slow enough to watch the progress
+      try {
+        await page.click("#refresh");
+        await page.waitForSelector("#refresh-progress", { state: "visible" });
+        expect(await text(page, "#refresh-status")).toMatch(/^Se actualizează… Formule gata: \d+ din \d+\. Credite cheltuite: \d+\.$/);
+        await idle(page);
+      } finally {
+        h.sandbox.config.latencyMs = 0;
+      }
+      expect(await page.isHidden("#refresh-progress")).toBe(true);
+      expect(await page.isHidden("#refresh-confirm")).toBe(true); // within what is left: no question
+      const spentAll = h.sandbox.usage(key).month - spentBefore;
+      expect(spentAll).toBe(estimate);
+      expect(estimate).toBeGreaterThanOrEqual(3); // at least the names and counties, the financial figures, the list
+      expect(await numberIn(page, "#refresh-status", "data-spent")).toBe(spentAll);
+      expect(await text(page, "#refresh-status")).toMatch(
+        new RegExp(`^Gata\\. Formule actualizate: ${book.formulas}\\. Credite cheltuite: ${spentAll} \\(estimat: ${estimate}\\)\\. \\d+ celul[ăe] afișează erori`),
+      );
+
+      // the selection: only its cells are fetched again, the rest stays fresh
+      await page.evaluate(() => (window as unknown as Win).__firmaStandIn.select("Firme!B2:C6"));
+      await page.check("#scope-selection");
+      const before = h.sandbox.usage(key).month;
+      await act(page, "#refresh");
+      const estimateSel = await numberIn(page, "#est-credits");
+      expect(await numberIn(page, "#est-formulas")).toBe(10);
+      expect(await numberIn(page, "#est-cuis")).toBe(5);
+      expect(h.sandbox.usage(key).month - before).toBe(estimateSel);
+      expect(estimateSel).toBe(1); // 5 names and counties in one batch
+      const afterSel = h.sandbox.usage(key).month;
+      await calculateAll(page);
+      expect(h.sandbox.usage(key).month).toBe(afterSel);
+      expect(pageErrors).toEqual([]);
+      await page.context().close();
+    });
+
+    test("a large sheet is read in blocks, and formulas in every block are found", async () => {
+      const { page } = await openPane(h);
+      await saveKey(page, keyFor("pro"));
+      const [a, b] = data.sampleCuis(2, 1500);
+      const big: Record<string, unknown> = { A10: a, B10: "=FIRMA.DENUMIRE(A10)", A1990: b, B1990: "=FIRMA.JUDET(A1990)" };
+      for (let r = 1; r <= 2000; r++) big[`Z${r}`] = r; // 26 columns × 2,000 rows = 52,000 cells
+      await setup(page, { sheets: { Mare: big } });
+      const readsBefore = await page.evaluate(() => (window as unknown as Win).__firmaStandIn.reads.length);
+      await act(page, "#estimate");
+      expect(await numberIn(page, "#est-formulas")).toBe(2);
+      expect(await numberIn(page, "#est-cuis")).toBe(2);
+      const reads = await page.evaluate((n) => (window as unknown as Win).__firmaStandIn.reads.slice(n), readsBefore);
+      expect(reads.map((r) => r.address)).toEqual(["A1:Z1538", "A1539:Z2000"]); // 40,000 cells at most per read
+      await page.context().close();
+    });
+
+    test("asks for confirmation when the cost would pass what is left; cancelling spends nothing", async () => {
+      const { page } = await openPane(h);
+      const key = keyFor("free");
+      await saveKey(page, key);
+      for (const c of data.sampleCuis(8, 900)) await callFn(page, "DENUMIRE", [c]);
+      const cuis = data.sampleCuis(3, 950);
+      await setup(page, {
+        sheets: { Foaie1: { A2: cuis[0], A3: cuis[1], A4: cuis[2], B2: "=FIRMA.DENUMIRE(A2:A4)", C2: "=FIRMA.CA(A2:A4)", E1: "=FIRMA.JUDETE()" } },
+      });
+      const callsBefore = await page.evaluate(() => (window as unknown as Win).__firmaStandIn.calls.length);
+      await monthShown(page, 8);
+
+      await page.click("#refresh");
+      await page.waitForSelector("#refresh-confirm", { state: "visible" });
+      expect(await text(page, "#refresh-confirm-text")).toBe(
+        "Costul estimat (3 credite) depășește creditele rămase (2). Celulele pentru care nu ajung creditele vor afișa #N/A. Continuați?",
+      );
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe("refresh-yes");
+      await page.click("#refresh-no");
+      await idle(page);
+      expect(await text(page, "#refresh-status")).toBe("Actualizarea a fost anulată; nu s-a cheltuit nimic.");
+      expect(h.sandbox.usage(key).today).toBe(8);
+      expect(await page.evaluate(() => (window as unknown as Win).__firmaStandIn.calls.length)).toBe(callsBefore);
+
+      await page.click("#refresh");
+      await page.waitForSelector("#refresh-confirm", { state: "visible" });
+      await page.click("#refresh-yes");
+      await idle(page);
+      expect(h.sandbox.usage(key)).toMatchObject({ today: 10, refused: 1 });
+      await page.waitForFunction(() => document.getElementById("usage-warning")!.dataset.level === "100");
+      expect(await numberIn(page, "#refresh-status", "data-spent")).toBe(2);
+      expect(await text(page, "#refresh-status")).toMatch(/afișează erori/);
+      const cells = await dump(page);
+      expect(cells.some((c) => c.value === "#N/A" && /Credite epuizate/.test(c.message ?? ""))).toBe(true);
+      await page.context().close();
+    });
+
+    test("freeze to values leaves the values and no FIRMA formulas in the selection, and spends nothing", async () => {
+      const { page } = await openPane(h);
+      const key = keyFor("pro");
+      await saveKey(page, key);
+      const cuis = data.sampleCuis(3, 1200);
+      await setup(page, {
+        sheets: {
+          Foaie1: {
+            A2: cuis[0], A3: cuis[1], A4: cuis[2],
+            B2: "=FIRMA.DENUMIRE(A2)", B3: "=FIRMA.DENUMIRE(A3)", B4: "=FIRMA.DENUMIRE(A4)",
+            C6: "=FIRMA.PROFIL(A2:A3)",
+            A10: { formula: "=SUM(1,1)", value: 2 },
+            M2: "=FIRMA.STARE(A2)",
+          },
+        },
+      });
+      await calculateAll(page);
+      const before = await dump(page);
+      const spent = h.sandbox.usage(key).month;
+      const calls = await page.evaluate(() => (window as unknown as Win).__firmaStandIn.calls.length);
+      await page.evaluate(() => (window as unknown as Win).__firmaStandIn.select("Foaie1!A1:K10"));
+
+      await page.click("#freeze");
+      await page.waitForSelector("#freeze-confirm", { state: "visible" });
+      await act(page, "#freeze-no");
+      expect(await text(page, "#freeze-status")).toBe("Nimic nu a fost schimbat.");
+      expect(await dump(page)).toEqual(before);
+
+      await page.click("#freeze");
+      await act(page, "#freeze-yes");
+      expect(await text(page, "#freeze-status")).toBe("Înlocuite cu valorile lor: 4 formule FIRMA.");
+      const after = await dump(page);
+      const inSelection = (c: { address: string }) => /^[A-K]([1-9]|10)$/.test(c.address);
+      expect(after.filter((c) => inSelection(c) && c.formula !== null && /FIRMA\./i.test(c.formula))).toEqual([]);
+      expect(after.map(({ sheet, address, value }) => ({ sheet, address, value }))).toEqual(before.map(({ sheet, address, value }) => ({ sheet, address, value })));
+      expect(after.find((c) => c.address === "A10")).toMatchObject({ formula: "=SUM(1,1)", value: 2 }); // not a FIRMA formula
+      expect(after.find((c) => c.address === "M2")).toMatchObject({ formula: "=FIRMA.STARE(A2)" }); // outside the selection
+      expect(after.find((c) => c.address === "K7")).toMatchObject({ formula: null, value: before.find((c) => c.address === "K7")!.value }); // the spill stayed
+      expect(h.sandbox.usage(key).month).toBe(spent);
+      expect(await page.evaluate(() => (window as unknown as Win).__firmaStandIn.calls.length)).toBe(calls);
+
+      // a selection without FIRMA formulas
+      await page.evaluate(() => (window as unknown as Win).__firmaStandIn.select("Foaie1!A2:A10"));
+      await page.click("#freeze");
+      await act(page, "#freeze-yes");
+      expect(await text(page, "#freeze-status")).toBe("Selecția nu conține formule FIRMA.");
+      await page.context().close();
+    });
+  });
+
+  test("the key appears nowhere: not in document settings, custom XML parts, cells, the DOM outside its masked input, the console or a URL", async () => {
+    const run = await openPane(h);
+    const { page } = run;
+    const key = keyFor("enterprise", "SECRETx");
+    const wrong = "demo-nope-SECRETy";
+    await setup(page, { sheets: { Foaie1: { A2: data.EXAMPLE_CUI, B2: "=FIRMA.DENUMIRE(A2)", C2: "=FIRMA.CA(A2)" } }, selection: "Foaie1!A1:C2" });
+    await calculateAll(page); // errors for the missing key
+    await page.fill("#api-key", wrong);
+    await act(page, "#test-key"); // refused
+    await page.fill("#api-key", key);
+    await act(page, "#toggle-key"); // shown in its own field
+    expect(await page.getAttribute("#api-key", "type")).toBe("text");
+    const domWhileShown = await page.evaluate(() => document.documentElement.outerHTML);
+    await act(page, "#test-key");
+    await act(page, "#save-key");
+    await page.evaluate(() => (window as unknown as Win).__firmaStandIn.idle());
+    await act(page, "#refresh");
+    await page.click("#freeze");
+    await act(page, "#freeze-yes");
+    await page.click("#settings-section summary");
+    await act(page, "#save-settings");
+    await page.click("#help-section summary");
+
+    const seen = await page.evaluate(() => {
+      const s = (window as unknown as Win).__firmaStandIn;
+      const fields = [...document.querySelectorAll<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>("input, select, textarea")]
+        .filter((e) => e.id !== "api-key")
+        .map((e) => e.value);
+      const storage = Object.keys(localStorage)
+        .filter((k) => k !== "firma.apiKey")
+        .map((k) => `${k}=${localStorage.getItem(k)}`);
+      return {
+        dom: document.documentElement.outerHTML,
+        fields,
+        title: document.title,
+        url: location.href,
+        settings: JSON.stringify([...s.documentSettings]),
+        xmlParts: JSON.stringify(s.customXmlParts),
+        cells: JSON.stringify(s.dump()),
+        storage,
+        savedWhere: localStorage.getItem("firma.apiKey"),
+        keyField: (document.getElementById("api-key") as HTMLInputElement).value,
+      };
+    });
+    expect(seen.savedWhere).toBe(key); // the add-in's storage, and nowhere else
+    expect(seen.keyField).toBe("");
+    expect(seen.settings).toBe("[]");
+    expect(seen.xmlParts).toBe("[]");
+    expect(JSON.parse(seen.cells).length).toBeGreaterThan(2);
+    const everything = [domWhileShown, seen.dom, ...seen.fields, seen.title, seen.url, seen.cells, ...seen.storage, ...run.console, ...run.pageErrors, ...run.requests, ...run.blocked];
+    for (const secret of [key, wrong, "SECRETx", "SECRETy"]) {
+      expect(everything.filter((s) => s.includes(secret))).toEqual([]);
+    }
+    for (const r of h.sandbox.requests.filter((r) => r.key === key || r.key === wrong)) {
+      expect(`${r.path}?${r.query}`).not.toContain("SECRET");
+    }
+    expect(h.sandbox.requests.filter((r) => r.key === key).length).toBeGreaterThan(2); // it was used, in the header
+    await page.context().close();
+  });
+
+  test("in a plain browser (host null) it shows the key and usage and says plainly that refresh and freeze need Excel", async () => {
+    const { page, pageErrors, blocked } = await openPane(h, { excel: false });
+    expect(await page.isVisible("#key-section")).toBe(true);
+    expect(await page.isVisible("#usage-section")).toBe(true);
+    expect(await text(page, "#excel-only")).toBe(
+      "Actualizarea și înghețarea valorilor funcționează numai în Excel. Deschideți FIRMA din Excel pentru ele; cheia și consumul se pot gestiona și aici.",
+    );
+    for (const id of ["#estimate", "#refresh", "#freeze"]) expect(await page.isDisabled(id)).toBe(true);
+    expect(await page.isDisabled("#scope-all")).toBe(true);
+
+    const key = keyFor("pro");
+    await page.fill("#api-key", key);
+    await act(page, "#save-key");
+    expect(await text(page, "#key-status")).toBe("Cheia a fost salvată.");
+    await act(page, "#test-key");
+    await monthShown(page, 1);
+    expect(h.sandbox.usage(key).month).toBe(1);
+    expect(pageErrors).toEqual([]);
+    expect(blocked.every((u) => u.startsWith("https://telemetryservice."))).toBe(true); // only office.js's telemetry tried to leave
+    await page.context().close();
+  });
+
+  test("speaks Romanian by default, English when Office does, and as chosen in Settings; the cells' messages follow", async () => {
+    const ro = await openPane(h, { displayLanguage: "ro-RO" });
+    expect(await ro.page.getAttribute("html", "lang")).toBe("ro");
+    expect(await text(ro.page, "#key-heading")).toBe("Cheia API");
+    await ro.context.close();
+
+    const other = await openPane(h, { displayLanguage: "de-DE" });
+    expect(await text(other.page, "#key-heading")).toBe("Cheia API"); // Romanian unless Office speaks English
+    await other.context.close();
+
+    const { page, context } = await openPane(h, { displayLanguage: "en-US" });
+    expect(await page.getAttribute("html", "lang")).toBe("en");
+    expect(await text(page, "#key-heading")).toBe("API key");
+    expect(await text(page, "#refresh-heading")).toBe("Refresh");
+    expect(await text(page, "#language-auto")).toBe("Same as Office (now: English)");
+    const empty = await page.evaluate(() =>
+      [...document.querySelectorAll("[data-i18n]")].filter((e) => (e.textContent ?? "").trim() === "").map((e) => e.getAttribute("data-i18n")),
+    );
+    expect(empty).toEqual([]);
+    const r = (await callFn(page, "DENUMIRE", [data.EXAMPLE_CUI])) as { message: string }[][];
+    expect(r[0][0].message).toBe("API key missing: enter it in the FIRMA pane.");
+
+    await page.click("#settings-section summary");
+    await page.selectOption("#language", "ro");
+    await act(page, "#save-settings");
+    expect(await page.getAttribute("html", "lang")).toBe("ro");
+    expect(await text(page, "#key-heading")).toBe("Cheia API");
+    expect(await text(page, "#settings-status")).toBe("Setările au fost salvate.");
+    expect(await page.evaluate(() => localStorage.getItem("firma.language"))).toBe("ro");
+    const r2 = (await callFn(page, "DENUMIRE", [data.EXAMPLE_CUI])) as { message: string }[][];
+    expect(r2[0][0].message).toBe("Lipsește cheia API: introduceți-o în panoul FIRMA.");
+    await context.close();
+  });
+
+  test("settings: the service address needs https except on loopback; the batch window is checked", async () => {
+    const { page, context } = await openPane(h);
+    await page.click("#settings-section summary");
+    expect(await page.getAttribute("#base-url", "placeholder")).toBe("http://127.0.0.1:3001"); // the development build's default
+    expect(await page.inputValue("#base-url")).toBe(h.sandbox.url);
+    await page.fill("#base-url", "http://api.example.ro");
+    await act(page, "#save-settings");
+    expect(await text(page, "#settings-status")).toMatch(/^Adresă invalidă/);
+    expect(await page.getAttribute("#base-url", "aria-invalid")).toBe("true");
+    expect(await page.evaluate(() => localStorage.getItem("firma.baseUrl"))).toBe(h.sandbox.url);
+
+    await page.fill("#base-url", "https://api.example.ro/v4");
+    await page.fill("#batch-window", "9000");
+    await act(page, "#save-settings");
+    expect(await text(page, "#settings-status")).toBe("Fereastra de grupare trebuie să fie un număr întreg între 0 și 5000.");
+
+    await page.fill("#batch-window", "120");
+    await act(page, "#save-settings");
+    expect(await text(page, "#settings-status")).toBe("Setările au fost salvate.");
+    expect(await page.evaluate(() => [localStorage.getItem("firma.baseUrl"), localStorage.getItem("firma.batchWindowMs")])).toEqual(["https://api.example.ro/v4", "120"]);
+
+    await page.fill("#base-url", "");
+    await act(page, "#save-settings");
+    expect(await page.evaluate(() => localStorage.getItem("firma.baseUrl"))).toBeNull(); // back to the default
+    await context.close();
+  });
+
+  test("Help lists every registered function with its syntax and an example", async () => {
+    const { page, context } = await openPane(h);
+    const meta = JSON.parse(fs.readFileSync(path.join(h.dist, "functions.json"), "utf8")).functions as {
+      id: string;
+      parameters: { name: string; optional?: boolean }[];
+    }[];
+    await page.click("#help-section summary");
+    const shown = await page.$$eval("#help-list dd", (dds) =>
+      dds.map((dd) => ({
+        fn: (dd as HTMLElement).dataset.fn!,
+        syntax: dd.querySelector(".help-syntax code")!.textContent,
+        example: dd.querySelector(".help-example code")!.textContent,
+        text: dd.querySelector("p")!.textContent,
+      })),
+    );
+    expect(shown.map((s) => s.fn).sort()).toEqual(meta.map((m) => m.id).sort());
+    for (const m of meta) {
+      const s = shown.find((x) => x.fn === m.id)!;
+      expect(s.syntax).toBe(`=FIRMA.${m.id}(${m.parameters.map((p) => (p.optional ? `[${p.name}]` : p.name)).join(", ")})`);
+      expect(s.example).toMatch(new RegExp(`^=FIRMA\\.${m.id}\\(`));
+      expect(s.text!.length).toBeGreaterThan(10);
+    }
+    expect(await page.isVisible("#help-DENUMIRE")).toBe(true);
+    await context.close();
+  });
+
+  test("every control has a label, messages are announced, and the key can be saved from the keyboard", async () => {
+    const { page, context } = await openPane(h);
+    // keyboard only: Tab to the key field, type, Tab to Show, Space, Enter saves
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("api-key");
+    const key = keyFor("pro");
+    await page.keyboard.type(key);
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("toggle-key");
+    await page.keyboard.press("Space");
+    expect(await page.getAttribute("#toggle-key", "aria-pressed")).toBe("true");
+    expect(await page.getAttribute("#toggle-key", "aria-label")).toBe("Ascunde cheia");
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("api-key");
+    await page.keyboard.press("Enter");
+    await idle(page);
+    expect(await text(page, "#key-status")).toMatch(/^Cheia a fost salvată\./);
+    expect(await page.evaluate(() => localStorage.getItem("firma.apiKey"))).toBe(key);
+    expect(await page.getAttribute("#api-key", "type")).toBe("password");
+
+    await page.click("#settings-section summary");
+    await page.click("#help-section summary");
+    const unlabelled = await page.evaluate(() => {
+      const name = (e: Element): string => {
+        const aria = e.getAttribute("aria-label");
+        if (aria) return aria;
+        const by = e.getAttribute("aria-labelledby");
+        if (by) return by.split(/\s+/).map((id) => document.getElementById(id)?.textContent ?? "").join(" ");
+        const labels = (e as HTMLInputElement).labels;
+        if (labels && labels.length) return [...labels].map((l) => l.textContent).join(" ");
+        return e.textContent ?? "";
+      };
+      return [...document.querySelectorAll("button, input, select, summary, progress, [role=progressbar], [role=img], fieldset")]
+        .filter((e) => name(e).trim() === "")
+        .map((e) => e.outerHTML.slice(0, 80));
+    });
+    expect(unlabelled).toEqual([]);
+    for (const id of ["key-status", "refresh-status", "freeze-status", "settings-status", "usage-warning"]) {
+      expect(await page.getAttribute(`#${id}`, "aria-live")).toBe("polite");
+    }
+
+    await context.close();
+  });
+});

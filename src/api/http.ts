@@ -10,7 +10,7 @@
 import { backOff } from "exponential-backoff";
 import { AbortedError, ApiError, errorForStatus, NetworkError, ResponseShapeError, TimeoutError, type ApiErrorInit } from "./errors";
 import type { ResolvedOptions } from "./options";
-import type { ApiErrorKind, CallRecord, EndpointName, PlanName, QuotaInfo } from "./types";
+import type { ApiErrorKind, CallRecord, CancelSignal, EndpointName, PlanName, QuotaInfo } from "./types";
 
 export interface Call {
   endpoint: EndpointName;
@@ -22,7 +22,7 @@ export interface Call {
 }
 
 export interface Attempting {
-  signal: AbortSignal | null;
+  signal: CancelSignal | null;
   timeoutMs: number;
   retries: number;
 }
@@ -72,7 +72,7 @@ async function attemptOnce(
   info: ApiErrorInit,
   attempt: number,
   ms: number,
-  signal: AbortSignal | null,
+  signal: CancelSignal | null,
 ): Promise<Answer> {
   const controller = new AbortController();
   let timedOut = false;
@@ -191,7 +191,7 @@ function record(o: ResolvedOptions, call: Call, attempt: number, started: number
   }
 }
 
-function raceAbort<T>(work: Promise<T>, signal: AbortSignal, info: ApiErrorInit): Promise<T> {
+function raceAbort<T>(work: Promise<T>, signal: CancelSignal, info: ApiErrorInit): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(new AbortedError(info));
     signal.addEventListener("abort", onAbort, { once: true });

@@ -93,7 +93,7 @@ export function normalizeRequestOptions(o: ResolvedOptions, r: RequestOptions = 
   if (r === null || typeof r !== "object") throw bad("options", "an object", r);
   const { signal } = r;
   if (signal != null && (typeof signal !== "object" || typeof signal.addEventListener !== "function" || typeof signal.aborted !== "boolean")) {
-    throw bad("signal", "an AbortSignal", signal);
+    throw bad("signal", "an AbortSignal (or a CancelSignal)", signal);
   }
   return {
     signal: signal ?? null,
@@ -123,14 +123,23 @@ export function getValidBaseUrl(value: unknown): string {
   try {
     url = new URL(value.trim());
   } catch {
-    throw bad("baseUrl", "an absolute URL, e.g. https://host", value);
+    throw bad("baseUrl", "an absolute URL, e.g. https://host", withoutSecrets(value));
   }
-  if (url.username || url.password || url.search || url.hash) throw bad("baseUrl", "an address without credentials, query or fragment", value);
+  if (url.username || url.password || url.search || url.hash) throw bad("baseUrl", "an address without credentials, query or fragment", withoutSecrets(value));
   if (url.protocol !== "https:" && !(url.protocol === "http:" && LOOPBACK.test(url.hostname))) {
-    throw bad("baseUrl", "an https address (http only on loopback: 127.0.0.0/8, localhost, [::1])", value);
+    throw bad("baseUrl", "an https address (http only on loopback: 127.0.0.0/8, localhost, [::1])", withoutSecrets(value));
   }
   const path = url.pathname.replace(/\/+$/, "").replace(/\/v4$/i, "");
   return url.origin + path;
+}
+
+/**
+ * A refused address as its error message may show it: credentials, query and fragment left out, since
+ * a user may have pasted a password or the API key there (the key never appears in a message).
+ */
+function withoutSecrets(value: string): string {
+  const cut = value.trim().replace(/[?#].*$/s, "").replace(/^([a-z][a-z0-9+.-]*:\/\/)?[^/]*@/i, "$1");
+  return cut === value.trim() ? cut : `${cut} (rest hidden)`;
 }
 
 function bad(name: string, expected: string, got: unknown): TypeError {

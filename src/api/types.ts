@@ -181,10 +181,21 @@ export interface CallRecord {
   cuiCount?: number;
 }
 
+/**
+ * What the client and the engine need of a cancellation signal: an AbortSignal has it, and so has
+ * the functions' lighter per-cell object (a real AbortSignal per waiting cell costs µs and a kilobyte).
+ * The client never hands it to fetch: each attempt has its own AbortController, aborted from here.
+ */
+export interface CancelSignal {
+  readonly aborted: boolean;
+  addEventListener(type: "abort", listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: "abort", listener: () => void): void;
+}
+
 /** Per-call options of every client method. */
 export interface RequestOptions {
   /** Cancels the call (and its retries); the promise then rejects with `AbortedError`. */
-  signal?: AbortSignal;
+  signal?: CancelSignal;
   /** Overrides the client's `timeoutMs` for this call. */
   timeoutMs?: number;
   /** Overrides the client's `retries` for this call. */

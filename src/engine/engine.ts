@@ -11,9 +11,11 @@
  * No Office globals here: the add-in passes its storage in as a KeyValueStore.
  */
 import { FirmaClient } from "../api";
-import { AbortedError, ApiError, NotFoundError } from "../api/errors";
+import { AbortedError, ApiError, NotFoundError, TimeoutError } from "../api/errors";
+import { getValidBaseUrl } from "../api/options";
 import {
   BatchIdentificationItem,
+  CancelSignal,
   CompanyProfile,
   County,
   FINANCIAL_FIELDS,
@@ -54,6 +56,13 @@ export interface EngineOptions {
   concurrency?: number;
   /** Per-attempt timeout of a call. @default 10000 */
   timeoutMs?: number;
+  /**
+   * Longest a cell waits for its answer, from when it asked: the batching window, calls queued behind
+   * others, attempts and retries together. Then it shows a timeout error (a stale cached value if
+   * there is one); a call still running goes on and fills the cache for the next recalculation.
+   * Also each call's budget across its attempts. @default 30000
+   */
+  totalTimeoutMs?: number;
   /** Retries of network errors and 5xx. @default 2 */
   retries?: number;
   /** @default 200 */
@@ -128,6 +137,7 @@ export class FirmaEngine {
   private readonly opts: EngineOptions;
   private readonly windowMs: number;
   private readonly maxWaitMs: number;
+  private readonly totalTimeoutMs: number;
   private readonly limit: <T>(task: () => Promise<T>) => Promise<T>;
   private readonly now: () => number;
   private clientFor: { baseUrl: string; client: FirmaClient } | null = null;
@@ -150,6 +160,7 @@ export class FirmaEngine {
     this.opts = options;
     this.windowMs = positive(options.windowMs ?? 40, "windowMs", true);
     this.maxWaitMs = positive(options.maxWaitMs ?? 1000, "maxWaitMs", true);
+    this.totalTimeoutMs = positive(options.totalTimeoutMs ?? 30_000, "totalTimeoutMs");
     this.limit = limiter(options.concurrency ?? 6);
     this.now = options.now ?? Date.now;
     this.cache = new PersistentCache(options.store, { maxEntries: options.maxCacheEntries, now: this.now });
@@ -170,16 +181,25 @@ export class FirmaEngine {
     return this.readyPromise;
   }
 
-  /** The client, made anew when the base address changes. */
+  /**
+   * The client, made anew when the base address changes. An address the client refuses (plain http
+   * off loopback, credentials in it…) fails every request locally, with nothing sent.
+   */
   get client(): FirmaClient {
     const baseUrl = typeof this.opts.baseUrl === "function" ? this.opts.baseUrl() : this.opts.baseUrl;
     if (!this.clientFor || this.clientFor.baseUrl !== baseUrl) {
+      try {
+        getValidBaseUrl(baseUrl);
+      } catch (e) {
+        throw new LocalInputError("invalid_base_url", (e as Error).message);
+      }
       this.clientFor = {
         baseUrl,
         client: new FirmaClient({
           baseUrl,
           apiKey: this.opts.apiKey,
           timeoutMs: this.opts.timeoutMs,
+          totalTimeoutMs: this.totalTimeoutMs,
           retries: this.opts.retries,
           retryDelayMs: this.opts.retryDelayMs,
           fetch: this.opts.fetch,
@@ -282,30 +302,30 @@ export class FirmaEngine {
     return rec === undefined ? NOT_CACHED : ((rec[field] as number | null | undefined) ?? null);
   }
 
-  async profileField(cuiInput: unknown, field: ProfileField, signal?: AbortSignal): Promise<unknown> {
+  async profileField(cuiInput: unknown, field: ProfileField, signal?: CancelSignal): Promise<unknown> {
     const rec = await this.request("p", this.cui(cuiInput), 0, [field], signal);
     return rec[field] ?? null;
   }
 
-  async profile(cuiInput: unknown, signal?: AbortSignal): Promise<CompanyProfile> {
+  async profile(cuiInput: unknown, signal?: CancelSignal): Promise<CompanyProfile> {
     const rec = await this.request("p", this.cui(cuiInput), 0, ["denumire", "stare", ...EXTRA_PROFILE], signal);
     return rec as unknown as CompanyProfile;
   }
 
-  async financialField(cuiInput: unknown, yearInput: unknown, field: FinancialField, signal?: AbortSignal): Promise<number | null> {
+  async financialField(cuiInput: unknown, yearInput: unknown, field: FinancialField, signal?: CancelSignal): Promise<number | null> {
     const cui = this.cui(cuiInput);
     const rec = await this.request("f", cui, this.year(yearInput), [field], signal);
     return (rec[field] as number | null | undefined) ?? null;
   }
 
-  async financialRecord(cuiInput: unknown, yearInput: unknown, signal?: AbortSignal): Promise<FinancialYear> {
+  async financialRecord(cuiInput: unknown, yearInput: unknown, signal?: CancelSignal): Promise<FinancialYear> {
     const cui = this.cui(cuiInput);
     const rec = await this.request("f", cui, this.year(yearInput), [...FINANCIAL_FIELDS], signal);
     return rec as unknown as FinancialYear;
   }
 
   /** Years from..to, latest first, those the service has; `fields` default to all. */
-  async history(cuiInput: unknown, fromInput: unknown, toInput: unknown, fields: readonly FinancialField[] = FINANCIAL_FIELDS, signal?: AbortSignal): Promise<FinancialYear[]> {
+  async history(cuiInput: unknown, fromInput: unknown, toInput: unknown, fields: readonly FinancialField[] = FINANCIAL_FIELDS, signal?: CancelSignal): Promise<FinancialYear[]> {
     const cui = this.cui(cuiInput);
     const [from, to] = this.yearRange(fromInput, toInput);
     const rows = await Promise.all(
@@ -327,10 +347,10 @@ export class FirmaEngine {
 
   // ---- lists ------------------------------------------------------------------------------
 
-  search(params: SearchParams & { limit?: number }, signal?: AbortSignal): Promise<SearchItem[]> {
+  search(params: SearchParams & { limit?: number }, signal?: CancelSignal): Promise<SearchItem[]> {
     const limit = params.limit ?? 20;
     if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
-      return Promise.reject(new LocalInputError("invalid_argument", "Limita trebuie să fie un număr întreg între 1 și 1000. / The limit must be a whole number from 1 to 1000."));
+      return Promise.reject(new LocalInputError("invalid_limit", "Limita trebuie să fie un număr întreg între 1 și 1000. / The limit must be a whole number from 1 to 1000."));
     }
     const p = { q: params.q, judet: params.judet, caen: params.caen, stare: params.stare };
     return this.cachedList(`l:search:${JSON.stringify(p)}:${limit}`, TTL.list, async () => {
@@ -343,16 +363,16 @@ export class FirmaEngine {
     });
   }
 
-  rankings(params: RankingListParams, signal?: AbortSignal): Promise<RankingSummary[]> {
+  rankings(params: RankingListParams, signal?: CancelSignal): Promise<RankingSummary[]> {
     return this.cachedList(`l:topuri:${JSON.stringify(params)}`, TTL.list, () => this.client.listRankings(params, { signal }));
   }
 
-  ranking(slug: string, limit: number, signal?: AbortSignal): Promise<RankingEntry[]> {
+  ranking(slug: string, limit: number, signal?: CancelSignal): Promise<RankingEntry[]> {
     if (typeof slug !== "string" || !/^[A-Za-z0-9][A-Za-z0-9_-]{0,119}$/.test(slug)) {
-      return Promise.reject(new LocalInputError("invalid_argument", "Identificator de top invalid: litere, cifre și cratime (vezi FIRMA.TOPURI). / Invalid ranking id: letters, digits and hyphens (see FIRMA.TOPURI)."));
+      return Promise.reject(new LocalInputError("invalid_slug", "Identificator de top invalid: litere, cifre și cratime (vezi FIRMA.TOPURI). / Invalid ranking id: letters, digits and hyphens (see FIRMA.TOPURI)."));
     }
     if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
-      return Promise.reject(new LocalInputError("invalid_argument", "Limita trebuie să fie un număr întreg între 1 și 1000. / The limit must be a whole number from 1 to 1000."));
+      return Promise.reject(new LocalInputError("invalid_limit", "Limita trebuie să fie un număr întreg între 1 și 1000. / The limit must be a whole number from 1 to 1000."));
     }
     return this.cachedList(`l:top:${slug}:${limit}`, TTL.list, async () => {
       const out: RankingEntry[] = [];
@@ -364,7 +384,7 @@ export class FirmaEngine {
     });
   }
 
-  counties(signal?: AbortSignal): Promise<County[]> {
+  counties(signal?: CancelSignal): Promise<County[]> {
     return this.cachedList("l:judete", TTL.counties, () => this.client.counties({ signal }));
   }
 
@@ -500,7 +520,7 @@ export class FirmaEngine {
     return rec;
   }
 
-  private async request(kind: "p" | "f", cui: number, year: number, fields: readonly string[], signal?: AbortSignal): Promise<Rec> {
+  private async request(kind: "p" | "f", cui: number, year: number, fields: readonly string[], signal?: CancelSignal): Promise<Rec> {
     if (!this.isReady) await this.ready();
     const key = kind === "p" ? `p:${cui}` : `f:${cui}:${year}`;
     const rec = this.fresh(key, kind, cui, year, fields);
@@ -560,12 +580,20 @@ export class FirmaEngine {
   async flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    const since = this.firstPendingAt ?? Date.now();
     this.firstPendingAt = null;
     const wants = [...this.pending.values()].filter((w) => w.waiters.size > 0);
     this.pending = new Map();
     if (wants.length === 0) return;
     this.stats.flushes++;
     for (const w of wants) this.inflight.set(w.key, w);
+    // Every cell settles within totalTimeoutMs of its request (the flush's oldest asked at `since`),
+    // however long its call waits behind slow ones for a place among the `concurrency` in flight.
+    const deadline = setTimeout(() => {
+      const e = new TimeoutError(this.totalTimeoutMs);
+      for (const w of wants) this.fail(w, e);
+    }, Math.max(0, since + this.totalTimeoutMs - Date.now()));
+    (deadline as { unref?: () => void }).unref?.();
     try {
       await Promise.all([
         this.fetchIdentification(wants.filter((w) => w.kind === "p")),
@@ -574,6 +602,7 @@ export class FirmaEngine {
     } catch (e) {
       for (const w of wants) this.fail(w, e);
     } finally {
+      clearTimeout(deadline);
       for (const w of wants) {
         if (this.inflight.get(w.key) === w) this.inflight.delete(w.key);
         // Every promise settles, even if a bug above left one behind.

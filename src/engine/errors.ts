@@ -1,5 +1,14 @@
 /** Problems the engine finds without asking the service: they cost nothing. */
-export type LocalErrorKind = "invalid_cui" | "invalid_year" | "year_outside_plan" | "year_unavailable" | "invalid_argument";
+export type LocalErrorKind =
+  | "invalid_cui"
+  | "invalid_year"
+  | "year_outside_plan"
+  | "year_unavailable"
+  | "invalid_slug"
+  | "invalid_limit"
+  | "invalid_field"
+  | "invalid_argument"
+  | "invalid_base_url";
 
 export class LocalInputError extends Error {
   override readonly name = "LocalInputError";

@@ -4,15 +4,15 @@
  * Per-CUI functions take one CUI or a range and answer in the same shape, an error only in the
  * cells that need one.
  */
-import type { FinancialField, ProfileField } from "../api/types";
-import type { CellRequest, FirmaEngine } from "../engine/engine";
-import { LocalInputError } from "../engine/errors";
+import type { CancelSignal, FinancialField, ProfileField } from "../api/types";
+import { NOT_CACHED, type CellRequest, type FirmaEngine } from "../engine/engine";
+import { LocalErrorKind, LocalInputError } from "../engine/errors";
 import { Cell, cellError, Lang, Matrix, Scalar, toCellError } from "./cells";
 
 export interface EvalContext {
   engine: FirmaEngine;
   lang: Lang;
-  signal?: AbortSignal;
+  signal?: CancelSignal;
 }
 
 /** Per-field functions: name → field of the service's record. */
@@ -83,7 +83,7 @@ const HEADERS: Record<string, { ro: string[]; en: string[] }> = {
 
 /** The header row of a list or row function, in the user's language. */
 export function headers(name: keyof typeof HEADERS, lang: Lang): string[] {
-  return HEADERS[name][lang];
+  return [...HEADERS[name][lang]]; // a copy: results go to Excel as they are (functions.ts toExcel)
 }
 
 /** A value as a cell holds it: null/undefined → "" (an empty-looking cell). */
@@ -95,7 +95,7 @@ function cell(v: unknown): Scalar {
 
 /** One value or a range, as a matrix. */
 export function asMatrix(v: unknown): unknown[][] {
-  if (Array.isArray(v)) return v.map((row) => (Array.isArray(row) ? row : [row]));
+  if (Array.isArray(v)) return v.every(Array.isArray) ? (v as unknown[][]) : v.map((row) => (Array.isArray(row) ? row : [row]));
   return [[v]];
 }
 
@@ -106,24 +106,61 @@ function isBlank(v: unknown): boolean {
 /**
  * Applies `one` to every CUI of a value or range, keeping the shape. A blank inside a range gives
  * an empty cell (a column with trailing blanks stays clean); a lone blank says the CUI is missing.
+ * `get.now` answers a cell at once from the engine's cache (or NOT_CACHED); only the other cells
+ * wait for `get.one`, and when none has to, the matrix comes back without a promise (a
+ * recalculation of cached cells then costs no promise, no timer and no cancellation signal per
+ * cell). `args` are the function's arguments, handed to `get` (made once per function, not per call).
  */
-async function perCui(input: unknown, ctx: EvalContext, financial: boolean, one: (cui: unknown) => Promise<Scalar>): Promise<Matrix> {
+function perCui(input: unknown, args: unknown[], ctx: EvalContext, financial: boolean, get: PerCui): Matrix | Promise<Matrix> {
   const m = asMatrix(input);
   const single = m.length === 1 && m[0].length === 1;
-  return Promise.all(
-    m.map((row) =>
-      Promise.all(
-        row.map(async (v): Promise<Cell> => {
-          if (isBlank(v)) return single ? cellError("empty_cui", ctx.lang) : "";
-          try {
-            return await one(v);
-          } catch (e) {
-            return toCellError(e, ctx.lang, financial);
-          }
-        }),
-      ),
-    ),
-  );
+  if (single) {
+    // One CUI, the usual cell: the same steps as below without the bookkeeping of a range.
+    const v = m[0][0];
+    if (isBlank(v)) return [[cellError("empty_cui", ctx.lang)]];
+    try {
+      const x = get.now(ctx, v, args);
+      if (x !== NOT_CACHED) return [[cell(x)]];
+    } catch (e) {
+      return [[toCellError(e, ctx.lang, financial)]];
+    }
+    return get.one(ctx, v, args).then(
+      (x): Matrix => [[x]],
+      (e): Matrix => [[toCellError(e, ctx.lang, financial)]],
+    );
+  }
+  const out: Cell[][] = [];
+  let waiting: Promise<void>[] | null = null;
+  for (const row of m) {
+    const cells: Cell[] = [];
+    out.push(cells);
+    for (const v of row) {
+      if (isBlank(v)) {
+        cells.push(""); // a blank inside a range stays empty
+        continue;
+      }
+      try {
+        const x = get.now(ctx, v, args);
+        if (x !== NOT_CACHED) {
+          cells.push(cell(x));
+          continue;
+        }
+      } catch (e) {
+        cells.push(toCellError(e, ctx.lang, financial));
+        continue;
+      }
+      const at = cells.length;
+      cells.push("");
+      (waiting ??= []).push(
+        get.one(ctx, v, args).then(
+          (x) => void (cells[at] = x),
+          (e) => void (cells[at] = toCellError(e, ctx.lang, financial)),
+        ),
+      );
+    }
+  }
+  if (waiting === null) return out;
+  return waiting.length === 1 ? waiting[0].then(() => out) : Promise.all(waiting).then(() => out);
 }
 
 /** One row per CUI (a range is read row by row). */
@@ -141,23 +178,23 @@ async function rowPerCui(input: unknown, ctx: EvalContext, financial: boolean, w
   );
 }
 
-function text(v: unknown, what: string): string | undefined {
+function text(v: unknown, what: string, kind: LocalErrorKind = "invalid_argument"): string | undefined {
   if (isBlank(v)) return undefined;
   if (typeof v === "string" || typeof v === "number") return String(v).trim();
-  throw new LocalInputError("invalid_argument", `${what}: text expected`);
+  throw new LocalInputError(kind, `${what}: text expected`);
 }
 
-function whole(v: unknown, fallback: number, what: string): number {
+function whole(v: unknown, fallback: number, what: string, kind: LocalErrorKind): number {
   if (isBlank(v)) return fallback;
   const n = typeof v === "string" && /^\s*\d+\s*$/.test(v) ? Number(v) : v;
-  if (typeof n !== "number" || !Number.isInteger(n)) throw new LocalInputError("invalid_argument", `${what}: whole number expected`);
+  if (typeof n !== "number" || !Number.isInteger(n)) throw new LocalInputError(kind, `${what}: whole number expected`);
   return n;
 }
 
 function fieldByName(v: unknown): ProfileField | FinancialField {
   const key = typeof v === "string" ? v.trim().toLowerCase().replace(/[\s.]+/g, "_") : "";
   const f = FIELD_ALIASES[key];
-  if (!f) throw new LocalInputError("invalid_argument", `unknown field ${String(v)}`);
+  if (!f) throw new LocalInputError("invalid_field", `unknown field ${String(v)}`);
   return f;
 }
 
@@ -165,28 +202,53 @@ function isProfileField(f: string): f is ProfileField {
   return (PROFILE_ORDER as string[]).includes(f);
 }
 
-type Impl = (args: unknown[], ctx: EvalContext) => Promise<Matrix>;
+type Impl = (args: unknown[], ctx: EvalContext) => Matrix | Promise<Matrix>;
+
+/** How a per-CUI function reads one CUI: waiting for the engine, or at once from its cache. */
+interface PerCui {
+  one(ctx: EvalContext, cui: unknown, args: unknown[]): Promise<Scalar>;
+  now(ctx: EvalContext, cui: unknown, args: unknown[]): unknown;
+}
+
+const profileField = (field: ProfileField): PerCui => ({
+  one: (ctx, c) => ctx.engine.profileField(c, field, ctx.signal).then(cell),
+  now: (ctx, c) => ctx.engine.profileFieldNow(c, field),
+});
+
+/** args[1] is the year. */
+const financialField = (field: FinancialField): PerCui => ({
+  one: (ctx, c, args) => ctx.engine.financialField(c, args[1], field, ctx.signal).then(cell),
+  now: (ctx, c, args) => ctx.engine.financialFieldNow(c, args[1], field),
+});
+
+/** CAMP(cui, field name, year). */
+const namedField: PerCui = {
+  one: async (ctx, c, [, camp, an]) => {
+    const f = fieldByName(camp);
+    return isProfileField(f) ? cell(await ctx.engine.profileField(c, f, ctx.signal)) : cell(await ctx.engine.financialField(c, an, f, ctx.signal));
+  },
+  now: (ctx, c, [, camp, an]) => {
+    const f = fieldByName(camp);
+    return isProfileField(f) ? ctx.engine.profileFieldNow(c, f) : ctx.engine.financialFieldNow(c, an, f);
+  },
+};
 
 /** All functions, by their Excel name (without the FIRMA. namespace). */
 export const FUNCTIONS: Readonly<Record<string, Impl>> = {
   ...Object.fromEntries(
-    Object.entries(PROFILE_FUNCTIONS).map(([name, field]): [string, Impl] => [
-      name,
-      ([cui], ctx) => perCui(cui, ctx, false, async (c) => cell(await ctx.engine.profileField(c, field, ctx.signal))),
-    ]),
+    Object.entries(PROFILE_FUNCTIONS).map(([name, field]): [string, Impl] => {
+      const get = profileField(field);
+      return [name, (args, ctx) => perCui(args[0], args, ctx, false, get)];
+    }),
   ),
   ...Object.fromEntries(
-    Object.entries(FINANCIAL_FUNCTIONS).map(([name, field]): [string, Impl] => [
-      name,
-      ([cui, an], ctx) => perCui(cui, ctx, true, async (c) => cell(await ctx.engine.financialField(c, an, field, ctx.signal))),
-    ]),
+    Object.entries(FINANCIAL_FUNCTIONS).map(([name, field]): [string, Impl] => {
+      const get = financialField(field);
+      return [name, (args, ctx) => perCui(args[0], args, ctx, true, get)];
+    }),
   ),
 
-  CAMP: ([cui, camp, an], ctx) =>
-    perCui(cui, ctx, false, async (c) => {
-      const f = fieldByName(camp);
-      return isProfileField(f) ? cell(await ctx.engine.profileField(c, f, ctx.signal)) : cell(await ctx.engine.financialField(c, an, f, ctx.signal));
-    }),
+  CAMP: (args, ctx) => perCui(args[0], args, ctx, false, namedField),
 
   PROFIL: ([cui], ctx) =>
     rowPerCui(cui, ctx, false, 9, async (c) => {
@@ -204,7 +266,7 @@ export const FUNCTIONS: Readonly<Record<string, Impl>> = {
     try {
       if (asMatrix(cui).flat().length !== 1) throw new LocalInputError("invalid_argument", "one CUI");
       const field = isBlank(indicator) ? "cifra_afaceri" : fieldByName(indicator);
-      if (isProfileField(field)) throw new LocalInputError("invalid_argument", "financial indicator expected");
+      if (isProfileField(field)) throw new LocalInputError("invalid_field", "financial indicator expected");
       const c = asMatrix(cui)[0][0];
       if (isBlank(c)) return [[cellError("empty_cui", ctx.lang), ""]];
       const years = await ctx.engine.history(c, from, to, [field], ctx.signal);
@@ -217,7 +279,7 @@ export const FUNCTIONS: Readonly<Record<string, Impl>> = {
   CAUTA: ([q, judet, caen, stare, limit], ctx) =>
     list(ctx, "CAUTA", async () => {
       const items = await ctx.engine.search(
-        { q: text(q, "q"), judet: text(judet, "judet"), caen: text(caen, "caen"), stare: text(stare, "stare"), limit: whole(limit, 20, "limit") },
+        { q: text(q, "q"), judet: text(judet, "judet"), caen: text(caen, "caen"), stare: text(stare, "stare"), limit: whole(limit, 20, "limit", "invalid_limit") },
         ctx.signal,
       );
       return items.map((i) => [i.cui, i.denumire, cell(i.judet), cell(i.localitate), cell(i.stare), cell(i.caen_principal), cell(i.j_cod)]);
@@ -225,36 +287,42 @@ export const FUNCTIONS: Readonly<Record<string, Impl>> = {
 
   TOPURI: ([an, categorie, scop], ctx) =>
     list(ctx, "TOPURI", async () => {
-      const year = isBlank(an) ? undefined : whole(an, 0, "an");
+      const year = isBlank(an) ? undefined : whole(an, 0, "an", "invalid_year");
       const items = await ctx.engine.rankings({ an: year, categorie: text(categorie, "categorie"), scop: text(scop, "scop") }, ctx.signal);
       return items.map((r) => [r.slug, r.titlu, cell(r.an), cell(r.categorie), cell(r.scop)]);
     }),
 
   TOP: ([slug, limit], ctx) =>
     list(ctx, "TOP", async () => {
-      const s = text(slug, "slug");
-      if (!s) throw new LocalInputError("invalid_argument", "slug");
-      const items = await ctx.engine.ranking(s, whole(limit, 10, "limit"), ctx.signal);
+      const s = text(slug, "slug", "invalid_slug");
+      if (!s) throw new LocalInputError("invalid_slug", "slug");
+      const items = await ctx.engine.ranking(s, whole(limit, 10, "limit", "invalid_limit"), ctx.signal);
       return items.map((e) => [e.pozitie, e.cui, e.denumire, cell(e.valoare), cell(e.variatie)]);
-    }),
+    }, "not_found_ranking"),
 
   JUDETE: (_args, ctx) =>
     list(ctx, "JUDETE", async () => (await ctx.engine.counties(ctx.signal)).map((j) => [j.cod, j.denumire, cell(j.firme_active)])),
 };
 
 /** A list with its header row; a failure is one error cell under the header. */
-async function list(ctx: EvalContext, name: keyof typeof HEADERS, rows: () => Promise<Scalar[][]>): Promise<Matrix> {
+async function list(ctx: EvalContext, name: keyof typeof HEADERS, rows: () => Promise<Scalar[][]>, notFound?: string): Promise<Matrix> {
   const head = headers(name, ctx.lang);
   try {
     const body = await rows();
     return [head, ...body];
   } catch (e) {
-    return [head, [toCellError(e, ctx.lang), ...Array<Cell>(head.length - 1).fill("")]];
+    const err = notFound && (e as { kind?: unknown } | null)?.kind === "not_found" ? cellError(notFound, ctx.lang) : toCellError(e, ctx.lang);
+    return [head, [err, ...Array<Cell>(head.length - 1).fill("")]];
   }
 }
 
 /** Evaluates FIRMA.<name>(args…). Unknown names give #NAME?. */
 export async function evaluate(name: string, args: unknown[], ctx: EvalContext): Promise<Matrix> {
+  return evaluateNow(name, args, ctx);
+}
+
+/** evaluate(), but a result the cache answered in full comes back at once, without a promise. */
+export function evaluateNow(name: string, args: unknown[], ctx: EvalContext): Matrix | Promise<Matrix> {
   const impl = FUNCTIONS[name.toUpperCase()];
   if (!impl) return [[{ error: "#NAME?", message: `FIRMA.${name}?` }]];
   return impl(args, ctx);

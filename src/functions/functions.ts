@@ -5,9 +5,11 @@
  * CLI); `run` only bridges Excel's invocation and error objects.
  * Descriptions: Romanian, then English after " / ".
  */
-import { Matrix } from "./cells";
-import { evaluate } from "./evaluate";
-import { getEngine } from "./runtime";
+import { Lang, Matrix } from "./cells";
+import { EvalContext, evaluateNow } from "./evaluate";
+import { getEngine, readyEngine } from "./runtime";
+import type { CancelSignal } from "../api/types";
+import type { FirmaEngine } from "../engine/engine";
 import { getSettings } from "../taskpane/settings";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -287,20 +289,89 @@ const ERROR_CODES: Record<string, keyof typeof CustomFunctions.ErrorCode> = {
 };
 
 function toExcel(m: Matrix): any[][] {
-  const out = m.map((row) =>
-    row.map((v) =>
-      typeof v === "object" ? new CustomFunctions.Error(CustomFunctions.ErrorCode[ERROR_CODES[v.error] ?? "notAvailable"], v.message) : v,
-    ),
-  );
+  let hasError = false;
+  for (const row of m) for (const v of row) if (typeof v === "object") hasError = true;
+  const out = !hasError
+    ? m
+    : m.map((row) =>
+        row.map((v) =>
+          typeof v === "object" ? new CustomFunctions.Error(CustomFunctions.ErrorCode[ERROR_CODES[v.error] ?? "notAvailable"], v.message) : v,
+        ),
+      );
   // A lone error is thrown, so the cell itself shows it with its message.
   if (out.length === 1 && out[0].length === 1 && out[0][0] instanceof CustomFunctions.Error) throw out[0][0];
   return out;
 }
 
+/**
+ * An invocation's cancellation, a CancelSignal (src/api/types.ts): `aborted`, and
+ * add/removeEventListener("abort"). A real AbortSignal is an EventTarget: about a kilobyte and a
+ * few µs to make, for every cell that waits for the service (a fill of 10,000 cells made 10,000).
+ * A listener added after the abort is not called, as with AbortSignal.
+ */
+class Cancellation implements CancelSignal {
+  aborted = false;
+  private listeners: (() => void)[] | null = null;
+
+  addEventListener(type: string, listener: () => void): void {
+    if (type === "abort" && !this.aborted) (this.listeners ??= []).push(listener);
+  }
+
+  removeEventListener(type: string, listener: () => void): void {
+    const i = type === "abort" && this.listeners ? this.listeners.indexOf(listener) : -1;
+    if (i >= 0) this.listeners!.splice(i, 1);
+  }
+
+  abort(): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    const listeners = this.listeners ?? [];
+    this.listeners = null;
+    for (const l of listeners) l();
+  }
+}
+
+/**
+ * One invocation's context for evaluate(): the engine, the language, and the cancellation signal,
+ * made only when the engine asks for it, i.e. when a cell has to wait for the service: a
+ * recalculation answered from the cache makes none.
+ */
+class InvocationContext implements EvalContext {
+  engine!: FirmaEngine;
+  lang: Lang = "ro";
+  private cancellation: Cancellation | null = null;
+  private canceled = false;
+
+  get signal(): CancelSignal {
+    if (!this.cancellation) {
+      this.cancellation = new Cancellation();
+      if (this.canceled) this.cancellation.abort();
+    }
+    return this.cancellation;
+  }
+
+  cancel(): void {
+    this.canceled = true;
+    this.cancellation?.abort();
+  }
+}
+
 /** Bridges one invocation: cancellation → AbortSignal, the engine's matrix → Excel's values and errors. */
-async function run(name: string, args: unknown[], invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
-  const controller = new AbortController();
-  if (invocation) invocation.onCanceled = () => controller.abort();
-  const engine = await getEngine();
-  return toExcel(await evaluate(name, args, { engine, lang: getSettings().language, signal: controller.signal }));
+function run(name: string, args: unknown[], invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  const ctx = new InvocationContext();
+  if (invocation) invocation.onCanceled = () => ctx.cancel();
+  const engine = readyEngine();
+  return engine ? evaluateIn(ctx, engine, name, args) : getEngine().then((e) => evaluateIn(ctx, e, name, args));
+}
+
+/** Evaluates with the engine ready; a result the cache answered in full needs no waiting. */
+function evaluateIn(ctx: InvocationContext, engine: FirmaEngine, name: string, args: unknown[]): Promise<any[][]> {
+  ctx.engine = engine;
+  ctx.lang = getSettings().language;
+  try {
+    const result = evaluateNow(name, args, ctx);
+    return result instanceof Promise ? result.then(toExcel) : Promise.resolve(toExcel(result));
+  } catch (e) {
+    return Promise.reject(e);
+  }
 }

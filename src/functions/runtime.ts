@@ -8,7 +8,19 @@ import { getApiKey, getSettings, loadSettings, settingsStore } from "../taskpane
 
 const KEY = Symbol.for("firma.engine");
 
-export async function getEngine(): Promise<FirmaEngine> {
+/** The shared engine's promise as this bundle last saw it, and the engine once that promise has resolved. */
+let seen: Promise<FirmaEngine> | undefined;
+let ready: FirmaEngine | null = null;
+
+/**
+ * The shared engine if it is ready (a getEngine() of this bundle has resolved), else null: lets a
+ * recalculation answered from the cache run without waiting for a promise.
+ */
+export function readyEngine(): FirmaEngine | null {
+  return ready;
+}
+
+export function getEngine(): Promise<FirmaEngine> {
   const g = globalThis as unknown as Record<symbol, Promise<FirmaEngine> | undefined>;
   let p = g[KEY];
   if (!p) {
@@ -26,6 +38,16 @@ export async function getEngine(): Promise<FirmaEngine> {
       if (g[KEY] === p) g[KEY] = undefined;
     });
     g[KEY] = p;
+  }
+  if (p !== seen) {
+    const mine = (seen = p);
+    // Once resolved, the shared engine is never replaced (only a failed start is forgotten).
+    mine.then(
+      (engine) => {
+        if (seen === mine) ready = engine;
+      },
+      () => undefined,
+    );
   }
   return p;
 }

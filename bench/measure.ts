@@ -1,0 +1,83 @@
+/** Measuring helpers: the machine, peak memory while a workload runs, and a fill's timing. */
+import * as os from "os";
+import type { Shown } from "./workloads";
+
+export interface Machine {
+  cpu: string;
+  cores: number;
+  memoryGb: number;
+  node: string;
+  os: string;
+  date: string;
+}
+
+export function machine(): Machine {
+  const cpus = os.cpus();
+  return {
+    cpu: cpus[0]?.model.trim() ?? "unknown",
+    cores: cpus.length,
+    memoryGb: Math.round(os.totalmem() / 2 ** 30),
+    node: process.version,
+    os: `${os.type()} ${os.release()} ${os.arch()}`,
+    date: new Date().toISOString(),
+  };
+}
+
+/** Samples this process's memory every few milliseconds (when the event loop lets it) and keeps the peaks. */
+export class MemoryPeak {
+  rss = 0;
+  heapUsed = 0;
+  private timer: NodeJS.Timeout | null = null;
+
+  start(): this {
+    (globalThis as { gc?: () => void }).gc?.();
+    this.sample();
+    this.timer = setInterval(() => this.sample(), 5);
+    this.timer.unref();
+    return this;
+  }
+
+  stop(): { rssMb: number; heapMb: number } {
+    this.sample();
+    if (this.timer) clearInterval(this.timer);
+    return { rssMb: round(this.rss / 2 ** 20, 1), heapMb: round(this.heapUsed / 2 ** 20, 1) };
+  }
+
+  private sample(): void {
+    const m = process.memoryUsage();
+    if (m.rss > this.rss) this.rss = m.rss;
+    if (m.heapUsed > this.heapUsed) this.heapUsed = m.heapUsed;
+  }
+}
+
+export interface Fill {
+  shown: Shown[];
+  /** From the first invocation to the last cell settled. */
+  timeMs: number;
+}
+
+/** Invokes every cell at once, as Excel does on a recalculation, and waits for the last. */
+export async function fill<C>(cells: readonly C[], invoke: (cell: C) => Promise<Shown>): Promise<Fill> {
+  const t0 = performance.now();
+  let last = t0;
+  const shown = await Promise.all(
+    cells.map((c) =>
+      invoke(c).then((s) => {
+        last = performance.now();
+        return s;
+      }),
+    ),
+  );
+  return { shown, timeMs: last - t0 };
+}
+
+export function round(n: number, digits = 0): number {
+  const f = 10 ** digits;
+  return Math.round(n * f) / f;
+}
+
+export function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}

@@ -1,0 +1,491 @@
+/**
+ * `npm run bench`: credits and speed of the FIRMA functions, measured against two baselines.
+ *
+ * The real functions (the BUILT dist/functions.js, in the stand-in for Excel's custom-functions
+ * runtime that the function tests use) fill each sheet of workloads.ts against the sandbox, which
+ * runs in a process of its own with injected latency (100 ms unless --latency says otherwise).
+ * The baselines (baselines.ts) fill the same sheets on the same sandbox. For every fill: calls made
+ * (= credits), the minimum the API allows, time to the last cell, the bound latency and the
+ * concurrency setting impose, peak memory, and whether each cell shows what the dataset holds.
+ *
+ * Writes bench/results.md and bench/results.json and prints the Markdown.
+ *
+ *   npm run bench                       everything (the one-call-per-cell baseline on W3–W5 takes minutes)
+ *   npm run bench -- --quick            skips the one-call-per-cell baseline on W3 and W5
+ *   npm run bench -- --latency 50       another injected latency
+ *   npm run bench -- --only W5,W6       some workloads only (results are then not written)
+ *   npm run bench -- --render           only writes results.md again from results.json
+ */
+import { ChildProcess, fork } from "child_process";
+import * as fs from "fs";
+import * as path from "path";
+import * as zlib from "zlib";
+import { DIST, ExcelStandIn, StandInError, StandInStorage } from "../test/support/excel-runtime";
+import { OneCallPerCell, Strategy, TimerFlushBatching } from "./baselines";
+import { Fill, fill, Machine, machine, median, MemoryPeak, round } from "./measure";
+import { apiMinimum, Cell, latencyBound, Minimum, Sheet, Shown, tally, Tally, w1, w2, w3, w5, w6 } from "./workloads";
+
+/** FIRMA's default concurrency (engine.ts) and batching window (settings), which the bench leaves as they are. */
+const CONCURRENCY = 6;
+const WINDOW_MS = 40;
+/** Bundle budget: the functions bundle is loaded by Excel at startup. */
+const BUNDLE_BUDGET_BYTES = 100 * 1024;
+
+// ---- command line -------------------------------------------------------------------------------
+
+interface Args {
+  latencyMs: number;
+  quick: boolean;
+  only: Set<string> | null;
+  render: boolean;
+}
+
+function parseArgs(argv: string[]): Args {
+  const args: Args = { latencyMs: 100, quick: false, only: null, render: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === "--quick") args.quick = true;
+    else if (a === "--render") args.render = true;
+    else if (a === "--latency") args.latencyMs = Number(argv[++i]);
+    else if (a === "--only") args.only = new Set(argv[++i].toUpperCase().split(","));
+    else throw new Error(`unknown argument ${a}; see the header of bench/run.ts`);
+  }
+  if (!(args.latencyMs >= 0)) throw new Error("--latency takes a number of milliseconds");
+  return args;
+}
+
+// ---- the sandbox, in its own process ------------------------------------------------------------
+
+class Service {
+  private constructor(
+    readonly url: string,
+    private readonly child: ChildProcess,
+  ) {}
+
+  static start(latencyMs: number): Promise<Service> {
+    const child = fork(path.join(__dirname, "sandbox-process.ts"), [], {
+      execArgv: ["--import", "tsx"],
+      env: { ...process.env, FIRMA_BENCH_LATENCY_MS: String(latencyMs) },
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+    });
+    return new Promise((resolve, reject) => {
+      child.once("message", (m: { url: string }) => resolve(new Service(m.url, child)));
+      child.once("exit", (code) => reject(new Error(`the sandbox process ended (${code})`)));
+    });
+  }
+
+  private async control(route: string, init?: RequestInit): Promise<unknown> {
+    let res: Response;
+    try {
+      res = await fetch(`${this.url}/__sandbox/${route}`, init);
+    } catch {
+      // a kept-alive connection the sandbox closed meanwhile: once more, on a new one
+      res = await fetch(`${this.url}/__sandbox/${route}`, init);
+    }
+    if (!res.ok) throw new Error(`sandbox control ${route}: HTTP ${res.status}`);
+    return res.json();
+  }
+
+  /** Credits charged to a key, and calls refused (5xx, 4xx other than 404…). */
+  async usage(key: string): Promise<{ total: number; refused: number }> {
+    return (await this.control(`usage?key=${encodeURIComponent(key)}`)) as { total: number; refused: number };
+  }
+
+  /** HTTP calls a key made, whatever their outcome. */
+  async requests(key: string): Promise<number> {
+    return ((await this.control(`requests?key=${encodeURIComponent(key)}`)) as unknown[]).length;
+  }
+
+  async configure(patch: Record<string, unknown>): Promise<void> {
+    await this.control("config", { method: "PUT", body: JSON.stringify(patch), headers: { "Content-Type": "application/json" } });
+  }
+
+  stop(): void {
+    this.child.disconnect();
+  }
+}
+
+// ---- strategies ---------------------------------------------------------------------------------
+
+type StrategyName = "FIRMA" | "one call per cell" | "timer-flush batching (MS sample)" | "timer-flush + size split (variant)";
+
+/** The stand-in's answer for one cell as a value or an error code. */
+function shownOf(v: unknown): Shown {
+  if (v instanceof StandInError) return { error: v.code };
+  if (Array.isArray(v) && Array.isArray(v[0]) && v.length === 1 && v[0].length === 1) return { value: v[0][0] };
+  return { error: `unexpected ${JSON.stringify(v)?.slice(0, 40)}` };
+}
+
+function excel(service: Service, key: string, storage = new StandInStorage()): ExcelStandIn {
+  storage.data.set("firma.apiKey", key);
+  storage.data.set("firma.baseUrl", service.url);
+  return new ExcelStandIn(storage);
+}
+
+const viaExcel = (xl: ExcelStandIn) => (c: Cell) => xl.call(c.fn, c.args).then(shownOf);
+
+// ---- one measured fill --------------------------------------------------------------------------
+
+interface Row {
+  workload: string;
+  strategy: string;
+  cells: number;
+  calls: number | null;
+  attempts: number | null;
+  minimum: Minimum;
+  timeMs: number | null;
+  boundMs: number;
+  rssMb: number | null;
+  heapMb: number | null;
+  tally: Tally | null;
+  note?: string;
+}
+
+let serial = 0;
+const newKey = (w: string) => `demo-enterprise-bench-${w.toLowerCase()}-${++serial}`;
+
+async function measure(
+  service: Service,
+  sheet: Sheet,
+  strategy: string,
+  key: string,
+  minimum: Minimum,
+  boundMs: number,
+  run: () => Promise<Fill>,
+  note?: string,
+): Promise<Row> {
+  const [before, attemptsBefore] = [await service.usage(key), await service.requests(key)];
+  const memory = new MemoryPeak().start();
+  const f = await run();
+  const mem = memory.stop();
+  const [after, attemptsAfter] = [await service.usage(key), await service.requests(key)];
+  const row: Row = {
+    workload: sheet.id,
+    strategy,
+    cells: sheet.cells.length,
+    calls: after.total - before.total,
+    attempts: attemptsAfter - attemptsBefore,
+    minimum,
+    timeMs: round(f.timeMs),
+    boundMs,
+    rssMb: mem.rssMb,
+    heapMb: mem.heapMb,
+    tally: tally(sheet.cells, f.shown),
+    note,
+  };
+  const t = row.tally!;
+  process.stderr.write(
+    `  ${sheet.id} ${strategy.padEnd(36)} ${String(row.calls).padStart(6)} calls (min ${minimum.calls}), ${String(row.timeMs).padStart(7)} ms (bound ${boundMs}), ` +
+      `${t.ok} right, ${t.wrong} wrong, ${t.failed} failed${t.failed ? " " + JSON.stringify(t.failures) : ""}\n`,
+  );
+  return row;
+}
+
+function skipped(sheet: Sheet, strategy: string, minimum: Minimum, boundMs: number, note: string): Row {
+  return { workload: sheet.id, strategy, cells: sheet.cells.length, calls: null, attempts: null, minimum, timeMs: null, boundMs, rssMb: null, heapMb: null, tally: null, note };
+}
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The baselines on a sheet (fresh instances, fresh keys). */
+async function baselines(service: Service, args: Args, sheet: Sheet, min: Minimum, bound: number, slowPerCell: boolean): Promise<Row[]> {
+  const rows: Row[] = [];
+  const per: StrategyName = "one call per cell";
+  if (slowPerCell && args.quick) {
+    rows.push(skipped(sheet, per, min, bound, "skipped (--quick)"));
+  } else {
+    const key = newKey(sheet.id);
+    const s = new OneCallPerCell(service.url, key, CONCURRENCY);
+    rows.push(await measure(service, sheet, per, key, min, bound, () => fill(sheet.cells, (c) => s.invoke(c))));
+  }
+  for (const split of [false, true]) {
+    const key = newKey(sheet.id);
+    const s: Strategy = new TimerFlushBatching(service.url, key, { split, concurrency: CONCURRENCY });
+    const name: StrategyName = split ? "timer-flush + size split (variant)" : "timer-flush batching (MS sample)";
+    const row = await measure(service, sheet, name, key, min, bound, () => fill(sheet.cells, (c) => s.invoke(c)));
+    const statuses = (s as TimerFlushBatching).statuses;
+    const refused = Object.entries(statuses).filter(([st]) => st !== "200");
+    if (refused.length > 0) row.note = `requests answered ${refused.map(([st, n]) => `${st === "0" ? "no answer" : `HTTP ${st}`} ×${n}`).join(", ")}`;
+    rows.push(row);
+  }
+  return rows;
+}
+
+// ---- workloads ----------------------------------------------------------------------------------
+
+async function simpleWorkload(service: Service, args: Args, sheet: Sheet, slowPerCell: boolean): Promise<Row[]> {
+  process.stderr.write(`${sheet.id}: ${sheet.title}\n`);
+  const min = apiMinimum(sheet.cells);
+  const bound = latencyBound(min.calls, CONCURRENCY, args.latencyMs);
+  const key = newKey(sheet.id);
+  const xl = excel(service, key);
+  const rows = [await measure(service, sheet, "FIRMA", key, min, bound, () => fill(sheet.cells, viaExcel(xl)))];
+  rows.push(...(await baselines(service, args, sheet, min, bound, slowPerCell)));
+  return rows;
+}
+
+/** W3 and W4: the portfolio, then recalculated warm, then again after the add-in's storage is reloaded. */
+async function portfolio(service: Service, args: Args): Promise<Row[]> {
+  const sheet = w3();
+  process.stderr.write(`W3: ${sheet.title}\n`);
+  const min = apiMinimum(sheet.cells);
+  const bound = latencyBound(min.calls, CONCURRENCY, args.latencyMs);
+  const key = newKey("W3");
+  const storage = new StandInStorage();
+  const xl = excel(service, key, storage);
+  const rows = [await measure(service, sheet, "FIRMA", key, min, bound, () => fill(sheet.cells, viaExcel(xl)))];
+  const base = await baselines(service, args, sheet, min, bound, true);
+  rows.push(...base);
+
+  const w4: Sheet = { ...sheet, id: "W4", title: "W3 recalculated" };
+  process.stderr.write(`W4: ${w4.title}\n`);
+  const zero: Minimum = { calls: 0, formula: "0 (every answer is known)" };
+  rows.push(await measure(service, w4, "FIRMA (warm cache)", key, zero, 0, () => fill(w4.cells, viaExcel(xl))));
+  await pause(800); // the cache's delayed write (500 ms) has happened
+  const reopened = new ExcelStandIn(storage);
+  rows.push(await measure(service, w4, "FIRMA (add-in storage reloaded)", key, zero, 0, () => fill(w4.cells, viaExcel(reopened))));
+  const perCell = base.find((r) => r.strategy === "one call per cell")!;
+  rows.push({
+    ...perCell,
+    workload: "W4",
+    minimum: zero,
+    boundMs: 0,
+    rssMb: null,
+    heapMb: null,
+    note: perCell.calls === null ? perCell.note : "not re-run: without a cache every recalculation repeats W3's calls (figures of W3)",
+  });
+  for (const split of [false, true]) {
+    const k = newKey("W4");
+    const s = new TimerFlushBatching(service.url, k, { split, concurrency: CONCURRENCY });
+    await fill(w4.cells, (c) => s.invoke(c)); // the first calculation
+    rows.push(
+      await measure(service, w4, split ? "timer-flush + size split (variant)" : "timer-flush batching (MS sample)", k, zero, 0, () =>
+        fill(w4.cells, (c) => s.invoke(c)),
+      ),
+    );
+  }
+  return rows;
+}
+
+interface CpuResult {
+  cells: number;
+  primingCalls: number;
+  recalcCalls: number;
+  /** CPU (user + system) per cell of each measured recalculation, µs. */
+  runsUs: number[];
+  medianUs: number;
+  wallMs: number[];
+  /** The bench's own bookkeeping per cell (fill() over already-settled promises), µs. */
+  harnessUs: number;
+}
+
+/** W6: the engine's own CPU cost per cell on a recalculation of 100,000 cached cells. */
+async function cpuPerCell(service: Service, args: Args): Promise<CpuResult> {
+  const sheet = w6();
+  process.stderr.write(`W6: ${sheet.title}\n`);
+  const key = newKey("W6");
+  const xl = excel(service, key);
+  await service.configure({ latencyMs: 0 });
+  await fill(sheet.cells, viaExcel(xl)); // priming: fetch and cache everything
+  await service.configure({ latencyMs: args.latencyMs });
+  const primingCalls = (await service.usage(key)).total;
+  await fill(sheet.cells, viaExcel(xl)); // warm-up (JIT)
+  const runsUs: number[] = [];
+  const wallMs: number[] = [];
+  let wrong = 0;
+  for (let i = 0; i < 5; i++) {
+    (globalThis as { gc?: () => void }).gc?.();
+    const c0 = process.cpuUsage();
+    const f = await fill(sheet.cells, viaExcel(xl));
+    const c = process.cpuUsage(c0);
+    runsUs.push(round((c.user + c.system) / sheet.cells.length, 2));
+    wallMs.push(round(f.timeMs));
+    const t = tally(sheet.cells, f.shown);
+    wrong += t.wrong + t.failed;
+  }
+  const recalcCalls = (await service.usage(key)).total - primingCalls;
+  // The bench's own share: the same fill() over cells that answer at once.
+  const settled: Shown = { value: 1 };
+  const h0 = process.cpuUsage();
+  await fill(sheet.cells, () => Promise.resolve(settled));
+  const h = process.cpuUsage(h0);
+  const result: CpuResult = {
+    cells: sheet.cells.length,
+    primingCalls,
+    recalcCalls,
+    runsUs,
+    medianUs: median(runsUs),
+    wallMs,
+    harnessUs: round((h.user + h.system) / sheet.cells.length, 2),
+  };
+  process.stderr.write(`  W6 FIRMA: ${result.runsUs.join(", ")} µs CPU per cell (median ${result.medianUs}); ${recalcCalls} calls; ${wrong} cells not right\n`);
+  if (wrong > 0) throw new Error(`W6: ${wrong} cells did not show the dataset's value`);
+  return result;
+}
+
+// ---- report -------------------------------------------------------------------------------------
+
+interface Target {
+  target: string;
+  measured: string;
+  met: boolean;
+}
+
+interface Results {
+  machine: Machine;
+  settings: { latencyMs: number; jitterMs: number; concurrency: number; windowMs: number; baselineConcurrency: number; quick: boolean };
+  bundle: { file: string; bytes: number; gzipBytes: number; budgetBytes: number };
+  rows: Row[];
+  w6: CpuResult | null;
+  targets: Target[];
+}
+
+const n = (v: number | null | undefined) => (v === null || v === undefined ? "–" : v.toLocaleString("en"));
+
+function targets(rows: Row[], w6: CpuResult | null, bundle: Results["bundle"]): Target[] {
+  const out: Target[] = [];
+  const firma = (w: string, s = "FIRMA") => rows.find((r) => r.workload === w && r.strategy === s);
+  for (const w of ["W1", "W2", "W3"]) {
+    const r = firma(w);
+    if (r) out.push({ target: `${w}: credits = the API minimum`, measured: `${r.calls} calls, minimum ${r.minimum.calls}`, met: r.calls === r.minimum.calls });
+  }
+  for (const s of ["FIRMA (warm cache)", "FIRMA (add-in storage reloaded)"]) {
+    const r = firma("W4", s);
+    if (r) out.push({ target: `W4 ${s.slice(7, -1)}: 0 credits`, measured: `${r.calls} calls`, met: r.calls === 0 });
+  }
+  const r5 = firma("W5");
+  if (r5) {
+    const limit = 1.3 * r5.boundMs;
+    out.push({ target: `W5: time ≤ 1.3 × latency bound (${n(round(limit))} ms)`, measured: `${n(r5.timeMs)} ms = ${round(r5.timeMs! / r5.boundMs, 2)} × bound`, met: r5.timeMs! <= limit });
+  }
+  if (w6) out.push({ target: "W6: ≤ 10 µs CPU per cached cell", measured: `${w6.medianUs} µs (median of ${w6.runsUs.length})`, met: w6.medianUs <= 10 });
+  out.push({
+    target: `functions bundle ≤ ${n(bundle.budgetBytes / 1024)} KB`,
+    measured: `${n(round(bundle.bytes / 1024, 1))} KB (${n(round(bundle.gzipBytes / 1024, 1))} KB gzipped)`,
+    met: bundle.bytes <= bundle.budgetBytes,
+  });
+  const wrongRows = rows.filter((r) => r.strategy.startsWith("FIRMA") && r.tally && (r.tally.wrong > 0 || r.tally.failed > 0));
+  out.push({ target: "FIRMA: every cell shows the dataset's value or the right error", measured: wrongRows.length === 0 ? "all cells right" : wrongRows.map((r) => `${r.workload} ${r.strategy}`).join(", "), met: wrongRows.length === 0 });
+  return out;
+}
+
+function markdown(res: Results): string {
+  const m = res.machine;
+  const s = res.settings;
+  const lines: string[] = [];
+  lines.push("# FIRMA benchmark results", "");
+  lines.push(`Written by \`npm run bench\` (bench/run.ts) on ${m.date.slice(0, 10)} (${m.date}).`, "");
+  lines.push(`- Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGb} GB; ${m.os}; Node ${m.node}`);
+  lines.push(
+    `- Sandbox in its own process, injected latency ${s.latencyMs} ms per call (jitter ${s.jitterMs}); FIRMA at its defaults: concurrency ${s.concurrency}, batching window ${s.windowMs} ms; baselines limited to the same ${s.baselineConcurrency} calls at once (a browser's connections per host).`,
+  );
+  lines.push("- FIRMA = the built `dist/functions.js` in the Excel runtime stand-in (test/support/excel-runtime.ts); baselines = bench/baselines.ts.");
+  lines.push("- API minimum: ⌈distinct valid CUIs with a profile cell / 100⌉ + ⌈distinct valid CUIs with a financial cell / 50⌉ (spec: 1 credit per call, batches of ≤ 100 / ≤ 50 CUIs; assumes batch items carry the fields shown, as the sandbox's do).");
+  lines.push(`- Latency bound: ⌈API minimum / ${s.concurrency}⌉ × ${s.latencyMs} ms. Peak RSS/heap: the benchmark process (the stand-in, the functions and the bench), sampled every 5 ms.`);
+  if (s.quick) lines.push("- Run with --quick: the one-call-per-cell baseline was skipped on W3–W5.");
+  lines.push("");
+  lines.push("## Targets", "", "| Target | Measured | Met |", "|---|---|---|");
+  for (const t of res.targets) lines.push(`| ${t.target} | ${t.measured} | ${t.met ? "yes" : "**no**"} |`);
+  lines.push("");
+  lines.push("## Summary: calls (= credits) · time to the last cell", "");
+  const strategies = ["FIRMA", "one call per cell", "timer-flush batching (MS sample)", "timer-flush + size split (variant)"];
+  lines.push(`| Workload | API minimum | ${strategies.join(" | ")} |`, `|---|---:|${strategies.map(() => "---|").join("")}`);
+  const brief = (r: Row | undefined) => {
+    if (!r || r.calls === null) return r?.note?.startsWith("skipped") ? "skipped" : "–";
+    const failed = r.tally?.failed ? `, **${n(r.tally.failed)} cells failed**` : "";
+    return `${n(r.calls)} · ${n(r.timeMs)} ms${failed}${r.note?.startsWith("not re-run") ? " (as W3)" : ""}`;
+  };
+  const workloads = [...new Set(res.rows.map((r) => r.workload))];
+  for (const w of workloads) {
+    const rows = res.rows.filter((r) => r.workload === w);
+    const firma = rows.filter((r) => r.strategy.startsWith("FIRMA"));
+    for (const f of firma) {
+      const label = firma.length > 1 ? `${w} (${f.strategy.slice(7, -1)})` : w;
+      lines.push(`| ${label} | ${n(f.minimum.calls)} | ${[f, ...strategies.slice(1).map((s) => rows.find((r) => r.strategy === s))].map(brief).join(" | ")} |`);
+    }
+  }
+  lines.push("");
+  lines.push("## Fills", "");
+  lines.push("| Workload | Strategy | Cells | Calls (= credits) | API minimum | Time to last cell | Latency bound | Peak RSS / heap | Cells right / wrong / failed | Note |");
+  lines.push("|---|---|---:|---:|---|---:|---:|---|---|---|");
+  for (const r of res.rows) {
+    const t = r.tally;
+    const cells = t ? `${n(t.ok)} / ${n(t.wrong)} / ${n(t.failed)}${t.failed ? ` (${Object.entries(t.failures).map(([k, v]) => `${k} ×${n(v)}`).join(", ")})` : ""}` : "–";
+    const calls = r.calls === null ? "–" : `${n(r.calls)}${r.attempts !== null && r.attempts !== r.calls ? ` (${n(r.attempts)} requests)` : ""}`;
+    const time = r.timeMs === null ? "–" : `${n(r.timeMs)} ms${r.boundMs > 0 && !t?.failed ? ` (${round(r.timeMs / r.boundMs, 2)}×)` : ""}`;
+    const mem = r.rssMb === null ? "–" : `${r.rssMb} / ${r.heapMb} MB`;
+    lines.push(`| ${r.workload} | ${r.strategy} | ${n(r.cells)} | ${calls} | ${n(r.minimum.calls)} = ${r.minimum.formula} | ${time} | ${n(r.boundMs)} ms | ${mem} | ${cells} | ${r.note ?? ""} |`);
+  }
+  lines.push("");
+  if (res.w6) {
+    const w = res.w6;
+    lines.push("## W6: CPU per cached cell", "");
+    lines.push(
+      `${n(w.cells)} cells (10,000 rows × 10 functions, cached by a priming fill of ${w.primingCalls} calls at 0 ms latency), recalculated through the stand-in: ` +
+        `CPU (user + system, process.cpuUsage) per cell in ${w.runsUs.length} runs: ${w.runsUs.join(", ")} µs; median **${w.medianUs} µs**; ` +
+        `wall time per recalculation ${w.wallMs.map((x) => n(x)).join(", ")} ms; calls during the recalculations: ${w.recalcCalls}. ` +
+        `Of this, the bench's own bookkeeping (the same fill over cells that answer at once) is ${w.harnessUs} µs per cell.`,
+      "",
+    );
+  }
+  lines.push("## Functions bundle", "");
+  lines.push(`\`${res.bundle.file}\`: ${n(res.bundle.bytes)} bytes (${n(res.bundle.gzipBytes)} gzipped); budget ${n(res.bundle.budgetBytes)} bytes.`, "");
+  lines.push("## Reading the baselines", "");
+  lines.push(
+    "- *One call per cell*: each cell calls `GET /v4/firme/{cui}` or `/financiar?an=` through the project's client (retries, timeouts), no cache; 6 at a time.",
+    "- *Timer-flush batching (MS sample)*: Microsoft's custom-functions batching pattern: invocations pushed onto one array, a 100 ms setTimeout sends all of them in one batch request (one per endpoint, and per year for financial data); no de-duplication, no split at 100/50, no cache. Requests above the service's batch size are refused (400 `batch_too_large`; a URL above the sandbox's 16 KB header limit gets 431), so those cells fail: shown as failed, with the HTTP status.",
+    "- *Timer-flush + size split (variant)*: the same, with the queued list cut at 100 / 50 CUIs, so that it can be compared at all; still no de-duplication and no cache.",
+    "- W4 rows of the baselines: they have no cache, so a recalculation costs what the first calculation did.",
+    "",
+  );
+  return lines.join("\n");
+}
+
+// ---- main ---------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  if (args.render) {
+    const saved = JSON.parse(fs.readFileSync(path.join(__dirname, "results.json"), "utf8")) as Results;
+    fs.writeFileSync(path.join(__dirname, "results.md"), markdown(saved) + "\n");
+    process.stderr.write("written: bench/results.md (from results.json)\n");
+    return;
+  }
+  const want = (w: string) => args.only === null || args.only.has(w);
+  const bundleFile = path.join(DIST, "functions.js");
+  const bundleBytes = fs.readFileSync(bundleFile);
+  const service = await Service.start(args.latencyMs);
+  const rows: Row[] = [];
+  let w6Result: CpuResult | null = null;
+  try {
+    if (want("W1")) rows.push(...(await simpleWorkload(service, args, w1(), false)));
+    if (want("W2")) rows.push(...(await simpleWorkload(service, args, w2(), false)));
+    if (want("W3") || want("W4")) rows.push(...(await portfolio(service, args)));
+    if (want("W5")) rows.push(...(await simpleWorkload(service, args, w5(), true)));
+    if (want("W6")) w6Result = await cpuPerCell(service, args);
+  } finally {
+    service.stop();
+  }
+  const bundle = { file: "dist/functions.js", bytes: bundleBytes.length, gzipBytes: zlib.gzipSync(bundleBytes, { level: 9 }).length, budgetBytes: BUNDLE_BUDGET_BYTES };
+  const results: Results = {
+    machine: machine(),
+    settings: { latencyMs: args.latencyMs, jitterMs: 0, concurrency: CONCURRENCY, windowMs: WINDOW_MS, baselineConcurrency: CONCURRENCY, quick: args.quick },
+    bundle,
+    rows,
+    w6: w6Result,
+    targets: targets(rows, w6Result, bundle),
+  };
+  const md = markdown(results);
+  process.stdout.write(md + "\n");
+  if (args.only === null) {
+    fs.writeFileSync(path.join(__dirname, "results.md"), md + "\n");
+    fs.writeFileSync(path.join(__dirname, "results.json"), JSON.stringify(results, null, 2) + "\n");
+    process.stderr.write("written: bench/results.md, bench/results.json\n");
+  }
+  process.exit(0);
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,112 @@
+/**
+ * The fault matrix (issue 5): for each fault the sandbox can inject, a 2,000-cell fill (1,000 CUIs ×
+ * DENUMIRE and CA) through the functions' evaluate() (the Office-free layer functions.ts wraps for
+ * Excel) on an engine with tight timeouts, against the sandbox over loopback HTTP. For every fault:
+ *  - every invocation settles within the cell's timeout (the engine's totalTimeoutMs) plus 1 s;
+ *  - no cell shows another company's value (a cell shows its own company's value or an error);
+ *  - retries stay bounded: at most `retries` per call;
+ *  - credits spent ≤ the minimum for the sheet plus the retries made.
+ * The matrix is printed as a table at the end.
+ */
+import { FirmaEngine } from "../../src/engine/engine";
+import { MemoryStore } from "../../src/engine/store";
+import { startSandbox, Sandbox, FaultConfig } from "../sandbox/server";
+import { datasetValue, drained, fill, minimumCalls, sheet, table, verdict, Verdict } from "./fill";
+
+const TIMING = { timeoutMs: 300, totalTimeoutMs: 1000, retries: 2, retryDelayMs: 20 } as const;
+const LATENCY_MS = 10;
+const COMPANIES = 1000;
+
+let sb: Sandbox;
+let serial = 0;
+const matrix: (string | number)[][] = [];
+
+beforeAll(async () => {
+  sb = await startSandbox({ port: 0, latencyMs: LATENCY_MS });
+});
+afterAll(async () => {
+  console.log(
+    `Fault matrix: ${COMPANIES * 2} cells per fill (${COMPANIES} CUIs × DENUMIRE, CA), sandbox latency ${LATENCY_MS} ms, ` +
+      `engine timeoutMs ${TIMING.timeoutMs}, totalTimeoutMs ${TIMING.totalTimeoutMs}, retries ${TIMING.retries}\n\n` +
+      table(["Fault", "Injected", "Right", "Not found", "Other errors", "Slowest cell (ms)", "Calls sent", "Retries", "Credits", "Minimum"], matrix),
+  );
+  await sb.close();
+});
+
+type Check = (v: Verdict, expectedNotFound: number) => void;
+
+const everyCellRight: Check = (v, expectedNotFound) => {
+  expect(v.errors).toEqual({});
+  expect(v.notFound).toBe(expectedNotFound);
+};
+const someFail =
+  (message: RegExp): Check =>
+  (v) => {
+    const kinds = Object.keys(v.errors);
+    expect(kinds.length).toBeGreaterThan(0);
+    for (const k of kinds) expect(k).toMatch(message);
+  };
+const allFail =
+  (message: RegExp): Check =>
+  (v) => {
+    expect(v.right).toBe(0);
+    for (const k of Object.keys(v.errors)) expect(k).toMatch(message);
+  };
+
+const TIMEOUT = /did not answer in time/;
+const UNAVAILABLE = /Service unavailable/;
+
+const FAULTS: [string, Partial<FaultConfig>, Check][] = [
+  ["none", {}, everyCellRight],
+  ["5xx at 30 %", { errorRate: 0.3 }, (v) => expect(v.right).toBeGreaterThan(COMPANIES)],
+  ["5xx on every call", { errorRate: 1 }, allFail(UNAVAILABLE)],
+  ["latency spikes past the timeout, 30 %", { spikeRate: 0.3, spikeMs: 800 }, someFail(TIMEOUT)],
+  ["latency spikes past the timeout, every call", { spikeRate: 1, spikeMs: 800 }, allFail(TIMEOUT)],
+  ["connection resets, 30 %", { resetRate: 0.3 }, (v) => expect(v.right).toBeGreaterThan(COMPANIES)],
+  ["malformed JSON, 30 %", { malformedRate: 0.3 }, someFail(UNAVAILABLE)],
+  ["batch answers drop 10 % of items", { batchDrop: 0.1 }, (v) => expect(v.errors).toEqual({})],
+  ["batch answers reordered", { batchShuffle: true }, everyCellRight],
+  ["batch answers duplicate 30 % of items", { batchDuplicate: 0.3 }, everyCellRight],
+  ["429 in the middle of the fill", { rateLimitAfter: 12 }, someFail(/Credits used up/)],
+  ["slow drip (body over 200 ms)", { dripMs: 200 }, (v) => expect(v.right).toBeGreaterThan(0)],
+  ["drip slower than the timeout", { dripMs: 600 }, allFail(TIMEOUT)],
+  [
+    "all of them at 10 %",
+    { errorRate: 0.1, spikeRate: 0.1, spikeMs: 800, resetRate: 0.1, malformedRate: 0.1, batchDrop: 0.05, batchShuffle: true, batchDuplicate: 0.1 },
+    () => undefined,
+  ],
+];
+
+describe.each(FAULTS)("fault: %s", (name, faults, check) => {
+  test("a 2,000-cell fill settles in time, shows no other company's value, and retries and credits stay bounded", async () => {
+    const n = ++serial;
+    const key = `demo-enterprise-faults${n}`;
+    sb.config.faults = { seed: 11 + n, ...faults };
+    const engine = new FirmaEngine({ baseUrl: sb.url, apiKey: () => key, store: new MemoryStore(), ...TIMING });
+    const cells = sheet(COMPANIES, 500_000 + n * COMPANIES);
+
+    const { shown, settleMs } = await fill(engine, cells);
+    await drained(sb, key, TIMING.timeoutMs * 2 + 200); // calls the fill left running, to count every credit
+    sb.config.faults = {};
+
+    const slowest = Math.max(...settleMs);
+    const v = verdict(cells, shown);
+    const expectedNotFound = cells.filter((c) => datasetValue(c) === null).length;
+    const sent = sb.requests.filter((r) => r.key === key);
+    const calls = new Set(sent.map((r) => `${r.path}?${r.query}`)).size; // a retry repeats its call's URL
+    const retries = sent.length - calls;
+    const credits = sb.usage(key).total;
+    const minimum = minimumCalls(cells);
+    const errors = Object.entries(v.errors)
+      .map(([k, c]) => `${c} × ${k.replace(/; retry.*$|; see.*$/, "")}`)
+      .join("; ");
+    matrix.push([name, JSON.stringify(faults), v.right, v.notFound, errors || "–", Math.round(slowest), sent.length, retries, credits, minimum]);
+
+    expect(slowest).toBeLessThanOrEqual(TIMING.totalTimeoutMs + 1000);
+    expect(v.wrong).toBe(0);
+    expect(v.right + v.notFound + Object.values(v.errors).reduce((a, b) => a + b, 0)).toBe(cells.length);
+    expect(retries).toBeLessThanOrEqual(calls * TIMING.retries);
+    expect(credits).toBeLessThanOrEqual(minimum + retries);
+    check(v, expectedNotFound);
+  });
+});

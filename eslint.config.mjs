@@ -1,5 +1,5 @@
 // ESLint for `npm run lint` (office-addin-lint picks this file up instead of its built-in config):
-// the Office add-in rules and Prettier (office-addin-prettier-config, set in package.json).
+// the Office add-in rules and Prettier (the project's style, set in package.json: 140 columns).
 import officeAddins from "eslint-plugin-office-addins";
 import tsParser from "@typescript-eslint/parser";
 

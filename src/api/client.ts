@@ -85,7 +85,9 @@ export class FirmaClient {
     checkCui(cui);
     checkRange(anDeLa, anPana);
     const query = queryString({ an_de_la: anDeLa, an_pana: anPana });
-    return this.get({ endpoint: "financial", path: `/v4/firme/${cui}/financiar`, query }, opts, (b) => read.toRange(read.readFinancial(b, cui), cui));
+    return this.get({ endpoint: "financial", path: `/v4/firme/${cui}/financiar`, query }, opts, (b) =>
+      read.toRange(read.readFinancial(b, cui), cui),
+    );
   }
 
   /**
@@ -100,7 +102,9 @@ export class FirmaClient {
     }
     if (list.length === 0) return [];
     const query = queryString({ cui: list.join(","), include: include?.length ? include.join(",") : undefined });
-    return this.get({ endpoint: "batch", path: "/v4/firme/batch", query, cuiCount: list.length }, rest, (b) => read.readBatchIdentification(b, list));
+    return this.get({ endpoint: "batch", path: "/v4/firme/batch", query, cuiCount: list.length }, rest, (b) =>
+      read.readBatchIdentification(b, list),
+    );
   }
 
   /**
@@ -136,7 +140,8 @@ export class FirmaClient {
   async *searchPages(params: SearchParams = {}, opts?: RequestOptions): AsyncIterableIterator<Page<SearchItem>> {
     const { q, judet, caen, stare } = params;
     const filters = { q, judet, caen, stare };
-    for (const [k, v] of Object.entries(filters)) if (v !== undefined && typeof v !== "string") throw new TypeError(`${k}: expected a string`);
+    for (const [k, v] of Object.entries(filters))
+      if (v !== undefined && typeof v !== "string") throw new TypeError(`${k}: expected a string`);
     yield* this.paginate("search", "/v4/firme/search", filters, pageParams(params), read.readSearchPage, opts);
   }
 
@@ -156,15 +161,24 @@ export class FirmaClient {
    * Pages of one ranking, e.g. `top-cifra-afaceri-2025-judet-cj` (O4, O9). The request options may
    * also ride in `params` (`{ limit, signal }`).
    */
-  async *rankingPages(slug: string, params: PageParams & RequestOptions = {}, opts?: RequestOptions): AsyncIterableIterator<Page<RankingEntry>> {
-    if (typeof slug !== "string" || slug.trim() === "") throw new TypeError(`slug: expected a non-empty string, got ${JSON.stringify(slug)}`);
+  async *rankingPages(
+    slug: string,
+    params: PageParams & RequestOptions = {},
+    opts?: RequestOptions,
+  ): AsyncIterableIterator<Page<RankingEntry>> {
+    if (typeof slug !== "string" || slug.trim() === "")
+      throw new TypeError(`slug: expected a non-empty string, got ${JSON.stringify(slug)}`);
     const { limit, page, ...inParams } = params;
     const path = `/v4/topuri/${encodeURIComponent(slug.trim())}`;
     yield* this.paginate("ranking", path, {}, pageParams({ limit, page }), read.readRankingPage, { ...inParams, ...opts });
   }
 
   /** Entries of one ranking, one by one, across pages. */
-  async *ranking(slug: string, params: Pick<PageParams, "limit"> & RequestOptions = {}, opts?: RequestOptions): AsyncIterableIterator<RankingEntry> {
+  async *ranking(
+    slug: string,
+    params: Pick<PageParams, "limit"> & RequestOptions = {},
+    opts?: RequestOptions,
+  ): AsyncIterableIterator<RankingEntry> {
     for await (const page of this.rankingPages(slug, { ...params, page: 1 }, opts)) yield* page.items;
   }
 
@@ -216,19 +230,27 @@ async function resolveKey(source: ResolvedOptions["apiKey"], endpoint: EndpointN
   const key = typeof value === "string" ? value.trim() : "";
   if (key === "") throw new MissingKeyError({ endpoint });
   // A header value must be visible ASCII; fetch would otherwise throw with the key in its message.
-  if (!/^[\x21-\x7e]+$/.test(key)) throw new InvalidKeyError({ endpoint, serviceMessage: "cheia conține caractere nepermise / the key has characters a header cannot carry" });
+  if (!/^[\x21-\x7e]+$/.test(key))
+    throw new InvalidKeyError({
+      endpoint,
+      serviceMessage: "cheia conține caractere nepermise / the key has characters a header cannot carry",
+    });
   return key;
 }
 
 function checkCui(cui: number): number {
-  if (!isValidCui(cui)) throw new TypeError(`CUI invalid / invalid CUI: ${String(cui)} (an integer of 2–10 digits with a valid control digit)`);
+  if (!isValidCui(cui))
+    throw new TypeError(`CUI invalid / invalid CUI: ${String(cui)} (an integer of 2–10 digits with a valid control digit)`);
   return cui;
 }
 
 function checkBatch(cuis: readonly number[], max: number): number[] {
   if (!Array.isArray(cuis)) throw new TypeError("cuis: expected an array of CUIs");
   const list = unique(cuis).map(checkCui);
-  if (list.length > max) throw new RangeError(`Prea multe CUI-uri într-un lot: ${list.length} (maxim ${max}) / Too many CUIs in one batch: ${list.length} (at most ${max})`);
+  if (list.length > max)
+    throw new RangeError(
+      `Prea multe CUI-uri într-un lot: ${list.length} (maxim ${max}) / Too many CUIs in one batch: ${list.length} (at most ${max})`,
+    );
   return list;
 }
 

@@ -228,7 +228,8 @@ export function redactError<E>(error: E, secret: string): E {
 }
 
 function mentions(value: unknown, secret: string): boolean {
-  if (value instanceof Error) return `${value.message}\n${value.stack}\n${String((value as { cause?: unknown }).cause ?? "")}`.includes(secret);
+  if (value instanceof Error)
+    return `${value.message}\n${value.stack}\n${String((value as { cause?: unknown }).cause ?? "")}`.includes(secret);
   try {
     return String(value).includes(secret) || JSON.stringify(value)?.includes(secret) === true;
   } catch {

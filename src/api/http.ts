@@ -88,7 +88,11 @@ async function attemptOnce(
   try {
     let text: string;
     try {
-      const res = await o.fetch(url, { method: "GET", headers: { "X-API-Key": key, Accept: "application/json" }, signal: controller.signal });
+      const res = await o.fetch(url, {
+        method: "GET",
+        headers: { "X-API-Key": key, Accept: "application/json" },
+        signal: controller.signal,
+      });
       status = res.status;
       quota = readQuota(res.headers);
       text = await res.text(); // still under the timer: a stalled body times out too
@@ -131,7 +135,11 @@ export function readErrorBody(text: string): { serviceMessage: string | null; se
   try {
     body = JSON.parse(text);
   } catch {
-    const plain = text.replace(/<(script|style)[\s\S]*?<\/\1>/gi, " ").replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim();
+    const plain = text
+      .replace(/<(script|style)[\s\S]*?<\/\1>/gi, " ")
+      .replace(/<[^>]*>/g, " ")
+      .replace(/\s+/g, " ")
+      .trim();
     return { serviceMessage: plain ? cut(plain) : null, serviceCode: null };
   }
   if (typeof body === "string") return { serviceMessage: body.trim() ? cut(body.trim()) : null, serviceCode: null };
@@ -170,7 +178,15 @@ export function readQuota(headers: Headers): QuotaInfo | null {
 /** O20: every answer costs a credit except 400, 401, 403, 429 and 5xx; no answer costs nothing. */
 export const isCredited = (status: number) => status > 0 && status < 500 && ![400, 401, 403, 429].includes(status);
 
-function record(o: ResolvedOptions, call: Call, attempt: number, started: number, status: number, quota: QuotaInfo | null, errorKind?: ApiErrorKind) {
+function record(
+  o: ResolvedOptions,
+  call: Call,
+  attempt: number,
+  started: number,
+  status: number,
+  quota: QuotaInfo | null,
+  errorKind?: ApiErrorKind,
+) {
   if (!o.onCall) return;
   const r: CallRecord = {
     endpoint: call.endpoint,

@@ -68,7 +68,8 @@ export function readCompany(body: unknown): CompanyProfile {
 export function readFinancial(body: unknown, cui: number): FinancialYear[] {
   const r = new Reader("financial");
   const top = unwrapRecord(body);
-  if (!Array.isArray(top) && !isObj(top)) r.fail(`expected a one-year record (with "an") or a range (with "data"), got ${kind(top)}`, "body");
+  if (!Array.isArray(top) && !isObj(top))
+    r.fail(`expected a one-year record (with "an") or a range (with "data"), got ${kind(top)}`, "body");
   if (Array.isArray(top) || !hasAny(top, ["an", "year"])) {
     const { items, holder } = r.list(top, ["ani", "years", "financiar"]);
     const owner = holder && hasAny(holder, ["cui"]) ? r.int(holder, ["cui"], true) : cui;
@@ -115,9 +116,10 @@ export function readBatchFinancial(body: unknown, asked: readonly number[], keep
   const wanted = new Set(asked);
   for (const [o, at] of r.batchItems(body)) {
     const nested = ["data", "ani", "years"].find((k) => Array.isArray(o[k]));
-    const years = nested && !hasAny(o, ["an"])
-      ? (o[nested] as unknown[]).map((e, i) => r.financial(r.object(e, `${at}.${nested}[${i}]`), r.int(o, ["cui"], true, at)))
-      : [r.financial(o, undefined, at)];
+    const years =
+      nested && !hasAny(o, ["an"])
+        ? (o[nested] as unknown[]).map((e, i) => r.financial(r.object(e, `${at}.${nested}[${i}]`), r.int(o, ["cui"], true, at)))
+        : [r.financial(o, undefined, at)];
     for (const y of years) {
       const k = `${y.cui}/${y.an}`;
       if (wanted.has(y.cui) && keep(y.an) && !found.has(k)) found.set(k, y);
@@ -210,7 +212,8 @@ class Reader {
     if (isObj(body)) {
       for (const k of [...LIST_KEYS, ...extra]) if (Array.isArray(body[k])) return { items: body[k] as unknown[], holder: body };
       if (isObj(body.data)) {
-        for (const k of [...LIST_KEYS, ...extra]) if (Array.isArray(body.data[k])) return { items: body.data[k] as unknown[], holder: body.data };
+        for (const k of [...LIST_KEYS, ...extra])
+          if (Array.isArray(body.data[k])) return { items: body.data[k] as unknown[], holder: body.data };
       }
     }
     return this.fail(`no list (looked for an array, or one under ${[...LIST_KEYS, ...extra].join("/")}), got ${kind(body)}`, "data");
@@ -341,7 +344,14 @@ class Reader {
     });
   }
 
-  private value<T>(o: Obj, names: readonly string[], required: boolean, at: string, expected: string, read: (v: unknown) => T | undefined): T | null | undefined {
+  private value<T>(
+    o: Obj,
+    names: readonly string[],
+    required: boolean,
+    at: string,
+    expected: string,
+    read: (v: unknown) => T | undefined,
+  ): T | null | undefined {
     const name = names.find((n) => o[n] !== undefined);
     const where = at ? `${at}.${name ?? names[0]}` : (name ?? names[0]);
     const v = name === undefined ? undefined : o[name];
@@ -376,7 +386,10 @@ function unwrapRecord(body: unknown): unknown {
 }
 
 function sortByYear(years: FinancialYear[]): FinancialYear[] {
-  return years.map((y, i) => [y, i] as const).sort(([a, i], [b, j]) => b.an - a.an || i - j).map(([y]) => y);
+  return years
+    .map((y, i) => [y, i] as const)
+    .sort(([a, i], [b, j]) => b.an - a.an || i - j)
+    .map(([y]) => y);
 }
 
 /** What a wrong value looked like, short (never a whole body). */

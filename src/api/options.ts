@@ -64,7 +64,18 @@ export const DEFAULTS = {
   concurrency: 4,
 } satisfies Partial<ResolvedOptions>;
 
-const KNOWN = new Set(["baseUrl", "apiKey", "timeoutMs", "totalTimeoutMs", "retries", "retryDelayMs", "maxPages", "concurrency", "fetch", "onCall"]);
+const KNOWN = new Set([
+  "baseUrl",
+  "apiKey",
+  "timeoutMs",
+  "totalTimeoutMs",
+  "retries",
+  "retryDelayMs",
+  "maxPages",
+  "concurrency",
+  "fetch",
+  "onCall",
+]);
 
 export function normalizeOptions(options: ClientOptions): ResolvedOptions {
   if (options === null || typeof options !== "object") throw bad("options", "an object", options);
@@ -92,7 +103,10 @@ export function normalizeOptions(options: ClientOptions): ResolvedOptions {
 export function normalizeRequestOptions(o: ResolvedOptions, r: RequestOptions = {}) {
   if (r === null || typeof r !== "object") throw bad("options", "an object", r);
   const { signal } = r;
-  if (signal != null && (typeof signal !== "object" || typeof signal.addEventListener !== "function" || typeof signal.aborted !== "boolean")) {
+  if (
+    signal != null &&
+    (typeof signal !== "object" || typeof signal.addEventListener !== "function" || typeof signal.aborted !== "boolean")
+  ) {
     throw bad("signal", "an AbortSignal (or a CancelSignal)", signal);
   }
   return {
@@ -125,7 +139,8 @@ export function getValidBaseUrl(value: unknown): string {
   } catch {
     throw bad("baseUrl", "an absolute URL, e.g. https://host", withoutSecrets(value));
   }
-  if (url.username || url.password || url.search || url.hash) throw bad("baseUrl", "an address without credentials, query or fragment", withoutSecrets(value));
+  if (url.username || url.password || url.search || url.hash)
+    throw bad("baseUrl", "an address without credentials, query or fragment", withoutSecrets(value));
   if (url.protocol !== "https:" && !(url.protocol === "http:" && LOOPBACK.test(url.hostname))) {
     throw bad("baseUrl", "an https address (http only on loopback: 127.0.0.0/8, localhost, [::1])", withoutSecrets(value));
   }
@@ -138,7 +153,10 @@ export function getValidBaseUrl(value: unknown): string {
  * a user may have pasted a password or the API key there (the key never appears in a message).
  */
 function withoutSecrets(value: string): string {
-  const cut = value.trim().replace(/[?#].*$/s, "").replace(/^([a-z][a-z0-9+.-]*:\/\/)?[^/]*@/i, "$1");
+  const cut = value
+    .trim()
+    .replace(/[?#].*$/s, "")
+    .replace(/^([a-z][a-z0-9+.-]*:\/\/)?[^/]*@/i, "$1");
   return cut === value.trim() ? cut : `${cut} (rest hidden)`;
 }
 

@@ -18,16 +18,7 @@ export interface CompanyProfile {
 }
 
 /** Profile fields other than `cui`, in the order the functions show them. */
-export const PROFILE_FIELDS = [
-  "denumire",
-  "stare",
-  "judet",
-  "localitate",
-  "adresa",
-  "caen_principal",
-  "platitor_tva",
-  "j_cod",
-] as const;
+export const PROFILE_FIELDS = ["denumire", "stare", "judet", "localitate", "adresa", "caen_principal", "platitor_tva", "j_cod"] as const;
 export type ProfileField = (typeof PROFILE_FIELDS)[number];
 
 /** Batch identification item: `cui`, `denumire`, `stare` always; more when `include` worked. */
@@ -46,13 +37,7 @@ export interface FinancialYear {
   numar_angajati?: number | null;
 }
 
-export const FINANCIAL_FIELDS = [
-  "cifra_afaceri",
-  "profit_net",
-  "active_totale",
-  "datorii_totale",
-  "numar_angajati",
-] as const;
+export const FINANCIAL_FIELDS = ["cifra_afaceri", "profit_net", "active_totale", "datorii_totale", "numar_angajati"] as const;
 export type FinancialField = (typeof FINANCIAL_FIELDS)[number];
 
 /** `GET /v4/firme/{cui}/financiar?an_de_la=..&an_pana=..`: years latest first, as the service lists them. */
@@ -136,15 +121,7 @@ export interface QuotaInfo {
 }
 
 /** The endpoints, as named in call records and errors. */
-export type EndpointName =
-  | "company"
-  | "financial"
-  | "batch"
-  | "batchFinancial"
-  | "search"
-  | "rankings"
-  | "ranking"
-  | "counties";
+export type EndpointName = "company" | "financial" | "batch" | "batchFinancial" | "search" | "rankings" | "ranking" | "counties";
 
 /** What went wrong, as a literal (see `src/api/errors.ts`). */
 export type ApiErrorKind =

@@ -77,9 +77,7 @@ export function parseBox(ref: string): Box | null {
 /** Box → "A1:B3", or "A1" for a single cell. */
 export function formatBox(box: Box): string {
   const a = formatCellRef(box.top, box.left);
-  return box.top === box.bottom && box.left === box.right
-    ? a
-    : `${a}:${formatCellRef(box.bottom, box.right)}`;
+  return box.top === box.bottom && box.left === box.right ? a : `${a}:${formatCellRef(box.bottom, box.right)}`;
 }
 
 export function boxContains(box: Box, row: number, col: number): boolean {
@@ -106,9 +104,7 @@ export function cellKey(row: number, col: number): number {
 
 /** Quotes a sheet name for a formula when needed: `'My sheet'`, `'It''s'`. */
 export function quoteSheetName(name: string): string {
-  return /^[A-Za-z_\u00C0-\uFFFF][A-Za-z0-9_.\u00C0-\uFFFF]*$/.test(name) &&
-    !parseCellRef(name) &&
-    !/^R\d*C\d*$/i.test(name)
+  return /^[A-Za-z_\u00C0-\uFFFF][A-Za-z0-9_.\u00C0-\uFFFF]*$/.test(name) && !parseCellRef(name) && !/^R\d*C\d*$/i.test(name)
     ? name
     : `'${name.replace(/'/g, "''")}'`;
 }

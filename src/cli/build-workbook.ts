@@ -38,8 +38,7 @@ export interface FormulaSpec {
   style?: StyleName;
 }
 
-export type BuildCell =
-  BuildValue | undefined | FormulaSpec | { value: BuildValue; style: StyleName };
+export type BuildCell = BuildValue | undefined | FormulaSpec | { value: BuildValue; style: StyleName };
 
 export interface BuildSheet {
   name: string;
@@ -167,10 +166,7 @@ export function buildWorkbook(spec: BuildSpec): Uint8Array {
     let used: Box | null = null;
     const put = (row: number, col: number, xml: string, what: string) => {
       const k = cellKey(row, col);
-      if (taken.has(k))
-        throw new Error(
-          `${sheet.name}!${formatCellRef(row, col)}: ${what} overlaps ${taken.get(k)}`
-        );
+      if (taken.has(k)) throw new Error(`${sheet.name}!${formatCellRef(row, col)}: ${what} overlaps ${taken.get(k)}`);
       taken.set(k, what);
       if (!xml) return;
       if (!rows.has(row)) rows.set(row, []);
@@ -188,9 +184,7 @@ export function buildWorkbook(spec: BuildSpec): Uint8Array {
     const start = sheet.startRow ?? 1;
     // formulas first, so a constant inside a declared spill is reported as overlapping it
     const cells: Array<{ row: number; col: number; cell: BuildCell }> = [];
-    sheet.rows.forEach((r, i) =>
-      r.forEach((cell, j) => cells.push({ row: start + i, col: j + 1, cell }))
-    );
+    sheet.rows.forEach((r, i) => r.forEach((cell, j) => cells.push({ row: start + i, col: j + 1, cell })));
     cells.sort((a, b) => Number(isFormula(b.cell)) - Number(isFormula(a.cell)));
     for (const { row, col, cell } of cells) {
       const ref = formatCellRef(row, col);
@@ -211,16 +205,9 @@ export function buildWorkbook(spec: BuildSpec): Uint8Array {
       const text = form === "typed" ? typed : toXldudfForm(typed, ns);
       const style = cell.style ? STYLE_INDEX[cell.style] : 0;
       const s = style ? ` s="${style}"` : "";
-      const cached =
-        cell.cached === undefined
-          ? ({ error: form === "typed" ? "#NAME?" : "#N/A" } as CellError)
-          : cell.cached;
+      const cached = cell.cached === undefined ? ({ error: form === "typed" ? "#NAME?" : "#N/A" } as CellError) : cell.cached;
       const grid = Array.isArray(cached) ? cached : [[cached]];
-      if (
-        grid.length === 0 ||
-        grid[0].length === 0 ||
-        grid.some((r) => r.length !== grid[0].length)
-      ) {
+      if (grid.length === 0 || grid[0].length === 0 || grid.some((r) => r.length !== grid[0].length)) {
         throw new Error(`${sheet.name}!${ref}: the cached array must be rectangular and non-empty`);
       }
       const box: Box = {
@@ -238,10 +225,7 @@ export function buildWorkbook(spec: BuildSpec): Uint8Array {
         xml = `<c r="${ref}"${s}${top.t ? ` t="${top.t}"` : ""}><f>${fText}</f><v>${top.v}</v></c>`;
       } else {
         usesDynamicArrays = true;
-        const fAttrs =
-          form === "typed"
-            ? `t="array" aca="1" ref="${formatBox(box)}" ca="1"`
-            : `t="array" ref="${formatBox(box)}"`;
+        const fAttrs = form === "typed" ? `t="array" aca="1" ref="${formatBox(box)}" ca="1"` : `t="array" ref="${formatBox(box)}"`;
         xml = `<c r="${ref}"${s}${top.t ? ` t="${top.t}"` : ""} cm="1"><f ${fAttrs}>${fText}</f><v>${top.v}</v></c>`;
       }
       put(row, col, xml, `the formula in ${ref}`);
@@ -253,9 +237,9 @@ export function buildWorkbook(spec: BuildSpec): Uint8Array {
             row + i,
             col + j,
             `<c r="${formatCellRef(row + i, col + j)}"${enc.t ? ` t="${enc.t}"` : ""}><v>${enc.v}</v></c>`,
-            `the spill of ${ref}`
+            `the spill of ${ref}`,
           );
-        })
+        }),
       );
     }
     const sortedRows = [...rows.keys()].sort((a, b) => a - b);
@@ -275,7 +259,7 @@ export function buildWorkbook(spec: BuildSpec): Uint8Array {
         `<dimension ref="${dim}"/><sheetViews><sheetView${selected} workbookViewId="0"/></sheetViews>` +
         `<sheetFormatPr baseColWidth="10" defaultRowHeight="16" x14ac:dyDescent="0.2"/>${cols}` +
         (data ? `<sheetData>${data}</sheetData>` : "<sheetData/>") +
-        `<pageMargins left="0.7" right="0.7" top="0.75" bottom="0.75" header="0.3" footer="0.3"/></worksheet>`
+        `<pageMargins left="0.7" right="0.7" top="0.75" bottom="0.75" header="0.3" footer="0.3"/></worksheet>`,
     );
   });
 
@@ -325,12 +309,10 @@ export function buildWorkbook(spec: BuildSpec): Uint8Array {
   parts.push(["xl/workbook.xml", wb]);
 
   let wbRels = `${DECL}<Relationships xmlns="${NS_PKG_REL}">`;
-  for (let i = 1; i <= n; i++)
-    wbRels += `<Relationship Id="rId${i}" Type="${REL}/worksheet" Target="worksheets/sheet${i}.xml"/>`;
+  for (let i = 1; i <= n; i++) wbRels += `<Relationship Id="rId${i}" Type="${REL}/worksheet" Target="worksheets/sheet${i}.xml"/>`;
   wbRels += `<Relationship Id="rId${n + 1}" Type="${REL}/styles" Target="styles.xml"/>`;
   wbRels += `<Relationship Id="rId${n + 2}" Type="${REL}/sharedStrings" Target="sharedStrings.xml"/>`;
-  if (usesDynamicArrays)
-    wbRels += `<Relationship Id="rId${n + 3}" Type="${REL}/sheetMetadata" Target="metadata.xml"/>`;
+  if (usesDynamicArrays) wbRels += `<Relationship Id="rId${n + 3}" Type="${REL}/sheetMetadata" Target="metadata.xml"/>`;
   wbRels += "</Relationships>";
   parts.push(["xl/_rels/workbook.xml.rels", wbRels]);
 
@@ -462,14 +444,9 @@ export function demoSpec(opts: DemoOptions = {}): BuildSpec {
   const columns = opts.columns ?? DEMO_COLUMNS;
   const pool: Array<number | string> = opts.cuis?.length
     ? opts.cuis
-    : Array.from({ length: Math.max(8, Math.ceil(n / 2)) }, () =>
-        withControlDigit(1_000_000 + Math.floor(rand() * 40_000_000))
-      );
+    : Array.from({ length: Math.max(8, Math.ceil(n / 2)) }, () => withControlDigit(1_000_000 + Math.floor(rand() * 40_000_000)));
   const rows: BuildCell[][] = [
-    [
-      { value: "CUI", style: "header" },
-      ...columns.map((c) => ({ value: c.header, style: "header" as StyleName })),
-    ],
+    [{ value: "CUI", style: "header" }, ...columns.map((c) => ({ value: c.header, style: "header" as StyleName }))],
   ];
   const seen: Array<number | string> = [];
   for (let i = 0; i < n; i++) {
@@ -486,11 +463,8 @@ export function demoSpec(opts: DemoOptions = {}): BuildSpec {
       if (i % 5 === 0 && typeof cui === "number") cui = `RO${cui}`;
       seen.push(cui);
     }
-    const row: BuildCell[] = [
-      cui === null ? undefined : typeof cui === "number" ? cui : { value: cui, style: "text" },
-    ];
-    for (const c of columns)
-      row.push({ formula: c.formula.replace(/\{cui\}/g, `A${r}`), form: opts.form });
+    const row: BuildCell[] = [cui === null ? undefined : typeof cui === "number" ? cui : { value: cui, style: "text" }];
+    for (const c of columns) row.push({ formula: c.formula.replace(/\{cui\}/g, `A${r}`), form: opts.form });
     rows.push(row);
   }
   const sheets: BuildSheet[] = [{ name: "Firme", rows, columnWidths: [14, 36, 12, 16, 22, 18] }];

@@ -12,15 +12,7 @@
  * reported as not evaluable: the CLI never guesses what Excel would compute.
  */
 import { ALL_ERROR_CODES, CellError, CellValue } from "./types";
-import {
-  Box,
-  MAX_COLS,
-  MAX_ROWS,
-  ParsedCellRef,
-  colToLetters,
-  lettersToCol,
-  parseCellRef,
-} from "./a1";
+import { Box, MAX_COLS, MAX_ROWS, ParsedCellRef, colToLetters, lettersToCol, parseCellRef } from "./a1";
 
 export type TokenKind =
   | "ws"
@@ -70,7 +62,7 @@ export interface Token {
 export class FormulaSyntaxError extends Error {
   constructor(
     message: string,
-    readonly offset: number
+    readonly offset: number,
   ) {
     super(message);
     this.name = "FormulaSyntaxError";
@@ -84,18 +76,12 @@ const RE_ERR = new RegExp(
   `(?:${ALL_ERROR_CODES.map((c) => c.replace(/[.*+?^${}()|[\]\\/!]/g, "\\$&"))
     .sort((a, b) => b.length - a.length)
     .join("|")})`,
-  "iy"
+  "iy",
 );
 const RE_PREFIX_QUOTED = /'((?:[^']|'')+)'!/y;
-const RE_PREFIX_PLAIN = new RegExp(
-  `(\\[[^\\]]+\\])?([${NAME_CHARS}]*(?::[${NAME_CHARS}]+)?)!`,
-  "y"
-);
+const RE_PREFIX_PLAIN = new RegExp(`(\\[[^\\]]+\\])?([${NAME_CHARS}]*(?::[${NAME_CHARS}]+)?)!`, "y");
 const NOT_NAME_AFTER = `(?![${NAME_CHARS}(\\[!])`;
-const RE_CELL_AREA = new RegExp(
-  `(\\$?[A-Za-z]{1,3}\\$?[0-9]{1,7})(?::(\\$?[A-Za-z]{1,3}\\$?[0-9]{1,7}))?${NOT_NAME_AFTER}`,
-  "y"
-);
+const RE_CELL_AREA = new RegExp(`(\\$?[A-Za-z]{1,3}\\$?[0-9]{1,7})(?::(\\$?[A-Za-z]{1,3}\\$?[0-9]{1,7}))?${NOT_NAME_AFTER}`, "y");
 const RE_COL_AREA = new RegExp(`(\\$?)([A-Za-z]{1,3}):(\\$?)([A-Za-z]{1,3})${NOT_NAME_AFTER}`, "y");
 const RE_ROW_AREA = new RegExp(`(\\$?)([0-9]{1,7}):(\\$?)([0-9]{1,7})${NOT_NAME_AFTER}`, "y");
 const RE_REF_ERROR = /#REF!/iy;
@@ -108,10 +94,7 @@ function stickyMatch(re: RegExp, s: string, at: number): RegExpExecArray | null 
 }
 
 /** Reads an area (cell, range, whole columns/rows, #REF!) at `at`; null when there is none. */
-function readArea(
-  s: string,
-  at: number
-): { len: number; ref: Omit<RefToken, "sheet" | "prefix" | "external" | "threeD"> } | null {
+function readArea(s: string, at: number): { len: number; ref: Omit<RefToken, "sheet" | "prefix" | "external" | "threeD"> } | null {
   let m = stickyMatch(RE_CELL_AREA, s, at);
   if (m) {
     const a = parseCellRef(m[1]);
@@ -327,20 +310,15 @@ export type NotEvaluableReason =
 
 const REASON_TEXT: Record<NotEvaluableReason, string> = {
   syntax: "formula nu poate fi citită / the formula cannot be read",
-  nested:
-    "apelul FIRMA este în interiorul altei formule / the FIRMA call is inside a larger formula",
+  nested: "apelul FIRMA este în interiorul altei formule / the FIRMA call is inside a larger formula",
   function: "argumentul conține o funcție / the argument contains a function",
-  expression:
-    "argumentul conține un calcul (operator) / the argument contains a calculation (operator)",
+  expression: "argumentul conține un calcul (operator) / the argument contains a calculation (operator)",
   name: "argumentul folosește un nume definit / the argument uses a defined name",
-  wholeColumnOrRow:
-    "argumentul este o coloană sau un rând întreg / the argument is a whole column or row",
-  externalReference:
-    "argumentul se referă la alt registru / the argument refers to another workbook",
+  wholeColumnOrRow: "argumentul este o coloană sau un rând întreg / the argument is a whole column or row",
+  externalReference: "argumentul se referă la alt registru / the argument refers to another workbook",
   threeDReference: "argumentul se referă la mai multe foi / the argument spans several sheets",
   structuredReference: "argumentul este o referință de tabel / the argument is a table reference",
-  spillReference:
-    "argumentul folosește operatorul # (zonă revărsată) / the argument uses the # spill operator",
+  spillReference: "argumentul folosește operatorul # (zonă revărsată) / the argument uses the # spill operator",
   arrayConstant: "constanta matrice nu poate fi citită / the array constant cannot be read",
   unknownSheet: "foaia din referință nu există / the referenced sheet does not exist",
   circular:
@@ -383,14 +361,10 @@ export type FormulaAnalysis =
   | { kind: "none" };
 
 /** Matches a function token against a namespace; returns the bare name and the spelling. */
-export function matchNamespaceFunction(
-  fn: string,
-  namespace: string
-): { name: string; form: "xldudf" | "typed" } | null {
+export function matchNamespaceFunction(fn: string, namespace: string): { name: string; form: "xldudf" | "typed" } | null {
   const u = fn.toUpperCase();
   const ns = namespace.toUpperCase();
-  if (u.startsWith(ns + ".") && u.length > ns.length + 1)
-    return { name: u.slice(ns.length + 1), form: "typed" };
+  if (u.startsWith(ns + ".") && u.length > ns.length + 1) return { name: u.slice(ns.length + 1), form: "typed" };
   const x = "_XLDUDF_" + ns + "_";
   if (u.startsWith(x) && u.length > x.length) return { name: u.slice(x.length), form: "xldudf" };
   return null;
@@ -409,12 +383,7 @@ function literalOf(tokens: Token[]): CellValue | undefined {
     if (t.kind === "err") return { error: t.text.toUpperCase(), message: "" } as CellError;
     if (t.kind === "ref" && t.ref?.area === "refError") return { error: "#REF!", message: "" };
   }
-  if (
-    tokens.length === 2 &&
-    tokens[0].kind === "op" &&
-    (tokens[0].text === "-" || tokens[0].text === "+") &&
-    tokens[1].kind === "num"
-  ) {
+  if (tokens.length === 2 && tokens[0].kind === "op" && (tokens[0].text === "-" || tokens[0].text === "+") && tokens[1].kind === "num") {
     const n = Number(tokens[1].text);
     return tokens[0].text === "-" ? (n === 0 ? 0 : -n) : n;
   }
@@ -440,8 +409,7 @@ function classifyArg(tokens: Token[], formula: string): FormulaArg {
     if (r.external) return { kind: "unsupported", reason: "externalReference", text };
     if (r.threeD) return { kind: "unsupported", reason: "threeDReference", text };
     if (r.area === "name") return { kind: "unsupported", reason: "name", text };
-    if (r.area === "cols" || r.area === "rows")
-      return { kind: "unsupported", reason: "wholeColumnOrRow", text };
+    if (r.area === "cols" || r.area === "rows") return { kind: "unsupported", reason: "wholeColumnOrRow", text };
     const a = r.a!;
     const b = r.b ?? a;
     const box: Box = {
@@ -471,15 +439,12 @@ function classifyArg(tokens: Token[], formula: string): FormulaArg {
       } else cur.push(tok);
     }
     if (!flush()) return { kind: "unsupported", reason: "arrayConstant", text };
-    if (rows.some((r) => r.length !== rows[0].length))
-      return { kind: "unsupported", reason: "arrayConstant", text };
+    if (rows.some((r) => r.length !== rows[0].length)) return { kind: "unsupported", reason: "arrayConstant", text };
     return { kind: "array", value: rows, text };
   }
   if (t.some((x) => x.kind === "func")) return { kind: "unsupported", reason: "function", text };
-  if (t.some((x) => x.kind === "struct"))
-    return { kind: "unsupported", reason: "structuredReference", text };
-  if (t.some((x, i) => x.kind === "op" && x.text === "#" && i > 0))
-    return { kind: "unsupported", reason: "spillReference", text };
+  if (t.some((x) => x.kind === "struct")) return { kind: "unsupported", reason: "structuredReference", text };
+  if (t.some((x, i) => x.kind === "op" && x.text === "#" && i > 0)) return { kind: "unsupported", reason: "spillReference", text };
   if (t.length === 1 && t[0].kind === "name") return { kind: "unsupported", reason: "name", text };
   return { kind: "unsupported", reason: "expression", text };
 }
@@ -499,15 +464,12 @@ export function analyzeFormula(formula: string, namespace: string): FormulaAnaly
     }
     return { kind: "none" };
   }
-  const calls = tokens.filter(
-    (t) => t.kind === "func" && matchNamespaceFunction(t.text, namespace)
-  );
+  const calls = tokens.filter((t) => t.kind === "func" && matchNamespaceFunction(t.text, namespace));
   if (calls.length === 0) return { kind: "none" };
   const names = calls.map((t) => matchNamespaceFunction(t.text, namespace)!.name);
   const t = trimWs(tokens);
   const head = t[0];
-  if (!(head && head.kind === "func" && t[1]?.kind === "lparen" && calls.includes(head)))
-    return { kind: "nested", names };
+  if (!(head && head.kind === "func" && t[1]?.kind === "lparen" && calls.includes(head))) return { kind: "nested", names };
   // find the parenthesis that closes the call; it must be the last token
   let depth = 0;
   let close = -1;
@@ -601,9 +563,7 @@ export function toXldudfForm(formula: string, namespace: string): string {
     if (t.kind !== "func") continue;
     const m = matchNamespaceFunction(t.text, namespace);
     if (!m || m.form !== "typed") continue;
-    out +=
-      body.slice(last, t.start) +
-      `_xldudf_${namespace.toUpperCase()}_${m.name.replace(/\./g, "_")}`;
+    out += body.slice(last, t.start) + `_xldudf_${namespace.toUpperCase()}_${m.name.replace(/\./g, "_")}`;
     last = t.end;
   }
   return out + body.slice(last);

@@ -100,11 +100,16 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
 
   program
     .command("refresh")
-    .description("actualizează valorile formulelor FIRMA dintr-un .xlsx, fără Excel / refresh the values of FIRMA formulas in an .xlsx, without Excel")
+    .description(
+      "actualizează valorile formulelor FIRMA dintr-un .xlsx, fără Excel / refresh the values of FIRMA formulas in an .xlsx, without Excel",
+    )
     .argument("<book.xlsx>", "registrul de actualizat / the workbook to refresh")
     .option("--key <key>", "cheia API (implicit: FIRMA_API_KEY) / API key (default: FIRMA_API_KEY)")
     .option("--base-url <url>", "adresa serviciului (implicit: FIRMA_BASE_URL) / service address (default: FIRMA_BASE_URL)")
-    .option("--out <file>", "fișierul rezultat (implicit: <nume>.refreshed.xlsx alături) / output file (default: <name>.refreshed.xlsx beside it)")
+    .option(
+      "--out <file>",
+      "fișierul rezultat (implicit: <nume>.refreshed.xlsx alături) / output file (default: <name>.refreshed.xlsx beside it)",
+    )
     .option("--in-place", "suprascrie fișierul de intrare / overwrite the input file")
     .option("--dry-run", "doar estimează costul, fără apeluri și fără scriere / only estimate the cost: no calls, nothing written")
     .option("--max-credits <n>", "refuză să pornească peste atâtea credite / refuse to start above this many credits", wholeNumber)
@@ -149,14 +154,22 @@ async function runRefresh(input: string, flags: RefreshFlags, io: Io): Promise<n
   const store: KeyValueStore = flags.cache ? new FileStore(join(flags.cacheDir ?? defaultCacheDir(), "store.json")) : new MemoryStore();
   let engine: FirmaEngine;
   try {
-    engine = new FirmaEngine({ baseUrl: baseUrl ?? "https://unset.invalid", apiKey: () => key ?? null, store, plan: () => flags.plan ?? null });
+    engine = new FirmaEngine({
+      baseUrl: baseUrl ?? "https://unset.invalid",
+      apiKey: () => key ?? null,
+      store,
+      plan: () => flags.plan ?? null,
+    });
     if (!flags.dryRun) void engine.client; // checks the address now (https, or loopback http)
   } catch (e) {
     return fail((e as Error).message, 1);
   }
 
   const started = Date.now();
-  const bar = flags.progress && io.stderr.isTTY ? new SingleBar({ stream: io.stderr as NodeJS.WriteStream, format: "FIRMA [{bar}] {value}/{total} formule" }) : null;
+  const bar =
+    flags.progress && io.stderr.isTTY
+      ? new SingleBar({ stream: io.stderr as NodeJS.WriteStream, format: "FIRMA [{bar}] {value}/{total} formule" })
+      : null;
   let report: RefreshReport;
   try {
     report = await refreshWorkbook(bytes, {

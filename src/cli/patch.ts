@@ -47,15 +47,7 @@ import {
   parseCellRef,
 } from "./a1";
 import { CLASSIC_ERRORS, CellError, CellValue, isCellError } from "./types";
-import {
-  childElements,
-  elementSpan,
-  escapeXmlText,
-  encodeOoxmlString,
-  rawAttributes,
-  scanTags,
-  setAttribute,
-} from "./xml";
+import { childElements, elementSpan, escapeXmlText, encodeOoxmlString, rawAttributes, scanTags, setAttribute } from "./xml";
 
 export type ResultValue = CellValue | null;
 export type PatchValue = ResultValue | ResultValue[][];
@@ -112,13 +104,11 @@ export function encodeValue(value: ResultValue, notes?: string[]): Encoded {
     const code = value.error.toUpperCase();
     if (CLASSIC.has(code)) return { t: "e", v: escapeXmlText(code) };
     notes?.push(
-      `${code} stocat ca #VALUE! (formatul fișierului nu are cod pentru el) / ${code} stored as #VALUE! (the file format has no code for it)`
+      `${code} stocat ca #VALUE! (formatul fișierului nu are cod pentru el) / ${code} stored as #VALUE! (the file format has no code for it)`,
     );
     return { t: "e", v: "#VALUE!" };
   }
-  notes?.push(
-    "valoare de tip necunoscut scrisă ca #VALUE! / value of unknown type written as #VALUE!"
-  );
+  notes?.push("valoare de tip necunoscut scrisă ca #VALUE! / value of unknown type written as #VALUE!");
   return { t: "e", v: "#VALUE!" };
 }
 
@@ -153,9 +143,7 @@ export function rewriteCellXml(xml: string, change: { value?: Encoded; fRef?: st
     } else if (local === "v" && change.value) {
       content += xml.slice(pos, k.tag.start);
       content +=
-        k.tag.kind === "empty"
-          ? vEl(change.value.v)
-          : xml.slice(k.tag.start, k.tag.end) + change.value.v + xml.slice(k.contentEnd, k.end);
+        k.tag.kind === "empty" ? vEl(change.value.v) : xml.slice(k.tag.start, k.tag.end) + change.value.v + xml.slice(k.contentEnd, k.end);
       pos = k.end;
       wroteV = true;
     } else if (local === "is" && change.value) {
@@ -175,13 +163,7 @@ export function rewriteCellXml(xml: string, change: { value?: Encoded; fRef?: st
     if (span.tag.kind === "empty") {
       return startTag.replace(/\s*\/>$/, ">") + head + `</${qname}>`;
     }
-    return (
-      startTag +
-      head +
-      content +
-      xml.slice(pos, span.contentEnd) +
-      xml.slice(span.contentEnd, span.end)
-    );
+    return startTag + head + content + xml.slice(pos, span.contentEnd) + xml.slice(span.contentEnd, span.end);
   }
   if (span.tag.kind === "empty") return startTag;
   return startTag + content + xml.slice(pos, span.end);
@@ -240,7 +222,7 @@ class SheetEditor {
 
   constructor(
     readonly sheet: ParsedSheet,
-    private readonly prefix: string
+    private readonly prefix: string,
   ) {}
 
   private original(key: number): ParsedCell | undefined {
@@ -332,8 +314,7 @@ class SheetEditor {
       if (m) {
         const lo = Math.min(Number(m[1]), cols[0]);
         const hi = Math.max(Number(m[2]), cols[cols.length - 1]);
-        if (lo !== Number(m[1]) || hi !== Number(m[2]))
-          rowTag = setAttribute(rowTag, "spans", `${lo}:${hi}`);
+        if (lo !== Number(m[1]) || hi !== Number(m[2])) rowTag = setAttribute(rowTag, "spans", `${lo}:${hi}`);
       }
       if (existing.span.tag.kind === "empty") {
         const open = rowTag.replace(/\s*\/>$/, ">");
@@ -386,11 +367,7 @@ class SheetEditor {
       const old = parseBox(dimension.ref);
       const next = old ? boxUnion(old, this.written) : null;
       if (next && formatBox(next) !== formatBox(old!)) {
-        const tag = setAttribute(
-          xml.slice(dimension.tagStart, dimension.tagEnd),
-          "ref",
-          formatBox(next)
-        );
+        const tag = setAttribute(xml.slice(dimension.tagStart, dimension.tagEnd), "ref", formatBox(next));
         ops.push({ pos: dimension.tagStart, end: dimension.tagEnd, text: tag, insert: false });
       }
     }
@@ -474,7 +451,7 @@ export function patchWorkbook(wb: Workbook, results: CellResult[]): PatchReport 
       let v: ResultValue;
       if (Array.isArray(value)) {
         notes.push(
-          "formulă obișnuită (nu matrice dinamică): s-a scris doar valoarea din stânga sus / ordinary (non-dynamic-array) formula: only the top-left value was written"
+          "formulă obișnuită (nu matrice dinamică): s-a scris doar valoarea din stânga sus / ordinary (non-dynamic-array) formula: only the top-left value was written",
         );
         v = value[0][0];
       } else v = value;
@@ -491,8 +468,7 @@ export function patchWorkbook(wb: Workbook, results: CellResult[]): PatchReport 
         for (let c = oldBox.left; c <= oldBox.right; c++) {
           const i = rows.length === 1 ? 0 : r - oldBox.top;
           const j = rows[0].length === 1 ? 0 : c - oldBox.left;
-          const v: ResultValue =
-            i < rows.length && j < rows[0].length ? rows[i][j] : { error: "#N/A", message: "" };
+          const v: ResultValue = i < rows.length && j < rows[0].length ? rows[i][j] : { error: "#N/A", message: "" };
           ed.write(r, c, encodeValue(v, r === oldBox.top && c === oldBox.left ? notes : undefined));
         }
       }

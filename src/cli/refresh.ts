@@ -65,7 +65,10 @@ export async function refreshWorkbook(input: Uint8Array, options: RefreshOptions
       skipped.push({ ...where, reason: problems.map((p) => p.message).join("; ") || "formula FIRMA neevaluabilă / not evaluable" });
     } else if (resolved.dependsOn.length > 0) {
       const on = resolved.dependsOn.map((d) => `${d.sheet}!${d.address}`).join(", ");
-      skipped.push({ ...where, reason: `argumentele depind de formule (${on}), nu de constante / arguments depend on formulas (${on}), not constants` });
+      skipped.push({
+        ...where,
+        reason: `argumentele depind de formule (${on}), nu de constante / arguments depend on formulas (${on}), not constants`,
+      });
     } else {
       jobs.push({ sheet: fc.sheet, address: fc.address, name: fc.call.name, args: resolved.args });
     }

@@ -7,16 +7,7 @@
  */
 
 /** The seven classic error codes plus `#GETTING_DATA`, which every reader of the format knows. */
-export const CLASSIC_ERRORS = [
-  "#NULL!",
-  "#DIV/0!",
-  "#VALUE!",
-  "#REF!",
-  "#NAME?",
-  "#NUM!",
-  "#N/A",
-  "#GETTING_DATA",
-] as const;
+export const CLASSIC_ERRORS = ["#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A", "#GETTING_DATA"] as const;
 
 /** Errors of newer Excel (dynamic arrays, data types, connectors): Excel itself stores them as rich values. */
 export const MODERN_ERRORS = [
@@ -44,12 +35,7 @@ export type CellValue = string | number | boolean | CellError;
 export type ReadValue = CellValue | null;
 
 export function isCellError(v: unknown): v is CellError {
-  return (
-    typeof v === "object" &&
-    v !== null &&
-    !Array.isArray(v) &&
-    typeof (v as CellError).error === "string"
-  );
+  return typeof v === "object" && v !== null && !Array.isArray(v) && typeof (v as CellError).error === "string";
 }
 
 /** Every code a formula or a `t="e"` cell may hold, for the formula tokenizer. */

@@ -20,14 +20,7 @@ import {
   type ElementSpan,
 } from "./xml";
 import { Box, boxesIntersect, cellKey, formatCellRef, parseBox, parseCellRef } from "./a1";
-import {
-  FormulaArg,
-  NamespaceCall,
-  NotEvaluableReason,
-  analyzeFormula,
-  describeReason,
-  shiftFormula,
-} from "./formula";
+import { FormulaArg, NamespaceCall, NotEvaluableReason, analyzeFormula, describeReason, shiftFormula } from "./formula";
 import { ReadValue } from "./types";
 
 const REL_OFFICE_DOCUMENT = /\/officeDocument$/;
@@ -172,18 +165,8 @@ function relsPartOf(part: string): string {
 }
 
 function badPart(part: string, e: unknown): XlsxError {
-  const where =
-    e instanceof XmlSyntaxError
-      ? ` @${e.offset}: ${e.message}`
-      : e instanceof Error
-        ? `: ${e.message}`
-        : "";
-  return new XlsxError(
-    "corrupt",
-    `Partea ${part} a registrului este deteriorată`,
-    `The workbook part ${part} is damaged`,
-    where.trim()
-  );
+  const where = e instanceof XmlSyntaxError ? ` @${e.offset}: ${e.message}` : e instanceof Error ? `: ${e.message}` : "";
+  return new XlsxError("corrupt", `Partea ${part} a registrului este deteriorată`, `The workbook part ${part} is damaged`, where.trim());
 }
 
 /** The root element of an XML part. */
@@ -211,7 +194,7 @@ export class Workbook {
       throw new XlsxError(
         "not_xlsx",
         "Fișierul nu este un registru Excel (lipsește partea principală)",
-        "The file is not an Excel workbook (the main part is missing)"
+        "The file is not an Excel workbook (the main part is missing)",
       );
     }
     this.workbookPart = pkg.entryName(office.part)!;
@@ -221,7 +204,7 @@ export class Workbook {
         "not_xlsx",
         "Fișierul nu este un registru Excel .xlsx (de exemplu un document Word sau un registru binar .xlsb)",
         "The file is not an Excel .xlsx workbook (for example a Word document or a binary .xlsb workbook)",
-        ct
+        ct,
       );
     }
     this.workbookRels = this.readRels(relsPartOf(this.workbookPart), this.workbookPart);
@@ -255,10 +238,8 @@ export class Workbook {
       for (const t of scanTags(xml)) {
         if (t.kind === "close") continue;
         const a = attributes(xml.slice(t.start, t.end));
-        if (t.local === "Override" && (a.get("PartName") ?? "").toLowerCase() === lower)
-          return a.get("ContentType") ?? null;
-        if (t.local === "Default" && (a.get("Extension") ?? "").toLowerCase() === ext)
-          byExt = a.get("ContentType") ?? null;
+        if (t.local === "Override" && (a.get("PartName") ?? "").toLowerCase() === lower) return a.get("ContentType") ?? null;
+        if (t.local === "Default" && (a.get("Extension") ?? "").toLowerCase() === ext) byExt = a.get("ContentType") ?? null;
       }
       return byExt;
     } catch (e) {
@@ -305,10 +286,7 @@ export class Workbook {
         let relId = "";
         for (const [k, v] of a) if (/(^|:)id$/.test(k) && k !== "sheetId") relId = v;
         const rel = this.workbookRels.find((r) => r.id === relId);
-        const part =
-          rel && rel.part && REL_WORKSHEET.test(rel.type) && this.pkg.has(rel.part)
-            ? this.pkg.entryName(rel.part)!
-            : null;
+        const part = rel && rel.part && REL_WORKSHEET.test(rel.type) && this.pkg.has(rel.part) ? this.pkg.entryName(rel.part)! : null;
         const st = a.get("state");
         out.push({
           name: a.get("name") ?? "",
@@ -370,13 +348,9 @@ export class Workbook {
           for (const mt of childElements(xml, child)) {
             if (mt.tag.local !== "metadataType") continue;
             i++;
-            if (attributes(xml.slice(mt.tag.start, mt.tag.end)).get("name") === "XLDAPR")
-              xldaprType = i;
+            if (attributes(xml.slice(mt.tag.start, mt.tag.end)).get("name") === "XLDAPR") xldaprType = i;
           }
-        } else if (
-          child.tag.local === "futureMetadata" &&
-          attributes(xml.slice(child.tag.start, child.tag.end)).get("name") === "XLDAPR"
-        ) {
+        } else if (child.tag.local === "futureMetadata" && attributes(xml.slice(child.tag.start, child.tag.end)).get("name") === "XLDAPR") {
           let i = 0;
           for (const bk of childElements(xml, child)) {
             if (bk.tag.local !== "bk") continue;
@@ -423,21 +397,12 @@ export class Workbook {
   /** Parses (once) and returns a worksheet. */
   parseSheet(name: string): ParsedSheet {
     const info = this.sheet(name);
-    if (!info)
-      throw new XlsxError(
-        "not_xlsx",
-        `Foaia „${name}” nu există`,
-        `Sheet "${name}" does not exist`
-      );
+    if (!info) throw new XlsxError("not_xlsx", `Foaia „${name}” nu există`, `Sheet "${name}" does not exist`);
     const cached = this.parsed.get(info.name);
     // the package hands out the same buffer until the part is rewritten
     if (cached && cached.bytes === this.pkg.read(cached.sheet.part)) return cached.sheet;
     if (!info.part)
-      throw new XlsxError(
-        "unsupported",
-        `Foaia „${info.name}” nu este o foaie de calcul`,
-        `Sheet "${info.name}" is not a worksheet`
-      );
+      throw new XlsxError("unsupported", `Foaia „${info.name}” nu este o foaie de calcul`, `Sheet "${info.name}" is not a worksheet`);
     const bytes = this.pkg.read(info.part);
     const xml = this.text(info.part);
     let sheet: ParsedSheet;
@@ -458,9 +423,7 @@ export class Workbook {
 
   private scanSheet(info: SheetInfo, part: string, xml: string): ParsedSheet {
     const root = rootElement(xml);
-    const prefix = root.tag.name.includes(":")
-      ? root.tag.name.slice(0, root.tag.name.indexOf(":") + 1)
-      : "";
+    const prefix = root.tag.name.includes(":") ? root.tag.name.slice(0, root.tag.name.indexOf(":") + 1) : "";
     let sheetData: ElementSpan | undefined;
     let dimension: ParsedSheet["dimension"];
     const merges: Box[] = [];
@@ -490,10 +453,7 @@ export class Workbook {
       const rowAttrs = attributes(xml.slice(rowEl.tag.start, rowEl.tag.end));
       const r = rowAttrs.has("r") ? Number(rowAttrs.get("r")) : lastRow + 1;
       if (!Number.isInteger(r) || r < 1 || r <= lastRow)
-        throw new XmlSyntaxError(
-          `bad or unordered row number ${rowAttrs.get("r")}`,
-          rowEl.tag.start
-        );
+        throw new XmlSyntaxError(`bad or unordered row number ${rowAttrs.get("r")}`, rowEl.tag.start);
       lastRow = r;
       const row: ParsedRow = { r, span: rowEl, attrs: rowAttrs, cells: [] };
       rows.push(row);
@@ -505,12 +465,10 @@ export class Workbook {
         const ref = cAttrs.get("r");
         if (ref !== undefined) {
           const p = parseCellRef(ref);
-          if (!p || p.row !== r)
-            throw new XmlSyntaxError(`cell ${ref} is not in row ${r}`, cEl.tag.start);
+          if (!p || p.row !== r) throw new XmlSyntaxError(`cell ${ref} is not in row ${r}`, cEl.tag.start);
           col = p.col;
         } else col = lastCol + 1;
-        if (col <= lastCol)
-          throw new XmlSyntaxError(`cells out of order in row ${r}`, cEl.tag.start);
+        if (col <= lastCol) throw new XmlSyntaxError(`cells out of order in row ${r}`, cEl.tag.start);
         lastCol = col;
         const cell: ParsedCell = {
           row: r,
@@ -555,8 +513,7 @@ export class Workbook {
     if (!cell) return null;
     const t = cell.attrs.get("t") ?? "n";
     if (t === "inlineStr") {
-      if (cell.is)
-        return stringItemText(sheet.xml, cell.is.span.contentStart, cell.is.span.contentEnd);
+      if (cell.is) return stringItemText(sheet.xml, cell.is.span.contentStart, cell.is.span.contentEnd);
       return cell.v ? decodeOoxmlString(cell.v.text) : null;
     }
     if (!cell.v) return null;
@@ -621,8 +578,7 @@ export class Workbook {
       const masters = new Map<string, ParsedCell>();
       for (const row of sheet.rows)
         for (const c of row.cells)
-          if (c.f?.attrs.get("t") === "shared" && c.f.text !== "" && c.f.attrs.has("si"))
-            masters.set(c.f.attrs.get("si")!, c);
+          if (c.f?.attrs.get("t") === "shared" && c.f.text !== "" && c.f.attrs.has("si")) masters.set(c.f.attrs.get("si")!, c);
       for (const row of sheet.rows) {
         for (const cell of row.cells) {
           if (!cell.f) continue;
@@ -683,19 +639,13 @@ export class Workbook {
     return out;
   }
 
-  private checkArgs(
-    args: FormulaArg[],
-    sheetName: string,
-    cell: ParsedCell,
-    ref: string | undefined
-  ): ArgProblem[] {
+  private checkArgs(args: FormulaArg[], sheetName: string, cell: ParsedCell, ref: string | undefined): ArgProblem[] {
     const problems: ArgProblem[] = [];
     const own = ref
       ? (parseBox(ref) ?? { top: cell.row, left: cell.col, bottom: cell.row, right: cell.col })
       : { top: cell.row, left: cell.col, bottom: cell.row, right: cell.col };
     args.forEach((a, i) => {
-      const problem = (reason: NotEvaluableReason) =>
-        problems.push({ arg: i, reason, text: a.text, message: describeReason(reason) });
+      const problem = (reason: NotEvaluableReason) => problems.push({ arg: i, reason, text: a.text, message: describeReason(reason) });
       if (a.kind === "unsupported") return problem(a.reason);
       if (a.kind !== "ref") return;
       const target = a.sheet === null ? this.sheet(sheetName) : this.sheet(a.sheet);
@@ -710,8 +660,7 @@ export class Workbook {
   /** Anchors of the array formulas (spills) whose range meets `box`. */
   private arraysOver(sheet: ParsedSheet, box: Box): ParsedCell[] {
     const area = (box.bottom - box.top + 1) * (box.right - box.left + 1);
-    if (area >= sheet.arrays.length)
-      return sheet.arrays.filter((ar) => boxesIntersect(ar.box, box)).map((ar) => ar.anchor);
+    if (area >= sheet.arrays.length) return sheet.arrays.filter((ar) => boxesIntersect(ar.box, box)).map((ar) => ar.anchor);
     let index = this.arrayIndex.get(sheet);
     if (!index) {
       index = new Map();
@@ -728,8 +677,7 @@ export class Workbook {
     }
     const out = new Set<ParsedCell>();
     for (let r = box.top; r <= box.bottom; r++)
-      for (let c = box.left; c <= box.right; c++)
-        for (const a of index.get(cellKey(r, c)) ?? []) out.add(a);
+      for (let c = box.left; c <= box.right; c++) for (const a of index.get(cellKey(r, c)) ?? []) out.add(a);
     return [...out];
   }
 
@@ -739,10 +687,7 @@ export class Workbook {
    * as null. `override` supplies values computed in this run (e.g. a FIRMA cell another
    * formula refers to) before the saved values are used.
    */
-  resolveArguments(
-    fc: FormulaCell,
-    override?: ValueOverride
-  ): ResolvedArgs | { ok: false; problems: ArgProblem[] } {
+  resolveArguments(fc: FormulaCell, override?: ValueOverride): ResolvedArgs | { ok: false; problems: ArgProblem[] } {
     if (!fc.call || !fc.evaluable) return { ok: false, problems: fc.problems };
     const args: ArgValue[] = [];
     const deps = new Map<string, { sheet: string; address: string }>();

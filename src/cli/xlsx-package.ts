@@ -34,7 +34,7 @@ export class XlsxError extends Error {
     readonly code: XlsxErrorCode,
     readonly ro: string,
     readonly en: string,
-    readonly detail?: string
+    readonly detail?: string,
   ) {
     super(`${ro} / ${en}${detail ? ` (${detail})` : ""}`);
   }
@@ -109,7 +109,7 @@ function corrupt(detail: string): XlsxError {
     "corrupt",
     "Fișierul .xlsx este deteriorat și nu poate fi citit",
     "The .xlsx file is damaged and cannot be read",
-    detail
+    detail,
   );
 }
 
@@ -136,23 +136,17 @@ export class XlsxPackage {
     private readonly cdOffset: number,
     private readonly cdSize: number,
     /** Offset of the end-of-central-directory record. */
-    private readonly eocdOffset: number
+    private readonly eocdOffset: number,
   ) {}
 
   /** Opens a package; throws `XlsxError` for anything that is not a readable .xlsx ZIP. */
   static open(bytes: Uint8Array, opts: { requireWorkbook?: boolean } = {}): XlsxPackage {
     const data = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
-    if (
-      data.length >= 8 &&
-      data[0] === 0xd0 &&
-      data[1] === 0xcf &&
-      data[2] === 0x11 &&
-      data[3] === 0xe0
-    ) {
+    if (data.length >= 8 && data[0] === 0xd0 && data[1] === 0xcf && data[2] === 0x11 && data[3] === 0xe0) {
       throw new XlsxError(
         "encrypted_or_xls",
         "Fișierul nu este un .xlsx obișnuit: este protejat cu parolă sau în formatul vechi .xls; deschideți-l în Excel și salvați-l ca .xlsx fără parolă",
-        "The file is not a plain .xlsx: it is password-protected or in the old .xls format; open it in Excel and save it as .xlsx without a password"
+        "The file is not a plain .xlsx: it is password-protected or in the old .xls format; open it in Excel and save it as .xlsx without a password",
       );
     }
     if (data.length < 22 || u32(data, 0) !== SIG_LOCAL) {
@@ -161,7 +155,7 @@ export class XlsxPackage {
         throw new XlsxError(
           "not_zip",
           "Fișierul nu este un registru Excel .xlsx (nu este o arhivă ZIP)",
-          "The file is not an Excel .xlsx workbook (not a ZIP archive)"
+          "The file is not an Excel .xlsx workbook (not a ZIP archive)",
         );
       }
     }
@@ -190,14 +184,14 @@ export class XlsxPackage {
       throw new XlsxError(
         "unsupported",
         "Registrul folosește formatul ZIP64 (fișier foarte mare), pe care instrumentul nu îl suportă",
-        "The workbook uses the ZIP64 format (very large file), which this tool does not support"
+        "The workbook uses the ZIP64 format (very large file), which this tool does not support",
       );
     }
     if (disk !== 0 || cdDisk !== 0 || entriesOnDisk !== totalEntries) {
       throw new XlsxError(
         "unsupported",
         "Arhivele ZIP pe mai multe volume nu sunt suportate",
-        "Multi-volume ZIP archives are not supported"
+        "Multi-volume ZIP archives are not supported",
       );
     }
     if (cdOffset + cdSize > eocd) throw corrupt("central directory outside the file");
@@ -205,8 +199,7 @@ export class XlsxPackage {
     const pkg = new XlsxPackage(data, cdOffset, cdSize, eocd);
     let p = cdOffset;
     for (let i = 0; i < totalEntries; i++) {
-      if (p + 46 > cdOffset + cdSize || u32(data, p) !== SIG_CENTRAL)
-        throw corrupt(`central directory record ${i} is damaged`);
+      if (p + 46 > cdOffset + cdSize || u32(data, p) !== SIG_CENTRAL) throw corrupt(`central directory record ${i} is damaged`);
       const flags = u16(data, p + 8);
       const method = u16(data, p + 10);
       const modTime = u16(data, p + 12);
@@ -220,26 +213,18 @@ export class XlsxPackage {
       const diskStart = u16(data, p + 34);
       const localOffset = u32(data, p + 42);
       const recLen = 46 + nameLen + extraLen + commentLen;
-      if (p + recLen > cdOffset + cdSize)
-        throw corrupt(`central directory record ${i} overruns the directory`);
-      if (
-        compressedSize === 0xffffffff ||
-        uncompressedSize === 0xffffffff ||
-        localOffset === 0xffffffff ||
-        diskStart === 0xffff
-      ) {
+      if (p + recLen > cdOffset + cdSize) throw corrupt(`central directory record ${i} overruns the directory`);
+      if (compressedSize === 0xffffffff || uncompressedSize === 0xffffffff || localOffset === 0xffffffff || diskStart === 0xffff) {
         throw new XlsxError(
           "unsupported",
           "Registrul folosește formatul ZIP64 (fișier foarte mare), pe care instrumentul nu îl suportă",
-          "The workbook uses the ZIP64 format (very large file), which this tool does not support"
+          "The workbook uses the ZIP64 format (very large file), which this tool does not support",
         );
       }
       const name = utf8Decoder.decode(data.subarray(p + 46, p + 46 + nameLen));
       if (pkg.byName.has(name)) throw corrupt(`duplicate entry ${name}`);
-      if (localOffset + 30 > cdOffset || u32(data, localOffset) !== SIG_LOCAL)
-        throw corrupt(`local header of ${name} is missing`);
-      const dataStart =
-        localOffset + 30 + u16(data, localOffset + 26) + u16(data, localOffset + 28);
+      if (localOffset + 30 > cdOffset || u32(data, localOffset) !== SIG_LOCAL) throw corrupt(`local header of ${name} is missing`);
+      const dataStart = localOffset + 30 + u16(data, localOffset + 26) + u16(data, localOffset + 28);
       const entry: Entry = {
         name,
         cdRecord: data.subarray(p, p + recLen),
@@ -266,8 +251,7 @@ export class XlsxPackage {
     for (let i = 0; i < sorted.length; i++) {
       const e = sorted[i];
       e.chunkEnd = i + 1 < sorted.length ? sorted[i + 1].localOffset : cdOffset;
-      if (e.dataStart + e.compressedSize > e.chunkEnd)
-        throw corrupt(`data of ${e.name} overruns the next entry`);
+      if (e.dataStart + e.compressedSize > e.chunkEnd) throw corrupt(`data of ${e.name} overruns the next entry`);
     }
     pkg.prefixEnd = sorted.length ? sorted[0].localOffset : cdOffset;
 
@@ -276,7 +260,7 @@ export class XlsxPackage {
         throw new XlsxError(
           "not_xlsx",
           "Fișierul este o arhivă ZIP, dar nu un registru Excel .xlsx (lipsește [Content_Types].xml)",
-          "The file is a ZIP archive but not an Excel .xlsx workbook ([Content_Types].xml is missing)"
+          "The file is a ZIP archive but not an Excel .xlsx workbook ([Content_Types].xml is missing)",
         );
       }
     }
@@ -313,12 +297,7 @@ export class XlsxPackage {
   /** Uncompressed content of an entry (CRC checked). */
   read(name: string): Uint8Array {
     const e = this.find(name);
-    if (!e)
-      throw new XlsxError(
-        "not_xlsx",
-        `Registrul nu are partea ${name}`,
-        `The workbook has no part ${name}`
-      );
+    if (!e) throw new XlsxError("not_xlsx", `Registrul nu are partea ${name}`, `The workbook has no part ${name}`);
     if (e.replacement) return e.replacement;
     return this.readOriginal(e);
   }
@@ -326,12 +305,7 @@ export class XlsxPackage {
   private readOriginal(e: Entry): Uint8Array {
     if (e.cache) return e.cache;
     if (e.flags & 1) {
-      throw new XlsxError(
-        "encrypted_or_xls",
-        "O parte a registrului este criptată",
-        "A part of the workbook is encrypted",
-        e.name
-      );
+      throw new XlsxError("encrypted_or_xls", "O parte a registrului este criptată", "A part of the workbook is encrypted", e.name);
     }
     const raw = this.original.subarray(e.dataStart, e.dataStart + e.compressedSize);
     let out: Uint8Array;
@@ -348,11 +322,10 @@ export class XlsxPackage {
         "unsupported",
         `Metoda de compresie ${e.method} nu este suportată`,
         `Compression method ${e.method} is not supported`,
-        e.name
+        e.name,
       );
     }
-    if (out.length !== e.uncompressedSize || crc32(out) !== e.crc)
-      throw corrupt(`${e.name}: checksum mismatch`);
+    if (out.length !== e.uncompressedSize || crc32(out) !== e.crc) throw corrupt(`${e.name}: checksum mismatch`);
     e.cache = out;
     return out;
   }
@@ -365,7 +338,7 @@ export class XlsxPackage {
         "unsupported",
         "Partea este codificată UTF-16, care nu este suportată",
         "The part is UTF-16 encoded, which is not supported",
-        name
+        name,
       );
     }
     return utf8Decoder.decode(b);
@@ -421,10 +394,7 @@ export class XlsxPackage {
     };
     push(this.original.subarray(0, this.prefixEnd));
     const newOffset = new Map<Entry, number>();
-    const encoded = new Map<
-      Entry,
-      { data: Uint8Array; crc: number; method: number; flags: number }
-    >();
+    const encoded = new Map<Entry, { data: Uint8Array; crc: number; method: number; flags: number }>();
     const localOrder = [...this.entries].sort((a, b) => {
       // original entries in file order, added ones after them in insertion order
       if (a.cdRecord && b.cdRecord) return a.localOffset - b.localOffset;
@@ -535,7 +505,7 @@ export class XlsxPackage {
       throw new XlsxError(
         "unsupported",
         "Registrul rezultat ar depăși 4 GiB (ZIP64 nu este suportat)",
-        "The resulting workbook would exceed 4 GiB (ZIP64 is not supported)"
+        "The resulting workbook would exceed 4 GiB (ZIP64 is not supported)",
       );
     }
     const out = new Uint8Array(pos);

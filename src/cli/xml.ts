@@ -23,7 +23,7 @@ export interface Tag {
 export class XmlSyntaxError extends Error {
   constructor(
     message: string,
-    readonly offset: number
+    readonly offset: number,
   ) {
     super(message);
     this.name = "XmlSyntaxError";
@@ -119,15 +119,13 @@ export interface ElementSpan {
  * Returns the element span; throws on unbalanced markup.
  */
 export function elementSpan(xml: string, open: Tag, limit = xml.length): ElementSpan {
-  if (open.kind === "empty")
-    return { tag: open, contentStart: open.end, contentEnd: open.end, end: open.end };
+  if (open.kind === "empty") return { tag: open, contentStart: open.end, contentEnd: open.end, end: open.end };
   let depth = 0;
   for (const t of scanTags(xml, open.end, limit)) {
     if (t.kind === "open") depth++;
     else if (t.kind === "close") {
       if (depth === 0) {
-        if (t.name !== open.name)
-          throw new XmlSyntaxError(`mismatched end tag </${t.name}> for <${open.name}>`, t.start);
+        if (t.name !== open.name) throw new XmlSyntaxError(`mismatched end tag </${t.name}> for <${open.name}>`, t.start);
         return { tag: open, contentStart: open.end, contentEnd: t.start, end: t.end };
       }
       depth--;
@@ -190,16 +188,7 @@ export function rawAttributes(tagText: string): RawAttribute[] {
     const nameStart = i;
     while (i < n) {
       const c = tagText.charCodeAt(i);
-      if (
-        c === 0x3d ||
-        c === 0x20 ||
-        c === 0x09 ||
-        c === 0x0a ||
-        c === 0x0d ||
-        c === 0x2f ||
-        c === 0x3e
-      )
-        break;
+      if (c === 0x3d || c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || c === 0x2f || c === 0x3e) break;
       i++;
     }
     const name = tagText.slice(nameStart, i);
@@ -243,12 +232,7 @@ export function attr(tagText: string, name: string): string | undefined {
  * else. A new attribute goes right after the last present attribute among `after`
  * (in that order of preference), else right after the tag name.
  */
-export function setAttribute(
-  tagText: string,
-  name: string,
-  value: string | null,
-  after: readonly string[] = []
-): string {
+export function setAttribute(tagText: string, name: string, value: string | null, after: readonly string[] = []): string {
   const attrs = rawAttributes(tagText);
   const existing = attrs.find((a) => a.name === name);
   if (existing) {
@@ -307,8 +291,7 @@ export function decodeXml(s: string): string {
     if (semi < 0) throw new XmlSyntaxError("unterminated entity", amp);
     const ent = s.slice(amp + 1, semi);
     if (ent[0] === "#") {
-      const code =
-        ent[1] === "x" || ent[1] === "X" ? parseInt(ent.slice(2), 16) : parseInt(ent.slice(1), 10);
+      const code = ent[1] === "x" || ent[1] === "X" ? parseInt(ent.slice(2), 16) : parseInt(ent.slice(1), 10);
       if (!Number.isFinite(code)) throw new XmlSyntaxError(`bad character reference &${ent};`, amp);
       out += String.fromCodePoint(code);
     } else if (ent in NAMED) {
@@ -337,7 +320,7 @@ export function escapeXmlAttr(s: string): string {
           ? "&gt;"
           : c === '"'
             ? "&quot;"
-            : `&#x${c.charCodeAt(0).toString(16).toUpperCase()};`
+            : `&#x${c.charCodeAt(0).toString(16).toUpperCase()};`,
   );
 }
 
@@ -351,19 +334,14 @@ export function encodeOoxmlString(s: string): string {
     // control characters on purpose: they are what must be escaped
     // eslint-disable-next-line no-control-regex
     /_x[0-9A-Fa-f]{4}_|[\u0000-\u0008\u000B\u000C\u000D\u000E-\u001F\uFFFE\uFFFF]/g,
-    (m) =>
-      m.length > 1
-        ? "_x005F" + m
-        : `_x${m.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}_`
+    (m) => (m.length > 1 ? "_x005F" + m : `_x${m.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}_`),
   );
 }
 
 /** Inverse of `encodeOoxmlString` (after XML entities have been decoded). */
 export function decodeOoxmlString(s: string): string {
   if (s.indexOf("_x") < 0) return s;
-  return s.replace(/_x([0-9A-Fa-f]{4})_/g, (_m, hex: string) =>
-    String.fromCharCode(parseInt(hex, 16))
-  );
+  return s.replace(/_x([0-9A-Fa-f]{4})_/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
 /**

@@ -57,13 +57,11 @@ export class PersistentCache {
   /** Loads the persisted entries once; later calls return the same promise. */
   load(): Promise<void> {
     if (!this.loaded) {
-      this.loaded = readJson<{ entries?: [string, Entry][]; staleBefore?: number }>(this.store, this.storageKey, {}).then(
-        (saved) => {
-          for (const [k, e] of saved.entries ?? []) if (!this.map.has(k)) this.map.set(k, e);
-          this.staleBefore = Math.max(this.staleBefore, saved.staleBefore ?? 0);
-          this.evict();
-        },
-      );
+      this.loaded = readJson<{ entries?: [string, Entry][]; staleBefore?: number }>(this.store, this.storageKey, {}).then((saved) => {
+        for (const [k, e] of saved.entries ?? []) if (!this.map.has(k)) this.map.set(k, e);
+        this.staleBefore = Math.max(this.staleBefore, saved.staleBefore ?? 0);
+        this.evict();
+      });
     }
     return this.loaded;
   }

@@ -10,9 +10,7 @@ const WEIGHTS = [7, 5, 3, 2, 1, 7, 5, 3, 2];
 
 export type CuiFailure = "empty" | "format" | "length" | "control";
 
-export type CuiParse =
-  | { ok: true; cui: number }
-  | { ok: false; reason: CuiFailure; input: string };
+export type CuiParse = { ok: true; cui: number } | { ok: false; reason: CuiFailure; input: string };
 
 /** Control digit for a base of 1 to 9 digits (the CUI without its last digit). */
 export function controlDigit(base: number): number {

@@ -325,7 +325,13 @@ export class FirmaEngine {
   }
 
   /** Years from..to, latest first, those the service has; `fields` default to all. */
-  async history(cuiInput: unknown, fromInput: unknown, toInput: unknown, fields: readonly FinancialField[] = FINANCIAL_FIELDS, signal?: CancelSignal): Promise<FinancialYear[]> {
+  async history(
+    cuiInput: unknown,
+    fromInput: unknown,
+    toInput: unknown,
+    fields: readonly FinancialField[] = FINANCIAL_FIELDS,
+    signal?: CancelSignal,
+  ): Promise<FinancialYear[]> {
     const cui = this.cui(cuiInput);
     const [from, to] = this.yearRange(fromInput, toInput);
     const rows = await Promise.all(
@@ -334,7 +340,12 @@ export class FirmaEngine {
           (r) => r as unknown as FinancialYear,
           (e) => {
             // a year the service has no data for, or that the plan turns out not to cover, is left out
-            if (e instanceof NotFoundError || (e as { kind?: string }).kind === "plan_history" || (e as { kind?: string }).kind === "year_outside_plan") return null;
+            if (
+              e instanceof NotFoundError ||
+              (e as { kind?: string }).kind === "plan_history" ||
+              (e as { kind?: string }).kind === "year_outside_plan"
+            )
+              return null;
             throw e;
           },
         ),
@@ -350,7 +361,12 @@ export class FirmaEngine {
   search(params: SearchParams & { limit?: number }, signal?: CancelSignal): Promise<SearchItem[]> {
     const limit = params.limit ?? 20;
     if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
-      return Promise.reject(new LocalInputError("invalid_limit", "Limita trebuie să fie un număr întreg între 1 și 1000. / The limit must be a whole number from 1 to 1000."));
+      return Promise.reject(
+        new LocalInputError(
+          "invalid_limit",
+          "Limita trebuie să fie un număr întreg între 1 și 1000. / The limit must be a whole number from 1 to 1000.",
+        ),
+      );
     }
     const p = { q: params.q, judet: params.judet, caen: params.caen, stare: params.stare };
     return this.cachedList(`l:search:${JSON.stringify(p)}:${limit}`, TTL.list, async () => {
@@ -369,10 +385,20 @@ export class FirmaEngine {
 
   ranking(slug: string, limit: number, signal?: CancelSignal): Promise<RankingEntry[]> {
     if (typeof slug !== "string" || !/^[A-Za-z0-9][A-Za-z0-9_-]{0,119}$/.test(slug)) {
-      return Promise.reject(new LocalInputError("invalid_slug", "Identificator de top invalid: litere, cifre și cratime (vezi FIRMA.TOPURI). / Invalid ranking id: letters, digits and hyphens (see FIRMA.TOPURI)."));
+      return Promise.reject(
+        new LocalInputError(
+          "invalid_slug",
+          "Identificator de top invalid: litere, cifre și cratime (vezi FIRMA.TOPURI). / Invalid ranking id: letters, digits and hyphens (see FIRMA.TOPURI).",
+        ),
+      );
     }
     if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
-      return Promise.reject(new LocalInputError("invalid_limit", "Limita trebuie să fie un număr întreg între 1 și 1000. / The limit must be a whole number from 1 to 1000."));
+      return Promise.reject(
+        new LocalInputError(
+          "invalid_limit",
+          "Limita trebuie să fie un număr întreg între 1 și 1000. / The limit must be a whole number from 1 to 1000.",
+        ),
+      );
     }
     return this.cachedList(`l:top:${slug}:${limit}`, TTL.list, async () => {
       const out: RankingEntry[] = [];
@@ -457,7 +483,11 @@ export class FirmaEngine {
 
   private year(input: unknown): number {
     const p = parseYear(input);
-    if (!p.ok) throw new LocalInputError("invalid_year", `An invalid: „${p.input}”; scrieți un an cu patru cifre, de ex. 2024. / Invalid year "${p.input}": use a four-digit year.`);
+    if (!p.ok)
+      throw new LocalInputError(
+        "invalid_year",
+        `An invalid: „${p.input}”; scrieți un an cu patru cifre, de ex. 2024. / Invalid year "${p.input}": use a four-digit year.`,
+      );
     return this.checkYear(p.year ?? this.latestYear());
   }
 
@@ -468,7 +498,11 @@ export class FirmaEngine {
   private yearRange(fromInput: unknown, toInput: unknown): [number, number] {
     const parse = (v: unknown) => {
       const p = parseYear(v ?? null);
-      if (!p.ok) throw new LocalInputError("invalid_year", `An invalid: „${p.input}”; scrieți un an cu patru cifre, de ex. 2024. / Invalid year "${p.input}": use a four-digit year.`);
+      if (!p.ok)
+        throw new LocalInputError(
+          "invalid_year",
+          `An invalid: „${p.input}”; scrieți un an cu patru cifre, de ex. 2024. / Invalid year "${p.input}": use a four-digit year.`,
+        );
       return p.year ?? this.latestYear();
     };
     let [a, b] = [parse(fromInput), parse(toInput)].sort((x, y) => x - y);
@@ -484,10 +518,16 @@ export class FirmaEngine {
   private checkYear(y: number): number {
     const latest = this.latestYear();
     if (y > latest) {
-      throw new LocalInputError("year_unavailable", `Anul ${y} nu are încă date; ultimul an disponibil: ${latest}. / No data for ${y} yet; latest year: ${latest}.`);
+      throw new LocalInputError(
+        "year_unavailable",
+        `Anul ${y} nu are încă date; ultimul an disponibil: ${latest}. / No data for ${y} yet; latest year: ${latest}.`,
+      );
     }
     if (y < EARLIEST_YEAR) {
-      throw new LocalInputError("invalid_year", `Anul ${y} este înainte de ${EARLIEST_YEAR}: serviciul nu are date. / ${y} is before ${EARLIEST_YEAR}: no data.`);
+      throw new LocalInputError(
+        "invalid_year",
+        `Anul ${y} este înainte de ${EARLIEST_YEAR}: serviciul nu are date. / ${y} is before ${EARLIEST_YEAR}: no data.`,
+      );
     }
     const plan = this.plan();
     const oldest = plan ? oldestYearInPlan(plan, latest) : null;
@@ -567,13 +607,16 @@ export class FirmaEngine {
 
   private armFlush(now: number): void {
     const due = Math.min(this.lastPendingAt + this.windowMs, (this.firstPendingAt ?? now) + this.maxWaitMs);
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      if (this.firstPendingAt === null) return; // flushed meanwhile
-      const t = Date.now();
-      if (t < Math.min(this.lastPendingAt + this.windowMs, this.firstPendingAt + this.maxWaitMs)) this.armFlush(t);
-      else void this.flush();
-    }, Math.max(0, due - now));
+    this.timer = setTimeout(
+      () => {
+        this.timer = null;
+        if (this.firstPendingAt === null) return; // flushed meanwhile
+        const t = Date.now();
+        if (t < Math.min(this.lastPendingAt + this.windowMs, this.firstPendingAt + this.maxWaitMs)) this.armFlush(t);
+        else void this.flush();
+      },
+      Math.max(0, due - now),
+    );
   }
 
   /** Sends what is queued now. Tests call it to flush without waiting for the window. */
@@ -589,10 +632,13 @@ export class FirmaEngine {
     for (const w of wants) this.inflight.set(w.key, w);
     // Every cell settles within totalTimeoutMs of its request (the flush's oldest asked at `since`),
     // however long its call waits behind slow ones for a place among the `concurrency` in flight.
-    const deadline = setTimeout(() => {
-      const e = new TimeoutError(this.totalTimeoutMs);
-      for (const w of wants) this.fail(w, e);
-    }, Math.max(0, since + this.totalTimeoutMs - Date.now()));
+    const deadline = setTimeout(
+      () => {
+        const e = new TimeoutError(this.totalTimeoutMs);
+        for (const w of wants) this.fail(w, e);
+      },
+      Math.max(0, since + this.totalTimeoutMs - Date.now()),
+    );
     (deadline as { unref?: () => void }).unref?.();
     try {
       await Promise.all([
@@ -705,7 +751,9 @@ export class FirmaEngine {
       await this.limit(() => runBatch((calls[0] as { cuis: number[] }).cuis, true));
       calls = plan();
     }
-    await Promise.all(calls.map((c) => this.limit(() => (c.kind === "batch" ? runBatch(c.cuis, c.include) : runSingle(byCui.get(c.cui)!)))));
+    await Promise.all(
+      calls.map((c) => this.limit(() => (c.kind === "batch" ? runBatch(c.cuis, c.include) : runSingle(byCui.get(c.cui)!)))),
+    );
     await Promise.all(leftovers.map((w) => this.limit(() => runSingle(w))));
   }
 

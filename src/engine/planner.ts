@@ -46,14 +46,19 @@ export function planFinancialBatches(wants: ReadonlyMap<number, ReadonlySet<numb
   const span = (entries: [number, ReadonlySet<number>][]): { anDeLa: number; anPana: number } => {
     let lo = Infinity;
     let hi = -Infinity;
-    for (const [, ys] of entries) for (const y of ys) (lo = Math.min(lo, y)), (hi = Math.max(hi, y));
+    for (const [, ys] of entries) for (const y of ys) ((lo = Math.min(lo, y)), (hi = Math.max(hi, y)));
     return { anDeLa: lo, anPana: hi };
   };
   const all = [...wants.entries()];
   const candidates: FinancialBatchCall[][] = [perYear(all)];
   const whole = span(all);
   if (whole.anDeLa !== whole.anPana) {
-    candidates.push(chunk(all.map(([c]) => c), max).map((cuis) => ({ cuis, years: whole })));
+    candidates.push(
+      chunk(
+        all.map(([c]) => c),
+        max,
+      ).map((cuis) => ({ cuis, years: whole })),
+    );
     const multi = all.filter(([, ys]) => ys.size > 1);
     const single = all.filter(([, ys]) => ys.size === 1);
     if (multi.length > 0 && single.length > 0) {

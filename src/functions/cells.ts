@@ -22,26 +22,82 @@ export function isCellError(v: unknown): v is CellError {
 
 /** Short messages that say what happened and what to do; Romanian first, English when the user chose it. */
 const MESSAGES: Record<string, [ExcelErrorName, string, string]> = {
-  invalid_cui: ["#VALUE!", "CUI invalid (cifra de control sau formatul). Verificați codul.", "Invalid CUI (control digit or format). Check the code."],
-  empty_cui: ["#VALUE!", "CUI lipsă: celula e goală; scrieți codul fiscal al firmei.", "CUI missing: the cell is empty; enter the company's tax ID."],
-  invalid_year: ["#VALUE!", "An invalid: scrieți un an cu 4 cifre, din 1990 încoace, de ex. 2024.", "Invalid year: use a four-digit year from 1990 on, e.g. 2024."],
-  invalid_slug: ["#VALUE!", "Identificator de top invalid: copiați unul din FIRMA.TOPURI.", "Invalid ranking id: copy one from FIRMA.TOPURI."],
-  invalid_limit: ["#VALUE!", "Limită invalidă: scrieți un număr întreg de la 1 la 1000.", "Invalid limit: use a whole number from 1 to 1000."],
-  invalid_field: ["#VALUE!", "Câmp necunoscut: folosiți un nume din descrierea FIRMA.CAMP, de ex. adresa.", "Unknown field: use a name listed in FIRMA.CAMP's help, e.g. adresa."],
+  invalid_cui: [
+    "#VALUE!",
+    "CUI invalid (cifra de control sau formatul). Verificați codul.",
+    "Invalid CUI (control digit or format). Check the code.",
+  ],
+  empty_cui: [
+    "#VALUE!",
+    "CUI lipsă: celula e goală; scrieți codul fiscal al firmei.",
+    "CUI missing: the cell is empty; enter the company's tax ID.",
+  ],
+  invalid_year: [
+    "#VALUE!",
+    "An invalid: scrieți un an cu 4 cifre, din 1990 încoace, de ex. 2024.",
+    "Invalid year: use a four-digit year from 1990 on, e.g. 2024.",
+  ],
+  invalid_slug: [
+    "#VALUE!",
+    "Identificator de top invalid: copiați unul din FIRMA.TOPURI.",
+    "Invalid ranking id: copy one from FIRMA.TOPURI.",
+  ],
+  invalid_limit: [
+    "#VALUE!",
+    "Limită invalidă: scrieți un număr întreg de la 1 la 1000.",
+    "Invalid limit: use a whole number from 1 to 1000.",
+  ],
+  invalid_field: [
+    "#VALUE!",
+    "Câmp necunoscut: folosiți un nume din descrierea FIRMA.CAMP, de ex. adresa.",
+    "Unknown field: use a name listed in FIRMA.CAMP's help, e.g. adresa.",
+  ],
   invalid_argument: ["#VALUE!", "Argument invalid: vedeți Ajutor în panoul FIRMA.", "Invalid argument: see Help in the FIRMA pane."],
-  year_outside_plan: ["#N/A", "Anul nu e inclus în istoricul planului dvs.; alegeți un an mai recent.", "Year outside your plan's history; pick a more recent year."],
-  plan_history: ["#N/A", "Anul nu e inclus în istoricul planului dvs.; alegeți un an mai recent.", "Year outside your plan's history; pick a more recent year."],
-  year_unavailable: ["#N/A", "Nu există încă date pentru acest an; lăsați anul gol pentru ultimul an disponibil.", "No data for this year yet; leave the year empty for the latest one."],
+  year_outside_plan: [
+    "#N/A",
+    "Anul nu e inclus în istoricul planului dvs.; alegeți un an mai recent.",
+    "Year outside your plan's history; pick a more recent year.",
+  ],
+  plan_history: [
+    "#N/A",
+    "Anul nu e inclus în istoricul planului dvs.; alegeți un an mai recent.",
+    "Year outside your plan's history; pick a more recent year.",
+  ],
+  year_unavailable: [
+    "#N/A",
+    "Nu există încă date pentru acest an; lăsați anul gol pentru ultimul an disponibil.",
+    "No data for this year yet; leave the year empty for the latest one.",
+  ],
   not_found: ["#N/A", "Firma nu a fost găsită (CUI inexistent); verificați codul.", "Company not found (unknown CUI); check the code."],
-  not_found_year: ["#N/A", "Nu există date financiare pentru acest an; încercați alt an (vezi FIRMA.ISTORIC).", "No financial data for this year; try another year (see FIRMA.ISTORIC)."],
+  not_found_year: [
+    "#N/A",
+    "Nu există date financiare pentru acest an; încercați alt an (vezi FIRMA.ISTORIC).",
+    "No financial data for this year; try another year (see FIRMA.ISTORIC).",
+  ],
   not_found_ranking: ["#N/A", "Topul nu există: alegeți unul din FIRMA.TOPURI.", "No such ranking: pick one from FIRMA.TOPURI."],
-  invalid_base_url: ["#N/A", "Adresa serviciului nu e acceptată: folosiți o adresă https în panoul FIRMA.", "Service address refused: use an https address in the FIRMA pane."],
+  invalid_base_url: [
+    "#N/A",
+    "Adresa serviciului nu e acceptată: folosiți o adresă https în panoul FIRMA.",
+    "Service address refused: use an https address in the FIRMA pane.",
+  ],
   missing_key: ["#N/A", "Lipsește cheia API: introduceți-o în panoul FIRMA.", "API key missing: enter it in the FIRMA pane."],
   invalid_key: ["#N/A", "Cheie API invalidă: verificați-o în panoul FIRMA.", "Invalid API key: check it in the FIRMA pane."],
-  credits_exhausted: ["#N/A", "Credite epuizate pentru perioada curentă; vedeți Consum în panou.", "Credits used up for this period; see Usage in the pane."],
+  credits_exhausted: [
+    "#N/A",
+    "Credite epuizate pentru perioada curentă; vedeți Consum în panou.",
+    "Credits used up for this period; see Usage in the pane.",
+  ],
   bad_request: ["#VALUE!", "Serviciul a respins cererea: verificați argumentele.", "The service refused the request: check the arguments."],
-  unavailable: ["#N/A", "Serviciu indisponibil; reîncercați cu Actualizare din panou.", "Service unavailable; retry with Refresh in the pane."],
-  timeout: ["#N/A", "Serviciul nu a răspuns la timp; reîncercați cu Actualizare din panou.", "The service did not answer in time; retry with Refresh in the pane."],
+  unavailable: [
+    "#N/A",
+    "Serviciu indisponibil; reîncercați cu Actualizare din panou.",
+    "Service unavailable; retry with Refresh in the pane.",
+  ],
+  timeout: [
+    "#N/A",
+    "Serviciul nu a răspuns la timp; reîncercați cu Actualizare din panou.",
+    "The service did not answer in time; retry with Refresh in the pane.",
+  ],
   aborted: ["#N/A", "Calcul anulat.", "Calculation cancelled."],
 };
 

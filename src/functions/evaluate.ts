@@ -164,8 +164,16 @@ function perCui(input: unknown, args: unknown[], ctx: EvalContext, financial: bo
 }
 
 /** One row per CUI (a range is read row by row). */
-async function rowPerCui(input: unknown, ctx: EvalContext, financial: boolean, width: number, one: (cui: unknown) => Promise<Scalar[]>): Promise<Matrix> {
-  const cuis = asMatrix(input).flat().filter((v, _i, all) => all.length === 1 || !isBlank(v));
+async function rowPerCui(
+  input: unknown,
+  ctx: EvalContext,
+  financial: boolean,
+  width: number,
+  one: (cui: unknown) => Promise<Scalar[]>,
+): Promise<Matrix> {
+  const cuis = asMatrix(input)
+    .flat()
+    .filter((v, _i, all) => all.length === 1 || !isBlank(v));
   return Promise.all(
     cuis.map(async (v): Promise<Cell[]> => {
       try {
@@ -192,7 +200,13 @@ function whole(v: unknown, fallback: number, what: string, kind: LocalErrorKind)
 }
 
 function fieldByName(v: unknown): ProfileField | FinancialField {
-  const key = typeof v === "string" ? v.trim().toLowerCase().replace(/[\s.]+/g, "_") : "";
+  const key =
+    typeof v === "string"
+      ? v
+          .trim()
+          .toLowerCase()
+          .replace(/[\s.]+/g, "_")
+      : "";
   const f = FIELD_ALIASES[key];
   if (!f) throw new LocalInputError("invalid_field", `unknown field ${String(v)}`);
   return f;
@@ -225,7 +239,9 @@ const financialField = (field: FinancialField): PerCui => ({
 const namedField: PerCui = {
   one: async (ctx, c, [, camp, an]) => {
     const f = fieldByName(camp);
-    return isProfileField(f) ? cell(await ctx.engine.profileField(c, f, ctx.signal)) : cell(await ctx.engine.financialField(c, an, f, ctx.signal));
+    return isProfileField(f)
+      ? cell(await ctx.engine.profileField(c, f, ctx.signal))
+      : cell(await ctx.engine.financialField(c, an, f, ctx.signal));
   },
   now: (ctx, c, [, camp, an]) => {
     const f = fieldByName(camp);
@@ -279,7 +295,13 @@ export const FUNCTIONS: Readonly<Record<string, Impl>> = {
   CAUTA: ([q, judet, caen, stare, limit], ctx) =>
     list(ctx, "CAUTA", async () => {
       const items = await ctx.engine.search(
-        { q: text(q, "q"), judet: text(judet, "judet"), caen: text(caen, "caen"), stare: text(stare, "stare"), limit: whole(limit, 20, "limit", "invalid_limit") },
+        {
+          q: text(q, "q"),
+          judet: text(judet, "judet"),
+          caen: text(caen, "caen"),
+          stare: text(stare, "stare"),
+          limit: whole(limit, 20, "limit", "invalid_limit"),
+        },
         ctx.signal,
       );
       return items.map((i) => [i.cui, i.denumire, cell(i.judet), cell(i.localitate), cell(i.stare), cell(i.caen_principal), cell(i.j_cod)]);
@@ -293,12 +315,17 @@ export const FUNCTIONS: Readonly<Record<string, Impl>> = {
     }),
 
   TOP: ([slug, limit], ctx) =>
-    list(ctx, "TOP", async () => {
-      const s = text(slug, "slug", "invalid_slug");
-      if (!s) throw new LocalInputError("invalid_slug", "slug");
-      const items = await ctx.engine.ranking(s, whole(limit, 10, "limit", "invalid_limit"), ctx.signal);
-      return items.map((e) => [e.pozitie, e.cui, e.denumire, cell(e.valoare), cell(e.variatie)]);
-    }, "not_found_ranking"),
+    list(
+      ctx,
+      "TOP",
+      async () => {
+        const s = text(slug, "slug", "invalid_slug");
+        if (!s) throw new LocalInputError("invalid_slug", "slug");
+        const items = await ctx.engine.ranking(s, whole(limit, 10, "limit", "invalid_limit"), ctx.signal);
+        return items.map((e) => [e.pozitie, e.cui, e.denumire, cell(e.valoare), cell(e.variatie)]);
+      },
+      "not_found_ranking",
+    ),
 
   JUDETE: (_args, ctx) =>
     list(ctx, "JUDETE", async () => (await ctx.engine.counties(ctx.signal)).map((j) => [j.cod, j.denumire, cell(j.firme_active)])),
@@ -311,7 +338,8 @@ async function list(ctx: EvalContext, name: keyof typeof HEADERS, rows: () => Pr
     const body = await rows();
     return [head, ...body];
   } catch (e) {
-    const err = notFound && (e as { kind?: unknown } | null)?.kind === "not_found" ? cellError(notFound, ctx.lang) : toCellError(e, ctx.lang);
+    const err =
+      notFound && (e as { kind?: unknown } | null)?.kind === "not_found" ? cellError(notFound, ctx.lang) : toCellError(e, ctx.lang);
     return [head, [err, ...Array<Cell>(head.length - 1).fill("")]];
   }
 }
@@ -334,7 +362,10 @@ export function evaluateNow(name: string, args: unknown[], ctx: EvalContext): Ma
  */
 export function cellRequests(name: string, args: unknown[]): CellRequest[] {
   const n = name.toUpperCase();
-  const cuis = () => asMatrix(args[0]).flat().filter((v) => !isBlank(v));
+  const cuis = () =>
+    asMatrix(args[0])
+      .flat()
+      .filter((v) => !isBlank(v));
   const profile = (field: ProfileField) => cuis().map((cui): CellRequest => ({ kind: "profile", cui, field }));
   const financial = (field: FinancialField) => cuis().map((cui): CellRequest => ({ kind: "financial", cui, year: args[1] ?? null, field }));
   if (n in PROFILE_FUNCTIONS) return profile(PROFILE_FUNCTIONS[n]);
@@ -347,7 +378,9 @@ export function cellRequests(name: string, args: unknown[]): CellRequest[] {
       } catch {
         return [];
       }
-      return isProfileField(f) ? profile(f) : cuis().map((cui): CellRequest => ({ kind: "financial", cui, year: args[2] ?? null, field: f as FinancialField }));
+      return isProfileField(f)
+        ? profile(f)
+        : cuis().map((cui): CellRequest => ({ kind: "financial", cui, year: args[2] ?? null, field: f as FinancialField }));
     }
     case "PROFIL":
       return profile("adresa");

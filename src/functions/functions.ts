@@ -12,8 +12,6 @@ import type { CancelSignal } from "../api/types";
 import type { FirmaEngine } from "../engine/engine";
 import { getSettings } from "../taskpane/settings";
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-
 /**
  * Denumirea firmei. / Company name.
  * @customfunction DENUMIRE
@@ -220,7 +218,13 @@ export function financiar(cui: any[][], an: any, invocation: CustomFunctions.Can
  * @param invocation Invocation.
  * @returns Câte un rând pe an. / One row per year.
  */
-export function istoric(cui: any, an_de_la: any, an_pana: any, indicator: any, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+export function istoric(
+  cui: any,
+  an_de_la: any,
+  an_pana: any,
+  indicator: any,
+  invocation: CustomFunctions.CancelableInvocation,
+): Promise<any[][]> {
   return run("ISTORIC", [cui, an_de_la, an_pana, indicator], invocation);
 }
 
@@ -235,7 +239,14 @@ export function istoric(cui: any, an_de_la: any, an_pana: any, indicator: any, i
  * @param invocation Invocation.
  * @returns Antet și câte un rând pe firmă. / Header and one row per company.
  */
-export function cauta(q: any, judet: any, caen: any, stare: any, limit: any, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+export function cauta(
+  q: any,
+  judet: any,
+  caen: any,
+  stare: any,
+  limit: any,
+  invocation: CustomFunctions.CancelableInvocation,
+): Promise<any[][]> {
   return run("CAUTA", [q, judet, caen, stare, limit], invocation);
 }
 
@@ -295,7 +306,9 @@ function toExcel(m: Matrix): any[][] {
     ? m
     : m.map((row) =>
         row.map((v) =>
-          typeof v === "object" ? new CustomFunctions.Error(CustomFunctions.ErrorCode[ERROR_CODES[v.error] ?? "notAvailable"], v.message) : v,
+          typeof v === "object"
+            ? new CustomFunctions.Error(CustomFunctions.ErrorCode[ERROR_CODES[v.error] ?? "notAvailable"], v.message)
+            : v,
         ),
       );
   // A lone error is thrown, so the cell itself shows it with its message.

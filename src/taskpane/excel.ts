@@ -126,22 +126,33 @@ export const CELLS_PER_READ = 40_000;
 const emptySheet = (name: string): SheetData => ({ name, top: 1, left: 1, values: [], formulas: [], types: [] });
 
 /** A sheet's used range (values, and formulas and value types when asked), read in blocks of rows. */
-async function readUsed(ctx: Excel.RequestContext, ws: Excel.Worksheet, name: string, withFormulas: boolean): Promise<SheetData> {
+async function readUsed(context: Excel.RequestContext, ws: Excel.Worksheet, name: string, withFormulas: boolean): Promise<SheetData> {
   const used = ws.getUsedRangeOrNullObject();
   used.load(["rowIndex", "columnIndex", "rowCount", "columnCount"]);
-  await ctx.sync();
+  await context.sync();
   if (used.isNullObject) return emptySheet(name);
-  const out: SheetData = { name, top: used.rowIndex + 1, left: used.columnIndex + 1, values: [], formulas: withFormulas ? [] : undefined, types: withFormulas ? [] : undefined };
+  const out: SheetData = {
+    name,
+    top: used.rowIndex + 1,
+    left: used.columnIndex + 1,
+    values: [],
+    formulas: withFormulas ? [] : undefined,
+    types: withFormulas ? [] : undefined,
+  };
   const rowsPerRead = Math.max(1, Math.floor(CELLS_PER_READ / used.columnCount));
   for (let r = 0; r < used.rowCount; r += rowsPerRead) {
     const block = ws.getRangeByIndexes(used.rowIndex + r, used.columnIndex, Math.min(rowsPerRead, used.rowCount - r), used.columnCount);
+    // The properties are loaded (the rule cannot read a conditional list), and a sheet is read block
+    // by block on purpose: one sync per 40,000 cells bounds the memory a large sheet takes.
+    /* eslint-disable office-addins/no-empty-load, office-addins/no-context-sync-in-loop, office-addins/load-object-before-read */
     block.load(withFormulas ? ["values", "formulas", "valueTypes"] : ["values"]);
-    await ctx.sync();
+    await context.sync();
     out.values.push(...block.values);
     if (withFormulas) {
       out.formulas!.push(...block.formulas);
       out.types!.push(...(block.valueTypes as string[][]));
     }
+    /* eslint-enable office-addins/no-empty-load, office-addins/no-context-sync-in-loop, office-addins/load-object-before-read */
   }
   return out;
 }
@@ -149,23 +160,30 @@ async function readUsed(ctx: Excel.RequestContext, ws: Excel.Worksheet, name: st
 /** The Excel implementation of WorkbookHost. */
 export class ExcelWorkbook implements WorkbookHost {
   scan(scope: Scope): Promise<WorkbookScan> {
-    return Excel.run(async (ctx) => {
+    return Excel.run(async (context) => {
       const sheets = new Map<string, SheetData>();
       let within: Box | null = null;
 
       if (scope === "all") {
-        const all = ctx.workbook.worksheets;
+        const all = context.workbook.worksheets;
         all.load("items/name");
-        await ctx.sync();
-        for (const ws of all.items) sheets.set(key(ws.name), await readUsed(ctx, ws, ws.name, true));
+        await context.sync();
+        for (const ws of all.items) sheets.set(key(ws.name), await readUsed(context, ws, ws.name, true));
       } else {
-        const sel = ctx.workbook.getSelectedRange();
+        const sel = context.workbook.getSelectedRange();
+        // `worksheet` is a navigation property: a proxy, nothing to load or sync before using it.
+        // eslint-disable-next-line office-addins/call-sync-before-read, office-addins/load-object-before-read
         const ws = sel.worksheet;
         sel.load(["rowIndex", "columnIndex", "rowCount", "columnCount"]);
         ws.load("name");
-        await ctx.sync();
-        within = { top: sel.rowIndex + 1, left: sel.columnIndex + 1, bottom: sel.rowIndex + sel.rowCount, right: sel.columnIndex + sel.columnCount };
-        sheets.set(key(ws.name), await readUsed(ctx, ws, ws.name, true));
+        await context.sync();
+        within = {
+          top: sel.rowIndex + 1,
+          left: sel.columnIndex + 1,
+          bottom: sel.rowIndex + sel.rowCount,
+          right: sel.columnIndex + sel.columnCount,
+        };
+        sheets.set(key(ws.name), await readUsed(context, ws, ws.name, true));
       }
       const cells: FormulaCell[] = [];
       for (const s of sheets.values()) cells.push(...firmaCells(s, within));
@@ -173,10 +191,11 @@ export class ExcelWorkbook implements WorkbookHost {
       // Sheets the formulas refer to that are not read yet: their values only.
       for (const name of referencedSheets(cells)) {
         if (sheets.has(key(name))) continue;
-        const ws = ctx.workbook.worksheets.getItemOrNullObject(name);
+        const ws = context.workbook.worksheets.getItemOrNullObject(name);
         ws.load("name");
-        await ctx.sync();
-        if (!ws.isNullObject) sheets.set(key(ws.name), await readUsed(ctx, ws, ws.name, false));
+        // eslint-disable-next-line office-addins/no-context-sync-in-loop -- rare: only sheets that formulas name and that were not read
+        await context.sync();
+        if (!ws.isNullObject) sheets.set(key(ws.name), await readUsed(context, ws, ws.name, false));
       }
       return { scope, cells, ...valuesOf(sheets) };
     });
@@ -184,24 +203,24 @@ export class ExcelWorkbook implements WorkbookHost {
 
   recalculate(cells: readonly FormulaCell[]): Promise<void> {
     if (cells.length === 0) return Promise.resolve();
-    return Excel.run(async (ctx) => {
+    return Excel.run(async (context) => {
       for (const [sheet, ranges] of runsOf(cells)) {
-        const ws = ctx.workbook.worksheets.getItem(sheet);
+        const ws = context.workbook.worksheets.getItem(sheet);
         for (const address of ranges) ws.getRange(address).calculate();
       }
-      await ctx.sync();
+      await context.sync();
     });
   }
 
   state(cells: readonly FormulaCell[]): Promise<CellsState> {
     if (cells.length === 0) return Promise.resolve({ busy: 0, errors: 0 });
-    return Excel.run(async (ctx) => {
+    return Excel.run(async (context) => {
       const ranges: Excel.Range[] = [];
       for (const [sheet, addresses] of runsOf(cells)) {
-        const ws = ctx.workbook.worksheets.getItem(sheet);
+        const ws = context.workbook.worksheets.getItem(sheet);
         for (const address of addresses) ranges.push(ws.getRange(address).load(["values", "valueTypes"]));
       }
-      await ctx.sync();
+      await context.sync();
       let busy = 0;
       let errors = 0;
       for (const range of ranges) {
@@ -217,14 +236,20 @@ export class ExcelWorkbook implements WorkbookHost {
   }
 
   freezeSelection(): Promise<FreezeResult> {
-    return Excel.run(async (ctx) => {
-      const sel = ctx.workbook.getSelectedRange();
+    return Excel.run(async (context) => {
+      const sel = context.workbook.getSelectedRange();
+      // eslint-disable-next-line office-addins/call-sync-before-read, office-addins/load-object-before-read -- a navigation property
       const ws = sel.worksheet;
       sel.load(["rowIndex", "columnIndex", "rowCount", "columnCount"]);
       ws.load("name");
-      await ctx.sync();
-      const within = { top: sel.rowIndex + 1, left: sel.columnIndex + 1, bottom: sel.rowIndex + sel.rowCount, right: sel.columnIndex + sel.columnCount };
-      const cells = firmaCells(await readUsed(ctx, ws, ws.name, true), within);
+      await context.sync();
+      const within = {
+        top: sel.rowIndex + 1,
+        left: sel.columnIndex + 1,
+        bottom: sel.rowIndex + sel.rowCount,
+        right: sel.columnIndex + sel.columnCount,
+      };
+      const cells = firmaCells(await readUsed(context, ws, ws.name, true), within);
       if (cells.length === 0) return { frozen: 0, busy: false };
       if (cells.some((c) => isBusyValue(c.value))) return { frozen: 0, busy: true };
 
@@ -236,15 +261,18 @@ export class ExcelWorkbook implements WorkbookHost {
         cell.load("values");
         return { cell, spill };
       });
-      await ctx.sync();
+      await context.sync();
       if (targets.some(({ cell, spill }) => (spill.isNullObject ? cell.values : spill.values).some((row) => row.some(isBusyValue)))) {
         return { frozen: 0, busy: true };
       }
       for (const { cell, spill } of targets) {
+        // Freeze: writing the shown values over the formula (or its spill) replaces it with them.
+        // eslint-disable-next-line no-self-assign
         if (spill.isNullObject) cell.values = cell.values;
+        // eslint-disable-next-line no-self-assign
         else spill.values = spill.values;
       }
-      await ctx.sync();
+      await context.sync();
       return { frozen: cells.length, busy: false };
     });
   }

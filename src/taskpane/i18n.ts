@@ -17,7 +17,10 @@ export const STRINGS = {
     "The settings could not be read: the add-in's storage is not responding. Reopen the pane.",
   ],
 
-  "app.unexpected": ["Ceva nu a mers cum trebuia. Încercați din nou; dacă se repetă, redeschideți panoul.", "Something went wrong. Try again; if it happens again, reopen the pane."],
+  "app.unexpected": [
+    "Ceva nu a mers cum trebuia. Încercați din nou; dacă se repetă, redeschideți panoul.",
+    "Something went wrong. Try again; if it happens again, reopen the pane.",
+  ],
 
   // key
   "key.heading": ["Cheia API", "API key"],
@@ -35,7 +38,10 @@ export const STRINGS = {
     "Testing makes one call to the service and costs 1 credit. It tests the key in the field or, if the field is empty, the saved key. The key is kept in the add-in's storage, never in the workbook.",
   ],
   "key.stateSaved": ["O cheie API este salvată.", "An API key is saved."],
-  "key.stateNone": ["Nicio cheie API salvată: introduceți cheia primită de la serviciu.", "No API key saved: enter the key the service gave you."],
+  "key.stateNone": [
+    "Nicio cheie API salvată: introduceți cheia primită de la serviciu.",
+    "No API key saved: enter the key the service gave you.",
+  ],
   "key.saved": ["Cheia a fost salvată.", "The key was saved."],
   "key.removed": ["Cheia a fost ștearsă.", "The key was removed."],
   "key.typeFirst": ["Introduceți cheia în câmp, apoi apăsați Salvează.", "Type the key in the field, then press Save."],
@@ -54,7 +60,10 @@ export const STRINGS = {
   ],
   "key.testing": ["Se testează cheia…", "Testing the key…"],
   "key.testOk": ["Cheia este validă. Plan: {plan}.", "The key is valid. Plan: {plan}."],
-  "key.testOkRemaining": ["Cheia este validă. Plan: {plan}. Credite rămase: {remaining}.", "The key is valid. Plan: {plan}. Credits left: {remaining}."],
+  "key.testOkRemaining": [
+    "Cheia este validă. Plan: {plan}. Credite rămase: {remaining}.",
+    "The key is valid. Plan: {plan}. Credits left: {remaining}.",
+  ],
   "key.testPlanUnknown": ["nespecificat de serviciu", "not stated by the service"],
   "key.testNoKey": ["Nu există nicio cheie de testat: introduceți cheia în câmp.", "There is no key to test: type the key in the field."],
   "key.testInvalid": [
@@ -173,7 +182,10 @@ export const STRINGS = {
     "Gata. Formule actualizate: {formulas}. Credite cheltuite: {spent} (estimat: {credits}).",
     "Done. Formulas refreshed: {formulas}. Credits spent: {spent} (estimated: {credits}).",
   ],
-  "refresh.doneErrors": ["{cells} afișează erori; treceți cu mouse-ul peste ele pentru detalii.", "{cells} show errors; hover over them for details."],
+  "refresh.doneErrors": [
+    "{cells} afișează erori; treceți cu mouse-ul peste ele pentru detalii.",
+    "{cells} show errors; hover over them for details.",
+  ],
   "refresh.stillBusy": [
     "Excel încă recalculează {cells}; consumul de mai sus se actualizează singur.",
     "Excel is still recalculating {cells}; the usage above updates by itself.",
@@ -228,7 +240,10 @@ export const STRINGS = {
     "Adresă invalidă: folosiți https://… (http doar pentru 127.0.0.1 sau localhost).",
     "Invalid address: use https://… (http only for 127.0.0.1 or localhost).",
   ],
-  "settings.badWindow": ["Fereastra de grupare trebuie să fie un număr întreg între 0 și 5000.", "The batch window must be a whole number from 0 to 5000."],
+  "settings.badWindow": [
+    "Fereastra de grupare trebuie să fie un număr întreg între 0 și 5000.",
+    "The batch window must be a whole number from 0 to 5000.",
+  ],
   "settings.failed": ["Setările nu au putut fi salvate.", "The settings could not be saved."],
 
   // help
@@ -247,8 +262,14 @@ export const STRINGS = {
   "fn.CAEN": ["Codul CAEN principal (4 cifre).", "The main CAEN activity code (4 digits)."],
   "fn.TVA": ["ADEVĂRAT dacă firma este plătitoare de TVA.", "TRUE when the company is a VAT payer."],
   "fn.NRREG": ["Numărul de la Registrul Comerțului (J../../....).", "The trade-registry number (J../../....)."],
-  "fn.CA": ["Cifra de afaceri într-un an, în lei; implicit ultimul an disponibil. Același lucru ca FIRMA.CIFRA_AFACERI.", "Revenue in a year, in lei; by default the latest year available. Same as FIRMA.CIFRA_AFACERI."],
-  "fn.CIFRA_AFACERI": ["Cifra de afaceri într-un an, în lei; implicit ultimul an disponibil.", "Revenue in a year, in lei; by default the latest year available."],
+  "fn.CA": [
+    "Cifra de afaceri într-un an, în lei; implicit ultimul an disponibil. Același lucru ca FIRMA.CIFRA_AFACERI.",
+    "Revenue in a year, in lei; by default the latest year available. Same as FIRMA.CIFRA_AFACERI.",
+  ],
+  "fn.CIFRA_AFACERI": [
+    "Cifra de afaceri într-un an, în lei; implicit ultimul an disponibil.",
+    "Revenue in a year, in lei; by default the latest year available.",
+  ],
   "fn.PROFIT": ["Profitul net într-un an, în lei (negativ = pierdere).", "Net profit in a year, in lei (negative = loss)."],
   "fn.ACTIVE": ["Activele totale într-un an, în lei.", "Total assets in a year, in lei."],
   "fn.DATORII": ["Datoriile totale într-un an, în lei.", "Total liabilities in a year, in lei."],
@@ -269,10 +290,19 @@ export const STRINGS = {
     "Istoricul unui indicator pe ani, cel mai recent primul (coloanele an și valoare); implicit cifra de afaceri.",
     "A figure's history by year, latest first (year and value columns); revenue by default.",
   ],
-  "fn.CAUTA": ["Caută firme după nume, CUI sau nr. de registru; primul rând este antetul.", "Searches companies by name, CUI or registry number; the first row is a header."],
+  "fn.CAUTA": [
+    "Caută firme după nume, CUI sau nr. de registru; primul rând este antetul.",
+    "Searches companies by name, CUI or registry number; the first row is a header.",
+  ],
   "fn.TOPURI": ["Lista topurilor disponibile; primul rând este antetul.", "The rankings available; the first row is a header."],
-  "fn.TOP": ["Un top: poziție, CUI, denumire, valoare, variație anuală %; primul rând este antetul.", "One ranking: position, CUI, name, value, annual change %; the first row is a header."],
-  "fn.JUDETE": ["Județele, cu codul și numărul de firme active; primul rând este antetul.", "The counties with code and number of active companies; the first row is a header."],
+  "fn.TOP": [
+    "Un top: poziție, CUI, denumire, valoare, variație anuală %; primul rând este antetul.",
+    "One ranking: position, CUI, name, value, annual change %; the first row is a header.",
+  ],
+  "fn.JUDETE": [
+    "Județele, cu codul și numărul de firme active; primul rând este antetul.",
+    "The counties with code and number of active companies; the first row is a header.",
+  ],
 
   // plural nouns: singular, plural (Romanian adds "de" from 20 on)
   "noun.credit": ["credit|credite", "credit|credits"],

@@ -46,14 +46,62 @@ export interface PaneOptions {
 }
 
 const IDS = [
-  "pane", "app-status",
-  "key-form", "api-key", "toggle-key", "key-state", "save-key", "test-key", "remove-key", "key-status",
-  "plan", "plan-source", "meter-today", "meter-today-text", "meter-today-bar", "meter-month", "meter-month-text", "meter-month-bar",
-  "usage-warning", "chart-caption", "usage-chart", "usage-left", "usage-service-row", "usage-service-remaining", "usage-cache", "usage-batching", "usage-refused",
-  "excel-only", "refresh-scope", "estimate", "refresh", "estimate-box", "est-formulas", "est-cuis", "est-batches", "est-credits", "est-left", "est-notes",
-  "refresh-confirm", "refresh-confirm-text", "refresh-yes", "refresh-no", "refresh-progress", "refresh-status",
-  "freeze", "freeze-confirm", "freeze-yes", "freeze-no", "freeze-status",
-  "settings-form", "base-url", "base-url-hint", "language", "language-auto", "batch-window", "settings-status",
+  "pane",
+  "app-status",
+  "key-form",
+  "api-key",
+  "toggle-key",
+  "key-state",
+  "save-key",
+  "test-key",
+  "remove-key",
+  "key-status",
+  "plan",
+  "plan-source",
+  "meter-today",
+  "meter-today-text",
+  "meter-today-bar",
+  "meter-month",
+  "meter-month-text",
+  "meter-month-bar",
+  "usage-warning",
+  "chart-caption",
+  "usage-chart",
+  "usage-left",
+  "usage-service-row",
+  "usage-service-remaining",
+  "usage-cache",
+  "usage-batching",
+  "usage-refused",
+  "excel-only",
+  "refresh-scope",
+  "estimate",
+  "refresh",
+  "estimate-box",
+  "est-formulas",
+  "est-cuis",
+  "est-batches",
+  "est-credits",
+  "est-left",
+  "est-notes",
+  "refresh-confirm",
+  "refresh-confirm-text",
+  "refresh-yes",
+  "refresh-no",
+  "refresh-progress",
+  "refresh-status",
+  "freeze",
+  "freeze-confirm",
+  "freeze-yes",
+  "freeze-no",
+  "freeze-status",
+  "settings-form",
+  "base-url",
+  "base-url-hint",
+  "language",
+  "language-auto",
+  "batch-window",
+  "settings-status",
   "help-list",
 ] as const;
 type Id = (typeof IDS)[number];
@@ -291,7 +339,12 @@ export class Pane {
       const est = engine.estimate(plan.requests);
       const left = this.view(engine).left;
       if (needsConfirmation(est.credits, left)) {
-        return (l) => t(l, "key.recalcTooDear", { cells: count(failed.length, "formula", l), credits: count(est.credits, "credit", l), left: formatNumber(left!, l) });
+        return (l) =>
+          t(l, "key.recalcTooDear", {
+            cells: count(failed.length, "formula", l),
+            credits: count(est.credits, "credit", l),
+            left: formatNumber(left!, l),
+          });
       }
       await host.recalculate(plan.toRecalculate);
       return (l) => t(l, "key.recalc", { cells: count(failed.length, "formula", l), credits: count(est.credits, "credit", l) });
@@ -351,7 +404,8 @@ export class Pane {
       const planText = (l: Lang) => (plan ? t(l, `plan.${plan}` as TextKey).split(" — ")[0] : t(l, "key.testPlanUnknown"));
       this.say(
         status,
-        (l) => (remaining === null ? t(l, "key.testOk", { plan: planText(l) }) : t(l, "key.testOkRemaining", { plan: planText(l), remaining })),
+        (l) =>
+          remaining === null ? t(l, "key.testOk", { plan: planText(l) }) : t(l, "key.testOkRemaining", { plan: planText(l), remaining }),
         "ok",
       );
     } catch (e) {
@@ -413,7 +467,9 @@ export class Pane {
       barEl.dataset.used = String(m.used);
       if (m.limit === null) {
         text.textContent =
-          which === "month" && v.plan === "free" ? t(l, "usage.freeMonth", { used: count(m.used, "credit", l) }) : t(l, "usage.noLimit", { used: count(m.used, "credit", l) });
+          which === "month" && v.plan === "free"
+            ? t(l, "usage.freeMonth", { used: count(m.used, "credit", l) })
+            : t(l, "usage.noLimit", { used: count(m.used, "credit", l) });
         barEl.hidden = true;
         barEl.removeAttribute("aria-valuemax");
         delete barEl.dataset.limit;
@@ -480,9 +536,13 @@ export class Pane {
       const x = (d.day - 1) * (w + gap) + gap / 2;
       const bh = d.credits > 0 ? Math.max(2, Math.round((d.credits / max) * h)) : 0;
       const r = this.doc.createElementNS(NS, "rect");
-      Object.entries({ x, y: h - bh, width: w, height: bh, class: d.day === v.dayOfMonth ? "day today" : d.day > v.dayOfMonth ? "day future" : "day" }).forEach(([k, val]) =>
-        r.setAttribute(k, String(val)),
-      );
+      Object.entries({
+        x,
+        y: h - bh,
+        width: w,
+        height: bh,
+        class: d.day === v.dayOfMonth ? "day today" : d.day > v.dayOfMonth ? "day future" : "day",
+      }).forEach(([k, val]) => r.setAttribute(k, String(val)));
       r.dataset.day = String(d.day);
       r.dataset.credits = String(d.credits);
       svg.append(r);
@@ -574,7 +634,9 @@ export class Pane {
       const p = await this.prepare(this.scope());
       if (!p || p.plan.formulas.length === 0) return;
       if (needsConfirmation(p.estimate.credits, p.left)) {
-        const yes = await this.confirm((l) => t(l, "refresh.confirm", { credits: count(p.estimate.credits, "credit", l), left: formatNumber(p.left!, l) }));
+        const yes = await this.confirm((l) =>
+          t(l, "refresh.confirm", { credits: count(p.estimate.credits, "credit", l), left: formatNumber(p.left!, l) }),
+        );
         if (!yes) {
           this.say(status, (l) => t(l, "refresh.cancelled"), "info");
           return;

@@ -69,7 +69,7 @@ export function mentionsFirma(formula: unknown): formula is string {
 function wholeLines(text: string): { sheet: string | null; cols?: [number, number]; rows?: [number, number] } | null {
   const m = /^(?:(?:'((?:[^']|'')+)'|([^'!:]+))!)?(?:\$?([A-Za-z]{1,3}):\$?([A-Za-z]{1,3})|\$?(\d+):\$?(\d+))$/.exec(text.trim());
   if (!m) return null;
-  const sheet = m[1] !== undefined ? m[1].replace(/''/g, "'") : m[2] ?? null;
+  const sheet = m[1] !== undefined ? m[1].replace(/''/g, "'") : (m[2] ?? null);
   if (m[3]) {
     const [a, b] = [lettersToCol(m[3]), lettersToCol(m[4])];
     return { sheet, cols: [Math.min(a, b), Math.max(a, b)] };
@@ -107,7 +107,7 @@ function resolveArg(arg: FormulaArg, cell: FormulaCell, values: CellValues): { o
       // A whole column or row (=FIRMA.CAEN(A:A)): the cells past the sheet's used part are empty,
       // and a FIRMA function gives nothing for an empty cell in a range, so the used part is enough.
       const w = arg.reason === "wholeColumnOrRow" ? wholeLines(arg.text) : null;
-      const sheet = w ? w.sheet ?? cell.sheet : "";
+      const sheet = w ? (w.sheet ?? cell.sheet) : "";
       if (!w || !values.extent || !values.hasSheet(sheet)) return { ok: false };
       const { rows, cols } = values.extent(sheet);
       const [top, bottom] = w.rows ?? [1, rows];
@@ -141,7 +141,12 @@ export function referencedSheets(cells: readonly FormulaCell[]): string[] {
     const a = analyzeFormula(cell.formula, NAMESPACE);
     if (a.kind !== "call") continue;
     for (const arg of a.call.args) {
-      const sheet = arg.kind === "ref" ? arg.sheet : arg.kind === "unsupported" && arg.reason === "wholeColumnOrRow" ? wholeLines(arg.text)?.sheet : null;
+      const sheet =
+        arg.kind === "ref"
+          ? arg.sheet
+          : arg.kind === "unsupported" && arg.reason === "wholeColumnOrRow"
+            ? wholeLines(arg.text)?.sheet
+            : null;
       if (sheet && sheet.toLowerCase() !== cell.sheet.toLowerCase()) out.set(sheet.toLowerCase(), sheet);
     }
   }

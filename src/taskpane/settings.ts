@@ -56,8 +56,7 @@ interface SharedState {
  * The service address a fresh install uses: webpack's DefinePlugin sets FIRMA_DEFAULT_BASE_URL
  * (development: the local sandbox; production: the service); outside webpack (Jest) the sandbox's.
  */
-export const DEFAULT_BASE_URL: string =
-  typeof FIRMA_DEFAULT_BASE_URL === "string" ? FIRMA_DEFAULT_BASE_URL : "http://127.0.0.1:3001";
+export const DEFAULT_BASE_URL: string = typeof FIRMA_DEFAULT_BASE_URL === "string" ? FIRMA_DEFAULT_BASE_URL : "http://127.0.0.1:3001";
 
 const SHARED = Symbol.for("firma.settings");
 
@@ -148,7 +147,7 @@ export function loadSettings(): Promise<Settings> {
       (err: unknown) => {
         s.loading = null; // try again next time
         throw err;
-      }
+      },
     );
   }
   return s.loading;

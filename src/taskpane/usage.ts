@@ -69,7 +69,10 @@ export function usageView(s: UsageSnapshot, chosen: PlanName | null): UsageView 
   else left = Infinity;
 
   let warning: UsageWarning | null = null;
-  for (const [period, m] of [["day", today], ["month", month]] as const) {
+  for (const [period, m] of [
+    ["day", today],
+    ["month", month],
+  ] as const) {
     if (m.pct === null || m.pct < 80) continue;
     const level = m.pct >= 100 ? 100 : 80;
     if (!warning || level > warning.level || (level === warning.level && m.pct > warning.pct)) warning = { level, period, pct: m.pct };

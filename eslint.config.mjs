@@ -14,7 +14,16 @@ export default [
     // The TypeScript compiler already checks every name (`npm run typecheck`), with the DOM, Office and
     // build-time globals declared; ESLint's no-undef knows none of them.
     files: ["**/*.ts"],
-    rules: { "no-undef": "off" },
+    rules: {
+      "no-undef": "off",
+      // `_` names say "deliberately unused" (e.g. `for await (const _ of pages)`).
+      "@typescript-eslint/no-unused-vars": ["error", { varsIgnorePattern: "^_", argsIgnorePattern: "^_" }],
+    },
+  },
+  {
+    // The Excel stand-in runs inside the browser page under test.
+    files: ["test/pane/*.js"],
+    languageOptions: { sourceType: "script", globals: { window: "readonly", setTimeout: "readonly", fetch: "readonly" } },
   },
   {
     // Node scripts and configs (CommonJS).

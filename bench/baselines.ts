@@ -104,7 +104,15 @@ export class TimerFlushBatching implements Strategy {
       const include = [...new Set(profile.map((o) => PROFILE_FIELD[o.fn] as string).filter((f) => !BASIC.has(f)))];
       for (const part of this.parts(profile, MAX_BATCH_IDENTIFICATION)) {
         const query = `cui=${part.map((o) => o.cui).join(",")}${include.length > 0 ? `&include=${include.join(",")}` : ""}`;
-        requests.push(this.send("/v4/firme/batch", query, part, (it, o) => it.cui === o.cui, (o) => PROFILE_FIELD[o.fn]));
+        requests.push(
+          this.send(
+            "/v4/firme/batch",
+            query,
+            part,
+            (it, o) => it.cui === o.cui,
+            (o) => PROFILE_FIELD[o.fn],
+          ),
+        );
       }
     }
     const byYear = new Map<number, Queued[]>();
@@ -112,7 +120,15 @@ export class TimerFlushBatching implements Strategy {
     for (const [year, list] of byYear) {
       for (const part of this.parts(list, MAX_BATCH_FINANCIAL)) {
         const query = `cui=${part.map((o) => o.cui).join(",")}&an=${year}`;
-        requests.push(this.send("/v4/firme/batch/financiar", query, part, (it, o) => it.cui === o.cui && it.an === o.year, (o) => FINANCIAL_FIELD[o.fn]));
+        requests.push(
+          this.send(
+            "/v4/firme/batch/financiar",
+            query,
+            part,
+            (it, o) => it.cui === o.cui && it.an === o.year,
+            (o) => FINANCIAL_FIELD[o.fn],
+          ),
+        );
       }
     }
     await Promise.all(requests);

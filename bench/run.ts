@@ -182,7 +182,20 @@ async function measure(
 }
 
 function skipped(sheet: Sheet, strategy: string, minimum: Minimum, boundMs: number, note: string): Row {
-  return { workload: sheet.id, strategy, cells: sheet.cells.length, calls: null, attempts: null, minimum, timeMs: null, boundMs, rssMb: null, heapMb: null, tally: null, note };
+  return {
+    workload: sheet.id,
+    strategy,
+    cells: sheet.cells.length,
+    calls: null,
+    attempts: null,
+    minimum,
+    timeMs: null,
+    boundMs,
+    rssMb: null,
+    heapMb: null,
+    tally: null,
+    note,
+  };
 }
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -205,7 +218,8 @@ async function baselines(service: Service, args: Args, sheet: Sheet, min: Minimu
     const row = await measure(service, sheet, name, key, min, bound, () => fill(sheet.cells, (c) => s.invoke(c)));
     const statuses = (s as TimerFlushBatching).statuses;
     const refused = Object.entries(statuses).filter(([st]) => st !== "200");
-    if (refused.length > 0) row.note = `requests answered ${refused.map(([st, n]) => `${st === "0" ? "no answer" : `HTTP ${st}`} ×${n}`).join(", ")}`;
+    if (refused.length > 0)
+      row.note = `requests answered ${refused.map(([st, n]) => `${st === "0" ? "no answer" : `HTTP ${st}`} ×${n}`).join(", ")}`;
     rows.push(row);
   }
   return rows;
@@ -318,7 +332,9 @@ async function cpuPerCell(service: Service, args: Args): Promise<CpuResult> {
     wallMs,
     harnessUs: round((h.user + h.system) / sheet.cells.length, 2),
   };
-  process.stderr.write(`  W6 FIRMA: ${result.runsUs.join(", ")} µs CPU per cell (median ${result.medianUs}); ${recalcCalls} calls; ${wrong} cells not right\n`);
+  process.stderr.write(
+    `  W6 FIRMA: ${result.runsUs.join(", ")} µs CPU per cell (median ${result.medianUs}); ${recalcCalls} calls; ${wrong} cells not right\n`,
+  );
   if (wrong > 0) throw new Error(`W6: ${wrong} cells did not show the dataset's value`);
   return result;
 }
@@ -347,7 +363,12 @@ function targets(rows: Row[], w6: CpuResult | null, bundle: Results["bundle"]): 
   const firma = (w: string, s = "FIRMA") => rows.find((r) => r.workload === w && r.strategy === s);
   for (const w of ["W1", "W2", "W3"]) {
     const r = firma(w);
-    if (r) out.push({ target: `${w}: credits = the API minimum`, measured: `${r.calls} calls, minimum ${r.minimum.calls}`, met: r.calls === r.minimum.calls });
+    if (r)
+      out.push({
+        target: `${w}: credits = the API minimum`,
+        measured: `${r.calls} calls, minimum ${r.minimum.calls}`,
+        met: r.calls === r.minimum.calls,
+      });
   }
   for (const s of ["FIRMA (warm cache)", "FIRMA (add-in storage reloaded)"]) {
     const r = firma("W4", s);
@@ -356,16 +377,29 @@ function targets(rows: Row[], w6: CpuResult | null, bundle: Results["bundle"]): 
   const r5 = firma("W5");
   if (r5) {
     const limit = 1.3 * r5.boundMs;
-    out.push({ target: `W5: time ≤ 1.3 × latency bound (${n(round(limit))} ms)`, measured: `${n(r5.timeMs)} ms = ${round(r5.timeMs! / r5.boundMs, 2)} × bound`, met: r5.timeMs! <= limit });
+    out.push({
+      target: `W5: time ≤ 1.3 × latency bound (${n(round(limit))} ms)`,
+      measured: `${n(r5.timeMs)} ms = ${round(r5.timeMs! / r5.boundMs, 2)} × bound`,
+      met: r5.timeMs! <= limit,
+    });
   }
-  if (w6) out.push({ target: "W6: ≤ 10 µs CPU per cached cell", measured: `${w6.medianUs} µs (median of ${w6.runsUs.length})`, met: w6.medianUs <= 10 });
+  if (w6)
+    out.push({
+      target: "W6: ≤ 10 µs CPU per cached cell",
+      measured: `${w6.medianUs} µs (median of ${w6.runsUs.length})`,
+      met: w6.medianUs <= 10,
+    });
   out.push({
     target: `functions bundle ≤ ${n(bundle.budgetBytes / 1024)} KB`,
     measured: `${n(round(bundle.bytes / 1024, 1))} KB (${n(round(bundle.gzipBytes / 1024, 1))} KB gzipped)`,
     met: bundle.bytes <= bundle.budgetBytes,
   });
   const wrongRows = rows.filter((r) => r.strategy.startsWith("FIRMA") && r.tally && (r.tally.wrong > 0 || r.tally.failed > 0));
-  out.push({ target: "FIRMA: every cell shows the dataset's value or the right error", measured: wrongRows.length === 0 ? "all cells right" : wrongRows.map((r) => `${r.workload} ${r.strategy}`).join(", "), met: wrongRows.length === 0 });
+  out.push({
+    target: "FIRMA: every cell shows the dataset's value or the right error",
+    measured: wrongRows.length === 0 ? "all cells right" : wrongRows.map((r) => `${r.workload} ${r.strategy}`).join(", "),
+    met: wrongRows.length === 0,
+  });
   return out;
 }
 
@@ -379,9 +413,15 @@ function markdown(res: Results): string {
   lines.push(
     `- Sandbox in its own process, injected latency ${s.latencyMs} ms per call (jitter ${s.jitterMs}); FIRMA at its defaults: concurrency ${s.concurrency}, batching window ${s.windowMs} ms; baselines limited to the same ${s.baselineConcurrency} calls at once (a browser's connections per host).`,
   );
-  lines.push("- FIRMA = the built `dist/functions.js` in the Excel runtime stand-in (test/support/excel-runtime.ts); baselines = bench/baselines.ts.");
-  lines.push("- API minimum: ⌈distinct valid CUIs with a profile cell / 100⌉ + ⌈distinct valid CUIs with a financial cell / 50⌉ (spec: 1 credit per call, batches of ≤ 100 / ≤ 50 CUIs; assumes batch items carry the fields shown, as the sandbox's do).");
-  lines.push(`- Latency bound: ⌈API minimum / ${s.concurrency}⌉ × ${s.latencyMs} ms. Peak RSS/heap: the benchmark process (the stand-in, the functions and the bench), sampled every 5 ms.`);
+  lines.push(
+    "- FIRMA = the built `dist/functions.js` in the Excel runtime stand-in (test/support/excel-runtime.ts); baselines = bench/baselines.ts.",
+  );
+  lines.push(
+    "- API minimum: ⌈distinct valid CUIs with a profile cell / 100⌉ + ⌈distinct valid CUIs with a financial cell / 50⌉ (spec: 1 credit per call, batches of ≤ 100 / ≤ 50 CUIs; assumes batch items carry the fields shown, as the sandbox's do).",
+  );
+  lines.push(
+    `- Latency bound: ⌈API minimum / ${s.concurrency}⌉ × ${s.latencyMs} ms. Peak RSS/heap: the benchmark process (the stand-in, the functions and the bench), sampled every 5 ms.`,
+  );
   if (s.quick) lines.push("- Run with --quick: the one-call-per-cell baseline was skipped on W3–W5.");
   lines.push("");
   lines.push("## Targets", "", "| Target | Measured | Met |", "|---|---|---|");
@@ -401,20 +441,35 @@ function markdown(res: Results): string {
     const firma = rows.filter((r) => r.strategy.startsWith("FIRMA"));
     for (const f of firma) {
       const label = firma.length > 1 ? `${w} (${f.strategy.slice(7, -1)})` : w;
-      lines.push(`| ${label} | ${n(f.minimum.calls)} | ${[f, ...strategies.slice(1).map((s) => rows.find((r) => r.strategy === s))].map(brief).join(" | ")} |`);
+      lines.push(
+        `| ${label} | ${n(f.minimum.calls)} | ${[f, ...strategies.slice(1).map((s) => rows.find((r) => r.strategy === s))].map(brief).join(" | ")} |`,
+      );
     }
   }
   lines.push("");
   lines.push("## Fills", "");
-  lines.push("| Workload | Strategy | Cells | Calls (= credits) | API minimum | Time to last cell | Latency bound | Peak RSS / heap | Cells right / wrong / failed | Note |");
+  lines.push(
+    "| Workload | Strategy | Cells | Calls (= credits) | API minimum | Time to last cell | Latency bound | Peak RSS / heap | Cells right / wrong / failed | Note |",
+  );
   lines.push("|---|---|---:|---:|---|---:|---:|---|---|---|");
   for (const r of res.rows) {
     const t = r.tally;
-    const cells = t ? `${n(t.ok)} / ${n(t.wrong)} / ${n(t.failed)}${t.failed ? ` (${Object.entries(t.failures).map(([k, v]) => `${k} ×${n(v)}`).join(", ")})` : ""}` : "–";
-    const calls = r.calls === null ? "–" : `${n(r.calls)}${r.attempts !== null && r.attempts !== r.calls ? ` (${n(r.attempts)} requests)` : ""}`;
+    const cells = t
+      ? `${n(t.ok)} / ${n(t.wrong)} / ${n(t.failed)}${
+          t.failed
+            ? ` (${Object.entries(t.failures)
+                .map(([k, v]) => `${k} ×${n(v)}`)
+                .join(", ")})`
+            : ""
+        }`
+      : "–";
+    const calls =
+      r.calls === null ? "–" : `${n(r.calls)}${r.attempts !== null && r.attempts !== r.calls ? ` (${n(r.attempts)} requests)` : ""}`;
     const time = r.timeMs === null ? "–" : `${n(r.timeMs)} ms${r.boundMs > 0 && !t?.failed ? ` (${round(r.timeMs / r.boundMs, 2)}×)` : ""}`;
     const mem = r.rssMb === null ? "–" : `${r.rssMb} / ${r.heapMb} MB`;
-    lines.push(`| ${r.workload} | ${r.strategy} | ${n(r.cells)} | ${calls} | ${n(r.minimum.calls)} = ${r.minimum.formula} | ${time} | ${n(r.boundMs)} ms | ${mem} | ${cells} | ${r.note ?? ""} |`);
+    lines.push(
+      `| ${r.workload} | ${r.strategy} | ${n(r.cells)} | ${calls} | ${n(r.minimum.calls)} = ${r.minimum.formula} | ${time} | ${n(r.boundMs)} ms | ${mem} | ${cells} | ${r.note ?? ""} |`,
+    );
   }
   lines.push("");
   if (res.w6) {
@@ -429,7 +484,10 @@ function markdown(res: Results): string {
     );
   }
   lines.push("## Functions bundle", "");
-  lines.push(`\`${res.bundle.file}\`: ${n(res.bundle.bytes)} bytes (${n(res.bundle.gzipBytes)} gzipped); budget ${n(res.bundle.budgetBytes)} bytes.`, "");
+  lines.push(
+    `\`${res.bundle.file}\`: ${n(res.bundle.bytes)} bytes (${n(res.bundle.gzipBytes)} gzipped); budget ${n(res.bundle.budgetBytes)} bytes.`,
+    "",
+  );
   lines.push("## Reading the baselines", "");
   lines.push(
     "- *One call per cell*: each cell calls `GET /v4/firme/{cui}` or `/financiar?an=` through the project's client (retries, timeouts), no cache; 6 at a time.",
@@ -466,10 +524,22 @@ async function main(): Promise<void> {
   } finally {
     service.stop();
   }
-  const bundle = { file: "dist/functions.js", bytes: bundleBytes.length, gzipBytes: zlib.gzipSync(bundleBytes, { level: 9 }).length, budgetBytes: BUNDLE_BUDGET_BYTES };
+  const bundle = {
+    file: "dist/functions.js",
+    bytes: bundleBytes.length,
+    gzipBytes: zlib.gzipSync(bundleBytes, { level: 9 }).length,
+    budgetBytes: BUNDLE_BUDGET_BYTES,
+  };
   const results: Results = {
     machine: machine(),
-    settings: { latencyMs: args.latencyMs, jitterMs: 0, concurrency: CONCURRENCY, windowMs: WINDOW_MS, baselineConcurrency: CONCURRENCY, quick: args.quick },
+    settings: {
+      latencyMs: args.latencyMs,
+      jitterMs: 0,
+      concurrency: CONCURRENCY,
+      windowMs: WINDOW_MS,
+      baselineConcurrency: CONCURRENCY,
+      quick: args.quick,
+    },
     bundle,
     rows,
     w6: w6Result,

@@ -49,14 +49,22 @@ export function seeded(seed: number): () => number {
 
 /** W1: 1,000 distinct CUIs × DENUMIRE. */
 export function w1(): Sheet {
-  return { id: "W1", title: "1,000 distinct CUIs × DENUMIRE", cells: data.sampleCuis(1000, 100_000).map((c) => ({ fn: "DENUMIRE", args: [c] })) };
+  return {
+    id: "W1",
+    title: "1,000 distinct CUIs × DENUMIRE",
+    cells: data.sampleCuis(1000, 100_000).map((c) => ({ fn: "DENUMIRE", args: [c] })),
+  };
 }
 
 /** W2: 200 CUIs × CA for the 5 latest years. */
 export function w2(): Sheet {
   const cuis = data.sampleCuis(200, 110_000);
   const years = [0, 1, 2, 3, 4].map((i) => LATEST - i);
-  return { id: "W2", title: "200 CUIs × CA × 5 years (1,000 cells)", cells: cuis.flatMap((c) => years.map((y) => ({ fn: "CA", args: [c, y] }))) };
+  return {
+    id: "W2",
+    title: "200 CUIs × CA × 5 years (1,000 cells)",
+    cells: cuis.flatMap((c) => years.map((y) => ({ fn: "CA", args: [c, y] }))),
+  };
 }
 
 export const W3_COLUMNS = ["DENUMIRE", "STARE", "JUDET", "CAEN", "CA", "PROFIT", "ANGAJATI"] as const;
@@ -101,7 +109,11 @@ export function w3(rows = 2000): Sheet {
 
 /** W5: 10,000 distinct CUIs × DENUMIRE. */
 export function w5(): Sheet {
-  return { id: "W5", title: "10,000 distinct CUIs × DENUMIRE", cells: data.sampleCuis(10_000, 200_000).map((c) => ({ fn: "DENUMIRE", args: [c] })) };
+  return {
+    id: "W5",
+    title: "10,000 distinct CUIs × DENUMIRE",
+    cells: data.sampleCuis(10_000, 200_000).map((c) => ({ fn: "DENUMIRE", args: [c] })),
+  };
 }
 
 export const W6_COLUMNS = ["DENUMIRE", "STARE", "JUDET", "LOCALITATE", "CAEN", "CA", "PROFIT", "ACTIVE", "DATORII", "ANGAJATI"] as const;

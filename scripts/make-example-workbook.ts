@@ -39,9 +39,7 @@ function main(argv: string[]): void {
       [
         "Coloanele B–F și H folosesc funcțiile FIRMA; valorile salvate sunt #N/A până la prima actualizare. / Columns B–F and H use FIRMA functions; saved values are #N/A until the first refresh.",
       ],
-      [
-        "Actualizare fără Excel: firma refresh firma-exemplu.xlsx / Refresh without Excel: firma refresh firma-exemplu.xlsx",
-      ],
+      ["Actualizare fără Excel: firma refresh firma-exemplu.xlsx / Refresh without Excel: firma refresh firma-exemplu.xlsx"],
     ],
   };
   spec.sheets.push(readme);

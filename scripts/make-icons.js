@@ -60,28 +60,11 @@ function render(size, n = 8) {
       const covered = green + white;
       const i = (py * size + pxx) * 4;
       if (covered === 0) continue; // transparent
-      for (let c = 0; c < 3; c++)
-        px[i + c] = Math.round((GREEN[c] * green + WHITE[c] * white) / covered);
+      for (let c = 0; c < 3; c++) px[i + c] = Math.round((GREEN[c] * green + WHITE[c] * white) / covered);
       px[i + 3] = Math.round((255 * covered) / (n * n));
     }
   }
   return px;
-}
-
-const CRC_TABLE = (() => {
-  const t = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    t[n] = c >>> 0;
-  }
-  return t;
-})();
-
-function crc32(buf) {
-  let c = 0xffffffff;
-  for (const b of buf) c = CRC_TABLE[(c ^ b) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
 }
 
 function chunk(type, data) {
@@ -89,7 +72,7 @@ function chunk(type, data) {
   len.writeUInt32BE(data.length);
   const body = Buffer.concat([Buffer.from(type, "ascii"), data]);
   const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
+  crc.writeUInt32BE(zlib.crc32(body));
   return Buffer.concat([len, body, crc]);
 }
 
@@ -120,8 +103,7 @@ function encodePng(size, rgba) {
 function main(argv) {
   const sizes = argv.length ? argv.map(Number) : SIZES;
   for (const s of sizes) {
-    if (!Number.isInteger(s) || s < 8 || s > 1024)
-      throw new RangeError(`make-icons: bad size ${s} (8 to 1024)`);
+    if (!Number.isInteger(s) || s < 8 || s > 1024) throw new RangeError(`make-icons: bad size ${s} (8 to 1024)`);
   }
   fs.mkdirSync(OUT_DIR, { recursive: true });
   for (const size of sizes) {

@@ -37,7 +37,10 @@ async function history(page: Page, offset: number): Promise<void> {
   const today = Number(bucharestDay(Date.now()).slice(8, 10));
   let next = offset;
   for (let d = 1; d < today; d++) {
-    await page.evaluate((shift) => ((window as unknown as { __firmaClockShift: number }).__firmaClockShift = shift), noonOfDay(d) - Date.now());
+    await page.evaluate(
+      (shift) => ((window as unknown as { __firmaClockShift: number }).__firmaClockShift = shift),
+      noonOfDay(d) - Date.now(),
+    );
     for (let i = 0; i < creditsFor(d); i++) {
       const cui = data.sampleCuis(1, next++)[0];
       await page.evaluate((c) => (window as unknown as Win).__firmaStandIn.call("DENUMIRE", [c]), cui);
@@ -109,6 +112,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((e: unknown) => {
-  console.error(e instanceof Error ? e.stack ?? e.message : e);
+  console.error(e instanceof Error ? (e.stack ?? e.message) : e);
   process.exit(1);
 });

@@ -50,9 +50,7 @@ function main(argv) {
   const { status, output } = validateManifest(manifest);
   switch (status) {
     case "valid":
-      console.log(
-        `validate-manifest: ${path.relative(process.cwd(), manifest)} is valid (${path.relative(process.cwd(), SCHEMA)}).`
-      );
+      console.log(`validate-manifest: ${path.relative(process.cwd(), manifest)} is valid (${path.relative(process.cwd(), SCHEMA)}).`);
       return 0;
     case "skipped":
       console.log(`validate-manifest: SKIPPED, the manifest schemas are not here (${output}).`);
@@ -61,9 +59,7 @@ function main(argv) {
       console.error(`validate-manifest: ${output}`);
       return 2;
     default:
-      console.error(
-        `validate-manifest: ${path.relative(process.cwd(), manifest)} is NOT valid:\n${output}`
-      );
+      console.error(`validate-manifest: ${path.relative(process.cwd(), manifest)} is NOT valid:\n${output}`);
       return 1;
   }
 }

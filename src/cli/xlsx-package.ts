@@ -13,6 +13,7 @@
  * Not supported (clear error): ZIP64 archives (over 4 GiB or 65,535 entries), multi-disk
  * archives, encrypted entries, compression methods other than stored and deflate.
  */
+import { crc32 as zlibCrc32 } from "zlib";
 import { deflateSync, inflateSync } from "fflate";
 
 export type XlsxErrorCode =
@@ -45,21 +46,9 @@ const SIG_CENTRAL = 0x02014b50;
 const SIG_EOCD = 0x06054b50;
 const SIG_ZIP64_LOCATOR = 0x07064b50;
 
-const CRC_TABLE = (() => {
-  const t = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    t[n] = c >>> 0;
-  }
-  return t;
-})();
-
-/** CRC-32 as ZIP uses it. */
+/** CRC-32 as ZIP uses it (Node's zlib has it since 20.15). */
 export function crc32(data: Uint8Array): number {
-  let c = 0xffffffff;
-  for (let i = 0; i < data.length; i++) c = CRC_TABLE[(c ^ data[i]) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
+  return zlibCrc32(data);
 }
 
 const utf8Decoder = new TextDecoder("utf-8", { ignoreBOM: true });

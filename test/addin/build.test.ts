@@ -24,11 +24,7 @@ function webpack(mode: "development" | "production", outDir: string): Promise<st
     child.stdout.on("data", (d) => (output += d));
     child.stderr.on("data", (d) => (output += d));
     child.on("error", reject);
-    child.on("close", (code) =>
-      code === 0
-        ? resolve(output)
-        : reject(new Error(`webpack --mode ${mode} failed (${code}):\n${output}`))
-    );
+    child.on("close", (code) => (code === 0 ? resolve(output) : reject(new Error(`webpack --mode ${mode} failed (${code}):\n${output}`))));
   });
 }
 
@@ -51,9 +47,7 @@ const read = (dir: string, file: string) => fs.readFileSync(path.join(dir, file)
 
 /** The src of each <script> in a page, in order (quoted or not: production pages are minified). */
 function scriptSrcs(html: string): string[] {
-  return [...html.matchAll(/<script\b[^>]*?\bsrc=(?:"([^"]*)"|'([^']*)'|([^\s>]+))/g)].map(
-    (m) => m[1] ?? m[2] ?? m[3]
-  );
+  return [...html.matchAll(/<script\b[^>]*?\bsrc=(?:"([^"]*)"|'([^']*)'|([^\s>]+))/g)].map((m) => m[1] ?? m[2] ?? m[3]);
 }
 
 describe.each([
@@ -86,9 +80,7 @@ describe.each([
 
   test("functions.json fits Microsoft's custom-functions schema", () => {
     if (!fs.existsSync(FUNCTIONS_SCHEMA)) {
-      console.log(
-        `functions.json schema check SKIPPED: ${FUNCTIONS_SCHEMA} not found (the shared folder is absent).`
-      );
+      console.log(`functions.json schema check SKIPPED: ${FUNCTIONS_SCHEMA} not found (the shared folder is absent).`);
       return;
     }
     const ajv = new Ajv({ strict: false, allErrors: true });
@@ -112,15 +104,11 @@ describe.each([
 describe("development and production differ where they should", () => {
   test("office.js: the local copy in development, the Office CDN in production", () => {
     expect(scriptSrcs(read(dev, "taskpane.html"))[0]).toBe("office-js/office.js");
-    expect(scriptSrcs(read(prod, "taskpane.html"))[0]).toBe(
-      "https://appsforoffice.microsoft.com/lib/1/hosted/office.js"
-    );
+    expect(scriptSrcs(read(prod, "taskpane.html"))[0]).toBe("https://appsforoffice.microsoft.com/lib/1/hosted/office.js");
   });
 
   test("the manifest keeps the dev server's URLs in development and loses them in production", () => {
-    expect(read(dev, "manifest.xml")).toBe(
-      fs.readFileSync(path.join(ROOT, "manifest.xml"), "utf8")
-    );
+    expect(read(dev, "manifest.xml")).toBe(fs.readFileSync(path.join(ROOT, "manifest.xml"), "utf8"));
     const prodManifest = read(prod, "manifest.xml");
     expect(prodManifest).not.toContain("https://localhost:3000/");
     expect(prodManifest).toContain("/taskpane.html");

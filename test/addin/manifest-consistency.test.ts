@@ -85,12 +85,8 @@ describe("manifest.xml references", () => {
   });
 
   test("the functions' script and metadata are the build's outputs", () => {
-    expect(defined.get(residOf("Script>\\s*<SourceLocation"))?.value).toBe(
-      `${DEV_URL}functions.js`
-    );
-    expect(defined.get(residOf("Metadata>\\s*<SourceLocation"))?.value).toBe(
-      `${DEV_URL}functions.json`
-    );
+    expect(defined.get(residOf("Script>\\s*<SourceLocation"))?.value).toBe(`${DEV_URL}functions.js`);
+    expect(defined.get(residOf("Metadata>\\s*<SourceLocation"))?.value).toBe(`${DEV_URL}functions.json`);
   });
 });
 
@@ -126,13 +122,10 @@ describe("manifest.xml icons", () => {
   });
 
   test("every dev-server URL names a file the build produces", () => {
-    const urls = [...xml.matchAll(/"(https:\/\/localhost:3000\/[^"]*)"/g)].map((m) =>
-      m[1].slice(DEV_URL.length)
-    );
+    const urls = [...xml.matchAll(/"(https:\/\/localhost:3000\/[^"]*)"/g)].map((m) => m[1].slice(DEV_URL.length));
     const built = new Set(["functions.js", "functions.json", "taskpane.html"]);
     for (const rel of urls) {
-      if (rel.startsWith("assets/"))
-        expect(fs.existsSync(path.join(ASSETS, rel.slice(7)))).toBe(true);
+      if (rel.startsWith("assets/")) expect(fs.existsSync(path.join(ASSETS, rel.slice(7)))).toBe(true);
       else expect(built.has(rel)).toBe(true);
     }
   });

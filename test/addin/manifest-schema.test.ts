@@ -10,9 +10,7 @@ import { MANIFEST, MANIFEST_XSD } from "./paths";
 
 const haveSchemas = fs.existsSync(MANIFEST_XSD);
 if (!haveSchemas) {
-  console.log(
-    `manifest XSD check SKIPPED: ${MANIFEST_XSD} not found (the shared folder is absent).`
-  );
+  console.log(`manifest XSD check SKIPPED: ${MANIFEST_XSD} not found (the shared folder is absent).`);
 }
 const withSchemas = haveSchemas ? describe : describe.skip;
 
@@ -23,7 +21,7 @@ function xmllint(file: string): { status: number | null; output: string } {
   if (r.error) {
     throw new Error(
       `xmllint could not run (${(r.error as NodeJS.ErrnoException).code ?? r.error.message}): ` +
-        "install it (Debian/Ubuntu: apt-get install libxml2-utils); the schemas are here, so this check must run."
+        "install it (Debian/Ubuntu: apt-get install libxml2-utils); the schemas are here, so this check must run.",
     );
   }
   return { status: r.status, output: `${r.stdout}${r.stderr}` };
@@ -39,10 +37,7 @@ withSchemas("manifest.xml against the XSD", () => {
   test("the check really checks: a broken copy is rejected", () => {
     const broken = fs
       .readFileSync(MANIFEST, "utf8")
-      .replace(
-        "<Permissions>ReadWriteDocument</Permissions>",
-        "<Permissions>Everything</Permissions>"
-      );
+      .replace("<Permissions>ReadWriteDocument</Permissions>", "<Permissions>Everything</Permissions>");
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "firma-manifest-"));
     try {
       const file = path.join(dir, "manifest.xml");

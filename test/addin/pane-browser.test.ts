@@ -11,60 +11,12 @@ import * as fs from "fs";
 import * as http from "http";
 import * as os from "os";
 import * as path from "path";
-import { spawn } from "child_process";
 import type { AddressInfo } from "net";
 import { chromium, type Browser } from "playwright-core";
-import { ROOT } from "./paths";
+import { build, CHROMIUM, haveChromium, serve } from "../pane/harness";
 
-const CHROMIUM = process.env.FIRMA_CHROMIUM || "/usr/bin/chromium";
-const haveChromium = fs.existsSync(CHROMIUM);
-if (!haveChromium)
-  console.log(`pane browser test SKIPPED: no Chromium at ${CHROMIUM} (apt-get install chromium).`);
+if (!haveChromium) console.log(`pane browser test SKIPPED: no Chromium at ${CHROMIUM} (apt-get install chromium).`);
 const withChromium = haveChromium ? describe : describe.skip;
-
-const TYPES: Record<string, string> = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".css": "text/css",
-  ".png": "image/png",
-  ".json": "application/json",
-};
-
-function build(outDir: string): Promise<void> {
-  const cli = path.join(ROOT, "node_modules", "webpack-cli", "bin", "cli.js");
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, "--mode", "development", "--output-path", outDir], {
-      cwd: ROOT,
-    });
-    let output = "";
-    child.stdout.on("data", (d) => (output += d));
-    child.stderr.on("data", (d) => (output += d));
-    child.on("error", reject);
-    child.on("close", (code) =>
-      code === 0 ? resolve() : reject(new Error(`webpack failed (${code}):\n${output}`))
-    );
-  });
-}
-
-function serve(dir: string): Promise<http.Server> {
-  const server = http.createServer((req, res) => {
-    const file = path.join(dir, decodeURIComponent((req.url ?? "/").split("?")[0]));
-    if (!file.startsWith(dir)) {
-      res.writeHead(403).end();
-      return;
-    }
-    fs.readFile(file, (err, data) => {
-      if (err) {
-        res.writeHead(404).end();
-        return;
-      }
-      res
-        .writeHead(200, { "content-type": TYPES[path.extname(file)] ?? "application/octet-stream" })
-        .end(data);
-    });
-  });
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
-}
 
 withChromium("the pane page in a browser", () => {
   let tmp: string;
@@ -105,13 +57,9 @@ withChromium("the pane page in a browser", () => {
     page.on("request", (r) => requests.push(r.url()));
 
     await page.goto(`${origin}/taskpane.html`);
-    await page.waitForFunction(
-      () => document.getElementById("pane")?.getAttribute("aria-busy") === "false",
-      null,
-      {
-        timeout: 15_000,
-      }
-    );
+    await page.waitForFunction(() => document.getElementById("pane")?.getAttribute("aria-busy") === "false", null, {
+      timeout: 15_000,
+    });
     expect(await page.textContent("#key-state")).toMatch(/Nicio cheie/);
 
     const declared = (
@@ -121,9 +69,8 @@ withChromium("the pane page in a browser", () => {
     ).functions.map((f) => f.id);
     const associated = await page.evaluate(() =>
       Object.keys(
-        (globalThis as unknown as { CustomFunctions: { _association: { m_mappings: object } } })
-          .CustomFunctions._association.m_mappings
-      )
+        (globalThis as unknown as { CustomFunctions: { _association: { m_mappings: object } } }).CustomFunctions._association.m_mappings,
+      ),
     );
     expect(pageErrors).toEqual([]);
     expect(associated.sort()).toEqual([...declared].sort());
@@ -131,9 +78,7 @@ withChromium("the pane page in a browser", () => {
 
     await page.fill("#api-key", "demo-pro");
     await page.click("#save-key");
-    await page.waitForFunction(() =>
-      /salvat/.test(document.getElementById("key-status")?.textContent ?? "")
-    );
+    await page.waitForFunction(() => /salvat/.test(document.getElementById("key-status")?.textContent ?? ""));
     expect(await page.inputValue("#api-key")).toBe("");
     expect(await page.evaluate(() => localStorage.getItem("firma.apiKey"))).toBe("demo-pro");
 

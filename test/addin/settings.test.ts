@@ -6,9 +6,7 @@ import type { KeyValueStore } from "../../src/engine/store";
 import * as settings from "../../src/taskpane/settings";
 
 /** A store that records what was written. */
-function recordingStore(
-  initial: Record<string, string> = {}
-): KeyValueStore & { data: Map<string, string> } {
+function recordingStore(initial: Record<string, string> = {}): KeyValueStore & { data: Map<string, string> } {
   const data = new Map(Object.entries(initial));
   return {
     data,

@@ -9,7 +9,7 @@ jest.mock("office-addin-dev-certs", () => ({
 const devCerts = require("office-addin-dev-certs") as { getHttpsServerOptions: jest.Mock };
 const makeConfig = require("../../webpack.config.js") as (
   env: Record<string, unknown>,
-  options: { mode?: string }
+  options: { mode?: string },
 ) => Promise<{
   entry: Record<string, string>;
   devServer: { port: number; server?: { type: string; options: unknown } };
@@ -19,10 +19,7 @@ const makeConfig = require("../../webpack.config.js") as (
 beforeEach(() => devCerts.getHttpsServerOptions.mockClear());
 
 test("a build does not ask for certificates", async () => {
-  const config = await makeConfig(
-    { WEBPACK_BUNDLE: true, WEBPACK_BUILD: true },
-    { mode: "production" }
-  );
+  const config = await makeConfig({ WEBPACK_BUNDLE: true, WEBPACK_BUILD: true }, { mode: "production" });
   expect(devCerts.getHttpsServerOptions).not.toHaveBeenCalled();
   expect(config.devServer.server).toBeUndefined();
   expect(Object.keys(config.entry).sort()).toEqual(["functions", "taskpane"]);

@@ -51,7 +51,11 @@ describe("identifyMany", () => {
 
   test("unknown CUIs are simply absent", async () => {
     const list = cuis(5);
-    fx.route = (req) => ({ body: asked(req).filter((c) => c !== list[2]).map((cui) => ({ cui, denumire: "X", stare: "ACTIVA" })) });
+    fx.route = (req) => ({
+      body: asked(req)
+        .filter((c) => c !== list[2])
+        .map((cui) => ({ cui, denumire: "X", stare: "ACTIVA" })),
+    });
     const map = await client().identifyMany(list);
     expect([...map.keys()]).toEqual([list[0], list[1], list[3], list[4]]);
   });
@@ -70,7 +74,9 @@ describe("identifyMany", () => {
 
   test("a failed chunk fails the whole call; no new chunk starts after it", async () => {
     fx.route = (req, n) => (n === 2 ? { status: 500 } : { ...echo(req), delayMs: 30 });
-    const e = await client({ concurrency: 2, retries: 0 }).identifyMany(cuis(1000)).catch((e) => e);
+    const e = await client({ concurrency: 2, retries: 0 })
+      .identifyMany(cuis(1000))
+      .catch((e) => e);
     expect(e).toBeInstanceOf(ServerError);
     await new Promise((r) => setTimeout(r, 100));
     expect(fx.requests.length).toBeLessThanOrEqual(3);

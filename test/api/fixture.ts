@@ -65,7 +65,13 @@ export async function startFixture(route: Route = () => ({ body: {} })): Promise
 
   const server = http.createServer(async (req, res) => {
     const u = new URL(req.url ?? "/", "http://fixture");
-    const seen: Seen = { path: u.pathname, search: u.search.replace(/^\?/, ""), query: u.searchParams, headers: req.headers, rawUrl: req.url ?? "" };
+    const seen: Seen = {
+      path: u.pathname,
+      search: u.search.replace(/^\?/, ""),
+      query: u.searchParams,
+      headers: req.headers,
+      rawUrl: req.url ?? "",
+    };
     fixture.requests.push(seen);
     inFlight++;
     fixture.maxInFlight = Math.max(fixture.maxInFlight, inFlight);

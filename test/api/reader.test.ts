@@ -76,8 +76,27 @@ describe("company profile (O8)", () => {
   });
 
   test("English names, a numeric CAEN padded to four digits", async () => {
-    serve({ company: { cui: CUI, name: "ALFA SRL", status: "RADIATA", county: "Cluj", city: "Cluj-Napoca", address: "Str. 1", caen: 111, registration_number: "J12/1/2000", vat_payer: "NU" } });
-    await expect(c.getCompany(CUI)).resolves.toMatchObject({ denumire: "ALFA SRL", stare: "RADIATA", judet: "Cluj", caen_principal: "0111", j_cod: "J12/1/2000", platitor_tva: false });
+    serve({
+      company: {
+        cui: CUI,
+        name: "ALFA SRL",
+        status: "RADIATA",
+        county: "Cluj",
+        city: "Cluj-Napoca",
+        address: "Str. 1",
+        caen: 111,
+        registration_number: "J12/1/2000",
+        vat_payer: "NU",
+      },
+    });
+    await expect(c.getCompany(CUI)).resolves.toMatchObject({
+      denumire: "ALFA SRL",
+      stare: "RADIATA",
+      judet: "Cluj",
+      caen_principal: "0111",
+      j_cod: "J12/1/2000",
+      platitor_tva: false,
+    });
   });
 
   test.each([
@@ -133,7 +152,14 @@ describe("financial: one year or a range (O8, O16, O18)", () => {
   });
 
   test("a range object: latest first; fields a range entry lacks stay absent", async () => {
-    serve({ cui: CUI, data: [{ an: 2022, cifra_afaceri: 1, profit_net: 2 }, { an: 2024, cifra_afaceri: 3, profit_net: null, numar_angajati: 4 }, { an: 2023, cifra_afaceri: 5, profit_net: 6 }] });
+    serve({
+      cui: CUI,
+      data: [
+        { an: 2022, cifra_afaceri: 1, profit_net: 2 },
+        { an: 2024, cifra_afaceri: 3, profit_net: null, numar_angajati: 4 },
+        { an: 2023, cifra_afaceri: 5, profit_net: 6 },
+      ],
+    });
     const r = await c.getFinancialRange(CUI, 2022, 2024);
     expect(fx.requests.at(-1)?.search).toBe("an_de_la=2022&an_pana=2024");
     expect(r.cui).toBe(CUI);
@@ -143,9 +169,35 @@ describe("financial: one year or a range (O8, O16, O18)", () => {
   });
 
   test.each([
-    ["a bare array", [{ cui: CUI, an: 2024, cifra_afaceri: 1, profit_net: 1 }, { cui: CUI, an: 2023, cifra_afaceri: 1, profit_net: 1 }]],
-    ["years under ani", { cui: CUI, ani: [{ an: 2024, cifra_afaceri: 1, profit_net: 1 }, { an: 2023, cifra_afaceri: 1, profit_net: 1 }] }],
-    ["years under data.items", { data: { cui: CUI, items: [{ an: "2023", cifra_afaceri: 1, profit_net: 1 }, { an: "2024", cifra_afaceri: 1, profit_net: 1 }] } }],
+    [
+      "a bare array",
+      [
+        { cui: CUI, an: 2024, cifra_afaceri: 1, profit_net: 1 },
+        { cui: CUI, an: 2023, cifra_afaceri: 1, profit_net: 1 },
+      ],
+    ],
+    [
+      "years under ani",
+      {
+        cui: CUI,
+        ani: [
+          { an: 2024, cifra_afaceri: 1, profit_net: 1 },
+          { an: 2023, cifra_afaceri: 1, profit_net: 1 },
+        ],
+      },
+    ],
+    [
+      "years under data.items",
+      {
+        data: {
+          cui: CUI,
+          items: [
+            { an: "2023", cifra_afaceri: 1, profit_net: 1 },
+            { an: "2024", cifra_afaceri: 1, profit_net: 1 },
+          ],
+        },
+      },
+    ],
   ])("range as %s", async (_n, body) => {
     serve(body);
     const r = await c.getFinancialRange(CUI, 2023, 2024);
@@ -161,7 +213,13 @@ describe("financial: one year or a range (O8, O16, O18)", () => {
   });
 
   test("a range answer to a one-year call gives that year; a year it lacks is not found", async () => {
-    serve({ cui: CUI, data: [{ an: 2024, cifra_afaceri: 1, profit_net: 1 }, { an: 2023, cifra_afaceri: 2, profit_net: 2 }] });
+    serve({
+      cui: CUI,
+      data: [
+        { an: 2024, cifra_afaceri: 1, profit_net: 1 },
+        { an: 2023, cifra_afaceri: 2, profit_net: 2 },
+      ],
+    });
     await expect(c.getFinancialYear(CUI, 2023)).resolves.toMatchObject({ an: 2023, cifra_afaceri: 2 });
     await expect(c.getFinancialYear(CUI)).resolves.toMatchObject({ an: 2024 });
     await expect(c.getFinancialYear(CUI, 2019)).rejects.toBeInstanceOf(NotFoundError);
@@ -181,17 +239,37 @@ describe("financial: one year or a range (O8, O16, O18)", () => {
 
 describe("search (O1, O2)", () => {
   const items = [
-    { cui: CUI, denumire: "ALFA SRL", judet: "Cluj", localitate: "Cluj-Napoca", stare: "ACTIVA", caen_principal: "6201", j_cod: "J12/1/2000" },
+    {
+      cui: CUI,
+      denumire: "ALFA SRL",
+      judet: "Cluj",
+      localitate: "Cluj-Napoca",
+      stare: "ACTIVA",
+      caen_principal: "6201",
+      j_cod: "J12/1/2000",
+    },
     { cui: OTHER, denumire: "BETA SA" },
   ];
   const expected = [items[0], { cui: OTHER, denumire: "BETA SA" }];
 
   test.each<[string, unknown, Partial<Page<unknown>>]>([
     ["a bare array", items, { total: null, pages: null }],
-    ["{ data, pagination } (sandbox)", { data: items, pagination: { page: 1, limit: 20, total: 2, pages: 1 } }, { limit: 20, total: 2, pages: 1 }],
-    ["{ items, meta } with other names", { items, meta: { current_page: 1, per_page: "20", total_count: "2", total_pages: 1 } }, { limit: 20, total: 2, pages: 1 }],
+    [
+      "{ data, pagination } (sandbox)",
+      { data: items, pagination: { page: 1, limit: 20, total: 2, pages: 1 } },
+      { limit: 20, total: 2, pages: 1 },
+    ],
+    [
+      "{ items, meta } with other names",
+      { items, meta: { current_page: 1, per_page: "20", total_count: "2", total_pages: 1 } },
+      { limit: 20, total: 2, pages: 1 },
+    ],
     ["{ results } with facts at the top level", { results: items, page: 1, limit: 10, total: 2 }, { limit: 10, total: 2, pages: null }],
-    ["{ rezultate, paginare } in Romanian", { rezultate: items, paginare: { pagina: 1, pe_pagina: 5, numar_total: 2, pagini: 1 } }, { limit: 5, total: 2, pages: 1 }],
+    [
+      "{ rezultate, paginare } in Romanian",
+      { rezultate: items, paginare: { pagina: 1, pe_pagina: 5, numar_total: 2, pagini: 1 } },
+      { limit: 5, total: 2, pages: 1 },
+    ],
     ["{ firme }", { firme: items, total_items: 2, page_size: 50 }, { limit: 50, total: 2 }],
     ["{ companies }", { companies: items, total_pages: 1 }, { pages: 1, limit: 100 }],
   ])("envelope: %s", async (_n, body, facts) => {
@@ -202,9 +280,21 @@ describe("search (O1, O2)", () => {
   });
 
   test("items under English names; numbers as strings", async () => {
-    serve({ data: [{ cui: `${CUI}`, name: "ALFA", county: "Cluj", city: "Dej", status: "ACTIVA", caen: "6201", registration_number: "J12/1/2000" }] });
+    serve({
+      data: [
+        { cui: `${CUI}`, name: "ALFA", county: "Cluj", city: "Dej", status: "ACTIVA", caen: "6201", registration_number: "J12/1/2000" },
+      ],
+    });
     const page = await firstPage(c.searchPages());
-    expect(page.items[0]).toEqual({ cui: CUI, denumire: "ALFA", judet: "Cluj", localitate: "Dej", stare: "ACTIVA", caen_principal: "6201", j_cod: "J12/1/2000" });
+    expect(page.items[0]).toEqual({
+      cui: CUI,
+      denumire: "ALFA",
+      judet: "Cluj",
+      localitate: "Dej",
+      stare: "ACTIVA",
+      caen_principal: "6201",
+      j_cod: "J12/1/2000",
+    });
   });
 
   test.each<[string, unknown, string]>([
@@ -222,7 +312,14 @@ describe("search (O1, O2)", () => {
 
 describe("ranking list (O3)", () => {
   const list = [
-    { slug: "top-cifra-afaceri-2025-national", titlu: "Top cifra de afaceri 2025", an: 2025, categorie: "cifra-afaceri", scop: "national", numar_firme: 100 },
+    {
+      slug: "top-cifra-afaceri-2025-national",
+      titlu: "Top cifra de afaceri 2025",
+      an: 2025,
+      categorie: "cifra-afaceri",
+      scop: "national",
+      numar_firme: 100,
+    },
     { slug: "top-profit-net-2025-judet-cj", title: "Top profit CJ", year: "2025", category: "profit-net", scope: "judet", judet: "CJ" },
     { slug: "top-angajati-2024-localitate-x" },
   ];
@@ -264,7 +361,10 @@ describe("full ranking (O4)", () => {
   ];
 
   test.each([
-    ["{ slug, data, pagination } (sandbox)", { slug: "t", titlu: "T", an: 2025, data: entries, pagination: { page: 1, limit: 100, total: 2, pages: 1 } }],
+    [
+      "{ slug, data, pagination } (sandbox)",
+      { slug: "t", titlu: "T", an: 2025, data: entries, pagination: { page: 1, limit: 100, total: 2, pages: 1 } },
+    ],
     ["{ pozitii }", { slug: "t", pozitii: entries }],
     ["{ clasament, meta }", { clasament: entries, meta: { total: 2 } }],
     ["{ entries }", { entries }],
@@ -292,7 +392,13 @@ describe("full ranking (O4)", () => {
   });
 
   test("without positions, the running index across pages", async () => {
-    serve({ data: [{ cui: CUI, denumire: "A" }, { cui: OTHER, denumire: "B" }], pagination: { limit: 2 } });
+    serve({
+      data: [
+        { cui: CUI, denumire: "A" },
+        { cui: OTHER, denumire: "B" },
+      ],
+      pagination: { limit: 2 },
+    });
     const page = await firstPage(c.rankingPages("t", { page: 3, limit: 2 }));
     expect(page.items.map((e) => e.pozitie)).toEqual([5, 6]);
     expect(fx.requests.at(-1)?.search).toBe("limit=2&page=3");
@@ -395,9 +501,31 @@ describe("batch identification (O7, O13)", () => {
   });
 
   test("included profile fields come through (normalized); those not sent stay absent", async () => {
-    serve([{ cui: CUI, denumire: "ALFA", stare: "ACTIVA", judet: "Cluj", adresa: "Str. 1", caen_principal: 6201, platitor_tva: "DA", j_cod: "J12/1/2000", localitate: "Dej" }]);
+    serve([
+      {
+        cui: CUI,
+        denumire: "ALFA",
+        stare: "ACTIVA",
+        judet: "Cluj",
+        adresa: "Str. 1",
+        caen_principal: 6201,
+        platitor_tva: "DA",
+        j_cod: "J12/1/2000",
+        localitate: "Dej",
+      },
+    ]);
     const [item] = await c.batchIdentification([CUI], { include: ["all"] });
-    expect(item).toEqual({ cui: CUI, denumire: "ALFA", stare: "ACTIVA", judet: "Cluj", adresa: "Str. 1", caen_principal: "6201", platitor_tva: true, j_cod: "J12/1/2000", localitate: "Dej" });
+    expect(item).toEqual({
+      cui: CUI,
+      denumire: "ALFA",
+      stare: "ACTIVA",
+      judet: "Cluj",
+      adresa: "Str. 1",
+      caen_principal: "6201",
+      platitor_tva: true,
+      j_cod: "J12/1/2000",
+      localitate: "Dej",
+    });
     expect(fx.requests.at(-1)?.query.get("include")).toBe("all");
   });
 
@@ -413,20 +541,39 @@ describe("batch identification (O7, O13)", () => {
 
 describe("batch financial (O7, O13, O17)", () => {
   test.each([
-    ["a bare array (sandbox, minimal fields)", [
-      { cui: THIRD, an: 2024, cifra_afaceri: 3, profit_net: 3 },
-      { cui: CUI, an: 2023, cifra_afaceri: 2, profit_net: 2 },
-      { cui: CUI, an: 2024, cifra_afaceri: "1", profit_net: null },
-    ]],
-    ["{ data }", { data: [
-      { cui: CUI, an: 2024, cifra_afaceri: 1, profit_net: null },
-      { cui: THIRD, an: 2024, cifra_afaceri: 3, profit_net: 3 },
-      { cui: CUI, an: 2023, cifra_afaceri: 2, profit_net: 2 },
-    ] }],
-    ["one item per company, years under data", { results: [
-      { cui: THIRD, data: [{ an: 2024, cifra_afaceri: 3, profit_net: 3 }] },
-      { cui: CUI, data: [{ an: 2023, cifra_afaceri: 2, profit_net: 2 }, { an: 2024, cifra_afaceri: 1, profit_net: null }] },
-    ] }],
+    [
+      "a bare array (sandbox, minimal fields)",
+      [
+        { cui: THIRD, an: 2024, cifra_afaceri: 3, profit_net: 3 },
+        { cui: CUI, an: 2023, cifra_afaceri: 2, profit_net: 2 },
+        { cui: CUI, an: 2024, cifra_afaceri: "1", profit_net: null },
+      ],
+    ],
+    [
+      "{ data }",
+      {
+        data: [
+          { cui: CUI, an: 2024, cifra_afaceri: 1, profit_net: null },
+          { cui: THIRD, an: 2024, cifra_afaceri: 3, profit_net: 3 },
+          { cui: CUI, an: 2023, cifra_afaceri: 2, profit_net: 2 },
+        ],
+      },
+    ],
+    [
+      "one item per company, years under data",
+      {
+        results: [
+          { cui: THIRD, data: [{ an: 2024, cifra_afaceri: 3, profit_net: 3 }] },
+          {
+            cui: CUI,
+            data: [
+              { an: 2023, cifra_afaceri: 2, profit_net: 2 },
+              { an: 2024, cifra_afaceri: 1, profit_net: null },
+            ],
+          },
+        ],
+      },
+    ],
   ])("envelope: %s → ordered as asked, latest year first; documented four only", async (_n, body) => {
     serve(body);
     const out = await c.batchFinancial([CUI, OTHER, THIRD], { anDeLa: 2023, anPana: 2024 });

@@ -52,7 +52,11 @@ const logOf = (k = key) => sb.requests.filter((r) => r.key === k);
 const firstPage = async <T>(it: AsyncIterableIterator<Page<T>>): Promise<Page<T>> => (await it.next()).value as Page<T>;
 
 /** Sample CUIs that have a record for the latest year (most do). */
-const withLatest = (count: number) => data.sampleCuis(count * 3).filter((c) => data.financialYear(c, latest, latest)).slice(0, count);
+const withLatest = (count: number) =>
+  data
+    .sampleCuis(count * 3)
+    .filter((c) => data.financialYear(c, latest, latest))
+    .slice(0, count);
 
 describe("every method", () => {
   test("getCompany", async () => {
@@ -128,7 +132,15 @@ describe("every method", () => {
     const byCui = [];
     for await (const item of c.search({ q: `RO${data.EXAMPLE_CUI}` })) byCui.push(item);
     expect(byCui).toEqual([
-      { cui: company.cui, denumire: company.denumire, judet: company.judet, localitate: company.localitate, stare: company.stare, caen_principal: company.caen_principal, j_cod: company.j_cod },
+      {
+        cui: company.cui,
+        denumire: company.denumire,
+        judet: company.judet,
+        localitate: company.localitate,
+        stare: company.stare,
+        caen_principal: company.caen_principal,
+        j_cod: company.j_cod,
+      },
     ]);
     const page = await firstPage(c.searchPages({ q: company.denumire.split(" ")[0], limit: 5 }));
     expect(page.items.length).toBeGreaterThan(0);
@@ -193,7 +205,11 @@ describe("chunking, counted by the client and by the sandbox", () => {
     const map = await client().identifyMany([...cuis, ...cuis.slice(0, 20)]);
     expect(map.size).toBe(250);
     expect(calls.map((c) => c.cuiCount).sort()).toEqual([100, 100, 50]);
-    expect(logOf().map((r) => r.cuiCount).sort()).toEqual([100, 100, 50]);
+    expect(
+      logOf()
+        .map((r) => r.cuiCount)
+        .sort(),
+    ).toEqual([100, 100, 50]);
     expect(logOf().every((r) => r.endpoint === "batch")).toBe(true);
     expect(sb.usage(key).total).toBe(3);
   });
@@ -203,7 +219,11 @@ describe("chunking, counted by the client and by the sandbox", () => {
     const years = await client().financialMany(cuis, { an: latest });
     expect(years.length).toBe(cuis.filter((c) => data.financialYear(c, latest, latest)).length);
     expect(calls.map((c) => c.cuiCount).sort()).toEqual([20, 50, 50]);
-    expect(logOf().map((r) => r.cuiCount).sort()).toEqual([20, 50, 50]);
+    expect(
+      logOf()
+        .map((r) => r.cuiCount)
+        .sort(),
+    ).toEqual([20, 50, 50]);
     expect(sb.usage(key).total).toBe(3);
   });
 
@@ -327,7 +347,10 @@ describe("the sandbox's envelope variants read the same", () => {
     sb.config.envelope = envelope;
     const other = await everything(c);
     // The variants round the ranking's variation differently ("+12,5%" in ro).
-    const round = (x: typeof standard) => ({ ...x, ranking: x.ranking.map((e) => ({ ...e, variatie: e.variatie === null ? null : Math.round(e.variatie) })) });
+    const round = (x: typeof standard) => ({
+      ...x,
+      ranking: x.ranking.map((e) => ({ ...e, variatie: e.variatie === null ? null : Math.round(e.variatie) })),
+    });
     expect(round(other)).toEqual(round(standard));
     expect(standard.notFound).toBe("NotFoundError");
     expect(standard.badRequest).toBe("BadRequestError");

@@ -118,7 +118,12 @@ describe("the HTTP status decides the error class", () => {
     [403, { error: { code: "invalid_key", message: "Invalid API key" } }, InvalidKeyError, "invalid_key"],
     [403, { error: { code: "plan_history", message: "Year outside plan" } }, PlanHistoryError, "plan_history"],
     [403, { message: "Istoricul planului nu include anul" }, PlanHistoryError, "plan_history"],
-    [403, { eroare: "Planul free acoperă anii financiari de la 2025. / The free plan reaches financial years from 2025 on." }, PlanHistoryError, "plan_history"],
+    [
+      403,
+      { eroare: "Planul free acoperă anii financiari de la 2025. / The free plan reaches financial years from 2025 on." },
+      PlanHistoryError,
+      "plan_history",
+    ],
     [403, { eroare: "Cheia API nu este validă. / Invalid API key." }, InvalidKeyError, "invalid_key"],
     [404, { error: { code: "invalid_key", message: "no such company" } }, NotFoundError, "not_found"],
     [400, { error: { code: "bad_request", message: "page must be ≥ 1" } }, BadRequestError, "bad_request"],
@@ -148,7 +153,12 @@ describe("the HTTP status decides the error class", () => {
 
 describe("error bodies (O6)", () => {
   test.each<[string, Reply, string | null, string | null]>([
-    ["{ error: { code, message } }", { body: { error: { code: "invalid_key", message: "Cheie invalidă" } } }, "Cheie invalidă", "invalid_key"],
+    [
+      "{ error: { code, message } }",
+      { body: { error: { code: "invalid_key", message: "Cheie invalidă" } } },
+      "Cheie invalidă",
+      "invalid_key",
+    ],
     ["{ error: string }", { body: { error: "Key rejected" } }, "Key rejected", null],
     ["{ message, code }", { body: { message: "Nope", code: "E42" } }, "Nope", "E42"],
     ["{ mesaj, cod }", { body: { mesaj: "Refuzat", cod: "refuz" } }, "Refuzat", "refuz"],
@@ -156,7 +166,12 @@ describe("error bodies (O6)", () => {
     ["{ eroare: { cod, mesaj } }", { body: { eroare: { cod: "x1", mesaj: "Mesaj" } } }, "Mesaj", "x1"],
     ["{ detail, title }", { body: { title: "Forbidden", detail: "Key revoked" } }, "Key revoked", null],
     ["text/plain", { text: "Forbidden: bad key" }, "Forbidden: bad key", null],
-    ["HTML", { text: "<html><head><style>p{}</style></head><body><h1>403</h1><p>Access denied</p></body></html>" }, "403 Access denied", null],
+    [
+      "HTML",
+      { text: "<html><head><style>p{}</style></head><body><h1>403</h1><p>Access denied</p></body></html>" },
+      "403 Access denied",
+      null,
+    ],
     ["empty", { text: "" }, null, null],
     ["a JSON array", { body: [1, 2] }, null, null],
     ["JSON null", { text: "null" }, null, null],
@@ -400,7 +415,9 @@ describe("call records and quota (O20, O23)", () => {
     [500, false],
   ])("status %i → credited %p", async (status, credited) => {
     script({ status, body: status === 200 ? PROFILE : {} });
-    await client({ retries: 0 }).getCompany(CUI).catch(() => undefined);
+    await client({ retries: 0 })
+      .getCompany(CUI)
+      .catch(() => undefined);
     expect(calls[0]).toMatchObject({ status, credited });
   });
 

@@ -1,10 +1,5 @@
 import { XMLValidator } from "fast-xml-parser";
-import {
-  buildWorkbook,
-  demoSpec,
-  FIRMA_ADDIN_ID,
-  type BuildSpec,
-} from "../../src/cli/build-workbook";
+import { buildWorkbook, demoSpec, FIRMA_ADDIN_ID, type BuildSpec } from "../../src/cli/build-workbook";
 import { Workbook } from "../../src/cli/workbook";
 import { XlsxPackage } from "../../src/cli/xlsx-package";
 import { parseCui } from "../../src/engine/cui";
@@ -27,11 +22,7 @@ describe("buildWorkbook: Excel's own form", () => {
             { formula: "=FIRMA.DENUMIRE(A2)", cached: "DANTE INTERNATIONAL SA" },
             { formula: "=FIRMA.CA(A2,2024)", cached: 123456 },
           ],
-          [
-            "RO14399840",
-            { formula: "=FIRMA.DENUMIRE(A3)", form: "typed" },
-            { formula: "=FIRMA.CA(A3,2024)", form: "plain", cached: 1 },
-          ],
+          ["RO14399840", { formula: "=FIRMA.DENUMIRE(A3)", form: "typed" }, { formula: "=FIRMA.CA(A3,2024)", form: "plain", cached: 1 }],
           [null, { formula: "=FIRMA.DENUMIRE(A4)" }, true],
           [
             { error: "#N/A" },
@@ -77,27 +68,20 @@ describe("buildWorkbook: Excel's own form", () => {
   });
 
   test("every part is well-formed XML", () => {
-    for (const [name, xml] of parts)
-      expect([name, XMLValidator.validate(xml)]).toEqual([name, true]);
+    for (const [name, xml] of parts) expect([name, XMLValidator.validate(xml)]).toEqual([name, true]);
   });
 
   test('formula cells as Excel stores them: _xldudf_ with cm="1", typed form with #NAME?, plain, spill', () => {
     const s1 = parts.get("xl/worksheets/sheet1.xml")!;
     expect(cellXml(s1, "B2")).toBe(
-      '<c r="B2" t="str" cm="1"><f t="array" ref="B2">_xldudf_FIRMA_DENUMIRE(A2)</f><v>DANTE INTERNATIONAL SA</v></c>'
+      '<c r="B2" t="str" cm="1"><f t="array" ref="B2">_xldudf_FIRMA_DENUMIRE(A2)</f><v>DANTE INTERNATIONAL SA</v></c>',
     );
-    expect(cellXml(s1, "C2")).toBe(
-      '<c r="C2" cm="1"><f t="array" ref="C2">_xldudf_FIRMA_CA(A2,2024)</f><v>123456</v></c>'
-    );
-    expect(cellXml(s1, "B3")).toBe(
-      '<c r="B3" t="e" cm="1"><f t="array" aca="1" ref="B3" ca="1">FIRMA.DENUMIRE(A3)</f><v>#NAME?</v></c>'
-    );
+    expect(cellXml(s1, "C2")).toBe('<c r="C2" cm="1"><f t="array" ref="C2">_xldudf_FIRMA_CA(A2,2024)</f><v>123456</v></c>');
+    expect(cellXml(s1, "B3")).toBe('<c r="B3" t="e" cm="1"><f t="array" aca="1" ref="B3" ca="1">FIRMA.DENUMIRE(A3)</f><v>#NAME?</v></c>');
     expect(cellXml(s1, "C3")).toBe('<c r="C3"><f>_xldudf_FIRMA_CA(A3,2024)</f><v>1</v></c>');
-    expect(cellXml(s1, "B4")).toBe(
-      '<c r="B4" t="e" cm="1"><f t="array" ref="B4">_xldudf_FIRMA_DENUMIRE(A4)</f><v>#N/A</v></c>'
-    );
+    expect(cellXml(s1, "B4")).toBe('<c r="B4" t="e" cm="1"><f t="array" ref="B4">_xldudf_FIRMA_DENUMIRE(A4)</f><v>#N/A</v></c>');
     expect(cellXml(s1, "B5")).toBe(
-      '<c r="B5" t="str" cm="1"><f t="array" ref="B5:C7">_xldudf_FIRMA_ISTORIC(A2,2023,2024)</f><v>An</v></c>'
+      '<c r="B5" t="str" cm="1"><f t="array" ref="B5:C7">_xldudf_FIRMA_ISTORIC(A2,2023,2024)</f><v>An</v></c>',
     );
     expect(cellXml(s1, "C5")).toBe('<c r="C5" t="str"><v>CA</v></c>');
     expect(cellXml(s1, "C7")).toBe('<c r="C7"><v>2</v></c>');
@@ -131,21 +115,15 @@ describe("buildWorkbook: Excel's own form", () => {
             ],
           },
         ],
-      })
+      }),
     );
     for (const ref of ["A1", "B1"]) {
-      expect(cellXml(mine.get("xl/worksheets/sheet1.xml")!, ref)).toBe(
-        cellXml(fx.get("xl/worksheets/sheet2.xml")!, ref)
-      );
-      expect(cellXml(mine.get("xl/worksheets/sheet2.xml")!, ref)).toBe(
-        cellXml(fx.get("xl/worksheets/sheet3.xml")!, ref)
-      );
+      expect(cellXml(mine.get("xl/worksheets/sheet1.xml")!, ref)).toBe(cellXml(fx.get("xl/worksheets/sheet2.xml")!, ref));
+      expect(cellXml(mine.get("xl/worksheets/sheet2.xml")!, ref)).toBe(cellXml(fx.get("xl/worksheets/sheet3.xml")!, ref));
     }
     // the add-in binding lists the same custom function ids
     const ids = (x: string) => [...x.matchAll(/<we:customFunctionIds>([^<]*)</g)].map((m) => m[1]);
-    expect(ids(mine.get("xl/webextensions/webextension1.xml")!)).toEqual(
-      ids(fx.get("xl/webextensions/webextension1.xml")!)
-    );
+    expect(ids(mine.get("xl/webextensions/webextension1.xml")!)).toEqual(ids(fx.get("xl/webextensions/webextension1.xml")!));
   });
 
   test('metadata.xml makes cm="1" a dynamic array (as the reader understands Excel\'s)', () => {
@@ -171,9 +149,7 @@ describe("buildWorkbook: Excel's own form", () => {
     ]);
     expect(parts.get("_rels/.rels")).toContain('Target="xl/webextensions/taskpanes.xml"');
     expect(parts.get("xl/webextensions/taskpanes.xml")).toContain('r:id="rId1"');
-    expect(parts.get("xl/webextensions/_rels/taskpanes.xml.rels")).toContain(
-      'Target="webextension1.xml"'
-    );
+    expect(parts.get("xl/webextensions/_rels/taskpanes.xml.rels")).toContain('Target="webextension1.xml"');
   });
 
   test("constants: shared strings (escaped, spaces kept), numbers, booleans, errors; values read back", () => {
@@ -199,25 +175,18 @@ describe("buildWorkbook: Excel's own form", () => {
   test("rejects overlapping spills and constants inside a spill", () => {
     expect(() =>
       buildWorkbook({
-        sheets: [
-          { name: "S", rows: [[{ formula: "=FIRMA.ISTORIC(1)", cached: [[1], [2]] }], ["x"]] },
-        ],
-      })
+        sheets: [{ name: "S", rows: [[{ formula: "=FIRMA.ISTORIC(1)", cached: [[1], [2]] }], ["x"]] }],
+      }),
     ).toThrow(/inside the spill|overlaps/);
     expect(() =>
       buildWorkbook({
         sheets: [
           {
             name: "S",
-            rows: [
-              [
-                { formula: "=FIRMA.ISTORIC(1)", cached: [[1, 2]] },
-                { formula: "=FIRMA.ISTORIC(2)" },
-              ],
-            ],
+            rows: [[{ formula: "=FIRMA.ISTORIC(1)", cached: [[1, 2]] }, { formula: "=FIRMA.ISTORIC(2)" }]],
           },
         ],
-      })
+      }),
     ).toThrow(/overlaps/);
   });
 

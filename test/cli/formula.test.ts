@@ -133,18 +133,9 @@ describe("analyzeFormula: argument table", () => {
         { kind: "ref", sheet: null, box: box(3, 2), single: true, text: "$b3" },
       ],
     ],
-    [
-      "FIRMA.X(A2:A10)",
-      [{ kind: "ref", sheet: null, box: box(2, 1, 10, 1), single: false, text: "A2:A10" }],
-    ],
-    [
-      "FIRMA.X(B10:A2)",
-      [{ kind: "ref", sheet: null, box: box(2, 1, 10, 2), single: false, text: "B10:A2" }],
-    ],
-    [
-      "FIRMA.X(Sheet2!A2)",
-      [{ kind: "ref", sheet: "Sheet2", box: box(2, 1), single: true, text: "Sheet2!A2" }],
-    ],
+    ["FIRMA.X(A2:A10)", [{ kind: "ref", sheet: null, box: box(2, 1, 10, 1), single: false, text: "A2:A10" }]],
+    ["FIRMA.X(B10:A2)", [{ kind: "ref", sheet: null, box: box(2, 1, 10, 2), single: false, text: "B10:A2" }]],
+    ["FIRMA.X(Sheet2!A2)", [{ kind: "ref", sheet: "Sheet2", box: box(2, 1), single: true, text: "Sheet2!A2" }]],
     [
       "FIRMA.X(Foaie_2.x!$C$3:$D$4)",
       [
@@ -157,10 +148,7 @@ describe("analyzeFormula: argument table", () => {
         },
       ],
     ],
-    [
-      "FIRMA.X('My sheet'!A2)",
-      [{ kind: "ref", sheet: "My sheet", box: box(2, 1), single: true, text: "'My sheet'!A2" }],
-    ],
+    ["FIRMA.X('My sheet'!A2)", [{ kind: "ref", sheet: "My sheet", box: box(2, 1), single: true, text: "'My sheet'!A2" }]],
     [
       "FIRMA.X('It''s (2024)'!B2:C3)",
       [
@@ -173,20 +161,11 @@ describe("analyzeFormula: argument table", () => {
         },
       ],
     ],
-    [
-      "FIRMA.X('Județe'!A1)",
-      [{ kind: "ref", sheet: "Județe", box: box(1, 1), single: true, text: "'Județe'!A1" }],
-    ],
-    [
-      "FIRMA.X(XFD1048576)",
-      [{ kind: "ref", sheet: null, box: box(1048576, 16384), single: true, text: "XFD1048576" }],
-    ],
+    ["FIRMA.X('Județe'!A1)", [{ kind: "ref", sheet: "Județe", box: box(1, 1), single: true, text: "'Județe'!A1" }]],
+    ["FIRMA.X(XFD1048576)", [{ kind: "ref", sheet: null, box: box(1048576, 16384), single: true, text: "XFD1048576" }]],
     // not evaluable
     ["FIRMA.X(TRIM(A2))", [{ kind: "unsupported", reason: "function", text: "TRIM(A2)" }]],
-    [
-      "FIRMA.X(_xldudf_FIRMA_CUI(A2))",
-      [{ kind: "unsupported", reason: "function", text: "_xldudf_FIRMA_CUI(A2)" }],
-    ],
+    ["FIRMA.X(_xldudf_FIRMA_CUI(A2))", [{ kind: "unsupported", reason: "function", text: "_xldudf_FIRMA_CUI(A2)" }]],
     ['FIRMA.X(A2&"")', [{ kind: "unsupported", reason: "expression", text: 'A2&""' }]],
     ["FIRMA.X(2023+1)", [{ kind: "unsupported", reason: "expression", text: "2023+1" }]],
     ["FIRMA.X(--A2)", [{ kind: "unsupported", reason: "expression", text: "--A2" }]],
@@ -196,33 +175,15 @@ describe("analyzeFormula: argument table", () => {
     ["FIRMA.X(50%)", [{ kind: "unsupported", reason: "expression", text: "50%" }]],
     ["FIRMA.X(@A2:A5)", [{ kind: "unsupported", reason: "expression", text: "@A2:A5" }]],
     ["FIRMA.X(CUI_LISTA)", [{ kind: "unsupported", reason: "name", text: "CUI_LISTA" }]],
-    [
-      "FIRMA.X(Sheet1!CUI_LISTA)",
-      [{ kind: "unsupported", reason: "name", text: "Sheet1!CUI_LISTA" }],
-    ],
+    ["FIRMA.X(Sheet1!CUI_LISTA)", [{ kind: "unsupported", reason: "name", text: "Sheet1!CUI_LISTA" }]],
     ["FIRMA.X(XFE1)", [{ kind: "unsupported", reason: "name", text: "XFE1" }]],
     ["FIRMA.X(A:A)", [{ kind: "unsupported", reason: "wholeColumnOrRow", text: "A:A" }]],
     ["FIRMA.X($2:$3)", [{ kind: "unsupported", reason: "wholeColumnOrRow", text: "$2:$3" }]],
-    [
-      "FIRMA.X([1]Sheet1!A1)",
-      [{ kind: "unsupported", reason: "externalReference", text: "[1]Sheet1!A1" }],
-    ],
-    [
-      "FIRMA.X('[2]Foaie 1'!A1)",
-      [{ kind: "unsupported", reason: "externalReference", text: "'[2]Foaie 1'!A1" }],
-    ],
-    [
-      "FIRMA.X(Sheet1:Sheet3!A1)",
-      [{ kind: "unsupported", reason: "threeDReference", text: "Sheet1:Sheet3!A1" }],
-    ],
-    [
-      "FIRMA.X(Tabel1[CUI])",
-      [{ kind: "unsupported", reason: "structuredReference", text: "Tabel1[CUI]" }],
-    ],
-    [
-      "FIRMA.X(Tabel1[[#This Row],[CUI]])",
-      [{ kind: "unsupported", reason: "structuredReference", text: "Tabel1[[#This Row],[CUI]]" }],
-    ],
+    ["FIRMA.X([1]Sheet1!A1)", [{ kind: "unsupported", reason: "externalReference", text: "[1]Sheet1!A1" }]],
+    ["FIRMA.X('[2]Foaie 1'!A1)", [{ kind: "unsupported", reason: "externalReference", text: "'[2]Foaie 1'!A1" }]],
+    ["FIRMA.X(Sheet1:Sheet3!A1)", [{ kind: "unsupported", reason: "threeDReference", text: "Sheet1:Sheet3!A1" }]],
+    ["FIRMA.X(Tabel1[CUI])", [{ kind: "unsupported", reason: "structuredReference", text: "Tabel1[CUI]" }]],
+    ["FIRMA.X(Tabel1[[#This Row],[CUI]])", [{ kind: "unsupported", reason: "structuredReference", text: "Tabel1[[#This Row],[CUI]]" }]],
     ["FIRMA.X(A2#)", [{ kind: "unsupported", reason: "spillReference", text: "A2#" }]],
     ["FIRMA.X({1,A2})", [{ kind: "unsupported", reason: "arrayConstant", text: "{1,A2}" }]],
   ])("%s", (formula, expected) => {
@@ -233,15 +194,14 @@ describe("analyzeFormula: argument table", () => {
     // In a file, ';' only separates rows of an array constant: FIRMA.X(A2;2024) is not two arguments.
     const a = analyzeFormula("FIRMA.X(A2;2024)", "FIRMA");
     expect(a.kind).toBe("call");
-    if (a.kind === "call")
-      expect(a.call.args).toEqual([{ kind: "unsupported", reason: "expression", text: "A2;2024" }]);
+    if (a.kind === "call") expect(a.call.args).toEqual([{ kind: "unsupported", reason: "expression", text: "A2;2024" }]);
   });
 });
 
 describe("shiftFormula (shared formulas) and toXldudfForm", () => {
   test("moves relative references only", () => {
     expect(shiftFormula("_xldudf_FIRMA_CA(A2,$B$1,B$1,$C2,'My s'!D3:E4,\"A2\",2024)", 3, 1)).toBe(
-      "_xldudf_FIRMA_CA(B5,$B$1,C$1,$C5,'My s'!E6:F7,\"A2\",2024)"
+      "_xldudf_FIRMA_CA(B5,$B$1,C$1,$C5,'My s'!E6:F7,\"A2\",2024)",
     );
   });
   test("a reference moved off the sheet becomes #REF!", () => {
@@ -249,7 +209,7 @@ describe("shiftFormula (shared formulas) and toXldudfForm", () => {
   });
   test("typed calls become the stored form, strings and other functions untouched", () => {
     expect(toXldudfForm('=IFERROR(FIRMA.CA(A2,"FIRMA.X(1)"),firma.denumire(B2))', "FIRMA")).toBe(
-      'IFERROR(_xldudf_FIRMA_CA(A2,"FIRMA.X(1)"),_xldudf_FIRMA_DENUMIRE(B2))'
+      'IFERROR(_xldudf_FIRMA_CA(A2,"FIRMA.X(1)"),_xldudf_FIRMA_DENUMIRE(B2))',
     );
   });
 });

@@ -6,19 +6,10 @@ import { unzipSync, strFromU8 } from "fflate";
 import { XlsxPackage } from "../../src/cli/xlsx-package";
 
 /** The real Excel-saved workbook (read-only; never copied into the project). */
-export const FIXTURE = resolve(
-  __dirname,
-  "..",
-  "..",
-  "..",
-  "shared",
-  "fixtures",
-  "excel-saved-custom-functions.xlsx"
-);
+export const FIXTURE = resolve(__dirname, "..", "..", "..", "shared", "fixtures", "excel-saved-custom-functions.xlsx");
 
 export function fixtureBytes(): Uint8Array {
-  if (!existsSync(FIXTURE))
-    throw new Error(`fixture missing: ${FIXTURE} (shared/ must sit beside the repository)`);
+  if (!existsSync(FIXTURE)) throw new Error(`fixture missing: ${FIXTURE} (shared/ must sit beside the repository)`);
   return new Uint8Array(readFileSync(FIXTURE));
 }
 
@@ -60,12 +51,7 @@ export function rawEntries(bytes: Uint8Array): Map<string, Uint8Array> {
 }
 
 export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return (
-    Buffer.compare(
-      Buffer.from(a.buffer, a.byteOffset, a.byteLength),
-      Buffer.from(b.buffer, b.byteOffset, b.byteLength)
-    ) === 0
-  );
+  return Buffer.compare(Buffer.from(a.buffer, a.byteOffset, a.byteLength), Buffer.from(b.buffer, b.byteOffset, b.byteLength)) === 0;
 }
 
 /**
@@ -94,7 +80,7 @@ export function handMadeWorkbook(opts: {
       opts.sheets
         .map(
           (_, i) =>
-            `<Override PartName="/xl/worksheets/sheet${i + 1}.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>`
+            `<Override PartName="/xl/worksheets/sheet${i + 1}.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>`,
         )
         .join("") +
       `<Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/></Types>`,
@@ -107,26 +93,16 @@ export function handMadeWorkbook(opts: {
     "xl/workbook.xml",
     `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><workbook xmlns="${MAIN}" xmlns:r="${R}"><sheets>` +
       opts.sheets
-        .map(
-          (s, i) =>
-            `<sheet name="${s.name.replace(/&/g, "&amp;").replace(/"/g, "&quot;")}" sheetId="${i + 1}" r:id="rId${i + 1}"/>`
-        )
+        .map((s, i) => `<sheet name="${s.name.replace(/&/g, "&amp;").replace(/"/g, "&quot;")}" sheetId="${i + 1}" r:id="rId${i + 1}"/>`)
         .join("") +
       `</sheets></workbook>`,
   ]);
   parts.push([
     "xl/_rels/workbook.xml.rels",
     `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
-      opts.sheets
-        .map(
-          (_, i) =>
-            `<Relationship Id="rId${i + 1}" Type="${R}/worksheet" Target="worksheets/sheet${i + 1}.xml"/>`
-        )
-        .join("") +
+      opts.sheets.map((_, i) => `<Relationship Id="rId${i + 1}" Type="${R}/worksheet" Target="worksheets/sheet${i + 1}.xml"/>`).join("") +
       `<Relationship Id="rId${n + 1}" Type="${R}/sharedStrings" Target="sharedStrings.xml"/>` +
-      (opts.metadata
-        ? `<Relationship Id="rId${n + 2}" Type="${R}/sheetMetadata" Target="metadata.xml"/>`
-        : "") +
+      (opts.metadata ? `<Relationship Id="rId${n + 2}" Type="${R}/sheetMetadata" Target="metadata.xml"/>` : "") +
       `</Relationships>`,
   ]);
   opts.sheets.forEach((s, i) => {
@@ -173,10 +149,9 @@ export function toCsv(dir: string, file: string, bytes: Uint8Array): Map<string,
       dir,
       join(dir, file),
     ],
-    { encoding: "utf8", timeout: 150_000 }
+    { encoding: "utf8", timeout: 150_000 },
   );
-  if (r.status !== 0 || /Error/i.test(r.stderr ?? ""))
-    throw new Error(`soffice failed (${r.status}): ${r.stderr}\n${r.stdout}`);
+  if (r.status !== 0 || /Error/i.test(r.stderr ?? "")) throw new Error(`soffice failed (${r.status}): ${r.stderr}\n${r.stdout}`);
   const base = file.replace(/\.xlsx$/, "");
   const out = new Map<string, string[][]>();
   for (const f of readdirSync(dir)) {
@@ -187,7 +162,7 @@ export function toCsv(dir: string, file: string, bytes: Uint8Array): Map<string,
       text
         .split(/\r?\n/)
         .filter((l) => l !== "")
-        .map((l) => l.split(","))
+        .map((l) => l.split(",")),
     );
   }
   return out;

@@ -14,9 +14,7 @@ import { fixtureBytes, hasSoffice, toCsv } from "./helpers";
 
 const available = hasSoffice();
 if (!available) {
-  process.stderr.write(
-    "\n[test/cli/libreoffice] SKIPPED: soffice is not installed (apt-get install -y libreoffice-calc)\n\n"
-  );
+  process.stderr.write("\n[test/cli/libreoffice] SKIPPED: soffice is not installed (apt-get install -y libreoffice-calc)\n\n");
 }
 const suite = available ? describe : describe.skip;
 const title = available
@@ -37,14 +35,7 @@ suite(title, () => {
     const sheets = toCsv(dir, "demo.xlsx", bytes);
     const rows = sheets.get("Firme");
     expect(rows).toBeDefined();
-    expect(rows![0].slice(0, 6)).toEqual([
-      "CUI",
-      "Denumire",
-      "Stare",
-      "Județ",
-      "Cifra de afaceri 2024",
-      "Profit net 2024",
-    ]);
+    expect(rows![0].slice(0, 6)).toEqual(["CUI", "Denumire", "Stare", "Județ", "Cifra de afaceri 2024", "Profit net 2024"]);
     expect(rows!.length).toBe(41);
     const wb = Workbook.open(bytes);
     for (let r = 2; r <= 41; r++) {
@@ -56,10 +47,7 @@ suite(title, () => {
 
   test("a patched Excel-saved workbook (values, a grown spill with inserted cells and rows) still loads", () => {
     const pkg = XlsxPackage.open(fixtureBytes());
-    pkg.write(
-      "xl/worksheets/sheet3.xml",
-      pkg.readText("xl/worksheets/sheet3.xml").replace(/CONTOSO/g, "FIRMA")
-    );
+    pkg.write("xl/worksheets/sheet3.xml", pkg.readText("xl/worksheets/sheet3.xml").replace(/CONTOSO/g, "FIRMA"));
     const wb = Workbook.open(pkg.toBytes());
     const report = patchWorkbook(wb, [
       { sheet: "Correct", address: "A1", value: "SC Exemplu SRL" },

@@ -2,14 +2,7 @@ import { XlsxPackage } from "../../src/cli/xlsx-package";
 import { Workbook } from "../../src/cli/workbook";
 import { patchWorkbook, type CellResult } from "../../src/cli/patch";
 import { buildWorkbook } from "../../src/cli/build-workbook";
-import {
-  cellXml,
-  fixtureBytes,
-  handMadeWorkbook,
-  rawEntries,
-  sameBytes,
-  unzipText,
-} from "./helpers";
+import { cellXml, fixtureBytes, handMadeWorkbook, rawEntries, sameBytes, unzipText } from "./helpers";
 
 /** The fixture with its CONTOSO functions renamed to FIRMA (sheets and add-in binding), as Excel would store FIRMA's. */
 function derivedFirmaWorkbook(): Uint8Array {
@@ -48,32 +41,24 @@ describe("patch on a FIRMA workbook derived from the real Excel file", () => {
   });
 
   test("one value: only that cell's <v> and t change; every other part is identical (content and compressed bytes)", () => {
-    const { report, out, wb } = patch(derived, [
-      { sheet: "Correct", address: "A1", value: "SC Exemplu & Fiii SRL" },
-    ]);
-    expect(report.outcomes).toEqual([
-      { sheet: "Correct", address: "A1", status: "written", range: "A1", notes: [] },
-    ]);
+    const { report, out, wb } = patch(derived, [{ sheet: "Correct", address: "A1", value: "SC Exemplu & Fiii SRL" }]);
+    expect(report.outcomes).toEqual([{ sheet: "Correct", address: "A1", status: "written", range: "A1", notes: [] }]);
     expect(report.changedParts).toEqual(["xl/worksheets/sheet3.xml"]);
 
     const before = unzipText(derived);
     const after = unzipText(out);
     expect([...after.keys()]).toEqual([...before.keys()]);
-    for (const [name, text] of before)
-      if (name !== "xl/worksheets/sheet3.xml") expect(after.get(name)).toBe(text);
+    for (const [name, text] of before) if (name !== "xl/worksheets/sheet3.xml") expect(after.get(name)).toBe(text);
 
     const oldCell = '<c r="A1" cm="1"><f t="array" ref="A1">_xldudf_FIRMA_ADD(1,2)</f><v>3</v></c>';
-    const newCell =
-      '<c r="A1" t="str" cm="1"><f t="array" ref="A1">_xldudf_FIRMA_ADD(1,2)</f><v>SC Exemplu &amp; Fiii SRL</v></c>';
+    const newCell = '<c r="A1" t="str" cm="1"><f t="array" ref="A1">_xldudf_FIRMA_ADD(1,2)</f><v>SC Exemplu &amp; Fiii SRL</v></c>';
     const s3 = before.get("xl/worksheets/sheet3.xml")!;
     expect(s3).toContain(oldCell);
     expect(after.get("xl/worksheets/sheet3.xml")).toBe(s3.replace(oldCell, newCell));
 
     const rawBefore = rawEntries(derived);
     const rawAfter = rawEntries(out);
-    for (const [name, raw] of rawBefore)
-      if (name !== "xl/worksheets/sheet3.xml")
-        expect(sameBytes(rawAfter.get(name)!, raw)).toBe(true);
+    for (const [name, raw] of rawBefore) if (name !== "xl/worksheets/sheet3.xml") expect(sameBytes(rawAfter.get(name)!, raw)).toBe(true);
 
     expect(wb.getValue("Correct", "A1")).toBe("SC Exemplu & Fiii SRL");
     expect(wb.findFormulas("FIRMA")).toHaveLength(6);
@@ -82,14 +67,12 @@ describe("patch on a FIRMA workbook derived from the real Excel file", () => {
   test('a typed-form cell (#NAME?) takes a number: t="e" goes, everything else stays', () => {
     const { out } = patch(derived, [{ sheet: "Protected", address: "A1", value: 3 }]);
     const s1 = unzipText(out).get("xl/worksheets/sheet1.xml")!;
-    expect(cellXml(s1, "A1")).toBe(
-      '<c r="A1" cm="1"><f t="array" aca="1" ref="A1" ca="1">FIRMA.ADD(1,2)</f><v>3</v></c>'
-    );
+    expect(cellXml(s1, "A1")).toBe('<c r="A1" cm="1"><f t="array" aca="1" ref="A1" ca="1">FIRMA.ADD(1,2)</f><v>3</v></c>');
     // the sheet protection and the neighbour are untouched
     expect(s1.replace(cellXml(s1, "A1")!, "")).toBe(
       unzipText(derived)
         .get("xl/worksheets/sheet1.xml")!
-        .replace(cellXml(unzipText(derived).get("xl/worksheets/sheet1.xml")!, "A1")!, "")
+        .replace(cellXml(unzipText(derived).get("xl/worksheets/sheet1.xml")!, "A1")!, ""),
     );
   });
 
@@ -124,41 +107,13 @@ describe("patch on a FIRMA workbook derived from the real Excel file", () => {
       "Întreprindere Științifică",
       '<c r="B1" t="str" cm="1"><f t="array" ref="B1">_xldudf_FIRMA_GET("test")</f><v>Întreprindere Științifică</v></c>',
     ],
-    [
-      "integer",
-      14399840,
-      '<c r="B1" cm="1"><f t="array" ref="B1">_xldudf_FIRMA_GET("test")</f><v>14399840</v></c>',
-    ],
-    [
-      "fraction",
-      0.1 + 0.2,
-      '<c r="B1" cm="1"><f t="array" ref="B1">_xldudf_FIRMA_GET("test")</f><v>0.30000000000000004</v></c>',
-    ],
-    [
-      "large number",
-      1e21,
-      '<c r="B1" cm="1"><f t="array" ref="B1">_xldudf_FIRMA_GET("test")</f><v>1E+21</v></c>',
-    ],
-    [
-      "negative zero",
-      -0,
-      '<c r="B1" cm="1"><f t="array" ref="B1">_xldudf_FIRMA_GET("test")</f><v>0</v></c>',
-    ],
-    [
-      "NaN",
-      NaN,
-      '<c r="B1" t="e" cm="1"><f t="array" ref="B1">_xldudf_FIRMA_GET("test")</f><v>#NUM!</v></c>',
-    ],
-    [
-      "true",
-      true,
-      '<c r="B1" t="b" cm="1"><f t="array" ref="B1">_xldudf_FIRMA_GET("test")</f><v>1</v></c>',
-    ],
-    [
-      "false",
-      false,
-      '<c r="B1" t="b" cm="1"><f t="array" ref="B1">_xldudf_FIRMA_GET("test")</f><v>0</v></c>',
-    ],
+    ["integer", 14399840, '<c r="B1" cm="1"><f t="array" ref="B1">_xldudf_FIRMA_GET("test")</f><v>14399840</v></c>'],
+    ["fraction", 0.1 + 0.2, '<c r="B1" cm="1"><f t="array" ref="B1">_xldudf_FIRMA_GET("test")</f><v>0.30000000000000004</v></c>'],
+    ["large number", 1e21, '<c r="B1" cm="1"><f t="array" ref="B1">_xldudf_FIRMA_GET("test")</f><v>1E+21</v></c>'],
+    ["negative zero", -0, '<c r="B1" cm="1"><f t="array" ref="B1">_xldudf_FIRMA_GET("test")</f><v>0</v></c>'],
+    ["NaN", NaN, '<c r="B1" t="e" cm="1"><f t="array" ref="B1">_xldudf_FIRMA_GET("test")</f><v>#NUM!</v></c>'],
+    ["true", true, '<c r="B1" t="b" cm="1"><f t="array" ref="B1">_xldudf_FIRMA_GET("test")</f><v>1</v></c>'],
+    ["false", false, '<c r="B1" t="b" cm="1"><f t="array" ref="B1">_xldudf_FIRMA_GET("test")</f><v>0</v></c>'],
     [
       "#N/A",
       { error: "#N/A", message: "CUI inexistent" },
@@ -169,32 +124,19 @@ describe("patch on a FIRMA workbook derived from the real Excel file", () => {
       { error: "#BUSY!", message: "" },
       '<c r="B1" t="e" cm="1"><f t="array" ref="B1">_xldudf_FIRMA_GET("test")</f><v>#VALUE!</v></c>',
     ],
-    [
-      "null (Excel shows 0)",
-      null,
-      '<c r="B1" cm="1"><f t="array" ref="B1">_xldudf_FIRMA_GET("test")</f><v>0</v></c>',
-    ],
-    [
-      "1×1 array",
-      [["x"]],
-      '<c r="B1" t="str" cm="1"><f t="array" ref="B1">_xldudf_FIRMA_GET("test")</f><v>x</v></c>',
-    ],
+    ["null (Excel shows 0)", null, '<c r="B1" cm="1"><f t="array" ref="B1">_xldudf_FIRMA_GET("test")</f><v>0</v></c>'],
+    ["1×1 array", [["x"]], '<c r="B1" t="str" cm="1"><f t="array" ref="B1">_xldudf_FIRMA_GET("test")</f><v>x</v></c>'],
   ])("value encoding: %s", (_label, value, expected) => {
-    const { out, wb } = patch(derived, [
-      { sheet: "Correct", address: "B1", value: value as CellResult["value"] },
-    ]);
+    const { out, wb } = patch(derived, [{ sheet: "Correct", address: "B1", value: value as CellResult["value"] }]);
     expect(cellXml(unzipText(out).get("xl/worksheets/sheet3.xml")!, "B1")).toBe(expected);
     // and it reads back
     const v = wb.getValue("Correct", "B1");
     if (typeof value === "string") expect(v).toBe(value);
-    if (typeof value === "number" && Number.isFinite(value))
-      expect(v).toBe(value === 0 ? 0 : value);
+    if (typeof value === "number" && Number.isFinite(value)) expect(v).toBe(value === 0 ? 0 : value);
   });
 
   test("modern error codes are reported in the notes", () => {
-    const { report } = patch(derived, [
-      { sheet: "Correct", address: "B1", value: { error: "#BUSY!", message: "" } },
-    ]);
+    const { report } = patch(derived, [{ sheet: "Correct", address: "B1", value: { error: "#BUSY!", message: "" } }]);
     expect(report.outcomes[0].notes.join(" ")).toContain("#BUSY!");
   });
 
@@ -247,16 +189,12 @@ describe("spills (dynamic-array formulas)", () => {
     expect(report.outcomes[0]).toMatchObject({ status: "written", range: "L2:M6" });
     const xml = unzipText(out).get("xl/worksheets/sheet1.xml")!;
     expect(xml).toContain(
-      '<row r="2" spans="1:14"><c r="A2"><v>14399840</v></c><c r="L2" cm="1"><f t="array" ref="L2:M6">_xldudf_FIRMA_ISTORIC(A2,2020,2022)</f><v>2020</v></c><c r="M2" t="str"><v>a</v></c><c r="N2" t="inlineStr"><is><t>notă</t></is></c></row>'
+      '<row r="2" spans="1:14"><c r="A2"><v>14399840</v></c><c r="L2" cm="1"><f t="array" ref="L2:M6">_xldudf_FIRMA_ISTORIC(A2,2020,2022)</f><v>2020</v></c><c r="M2" t="str"><v>a</v></c><c r="N2" t="inlineStr"><is><t>notă</t></is></c></row>',
     );
+    expect(xml).toContain('<row r="3" spans="12:13"><c r="L3"><v>2021</v></c><c r="M3" t="str"><v>b</v></c></row>');
+    expect(xml).toContain('<row r="4" spans="12:13"><c r="L4"><v>2022</v></c><c r="M4" t="str"><v>c</v></c></row>');
     expect(xml).toContain(
-      '<row r="3" spans="12:13"><c r="L3"><v>2021</v></c><c r="M3" t="str"><v>b</v></c></row>'
-    );
-    expect(xml).toContain(
-      '<row r="4" spans="12:13"><c r="L4"><v>2022</v></c><c r="M4" t="str"><v>c</v></c></row>'
-    );
-    expect(xml).toContain(
-      '<row r="4" spans="12:13"><c r="L4"><v>2022</v></c><c r="M4" t="str"><v>c</v></c></row><row r="5" spans="12:13"><c r="L5"><v>2023</v></c><c r="M5" t="str"><v>d</v></c></row><row r="6" spans="12:13"><c r="L6"><v>2024</v></c><c r="M6" t="b"><v>1</v></c></row><row r="7">'
+      '<row r="4" spans="12:13"><c r="L4"><v>2022</v></c><c r="M4" t="str"><v>c</v></c></row><row r="5" spans="12:13"><c r="L5"><v>2023</v></c><c r="M5" t="str"><v>d</v></c></row><row r="6" spans="12:13"><c r="L6"><v>2024</v></c><c r="M6" t="b"><v>1</v></c></row><row r="7">',
     );
     expect(xml).toContain('<dimension ref="A2:M7"/>');
     expect(wb.getValue("S", "M6")).toBe(true);
@@ -265,9 +203,7 @@ describe("spills (dynamic-array formulas)", () => {
   });
 
   test("a smaller spill: ref shrinks, the cells it left are cleared", () => {
-    const { report, out, wb } = patch(book(), [
-      { sheet: "S", address: "L2", value: [[2023], [2024]] },
-    ]);
+    const { report, out, wb } = patch(book(), [{ sheet: "S", address: "L2", value: [[2023], [2024]] }]);
     expect(report.outcomes[0]).toMatchObject({ status: "written", range: "L2:L3" });
     const xml = unzipText(out).get("xl/worksheets/sheet1.xml")!;
     expect(xml).toContain('<f t="array" ref="L2:L3">');
@@ -278,12 +214,8 @@ describe("spills (dynamic-array formulas)", () => {
   });
 
   test("a scalar where there was a spill: ref becomes the cell", () => {
-    const { out, wb } = patch(book(), [
-      { sheet: "S", address: "L2", value: { error: "#N/A", message: "fără date" } },
-    ]);
-    expect(unzipText(out).get("xl/worksheets/sheet1.xml")!).toContain(
-      '<c r="L2" t="e" cm="1"><f t="array" ref="L2">'
-    );
+    const { out, wb } = patch(book(), [{ sheet: "S", address: "L2", value: { error: "#N/A", message: "fără date" } }]);
+    expect(unzipText(out).get("xl/worksheets/sheet1.xml")!).toContain('<c r="L2" t="e" cm="1"><f t="array" ref="L2">');
     expect(wb.getValue("S", "L3")).toBeNull();
   });
 
@@ -310,7 +242,7 @@ describe("spills (dynamic-array formulas)", () => {
     expect(report.outcomes[0].notes.join(" ")).toContain("#SPILL!");
     const xml = unzipText(out).get("xl/worksheets/sheet1.xml")!;
     expect(cellXml(xml, "L2")).toBe(
-      '<c r="L2" t="e" cm="1"><f t="array" ref="L2">_xldudf_FIRMA_ISTORIC(A2,2020,2022)</f><v>#VALUE!</v></c>'
+      '<c r="L2" t="e" cm="1"><f t="array" ref="L2">_xldudf_FIRMA_ISTORIC(A2,2020,2022)</f><v>#VALUE!</v></c>',
     );
     expect(wb.getValue("S", "M3")).toBe(99);
     expect(wb.getValue("S", "L3")).toBeNull();
@@ -318,21 +250,18 @@ describe("spills (dynamic-array formulas)", () => {
   });
 
   test("blocked by a merged range", () => {
-    const { report } = patch(
-      book("", '<mergeCells count="1"><mergeCell ref="M5:N6"/></mergeCells>'),
-      [
-        {
-          sheet: "S",
-          address: "L2",
-          value: [
-            [1, 1],
-            [1, 1],
-            [1, 1],
-            [1, 1],
-          ],
-        },
-      ]
-    );
+    const { report } = patch(book("", '<mergeCells count="1"><mergeCell ref="M5:N6"/></mergeCells>'), [
+      {
+        sheet: "S",
+        address: "L2",
+        value: [
+          [1, 1],
+          [1, 1],
+          [1, 1],
+          [1, 1],
+        ],
+      },
+    ]);
     expect(report.outcomes[0]).toMatchObject({ status: "spill", blockedBy: ["M5:N6"] });
   });
 
@@ -348,22 +277,15 @@ describe("spills (dynamic-array formulas)", () => {
       },
     ]);
     expect(report.outcomes[0]).toMatchObject({ status: "written", range: "L2:M3" });
-    expect(unzipText(out).get("xl/worksheets/sheet1.xml")!).toContain(
-      '<c r="M3" s="2" t="str"><v>y</v></c>'
-    );
+    expect(unzipText(out).get("xl/worksheets/sheet1.xml")!).toContain('<c r="M3" s="2" t="str"><v>y</v></c>');
   });
 
   test("a cleared cell with a style keeps the style", () => {
     const bytes = book().slice();
     const wb0 = Workbook.open(bytes);
-    wb0.pkg.write(
-      "xl/worksheets/sheet1.xml",
-      wb0.pkg.readText("xl/worksheets/sheet1.xml").replace('<c r="L4">', '<c r="L4" s="5">')
-    );
+    wb0.pkg.write("xl/worksheets/sheet1.xml", wb0.pkg.readText("xl/worksheets/sheet1.xml").replace('<c r="L4">', '<c r="L4" s="5">'));
     const { out } = patch(wb0.pkg.toBytes(), [{ sheet: "S", address: "L2", value: [[1], [2]] }]);
-    expect(unzipText(out).get("xl/worksheets/sheet1.xml")!).toContain(
-      '<row r="4" spans="12:12"><c r="L4" s="5"/></row>'
-    );
+    expect(unzipText(out).get("xl/worksheets/sheet1.xml")!).toContain('<row r="4" spans="12:12"><c r="L4" s="5"/></row>');
   });
 
   test("spilling past the sheet edge is blocked", () => {
@@ -372,8 +294,7 @@ describe("spills (dynamic-array formulas)", () => {
       sheets: [
         {
           name: "S",
-          sheetData:
-            '<row r="1048575"><c r="A1048575" cm="1"><f t="array" ref="A1048575">_xldudf_FIRMA_ISTORIC(1)</f><v>0</v></c></row>',
+          sheetData: '<row r="1048575"><c r="A1048575" cm="1"><f t="array" ref="A1048575">_xldudf_FIRMA_ISTORIC(1)</f><v>0</v></c></row>',
         },
       ],
     });
@@ -429,11 +350,7 @@ describe("spills (dynamic-array formulas)", () => {
     });
     const { report, wb } = patch(bytes, [{ sheet: "S", address: "B2", value: [[7], [8]] }]);
     expect(report.outcomes[0]).toMatchObject({ status: "written", range: "B2:B4" });
-    expect([wb.getValue("S", "B2"), wb.getValue("S", "B3"), wb.getValue("S", "B4")]).toEqual([
-      7,
-      8,
-      { error: "#N/A", message: "" },
-    ]);
+    expect([wb.getValue("S", "B2"), wb.getValue("S", "B3"), wb.getValue("S", "B4")]).toEqual([7, 8, { error: "#N/A", message: "" }]);
     expect(wb.findFormulas("FIRMA")[0].ref).toBe("B2:B4");
   });
 
@@ -517,8 +434,8 @@ describe("spills (dynamic-array formulas)", () => {
         .replace('<c r="C4"><v>2</v></c>', '<c r="C4"><v>20</v></c>')
         .replace(
           '<row r="5" spans="1:1" x14ac:dyDescent="0.2"><c r="A5" t="s"><v>2</v></c></row>',
-          '<row r="5" spans="1:3" x14ac:dyDescent="0.2"><c r="A5" t="s"><v>2</v></c><c r="B5"><v>2022</v></c><c r="C5"><v>30</v></c></row>'
-        )
+          '<row r="5" spans="1:3" x14ac:dyDescent="0.2"><c r="A5" t="s"><v>2</v></c><c r="B5"><v>2022</v></c><c r="C5"><v>30</v></c></row>',
+        ),
     );
     expect(wb.getValue("Firme", "A5")).toBe("după");
     expect(wb.getValue("Firme", "C5")).toBe(30);

@@ -71,7 +71,10 @@ function portfolio(rows: number, form?: "xldudf" | "plain") {
       rows,
       cuis,
       form,
-      history: form === "plain" ? false : { formula: "=FIRMA.ISTORIC({cui},2020,2024)", cached: Array.from({ length: 5 }, () => [{ error: "#N/A" }, { error: "#N/A" }]) },
+      history:
+        form === "plain"
+          ? false
+          : { formula: "=FIRMA.ISTORIC({cui},2020,2024)", cached: Array.from({ length: 5 }, () => [{ error: "#N/A" }, { error: "#N/A" }]) },
     }),
   );
 }
@@ -116,7 +119,8 @@ describe("firma refresh", () => {
           const addr = `${"BCDEF"[i]}${r}`;
           const want = oracle(col, cui);
           const got = wb.getValue("Firme", addr);
-          if (typeof want === "object" && want !== null) expect([addr, (got as { error?: string })?.error]).toEqual([addr, (want as { error: string }).error]);
+          if (typeof want === "object" && want !== null)
+            expect([addr, (got as { error?: string })?.error]).toEqual([addr, (want as { error: string }).error]);
           else expect([addr, got]).toEqual([addr, want]);
         });
       }
@@ -171,7 +175,19 @@ describe("firma refresh", () => {
     const key = `demo-enterprise-cli${++n}`;
     const f = join(dir, "max.xlsx");
     writeFileSync(f, portfolio(300));
-    const r = await firma(["refresh", f, "--key", key, "--base-url", sb.url, "--no-cache", "--max-credits", "3", "--out", join(dir, "max.out.xlsx")]);
+    const r = await firma([
+      "refresh",
+      f,
+      "--key",
+      key,
+      "--base-url",
+      sb.url,
+      "--no-cache",
+      "--max-credits",
+      "3",
+      "--out",
+      join(dir, "max.out.xlsx"),
+    ]);
     expect(r.code).toBe(3);
     expect(r.err).toMatch(/--max-credits 3/);
     expect(existsSync(join(dir, "max.out.xlsx"))).toBe(false);
@@ -213,34 +229,37 @@ describe("firma refresh", () => {
   });
 
   const soffice = hasSoffice();
-  (soffice ? describe : describe.skip)(`the refreshed file opens in LibreOffice${soffice ? "" : " — SKIPPED: soffice is not installed"}`, () => {
-    test("an Excel-form workbook converts to CSV without error", async () => {
-      const f = join(dir, "lo.xlsx");
-      writeFileSync(f, portfolio(30));
-      const r = await firma(["refresh", f, "--key", `demo-enterprise-cli${++n}`, "--base-url", sb.url, "--no-cache"]);
-      expect(r.code).toBe(0);
-      const csv = toCsv(mkdtempSync(join(dir, "lo-")), "lo.xlsx", readFileSync(join(dir, "lo.refreshed.xlsx")));
-      expect(csv.get("Firme")?.length).toBeGreaterThan(30);
-    });
+  (soffice ? describe : describe.skip)(
+    `the refreshed file opens in LibreOffice${soffice ? "" : " — SKIPPED: soffice is not installed"}`,
+    () => {
+      test("an Excel-form workbook converts to CSV without error", async () => {
+        const f = join(dir, "lo.xlsx");
+        writeFileSync(f, portfolio(30));
+        const r = await firma(["refresh", f, "--key", `demo-enterprise-cli${++n}`, "--base-url", sb.url, "--no-cache"]);
+        expect(r.code).toBe(0);
+        const csv = toCsv(mkdtempSync(join(dir, "lo-")), "lo.xlsx", readFileSync(join(dir, "lo.refreshed.xlsx")));
+        expect(csv.get("Firme")?.length).toBeGreaterThan(30);
+      });
 
-    test("with plain FIRMA.X formulas, the CSV shows the refreshed values", async () => {
-      const f = join(dir, "plain.xlsx");
-      const input = portfolio(20, "plain");
-      writeFileSync(f, input);
-      const r = await firma(["refresh", f, "--key", `demo-enterprise-cli${++n}`, "--base-url", sb.url, "--no-cache"]);
-      expect(r.code).toBe(0);
-      const csv = toCsv(mkdtempSync(join(dir, "plain-")), "plain.xlsx", readFileSync(join(dir, "plain.refreshed.xlsx")));
-      const rows = csv.get("Firme")!;
-      const src = Workbook.open(input);
-      let named = 0;
-      for (let r2 = 2; r2 <= 21; r2++) {
-        const want = oracle("DENUMIRE", src.getValue("Firme", `A${r2}`));
-        if (typeof want === "string") {
-          expect(rows[r2 - 1][1].replace(/^"|"$/g, "")).toBe(want);
-          named++;
+      test("with plain FIRMA.X formulas, the CSV shows the refreshed values", async () => {
+        const f = join(dir, "plain.xlsx");
+        const input = portfolio(20, "plain");
+        writeFileSync(f, input);
+        const r = await firma(["refresh", f, "--key", `demo-enterprise-cli${++n}`, "--base-url", sb.url, "--no-cache"]);
+        expect(r.code).toBe(0);
+        const csv = toCsv(mkdtempSync(join(dir, "plain-")), "plain.xlsx", readFileSync(join(dir, "plain.refreshed.xlsx")));
+        const rows = csv.get("Firme")!;
+        const src = Workbook.open(input);
+        let named = 0;
+        for (let r2 = 2; r2 <= 21; r2++) {
+          const want = oracle("DENUMIRE", src.getValue("Firme", `A${r2}`));
+          if (typeof want === "string") {
+            expect(rows[r2 - 1][1].replace(/^"|"$/g, "")).toBe(want);
+            named++;
+          }
         }
-      }
-      expect(named).toBeGreaterThan(10);
-    });
-  });
+        expect(named).toBeGreaterThan(10);
+      });
+    },
+  );
 });

@@ -16,62 +16,12 @@ describe("Workbook on the real Excel-saved fixture", () => {
 
   test("CONTOSO formulas found in both forms, arguments parsed", () => {
     const found = wb.findFormulas("CONTOSO");
-    const summary = found.map((f) => [
-      f.sheet,
-      f.address,
-      f.formula,
-      f.call?.form,
-      f.call?.name,
-      f.dynamic,
-      f.ref,
-      f.cached,
-      f.evaluable,
-    ]);
+    const summary = found.map((f) => [f.sheet, f.address, f.formula, f.call?.form, f.call?.name, f.dynamic, f.ref, f.cached, f.evaluable]);
     expect(summary).toEqual([
-      [
-        "Protected",
-        "A1",
-        "CONTOSO.ADD(1,2)",
-        "typed",
-        "ADD",
-        true,
-        "A1",
-        { error: "#NAME?", message: "" },
-        true,
-      ],
-      [
-        "Protected",
-        "B1",
-        'CONTOSO.GET("test")',
-        "typed",
-        "GET",
-        true,
-        "B1",
-        { error: "#NAME?", message: "" },
-        true,
-      ],
-      [
-        "Unprotected",
-        "A1",
-        "CONTOSO.ADD(1,2)",
-        "typed",
-        "ADD",
-        true,
-        "A1",
-        { error: "#NAME?", message: "" },
-        true,
-      ],
-      [
-        "Unprotected",
-        "B1",
-        'CONTOSO.GET("test")',
-        "typed",
-        "GET",
-        true,
-        "B1",
-        { error: "#NAME?", message: "" },
-        true,
-      ],
+      ["Protected", "A1", "CONTOSO.ADD(1,2)", "typed", "ADD", true, "A1", { error: "#NAME?", message: "" }, true],
+      ["Protected", "B1", 'CONTOSO.GET("test")', "typed", "GET", true, "B1", { error: "#NAME?", message: "" }, true],
+      ["Unprotected", "A1", "CONTOSO.ADD(1,2)", "typed", "ADD", true, "A1", { error: "#NAME?", message: "" }, true],
+      ["Unprotected", "B1", 'CONTOSO.GET("test")', "typed", "GET", true, "B1", { error: "#NAME?", message: "" }, true],
       ["Correct", "A1", "_xldudf_CONTOSO_ADD(1,2)", "xldudf", "ADD", true, "A1", 3, true],
       ["Correct", "B1", '_xldudf_CONTOSO_GET("test")', "xldudf", "GET", true, "B1", "test", true],
     ]);
@@ -193,23 +143,7 @@ describe("Workbook: FIRMA formulas and their arguments", () => {
   };
 
   test("found: array and plain, both spellings, shared children; not other formulas", () => {
-    expect(found.map((f) => f.address)).toEqual([
-      "B2",
-      "C2",
-      "D2",
-      "E2",
-      "F2",
-      "G2",
-      "H2",
-      "I2",
-      "J2",
-      "K2",
-      "L2",
-      "N2",
-      "C3",
-      "C4",
-      "C5",
-    ]);
+    expect(found.map((f) => f.address)).toEqual(["B2", "C2", "D2", "E2", "F2", "G2", "H2", "I2", "J2", "K2", "L2", "N2", "C3", "C4", "C5"]);
     expect(at("D2").formulaType).toBe("normal");
     expect(at("D2").dynamic).toBe(false);
     expect(at("B2").dynamic).toBe(true);
@@ -256,9 +190,7 @@ describe("Workbook: FIRMA formulas and their arguments", () => {
       args: [2021],
       dependsOn: [{ sheet: "Firme", address: "L2" }],
     });
-    const r = wb.resolveArguments(at("N2"), (sheet, row, col) =>
-      sheet === "Firme" && row === 3 && col === 12 ? "fresh" : undefined
-    );
+    const r = wb.resolveArguments(at("N2"), (sheet, row, col) => (sheet === "Firme" && row === 3 && col === 12 ? "fresh" : undefined));
     expect(r).toEqual({
       ok: true,
       args: ["fresh"],

@@ -69,8 +69,7 @@ describe("XlsxPackage: the real Excel-saved fixture", () => {
     const ref = unzipBytes(bytes);
     const got = unzipBytes(out);
     for (const [name, data] of ref) {
-      if (name === "xl/worksheets/sheet3.xml")
-        expect(new TextDecoder().decode(got.get(name)!)).toBe(xml);
+      if (name === "xl/worksheets/sheet3.xml") expect(new TextDecoder().decode(got.get(name)!)).toBe(xml);
       else expect(sameBytes(got.get(name)!, data)).toBe(true);
     }
     // reopening works and sees the change
@@ -155,10 +154,7 @@ describe("XlsxPackage: inputs that are not a readable .xlsx", () => {
   });
 
   test("text file", () => {
-    const e = expectXlsxError(
-      () => XlsxPackage.open(strToU8("CUI,Denumire\n14399840,x\n")),
-      "not_zip"
-    );
+    const e = expectXlsxError(() => XlsxPackage.open(strToU8("CUI,Denumire\n14399840,x\n")), "not_zip");
     expect(e.message).toContain("not an Excel .xlsx workbook");
   });
 
@@ -196,10 +192,10 @@ describe("XlsxPackage: inputs that are not a readable .xlsx", () => {
   test("a Word document", () => {
     const z = zipSync({
       "[Content_Types].xml": strToU8(
-        '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>'
+        '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
       ),
       "_rels/.rels": strToU8(
-        '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>'
+        '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
       ),
       "word/document.xml": strToU8("<w:document/>"),
     });
@@ -208,10 +204,7 @@ describe("XlsxPackage: inputs that are not a readable .xlsx", () => {
 
   test("malformed sheet XML → corrupt, naming the part", () => {
     const pkg = XlsxPackage.open(fixtureBytes());
-    pkg.write(
-      "xl/worksheets/sheet3.xml",
-      pkg.readText("xl/worksheets/sheet3.xml").replace("</sheetData>", "")
-    );
+    pkg.write("xl/worksheets/sheet3.xml", pkg.readText("xl/worksheets/sheet3.xml").replace("</sheetData>", ""));
     const wb = Workbook.open(pkg.toBytes());
     const e = expectXlsxError(() => wb.findFormulas("CONTOSO"), "corrupt");
     expect(e.message).toContain("xl/worksheets/sheet3.xml");

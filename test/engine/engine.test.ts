@@ -48,7 +48,7 @@ describe("coalescing and batching", () => {
   test("the same 1,000 CUIs with 30 % duplicates still cost 10 calls", async () => {
     const { engine, calls } = setup();
     const cuis = data.sampleCuis(1000, 9000);
-    const cells = [...cuis, ...cuis.slice(0, 300)].sort((a, b) => (a * 7919) % 1000 - (b * 7919) % 1000);
+    const cells = [...cuis, ...cuis.slice(0, 300)].sort((a, b) => ((a * 7919) % 1000) - ((b * 7919) % 1000));
     const got = await Promise.all(cells.map((c) => engine.profileField(c, "denumire")));
     expect(got).toEqual(names(cells));
     expect(calls()).toBe(10);
@@ -86,7 +86,14 @@ describe("coalescing and batching", () => {
   test("invalid CUIs are refused locally and cost nothing", async () => {
     const { engine, calls } = setup();
     const bad = [14399841, "RO123", "abc", 0, -5, 1.5, "", null, true, "12345678901"];
-    const got = await Promise.all(bad.map((c) => engine.profileField(c, "denumire").then(() => "value", (e) => e)));
+    const got = await Promise.all(
+      bad.map((c) =>
+        engine.profileField(c, "denumire").then(
+          () => "value",
+          (e) => e,
+        ),
+      ),
+    );
     for (const e of got) {
       expect(e).toBeInstanceOf(LocalInputError);
       expect((e as LocalInputError).kind).toBe("invalid_cui");
@@ -115,7 +122,9 @@ describe("coalescing and batching", () => {
     ac.abort();
     await expect(dropped).rejects.toMatchObject({ kind: "aborted" });
     expect(await kept).toBe(data.company(keep)!.denumire);
-    const asked = logged().map((r) => r.query).join(" ");
+    const asked = logged()
+      .map((r) => r.query)
+      .join(" ");
     expect(asked).toContain(String(keep));
     expect(asked).not.toContain(String(drop));
   });
@@ -215,7 +224,8 @@ describe("fields the batch items lack", () => {
     const ca = await Promise.all(cuis.map((c) => engine.financialField(c, LATEST, "cifra_afaceri").catch((e) => e.kind)));
     expect(calls()).toBe(1);
     const act = await Promise.all(cuis.map((c) => engine.financialField(c, LATEST, "active_totale").catch((e) => e.kind)));
-    const want = (f: "cifra_afaceri" | "active_totale") => cuis.map((c) => data.financials(c).find((r) => r.an === LATEST)?.[f] ?? "not_found");
+    const want = (f: "cifra_afaceri" | "active_totale") =>
+      cuis.map((c) => data.financials(c).find((r) => r.an === LATEST)?.[f] ?? "not_found");
     expect(ca).toEqual(want("cifra_afaceri"));
     expect(act).toEqual(want("active_totale"));
     const withData = cuis.filter((c) => data.financials(c).some((r) => r.an === LATEST)).length;
@@ -255,10 +265,20 @@ describe("plan not known yet", () => {
   test("a range call the service refuses for the plan's history is planned again with the plan it reported", async () => {
     const key = `demo-pro-engine${++n}`; // Pro: the latest 5 years
     const { engine, calls, logged } = setup({ key });
-    const cuis = data.sampleCuis(200, 56000).filter((c) => data.financials(c).length >= 7).slice(0, 40);
+    const cuis = data
+      .sampleCuis(200, 56000)
+      .filter((c) => data.financials(c).length >= 7)
+      .slice(0, 40);
     const old = LATEST - 6;
     const cells = cuis.flatMap((c) => [LATEST, LATEST - 1, old].map((y) => ({ c, y })));
-    const got = await Promise.all(cells.map(({ c, y }) => engine.financialField(c, y, "cifra_afaceri").then((v) => v, (e) => e.kind)));
+    const got = await Promise.all(
+      cells.map(({ c, y }) =>
+        engine.financialField(c, y, "cifra_afaceri").then(
+          (v) => v,
+          (e) => e.kind,
+        ),
+      ),
+    );
     cells.forEach(({ c, y }, i) => {
       if (y === old) expect(got[i]).toBe("year_outside_plan");
       else expect(got[i]).toBe(data.financials(c).find((f) => f.an === y)?.cifra_afaceri ?? "not_found");

@@ -23,14 +23,19 @@ describe("financial planning", () => {
 
   test("disjoint CUIs wanting different years share one range call when that saves a credit", () => {
     // 10 CUIs want 2020, 10 others 2024: per year costs 2, one 2020–2024 range costs 1
-    const plan = planFinancialBatches(wants([...cuis(10).map((c): [number, number[]] => [c, [2020]]), ...cuis(10, 100).map((c): [number, number[]] => [c, [2024]])]));
+    const plan = planFinancialBatches(
+      wants([...cuis(10).map((c): [number, number[]] => [c, [2020]]), ...cuis(10, 100).map((c): [number, number[]] => [c, [2024]])]),
+    );
     expect(plan.length).toBe(1);
     expect(covered(plan).has("1:2020")).toBe(true);
     expect(covered(plan).has("100:2024")).toBe(true);
   });
 
   test("mixed wants: multi-year CUIs in ranges, single-year ones ride along in spare places", () => {
-    const w = wants([...cuis(30).map((c): [number, number[]] => [c, [2023, 2024, 2025]]), ...cuis(20, 1000).map((c): [number, number[]] => [c, [2025]])]);
+    const w = wants([
+      ...cuis(30).map((c): [number, number[]] => [c, [2023, 2024, 2025]]),
+      ...cuis(20, 1000).map((c): [number, number[]] => [c, [2025]]),
+    ]);
     const plan = planFinancialBatches(w);
     expect(plan).toHaveLength(1);
     const got = covered(plan);
@@ -39,9 +44,14 @@ describe("financial planning", () => {
 
   test("every want is covered and no call exceeds 50 CUIs, whatever the mix", () => {
     let seed = 7;
-    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let round = 0; round < 30; round++) {
-      const w = wants(cuis(1 + Math.floor(rnd() * 300)).map((c) => [c, [...new Set(Array.from({ length: 1 + Math.floor(rnd() * 4) }, () => 2016 + Math.floor(rnd() * 10)))]]));
+      const w = wants(
+        cuis(1 + Math.floor(rnd() * 300)).map((c) => [
+          c,
+          [...new Set(Array.from({ length: 1 + Math.floor(rnd() * 4) }, () => 2016 + Math.floor(rnd() * 10)))],
+        ]),
+      );
       const plan = planFinancialBatches(w);
       const got = covered(plan);
       for (const [c, ys] of w) for (const y of ys) expect(got.has(`${c}:${y}`)).toBe(true);
@@ -62,7 +72,11 @@ describe("financial planning", () => {
 describe("identification planning", () => {
   test("basic fields only: batches of 100 without include", () => {
     const plan = planIdentification(cuis(250), [], true);
-    expect(plan.map((c) => (c.kind === "batch" ? [c.cuis.length, c.include] : null))).toEqual([[100, false], [100, false], [50, false]]);
+    expect(plan.map((c) => (c.kind === "batch" ? [c.cuis.length, c.include] : null))).toEqual([
+      [100, false],
+      [100, false],
+      [50, false],
+    ]);
   });
 
   test("extra fields with include working: batches with include", () => {

@@ -28,7 +28,10 @@ afterAll(async () => {
   console.log(
     `Fault matrix: ${COMPANIES * 2} cells per fill (${COMPANIES} CUIs × DENUMIRE, CA), sandbox latency ${LATENCY_MS} ms, ` +
       `engine timeoutMs ${TIMING.timeoutMs}, totalTimeoutMs ${TIMING.totalTimeoutMs}, retries ${TIMING.retries}\n\n` +
-      table(["Fault", "Injected", "Right", "Not found", "Other errors", "Slowest cell (ms)", "Calls sent", "Retries", "Credits", "Minimum"], matrix),
+      table(
+        ["Fault", "Injected", "Right", "Not found", "Other errors", "Slowest cell (ms)", "Calls sent", "Retries", "Credits", "Minimum"],
+        matrix,
+      ),
   );
   await sb.close();
 });
@@ -72,7 +75,16 @@ const FAULTS: [string, Partial<FaultConfig>, Check][] = [
   ["drip slower than the timeout", { dripMs: 600 }, allFail(TIMEOUT)],
   [
     "all of them at 10 %",
-    { errorRate: 0.1, spikeRate: 0.1, spikeMs: 800, resetRate: 0.1, malformedRate: 0.1, batchDrop: 0.05, batchShuffle: true, batchDuplicate: 0.1 },
+    {
+      errorRate: 0.1,
+      spikeRate: 0.1,
+      spikeMs: 800,
+      resetRate: 0.1,
+      malformedRate: 0.1,
+      batchDrop: 0.05,
+      batchShuffle: true,
+      batchDuplicate: 0.1,
+    },
     () => undefined,
   ],
 ];
@@ -100,7 +112,18 @@ describe.each(FAULTS)("fault: %s", (name, faults, check) => {
     const errors = Object.entries(v.errors)
       .map(([k, c]) => `${c} × ${k.replace(/; retry.*$|; see.*$/, "")}`)
       .join("; ");
-    matrix.push([name, JSON.stringify(faults), v.right, v.notFound, errors || "–", Math.round(slowest), sent.length, retries, credits, minimum]);
+    matrix.push([
+      name,
+      JSON.stringify(faults),
+      v.right,
+      v.notFound,
+      errors || "–",
+      Math.round(slowest),
+      sent.length,
+      retries,
+      credits,
+      minimum,
+    ]);
 
     expect(slowest).toBeLessThanOrEqual(TIMING.totalTimeoutMs + 1000);
     expect(v.wrong).toBe(0);

@@ -55,7 +55,30 @@ describe("the generated metadata", () => {
   test("lists every function with descriptions, parameter names and types, optional flags and result dimensionality", () => {
     const ids = meta.functions.map((f: { id: string }) => f.id).sort();
     expect(ids).toEqual(
-      ["ACTIVE", "ADRESA", "ANGAJATI", "CA", "CAEN", "CAMP", "CAUTA", "CIFRA_AFACERI", "DATORII", "DENUMIRE", "FINANCIAR", "ISTORIC", "JUDET", "JUDETE", "LOCALITATE", "NRREG", "PROFIL", "PROFIT", "STARE", "TOP", "TOPURI", "TVA"].sort(),
+      [
+        "ACTIVE",
+        "ADRESA",
+        "ANGAJATI",
+        "CA",
+        "CAEN",
+        "CAMP",
+        "CAUTA",
+        "CIFRA_AFACERI",
+        "DATORII",
+        "DENUMIRE",
+        "FINANCIAR",
+        "ISTORIC",
+        "JUDET",
+        "JUDETE",
+        "LOCALITATE",
+        "NRREG",
+        "PROFIL",
+        "PROFIT",
+        "STARE",
+        "TOP",
+        "TOPURI",
+        "TVA",
+      ].sort(),
     );
     for (const f of meta.functions) {
       expect(f.description).toMatch(/ \/ /); // Romanian, then English
@@ -67,7 +90,13 @@ describe("the generated metadata", () => {
       }
     }
     const ca = meta.functions.find((f: { id: string }) => f.id === "CA");
-    expect(ca.parameters.map((p: { name: string; optional?: boolean; dimensionality?: string }) => [p.name, !!p.optional, p.dimensionality ?? "scalar"])).toEqual([
+    expect(
+      ca.parameters.map((p: { name: string; optional?: boolean; dimensionality?: string }) => [
+        p.name,
+        !!p.optional,
+        p.dimensionality ?? "scalar",
+      ]),
+    ).toEqual([
       ["cui", false, "matrix"],
       ["an", true, "scalar"],
     ]);
@@ -115,7 +144,17 @@ describe("every function is wired and returns the sandbox's data", () => {
 
   test("FIRMA.PROFIL spills one row of all profile fields", async () => {
     expect(await xl.call("PROFIL", [CUI])).toEqual([
-      [CUI, company.denumire, company.stare, company.judet, company.localitate, company.adresa, company.caen_principal, company.platitor_tva, company.j_cod],
+      [
+        CUI,
+        company.denumire,
+        company.stare,
+        company.judet,
+        company.localitate,
+        company.adresa,
+        company.caen_principal,
+        company.platitor_tva,
+        company.j_cod,
+      ],
     ]);
   });
 
@@ -125,11 +164,16 @@ describe("every function is wired and returns the sandbox's data", () => {
   });
 
   test("FIRMA.FINANCIAR spills one row of all financial fields", async () => {
-    expect(await xl.call("FINANCIAR", [CUI, LATEST])).toEqual([[LATEST, fin.cifra_afaceri, fin.profit_net, fin.active_totale, fin.datorii_totale, fin.numar_angajati]]);
+    expect(await xl.call("FINANCIAR", [CUI, LATEST])).toEqual([
+      [LATEST, fin.cifra_afaceri, fin.profit_net, fin.active_totale, fin.datorii_totale, fin.numar_angajati],
+    ]);
   });
 
   test("FIRMA.ISTORIC spills years latest first", async () => {
-    const want = data.financials(CUI).filter((f) => f.an >= LATEST - 3).map((f) => [f.an, f.profit_net]);
+    const want = data
+      .financials(CUI)
+      .filter((f) => f.an >= LATEST - 3)
+      .map((f) => [f.an, f.profit_net]);
     expect(await xl.call("ISTORIC", [CUI, LATEST - 3, LATEST, "profit_net"])).toEqual(want);
   });
 
@@ -199,7 +243,10 @@ describe("the bundle as Excel uses it", () => {
     inv.onCanceled!();
     await dropped;
     expect(await kept).toEqual([[data.company(keep)!.denumire]]);
-    const asked = sb.requests.filter((r) => r.key === key).map((r) => r.query).join(" ");
+    const asked = sb.requests
+      .filter((r) => r.key === key)
+      .map((r) => r.query)
+      .join(" ");
     expect(asked).not.toContain(String(drop));
   });
 

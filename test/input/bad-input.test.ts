@@ -63,7 +63,10 @@ const CASES: [string, Case][] = [
   // ---- CUIs --------------------------------------------------------------------------------
   ["CUI with RO prefix", { fn: "DENUMIRE", args: [`RO${A}`], ...val([[name(A)]]) }],
   ["CUI with lower-case ro prefix", { fn: "DENUMIRE", args: [`ro${A}`], ...val([[name(A)]]) }],
-  ["CUI as text with spaces around and inside", { fn: "DENUMIRE", args: [` RO ${String(A).slice(0, 4)} ${String(A).slice(4)} `], ...val([[name(A)]]) }],
+  [
+    "CUI as text with spaces around and inside",
+    { fn: "DENUMIRE", args: [` RO ${String(A).slice(0, 4)} ${String(A).slice(4)} `], ...val([[name(A)]]) },
+  ],
   ["CUI as text", { fn: "DENUMIRE", args: [String(A)], ...val([[name(A)]]) }],
   ["CUI with leading zeros", { fn: "DENUMIRE", args: [`00${A}`], ...val([[name(A)]]) }],
   ["CUI with a wrong control digit", { fn: "DENUMIRE", args: [WRONG_CONTROL], ...err(CUI_INVALID) }],
@@ -83,7 +86,10 @@ const CASES: [string, Case][] = [
   ["blank cell as CUI", { fn: "DENUMIRE", args: [[[null]]], ...err(CUI_EMPTY) }],
   ["spaces only as CUI", { fn: "JUDET", args: ["   "], ...err(CUI_EMPTY) }],
   ["an error value as CUI", { fn: "DENUMIRE", args: [new StandInError("#N/A")], ...err(CUI_INVALID) }],
-  ["a well-formed CUI the service does not know", { fn: "DENUMIRE", args: [MISSING], ...err({ code: "#N/A", message: /^Firma nu a fost găsită .*verificați codul/ }, false) }],
+  [
+    "a well-formed CUI the service does not know",
+    { fn: "DENUMIRE", args: [MISSING], ...err({ code: "#N/A", message: /^Firma nu a fost găsită .*verificați codul/ }, false) },
+  ],
   ["bad CUI in a financial function", { fn: "CA", args: [WRONG_CONTROL, LATEST], ...err(CUI_INVALID) }],
 
   // ---- years -------------------------------------------------------------------------------
@@ -103,7 +109,10 @@ const CASES: [string, Case][] = [
   ["year beyond the Free plan's history", { fn: "CA", args: [A, LATEST - 1], plan: "free", ...err(YEAR_PLAN) }],
   ["year beyond the Pro plan's history", { fn: "PROFIT", args: [A, LATEST - 5], plan: "pro", ...err(YEAR_PLAN) }],
   ["year inside the Pro plan's history", { fn: "CA", args: [A, LATEST - 1], plan: "pro", ...val([[revenue(A, LATEST - 1)]]) }],
-  ["history over an invalid year", { fn: "ISTORIC", args: [A, "abc", LATEST], want: { errorAt: [0, 0], error: YEAR_INVALID }, local: true }],
+  [
+    "history over an invalid year",
+    { fn: "ISTORIC", args: [A, "abc", LATEST], want: { errorAt: [0, 0], error: YEAR_INVALID }, local: true },
+  ],
   ["ranking list of an invalid year", { fn: "TOPURI", args: ["anul ăsta"], ...listErr(YEAR_INVALID) }],
 
   // ---- ranking slugs and limits --------------------------------------------------------------
@@ -112,7 +121,14 @@ const CASES: [string, Case][] = [
   ["slug of 500 characters", { fn: "TOP", args: ["a".repeat(500)], ...listErr(SLUG_INVALID) }],
   ["slug with a query string", { fn: "TOP", args: [`${SLUG}?limit=1000`], ...listErr(SLUG_INVALID) }],
   ["boolean as slug", { fn: "TOP", args: [true], ...listErr(SLUG_INVALID) }],
-  ["well-formed slug the service does not know", { fn: "TOP", args: ["top-nu-exista-2020"], ...listErr({ code: "#N/A", message: /^Topul nu există: alegeți unul din FIRMA\.TOPURI/ }, false) }],
+  [
+    "well-formed slug the service does not know",
+    {
+      fn: "TOP",
+      args: ["top-nu-exista-2020"],
+      ...listErr({ code: "#N/A", message: /^Topul nu există: alegeți unul din FIRMA\.TOPURI/ }, false),
+    },
+  ],
   ["ranking limit 0", { fn: "TOP", args: [SLUG, 0], ...listErr(LIMIT_INVALID) }],
   ["ranking limit 1001", { fn: "TOP", args: [SLUG, 1001], ...listErr(LIMIT_INVALID) }],
   ["fractional ranking limit", { fn: "TOP", args: [SLUG, 2.5], ...listErr(LIMIT_INVALID) }],
@@ -122,18 +138,79 @@ const CASES: [string, Case][] = [
   // ---- field names -------------------------------------------------------------------------
   ["unknown field name", { fn: "CAMP", args: [A, "nu_exista"], ...err(FIELD_INVALID) }],
   ["empty field name", { fn: "CAMP", args: [A, ""], ...err(FIELD_INVALID) }],
-  ["a profile field as a history's indicator", { fn: "ISTORIC", args: [A, LATEST - 1, LATEST, "denumire"], want: { errorAt: [0, 0], error: FIELD_INVALID }, local: true }],
-  ["a range of CUIs for a history", { fn: "ISTORIC", args: [[[A], [B]], LATEST - 1, LATEST], want: { errorAt: [0, 0], error: ARGUMENT_INVALID }, local: true }],
+  [
+    "a profile field as a history's indicator",
+    { fn: "ISTORIC", args: [A, LATEST - 1, LATEST, "denumire"], want: { errorAt: [0, 0], error: FIELD_INVALID }, local: true },
+  ],
+  [
+    "a range of CUIs for a history",
+    { fn: "ISTORIC", args: [[[A], [B]], LATEST - 1, LATEST], want: { errorAt: [0, 0], error: ARGUMENT_INVALID }, local: true },
+  ],
 
   // ---- ranges ------------------------------------------------------------------------------
   ["range 1×1", { fn: "DENUMIRE", args: [[[A]]], ...val([[name(A)]]) }],
   ["range 1×N", { fn: "DENUMIRE", args: [[[A, B, C]]], ...val([[name(A), name(B), name(C)]]) }],
-  ["range N×M", { fn: "DENUMIRE", args: [[[A, B], [C, D]]], ...val([[name(A), name(B)], [name(C), name(D)]]) }],
-  ["range N×M with blanks", { fn: "DENUMIRE", args: [[[A, ""], [null, D]]], ...val([[name(A), ""], ["", name(D)]]) }],
-  ["range of blanks only", { fn: "DENUMIRE", args: [[["", null], ["  ", ""]]], ...val([["", ""], ["", ""]]), local: true }],
-  ["range with the same company spelled three ways", { fn: "DENUMIRE", args: [[[A], [`RO${A}`], [` ${A} `]]], ...val([[name(A)], [name(A)], [name(A)]]) }],
-  ["range with an invalid CUI among valid ones", { fn: "CA", args: [[[A, WRONG_CONTROL, B]], LATEST], want: { errorAt: [0, 1], error: CUI_INVALID } }],
-  ["range of invalid CUIs only", { fn: "DENUMIRE", args: [[[WRONG_CONTROL], ["abc"], [0]]], want: { errorAt: [2, 0], error: CUI_INVALID }, local: true }],
+  [
+    "range N×M",
+    {
+      fn: "DENUMIRE",
+      args: [
+        [
+          [A, B],
+          [C, D],
+        ],
+      ],
+      ...val([
+        [name(A), name(B)],
+        [name(C), name(D)],
+      ]),
+    },
+  ],
+  [
+    "range N×M with blanks",
+    {
+      fn: "DENUMIRE",
+      args: [
+        [
+          [A, ""],
+          [null, D],
+        ],
+      ],
+      ...val([
+        [name(A), ""],
+        ["", name(D)],
+      ]),
+    },
+  ],
+  [
+    "range of blanks only",
+    {
+      fn: "DENUMIRE",
+      args: [
+        [
+          ["", null],
+          ["  ", ""],
+        ],
+      ],
+      ...val([
+        ["", ""],
+        ["", ""],
+      ]),
+      local: true,
+    },
+  ],
+  [
+    "range with the same company spelled three ways",
+    { fn: "DENUMIRE", args: [[[A], [`RO${A}`], [` ${A} `]]], ...val([[name(A)], [name(A)], [name(A)]]) },
+  ],
+  [
+    "range with an invalid CUI among valid ones",
+    { fn: "CA", args: [[[A, WRONG_CONTROL, B]], LATEST], want: { errorAt: [0, 1], error: CUI_INVALID } },
+  ],
+  [
+    "range of invalid CUIs only",
+    { fn: "DENUMIRE", args: [[[WRONG_CONTROL], ["abc"], [0]]], want: { errorAt: [2, 0], error: CUI_INVALID }, local: true },
+  ],
 ];
 
 describe("bad input through the functions", () => {

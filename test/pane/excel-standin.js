@@ -307,14 +307,20 @@
   // ---- the Excel API proxies ----------------------------------------------------------------------
   function propertyNotLoaded(name) {
     return Object.assign(
-      new Error(`The property '${name}' is not available. Before reading the property's value, call the load method on the containing object and call "context.sync()" on the associated request context.`),
+      new Error(
+        `The property '${name}' is not available. Before reading the property's value, call the load method on the containing object and call "context.sync()" on the associated request context.`,
+      ),
       { code: "PropertyNotLoaded" },
     );
   }
 
   function propList(props) {
     if (props === undefined) return null;
-    if (typeof props === "string") return props.split(",").map((p) => p.trim()).filter(Boolean);
+    if (typeof props === "string")
+      return props
+        .split(",")
+        .map((p) => p.trim())
+        .filter(Boolean);
     if (Array.isArray(props)) return props;
     if (props && props.select) return propList(props.select);
     return null;
@@ -372,19 +378,40 @@
       };
       const out = { isNullObject: false };
       for (const name of list || Object.keys(all)) if (all[name]) out[name] = all[name]();
-      if (out.values || out.formulas) S.reads.push({ sheet: sheet.name, address: boxAddress(box), cells: (box.bottom - box.top + 1) * (box.right - box.left + 1) });
+      if (out.values || out.formulas)
+        S.reads.push({ sheet: sheet.name, address: boxAddress(box), cells: (box.bottom - box.top + 1) * (box.right - box.left + 1) });
       return out;
     }
-    get address() { return this._get("address"); }
-    get values() { return this._get("values"); }
-    get formulas() { return this._get("formulas"); }
-    get valueTypes() { return this._get("valueTypes"); }
-    get rowIndex() { return this._get("rowIndex"); }
-    get columnIndex() { return this._get("columnIndex"); }
-    get rowCount() { return this._get("rowCount"); }
-    get columnCount() { return this._get("columnCount"); }
-    set values(v) { this._write(v, false); }
-    set formulas(v) { this._write(v, true); }
+    get address() {
+      return this._get("address");
+    }
+    get values() {
+      return this._get("values");
+    }
+    get formulas() {
+      return this._get("formulas");
+    }
+    get valueTypes() {
+      return this._get("valueTypes");
+    }
+    get rowIndex() {
+      return this._get("rowIndex");
+    }
+    get columnIndex() {
+      return this._get("columnIndex");
+    }
+    get rowCount() {
+      return this._get("rowCount");
+    }
+    get columnCount() {
+      return this._get("columnCount");
+    }
+    set values(v) {
+      this._write(v, false);
+    }
+    set formulas(v) {
+      this._write(v, true);
+    }
     _write(v, asFormula) {
       const copy = JSON.parse(JSON.stringify(v));
       this._ctx._ops.push(() => {
@@ -393,7 +420,10 @@
         const cols = box.right - box.left + 1;
         const m = Array.isArray(copy) ? copy : [[copy]];
         if (m.length !== rows || m.some((row) => !Array.isArray(row) || row.length !== cols)) {
-          throw Object.assign(new Error("The number of rows or columns in the input array doesn't match the size or dimensions of the range."), { code: "InvalidArgument" });
+          throw Object.assign(
+            new Error("The number of rows or columns in the input array doesn't match the size or dimensions of the range."),
+            { code: "InvalidArgument" },
+          );
         }
         for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) writeCell(sheet, box.top + i, box.left + j, m[i][j], asFormula);
         S.writes.push({ sheet: sheet.name, address: boxAddress(box), asFormula });
@@ -447,7 +477,9 @@
       const s = this._resolveSheet();
       return s ? { isNullObject: false, name: s.name } : { isNullObject: true };
     }
-    get name() { return this._get("name"); }
+    get name() {
+      return this._get("name");
+    }
     getRange(address) {
       return new Range(this._ctx, () => {
         const sheet = this._resolveSheet();
@@ -457,10 +489,16 @@
       });
     }
     getCell(row, col) {
-      return new Range(this._ctx, () => ({ sheet: this._resolveSheet(), box: { top: row + 1, left: col + 1, bottom: row + 1, right: col + 1 } }));
+      return new Range(this._ctx, () => ({
+        sheet: this._resolveSheet(),
+        box: { top: row + 1, left: col + 1, bottom: row + 1, right: col + 1 },
+      }));
     }
     getRangeByIndexes(row, col, rowCount, colCount) {
-      return new Range(this._ctx, () => ({ sheet: this._resolveSheet(), box: { top: row + 1, left: col + 1, bottom: row + rowCount, right: col + colCount } }));
+      return new Range(this._ctx, () => ({
+        sheet: this._resolveSheet(),
+        box: { top: row + 1, left: col + 1, bottom: row + rowCount, right: col + colCount },
+      }));
     }
     getUsedRange() {
       return new Range(this._ctx, () => {
@@ -484,28 +522,46 @@
 
   class WorksheetCollection extends ClientObject {
     _snapshot() {
-      return { items: S.order.map((name) => {
-        const ws = new Worksheet(this._ctx, () => sheetOf(name));
-        ws._data = { name, isNullObject: false };
-        ws._loaded.add("name");
-        ws._loaded.add("isNullObject");
-        return ws;
-      }) };
+      return {
+        items: S.order.map((name) => {
+          const ws = new Worksheet(this._ctx, () => sheetOf(name));
+          ws._data = { name, isNullObject: false };
+          ws._loaded.add("name");
+          ws._loaded.add("isNullObject");
+          return ws;
+        }),
+      };
     }
-    get items() { return this._get("items"); }
-    getItem(name) { return new Worksheet(this._ctx, () => sheetOf(name)); }
-    getItemOrNullObject(name) { return new Worksheet(this._ctx, () => S.sheets.get(String(name).toLowerCase()) || null, true); }
-    getActiveWorksheet() { return new Worksheet(this._ctx, () => sheetOf(S.active)); }
+    get items() {
+      return this._get("items");
+    }
+    getItem(name) {
+      return new Worksheet(this._ctx, () => sheetOf(name));
+    }
+    getItemOrNullObject(name) {
+      return new Worksheet(this._ctx, () => S.sheets.get(String(name).toLowerCase()) || null, true);
+    }
+    getActiveWorksheet() {
+      return new Worksheet(this._ctx, () => sheetOf(S.active));
+    }
   }
 
   class SettingsCollection {
-    constructor(ctx) { this._ctx = ctx; }
-    add(key, value) { this._ctx._ops.push(() => S.documentSettings.set(String(key), JSON.stringify(value))); }
+    constructor(ctx) {
+      this._ctx = ctx;
+    }
+    add(key, value) {
+      this._ctx._ops.push(() => S.documentSettings.set(String(key), JSON.stringify(value)));
+    }
   }
 
   class CustomXmlPartCollection {
-    constructor(ctx) { this._ctx = ctx; }
-    add(xml) { this._ctx._ops.push(() => S.customXmlParts.push(String(xml))); }
+    constructor(ctx) {
+      this._ctx = ctx;
+    }
+    add(xml) {
+      this._ctx._ops.push(() => S.customXmlParts.push(String(xml)));
+    }
   }
 
   class RequestContext {
@@ -578,7 +634,10 @@
   };
 
   S.loadMeta = () => {
-    if (!S.metaPromise) S.metaPromise = fetch("functions.json").then((r) => r.json()).then((j) => (S.meta = j.functions));
+    if (!S.metaPromise)
+      S.metaPromise = fetch("functions.json")
+        .then((r) => r.json())
+        .then((j) => (S.meta = j.functions));
     return S.metaPromise;
   };
 
@@ -617,7 +676,13 @@
       for (const [key, cell] of sheet.cells) {
         if (isEmpty(cell)) continue;
         const [r, c] = key.split(",").map(Number);
-        out.push({ sheet: sheet.name, address: colLetters(c) + r, formula: cell.formula, value: cell.value, message: cell.error ? cell.error.message : null });
+        out.push({
+          sheet: sheet.name,
+          address: colLetters(c) + r,
+          formula: cell.formula,
+          value: cell.value,
+          message: cell.error ? cell.error.message : null,
+        });
       }
     }
     return out;
@@ -671,7 +736,15 @@
         const context = O.context || (O.context = {});
         const define = (obj, name, value) => Object.defineProperty(obj, name, { value, configurable: true, writable: true });
         define(context, "displayLanguage", S.displayLanguage);
-        define(context, "document", { settings: officeSettings, customXmlParts: { addAsync: (xml, cb) => { S.customXmlParts.push(String(xml)); if (cb) cb({ status: "succeeded" }); } } });
+        define(context, "document", {
+          settings: officeSettings,
+          customXmlParts: {
+            addAsync: (xml, cb) => {
+              S.customXmlParts.push(String(xml));
+              if (cb) cb({ status: "succeeded" });
+            },
+          },
+        });
         const info = { host: S.host === "Excel" ? O.HostType.Excel : null, platform: O.PlatformType ? O.PlatformType.PC : "PC" };
         if (callback) callback(info);
         return info;

@@ -81,7 +81,16 @@ export async function startHarness(options: { sandboxPort?: number } = {}): Prom
     sandbox = await startSandbox({ port: options.sandboxPort ?? 0 });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--font-render-hinting=none"],
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--font-render-hinting=none",
+      ],
     });
   } catch (e) {
     await browser?.close();
@@ -137,7 +146,10 @@ export interface OpenPane {
 /** Opens taskpane.html in a fresh browser context and waits until the pane is wired. */
 export async function openPane(h: Harness, options: PaneOptions = {}): Promise<OpenPane> {
   const excel = options.excel ?? true;
-  const context = await h.browser.newContext({ viewport: options.viewport ?? { width: 360, height: 900 }, deviceScaleFactor: options.deviceScaleFactor ?? 1 });
+  const context = await h.browser.newContext({
+    viewport: options.viewport ?? { width: 360, height: 900 },
+    deviceScaleFactor: options.deviceScaleFactor ?? 1,
+  });
   const out: OpenPane = { page: undefined as unknown as Page, context, console: [], pageErrors: [], requests: [], blocked: [] };
 
   await context.route("**/*", (route) => {

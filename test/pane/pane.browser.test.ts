@@ -38,22 +38,27 @@ async function saveKey(page: Page, key: string): Promise<void> {
   await page.evaluate(() => (window as unknown as Win).__firmaStandIn?.idle());
 }
 
-const setup = (page: Page, def: Parameters<StandIn["setup"]>[0]) => page.evaluate((d) => (window as unknown as Win).__firmaStandIn.setup(d), def);
+const setup = (page: Page, def: Parameters<StandIn["setup"]>[0]) =>
+  page.evaluate((d) => (window as unknown as Win).__firmaStandIn.setup(d), def);
 const calculateAll = (page: Page) =>
   page.evaluate(async () => {
     const s = (window as unknown as Win).__firmaStandIn;
     s.calculateAll();
     await s.idle();
   });
-const cellOf = (page: Page, sheet: string, address: string) => page.evaluate(([s, a]) => (window as unknown as Win).__firmaStandIn.cell(s, a), [sheet, address]);
+const cellOf = (page: Page, sheet: string, address: string) =>
+  page.evaluate(([s, a]) => (window as unknown as Win).__firmaStandIn.cell(s, a), [sheet, address]);
 const dump = (page: Page) => page.evaluate(() => (window as unknown as Win).__firmaStandIn.dump());
-const callFn = (page: Page, id: string, args: unknown[]) => page.evaluate(([i, a]) => (window as unknown as Win).__firmaStandIn.call(i as string, a as unknown[]), [id, args]);
+const callFn = (page: Page, id: string, args: unknown[]) =>
+  page.evaluate(([i, a]) => (window as unknown as Win).__firmaStandIn.call(i as string, a as unknown[]), [id, args]);
 const text = async (page: Page, selector: string) => ((await page.textContent(selector)) ?? "").trim();
 const numberIn = async (page: Page, selector: string, attr = "data-value") => Number(await page.getAttribute(selector, attr));
 
 /** Waits until the pane shows `n` as this month's credits (the meter updates the pane by itself). */
 const monthShown = (page: Page, n: number) =>
-  page.waitForFunction((v) => document.getElementById("meter-month-bar")!.getAttribute("aria-valuenow") === String(v), n, { timeout: 10_000 });
+  page.waitForFunction((v) => document.getElementById("meter-month-bar")!.getAttribute("aria-valuenow") === String(v), n, {
+    timeout: 10_000,
+  });
 
 withChromium("the task pane in a browser", () => {
   beforeAll(async () => {
@@ -68,14 +73,18 @@ withChromium("the task pane in a browser", () => {
     test("saving a key makes the functions' next call use it, and the cells that failed for want of a key recalculate", async () => {
       const { page, pageErrors } = await openPane(h);
       const [a, b] = data.sampleCuis(2, 100);
-      await setup(page, { sheets: { Foaie1: { A1: "CUI", A2: a, A3: b, B2: "=FIRMA.DENUMIRE(A2)", B3: "=FIRMA.DENUMIRE(A3)", B4: "=FIRMA.DENUMIRE(123)" } } });
+      await setup(page, {
+        sheets: { Foaie1: { A1: "CUI", A2: a, A3: b, B2: "=FIRMA.DENUMIRE(A2)", B3: "=FIRMA.DENUMIRE(A3)", B4: "=FIRMA.DENUMIRE(123)" } },
+      });
       await calculateAll(page);
       expect(await cellOf(page, "Foaie1", "B2")).toMatchObject({ value: "#N/A", message: expect.stringMatching(/cheia API/) });
       expect(await text(page, "#key-state")).toMatch(/Nicio cheie/);
 
       const key = keyFor("pro");
       await saveKey(page, key);
-      expect(await text(page, "#key-status")).toMatch(/^Cheia a fost salvată\. 3 formule FIRMA cu erori se recalculează cu noua cheie \(cost estimat: 1 credit\)\.$/);
+      expect(await text(page, "#key-status")).toMatch(
+        /^Cheia a fost salvată\. 3 formule FIRMA cu erori se recalculează cu noua cheie \(cost estimat: 1 credit\)\.$/,
+      );
       expect(await cellOf(page, "Foaie1", "B2")).toMatchObject({ value: data.company(a)!.denumire, error: null });
       expect(await cellOf(page, "Foaie1", "B3")).toMatchObject({ value: data.company(b)!.denumire, error: null });
       expect(await cellOf(page, "Foaie1", "B4")).toMatchObject({ value: "#VALUE!" }); // an invalid CUI stays an error, at no cost
@@ -103,7 +112,9 @@ withChromium("the task pane in a browser", () => {
         "Cheia NU este validă: serviciul a refuzat-o. Verificați că ați copiat-o întreagă, fără spații, sau cereți o cheie nouă.",
       );
       expect(await page.getAttribute("#key-status", "class")).toMatch(/\berror\b/);
-      expect(h.sandbox.requests.filter((r) => r.key === "demo-nothing-like-a-key").map((r) => [r.status, r.credited])).toEqual([[403, false]]);
+      expect(h.sandbox.requests.filter((r) => r.key === "demo-nothing-like-a-key").map((r) => [r.status, r.credited])).toEqual([
+        [403, false],
+      ]);
       expect(await text(page, "#key-state")).toMatch(/Nicio cheie/); // testing does not save
 
       const key = keyFor("business");
@@ -124,7 +135,9 @@ withChromium("the task pane in a browser", () => {
       await act(page, "#save-settings");
       await page.fill("#api-key", key);
       await act(page, "#test-key");
-      expect(await text(page, "#key-status")).toBe("Serviciul nu poate fi contactat la http://127.0.0.1:9. Verificați adresa din Setări și conexiunea.");
+      expect(await text(page, "#key-status")).toBe(
+        "Serviciul nu poate fi contactat la http://127.0.0.1:9. Verificați adresa din Setări și conexiunea.",
+      );
       await page.context().close();
     });
 
@@ -218,7 +231,11 @@ withChromium("the task pane in a browser", () => {
         A60: "=FIRMA.FINANCIAR(Firme!A8:A10)",
         F1: { formula: "=SUM(1,2)", value: 3 },
       };
-      return { sheets: { Firme: firme, Rezumat: rezumat }, distinct: new Set([...cuis, missing, data.EXAMPLE_CUI]).size, formulas: rows.length * 3 + 2 + 5 };
+      return {
+        sheets: { Firme: firme, Rezumat: rezumat },
+        distinct: new Set([...cuis, missing, data.EXAMPLE_CUI]).size,
+        formulas: rows.length * 3 + 2 + 5,
+      };
     }
 
     test("the estimate for a known workbook equals the credits the refresh then spends, for all cells and for a selection", async () => {
@@ -258,7 +275,9 @@ withChromium("the task pane in a browser", () => {
       expect(estimate).toBeGreaterThanOrEqual(3); // at least the names and counties, the financial figures, the list
       expect(await numberIn(page, "#refresh-status", "data-spent")).toBe(spentAll);
       expect(await text(page, "#refresh-status")).toMatch(
-        new RegExp(`^Gata\\. Formule actualizate: ${book.formulas}\\. Credite cheltuite: ${spentAll} \\(estimat: ${estimate}\\)\\. \\d+ celul[ăe] afișează erori`),
+        new RegExp(
+          `^Gata\\. Formule actualizate: ${book.formulas}\\. Credite cheltuite: ${spentAll} \\(estimat: ${estimate}\\)\\. \\d+ celul[ăe] afișează erori`,
+        ),
       );
 
       // the selection: only its cells are fetched again, the rest stays fresh
@@ -301,7 +320,9 @@ withChromium("the task pane in a browser", () => {
       for (const c of data.sampleCuis(8, 900)) await callFn(page, "DENUMIRE", [c]);
       const cuis = data.sampleCuis(3, 950);
       await setup(page, {
-        sheets: { Foaie1: { A2: cuis[0], A3: cuis[1], A4: cuis[2], B2: "=FIRMA.DENUMIRE(A2:A4)", C2: "=FIRMA.CA(A2:A4)", E1: "=FIRMA.JUDETE()" } },
+        sheets: {
+          Foaie1: { A2: cuis[0], A3: cuis[1], A4: cuis[2], B2: "=FIRMA.DENUMIRE(A2:A4)", C2: "=FIRMA.CA(A2:A4)", E1: "=FIRMA.JUDETE()" },
+        },
       });
       const callsBefore = await page.evaluate(() => (window as unknown as Win).__firmaStandIn.calls.length);
       await monthShown(page, 8);
@@ -339,8 +360,12 @@ withChromium("the task pane in a browser", () => {
       await setup(page, {
         sheets: {
           Foaie1: {
-            A2: cuis[0], A3: cuis[1], A4: cuis[2],
-            B2: "=FIRMA.DENUMIRE(A2)", B3: "=FIRMA.DENUMIRE(A3)", B4: "=FIRMA.DENUMIRE(A4)",
+            A2: cuis[0],
+            A3: cuis[1],
+            A4: cuis[2],
+            B2: "=FIRMA.DENUMIRE(A2)",
+            B3: "=FIRMA.DENUMIRE(A3)",
+            B4: "=FIRMA.DENUMIRE(A4)",
             C6: "=FIRMA.PROFIL(A2:A3)",
             A10: { formula: "=SUM(1,1)", value: 2 },
             M2: "=FIRMA.STARE(A2)",
@@ -365,7 +390,9 @@ withChromium("the task pane in a browser", () => {
       const after = await dump(page);
       const inSelection = (c: { address: string }) => /^[A-K]([1-9]|10)$/.test(c.address);
       expect(after.filter((c) => inSelection(c) && c.formula !== null && /FIRMA\./i.test(c.formula))).toEqual([]);
-      expect(after.map(({ sheet, address, value }) => ({ sheet, address, value }))).toEqual(before.map(({ sheet, address, value }) => ({ sheet, address, value })));
+      expect(after.map(({ sheet, address, value }) => ({ sheet, address, value }))).toEqual(
+        before.map(({ sheet, address, value }) => ({ sheet, address, value })),
+      );
       expect(after.find((c) => c.address === "A10")).toMatchObject({ formula: "=SUM(1,1)", value: 2 }); // not a FIRMA formula
       expect(after.find((c) => c.address === "M2")).toMatchObject({ formula: "=FIRMA.STARE(A2)" }); // outside the selection
       expect(after.find((c) => c.address === "K7")).toMatchObject({ formula: null, value: before.find((c) => c.address === "K7")!.value }); // the spill stayed
@@ -386,7 +413,10 @@ withChromium("the task pane in a browser", () => {
     const { page } = run;
     const key = keyFor("enterprise", "SECRETx");
     const wrong = "demo-nope-SECRETy";
-    await setup(page, { sheets: { Foaie1: { A2: data.EXAMPLE_CUI, B2: "=FIRMA.DENUMIRE(A2)", C2: "=FIRMA.CA(A2)" } }, selection: "Foaie1!A1:C2" });
+    await setup(page, {
+      sheets: { Foaie1: { A2: data.EXAMPLE_CUI, B2: "=FIRMA.DENUMIRE(A2)", C2: "=FIRMA.CA(A2)" } },
+      selection: "Foaie1!A1:C2",
+    });
     await calculateAll(page); // errors for the missing key
     await page.fill("#api-key", wrong);
     await act(page, "#test-key"); // refused
@@ -430,7 +460,19 @@ withChromium("the task pane in a browser", () => {
     expect(seen.settings).toBe("[]");
     expect(seen.xmlParts).toBe("[]");
     expect(JSON.parse(seen.cells).length).toBeGreaterThan(2);
-    const everything = [domWhileShown, seen.dom, ...seen.fields, seen.title, seen.url, seen.cells, ...seen.storage, ...run.console, ...run.pageErrors, ...run.requests, ...run.blocked];
+    const everything = [
+      domWhileShown,
+      seen.dom,
+      ...seen.fields,
+      seen.title,
+      seen.url,
+      seen.cells,
+      ...seen.storage,
+      ...run.console,
+      ...run.pageErrors,
+      ...run.requests,
+      ...run.blocked,
+    ];
     for (const secret of [key, wrong, "SECRETx", "SECRETy"]) {
       expect(everything.filter((s) => s.includes(secret))).toEqual([]);
     }
@@ -479,7 +521,9 @@ withChromium("the task pane in a browser", () => {
     expect(await text(page, "#refresh-heading")).toBe("Refresh");
     expect(await text(page, "#language-auto")).toBe("Same as Office (now: English)");
     const empty = await page.evaluate(() =>
-      [...document.querySelectorAll("[data-i18n]")].filter((e) => (e.textContent ?? "").trim() === "").map((e) => e.getAttribute("data-i18n")),
+      [...document.querySelectorAll("[data-i18n]")]
+        .filter((e) => (e.textContent ?? "").trim() === "")
+        .map((e) => e.getAttribute("data-i18n")),
     );
     expect(empty).toEqual([]);
     const r = (await callFn(page, "DENUMIRE", [data.EXAMPLE_CUI])) as { message: string }[][];
@@ -516,7 +560,10 @@ withChromium("the task pane in a browser", () => {
     await page.fill("#batch-window", "120");
     await act(page, "#save-settings");
     expect(await text(page, "#settings-status")).toBe("Setările au fost salvate.");
-    expect(await page.evaluate(() => [localStorage.getItem("firma.baseUrl"), localStorage.getItem("firma.batchWindowMs")])).toEqual(["https://api.example.ro/v4", "120"]);
+    expect(await page.evaluate(() => [localStorage.getItem("firma.baseUrl"), localStorage.getItem("firma.batchWindowMs")])).toEqual([
+      "https://api.example.ro/v4",
+      "120",
+    ]);
 
     await page.fill("#base-url", "");
     await act(page, "#save-settings");
@@ -576,7 +623,11 @@ withChromium("the task pane in a browser", () => {
         const aria = e.getAttribute("aria-label");
         if (aria) return aria;
         const by = e.getAttribute("aria-labelledby");
-        if (by) return by.split(/\s+/).map((id) => document.getElementById(id)?.textContent ?? "").join(" ");
+        if (by)
+          return by
+            .split(/\s+/)
+            .map((id) => document.getElementById(id)?.textContent ?? "")
+            .join(" ");
         const labels = (e as HTMLInputElement).labels;
         if (labels && labels.length) return [...labels].map((l) => l.textContent).join(" ");
         return e.textContent ?? "";

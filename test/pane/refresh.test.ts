@@ -27,12 +27,20 @@ const book = values({
 describe("reading a formula", () => {
   test("a reference gives the cell's value; a range gives the block of values", () => {
     expect(readFormula(cell("=FIRMA.DENUMIRE(A2)"), book)).toEqual({ kind: "call", name: "DENUMIRE", args: [14399840] });
-    expect(readFormula(cell("=FIRMA.DENUMIRE($A$2:A4)"), book)).toEqual({ kind: "call", name: "DENUMIRE", args: [[[14399840], ["RO18547290"], [""]]] });
+    expect(readFormula(cell("=FIRMA.DENUMIRE($A$2:A4)"), book)).toEqual({
+      kind: "call",
+      name: "DENUMIRE",
+      args: [[[14399840], ["RO18547290"], [""]]],
+    });
   });
 
   test("literals, omitted arguments and other sheets", () => {
     expect(readFormula(cell('=FIRMA.CA("RO14399840", 2022)'), book)).toEqual({ kind: "call", name: "CA", args: ["RO14399840", 2022] });
-    expect(readFormula(cell("=FIRMA.CAMP(A2,\"profit_net\",C2)"), book)).toEqual({ kind: "call", name: "CAMP", args: [14399840, "profit_net", 2023] });
+    expect(readFormula(cell('=FIRMA.CAMP(A2,"profit_net",C2)'), book)).toEqual({
+      kind: "call",
+      name: "CAMP",
+      args: [14399840, "profit_net", 2023],
+    });
     expect(readFormula(cell('=FIRMA.CAUTA("x",,,,50)'), book)).toEqual({ kind: "call", name: "CAUTA", args: ["x", null, null, null, 50] });
     expect(readFormula(cell("=FIRMA.STARE('Alte date'!A1)"), book)).toEqual({ kind: "call", name: "STARE", args: [123456789] });
     expect(readFormula(cell("=firma.stare(a2)"), book)).toMatchObject({ kind: "call", name: "STARE", args: [14399840] });
@@ -40,14 +48,26 @@ describe("reading a formula", () => {
 
   test("a whole column or row is read as far as the sheet is used", () => {
     const withExtent: CellValues = { ...book, extent: (s) => (s.toLowerCase() === "foaie1" ? { rows: 4, cols: 3 } : { rows: 1, cols: 1 }) };
-    expect(readFormula(cell("=FIRMA.DENUMIRE(A:A)"), withExtent)).toEqual({ kind: "call", name: "DENUMIRE", args: [[[""], [14399840], ["RO18547290"], [""]]] });
+    expect(readFormula(cell("=FIRMA.DENUMIRE(A:A)"), withExtent)).toEqual({
+      kind: "call",
+      name: "DENUMIRE",
+      args: [[[""], [14399840], ["RO18547290"], [""]]],
+    });
     expect(readFormula(cell("=FIRMA.DENUMIRE($A:$A)"), withExtent)).toMatchObject({ kind: "call" });
     expect(readFormula(cell("=FIRMA.STARE('Alte date'!1:1)"), withExtent)).toEqual({ kind: "call", name: "STARE", args: [[[123456789]]] });
     expect(referencedSheets([cell("=FIRMA.STARE('Alte date'!A:A)")])).toEqual(["Alte date"]);
   });
 
   test("a call inside a larger formula, or a computed argument, cannot be estimated", () => {
-    for (const f of ['=IF(A2="","",FIRMA.DENUMIRE(A2))', "=FIRMA.DENUMIRE(A2)&\"\"", "=FIRMA.DENUMIRE(A2+1)", "=FIRMA.DENUMIRE(VALUE(A2))", "=FIRMA.DENUMIRE(Lipsa!A1)", "=FIRMA.DENUMIRE(A:A)", "=FIRMA.DENUMIRE(clienti)"]) {
+    for (const f of [
+      '=IF(A2="","",FIRMA.DENUMIRE(A2))',
+      '=FIRMA.DENUMIRE(A2)&""',
+      "=FIRMA.DENUMIRE(A2+1)",
+      "=FIRMA.DENUMIRE(VALUE(A2))",
+      "=FIRMA.DENUMIRE(Lipsa!A1)",
+      "=FIRMA.DENUMIRE(A:A)",
+      "=FIRMA.DENUMIRE(clienti)",
+    ]) {
       expect({ f, r: readFormula(cell(f), book) }).toEqual({ f, r: { kind: "unestimable" } });
     }
   });
@@ -59,7 +79,7 @@ describe("planning a refresh", () => {
     cell("=FIRMA.CA(A2, C2)", "Foaie1", 2, 4),
     cell("=FIRMA.JUDETE()", "Foaie1", 10, 1),
     cell('=FIRMA.TOP("top-x", 150)', "Foaie1", 10, 5),
-    cell("=IFERROR(FIRMA.STARE(A2),\"\")", "Foaie1", 5, 2),
+    cell('=IFERROR(FIRMA.STARE(A2),"")', "Foaie1", 5, 2),
   ];
 
   test("the requests are those of cellRequests() for the resolved arguments", () => {
@@ -84,26 +104,33 @@ describe("planning a refresh", () => {
   });
 
   test("the sheets other formulas refer to are known before the values are read", () => {
-    expect(referencedSheets([cell("=FIRMA.STARE('Alte date'!A1)"), cell("=FIRMA.STARE(Foaie1!A2)"), cell("=FIRMA.STARE(Rezumat!A2:A9)")])).toEqual([
-      "Alte date",
-      "Rezumat",
-    ]);
+    expect(
+      referencedSheets([cell("=FIRMA.STARE('Alte date'!A1)"), cell("=FIRMA.STARE(Foaie1!A2)"), cell("=FIRMA.STARE(Rezumat!A2:A9)")]),
+    ).toEqual(["Alte date", "Rezumat"]);
   });
 
   test("only formulas that name the namespace are looked at", () => {
-    expect([mentionsFirma("=FIRMA.CA(A1)"), mentionsFirma("=firma.ca(A1)"), mentionsFirma("=SUM(A1)"), mentionsFirma("FIRMA.CA"), mentionsFirma(12)]).toEqual([
-      true,
-      true,
-      false,
-      false,
-      false,
-    ]);
+    expect([
+      mentionsFirma("=FIRMA.CA(A1)"),
+      mentionsFirma("=firma.ca(A1)"),
+      mentionsFirma("=SUM(A1)"),
+      mentionsFirma("FIRMA.CA"),
+      mentionsFirma(12),
+    ]).toEqual([true, true, false, false, false]);
   });
 });
 
 test("cells are recalculated in vertical runs, per sheet", () => {
   const at = (sheet: string, row: number, col: number) => cell("=FIRMA.CA(A1)", sheet, row, col);
-  const runs = runsOf([at("Foaie1", 2, 2), at("Foaie1", 3, 2), at("Foaie1", 4, 2), at("Foaie1", 7, 2), at("Foaie1", 2, 28), at("foaie1", 9, 2), at("Rezumat", 1, 1)]);
+  const runs = runsOf([
+    at("Foaie1", 2, 2),
+    at("Foaie1", 3, 2),
+    at("Foaie1", 4, 2),
+    at("Foaie1", 7, 2),
+    at("Foaie1", 2, 28),
+    at("foaie1", 9, 2),
+    at("Rezumat", 1, 1),
+  ]);
   expect([...runs]).toEqual([
     ["Foaie1", ["B2:B4", "B7", "B9", "AB2"]],
     ["Rezumat", ["A1"]],

@@ -28,7 +28,11 @@ describe("limits by plan", () => {
   });
 
   test("Pro and Business count against their monthly credits", () => {
-    expect(usageView(snap({ today: 50, month: 1000 }), "pro")).toMatchObject({ today: { limit: null }, month: { used: 1000, limit: 4000, pct: 25 }, left: 3000 });
+    expect(usageView(snap({ today: 50, month: 1000 }), "pro")).toMatchObject({
+      today: { limit: null },
+      month: { used: 1000, limit: 4000, pct: 25 },
+      left: 3000,
+    });
     expect(usageView(snap({ month: 19_999 }), "business")).toMatchObject({ month: { limit: 20_000, pct: 99 }, left: 1 });
   });
 
@@ -39,7 +43,11 @@ describe("limits by plan", () => {
   });
 
   test("the user's choice wins over the plan the service reported", () => {
-    expect(usageView(snap({ detectedPlan: "pro" }), "business")).toMatchObject({ plan: "business", planSource: "user", detectedPlan: "pro" });
+    expect(usageView(snap({ detectedPlan: "pro" }), "business")).toMatchObject({
+      plan: "business",
+      planSource: "user",
+      detectedPlan: "pro",
+    });
     expect(usageView(snap({ detectedPlan: "pro" }), null)).toMatchObject({ plan: "pro", planSource: "service" });
     expect(usageView(snap(), null)).toMatchObject({ plan: null, planSource: null });
   });
@@ -75,13 +83,23 @@ describe("warnings", () => {
 describe("the daily chart", () => {
   test("every day of the month, with the days that had use", () => {
     const v = usageView(
-      snap({ daily: [{ day: "2026-03-02", credits: 5 }, { day: "2026-03-14", credits: 2 }], today: 2, month: 7 }),
+      snap({
+        daily: [
+          { day: "2026-03-02", credits: 5 },
+          { day: "2026-03-14", credits: 2 },
+        ],
+        today: 2,
+        month: 7,
+      }),
       "pro",
     );
     expect(v.daysInMonth).toBe(31);
     expect(v.dayOfMonth).toBe(14);
     expect(v.daily).toHaveLength(31);
-    expect(v.daily.filter((d) => d.credits > 0)).toEqual([{ day: 2, credits: 5 }, { day: 14, credits: 2 }]);
+    expect(v.daily.filter((d) => d.credits > 0)).toEqual([
+      { day: 2, credits: 5 },
+      { day: 14, credits: 2 },
+    ]);
   });
 
   test("months have their own lengths", () => {

@@ -12,15 +12,7 @@ import { listRankings, ranking, rankingRows } from "./rankings";
 import { search } from "./search";
 import { SandboxConfig } from "./config";
 
-export type EndpointName =
-  | "company"
-  | "financial"
-  | "batch"
-  | "batchFinancial"
-  | "search"
-  | "rankings"
-  | "ranking"
-  | "counties";
+export type EndpointName = "company" | "financial" | "batch" | "batchFinancial" | "search" | "rankings" | "ranking" | "counties";
 
 export interface CallContext {
   config: SandboxConfig;
@@ -55,12 +47,7 @@ function fail(status: number, code: string, message: string): never {
 
 // ---- parameters -------------------------------------------------------------------------------
 
-function intParam(
-  query: URLSearchParams,
-  name: string,
-  min: number,
-  max: number
-): number | undefined {
+function intParam(query: URLSearchParams, name: string, min: number, max: number): number | undefined {
   const text = query.get(name);
   if (text === null) return undefined;
   const value = Number(text.trim());
@@ -68,7 +55,7 @@ function intParam(
     fail(
       400,
       "bad_request",
-      `Parametrul ${name} trebuie să fie un număr întreg între ${min} și ${max}. / ${name} must be an integer from ${min} to ${max}.`
+      `Parametrul ${name} trebuie să fie un număr întreg între ${min} și ${max}. / ${name} must be an integer from ${min} to ${max}.`,
     );
   }
   return value;
@@ -87,11 +74,7 @@ function cuiList(query: URLSearchParams, max: number): number[] {
     fail(400, "bad_request", "Parametrul cui lipsește. / The cui parameter is required.");
   }
   if (entries.length > max) {
-    fail(
-      400,
-      "batch_too_large",
-      `Cel mult ${max} CUI-uri pe cerere (primite ${entries.length}). / At most ${max} CUIs per request.`
-    );
+    fail(400, "batch_too_large", `Cel mult ${max} CUI-uri pe cerere (primite ${entries.length}). / At most ${max} CUIs per request.`);
   }
   return [...new Set(entries.map(cuiOf))].sort((a, b) => a - b);
 }
@@ -104,18 +87,10 @@ function yearsAsked(query: URLSearchParams, plan: Plan, latest: number): Years {
   const from = intParam(query, "an_de_la", 1900, 2100);
   const to = intParam(query, "an_pana", 1900, 2100);
   if (an !== undefined && (from !== undefined || to !== undefined)) {
-    fail(
-      400,
-      "bad_request",
-      "Dați fie an, fie an_de_la și an_pana, nu pe amândouă. / Give either an or a range, not both."
-    );
+    fail(400, "bad_request", "Dați fie an, fie an_de_la și an_pana, nu pe amândouă. / Give either an or a range, not both.");
   }
   if ((from === undefined) !== (to === undefined)) {
-    fail(
-      400,
-      "bad_request",
-      "Intervalul cere an_de_la și an_pana. / A range needs both an_de_la and an_pana."
-    );
+    fail(400, "bad_request", "Intervalul cere an_de_la și an_pana. / A range needs both an_de_la and an_pana.");
   }
   if (from !== undefined && to !== undefined && from > to) {
     fail(400, "bad_request", "an_de_la este după an_pana. / an_de_la is after an_pana.");
@@ -126,7 +101,7 @@ function yearsAsked(query: URLSearchParams, plan: Plan, latest: number): Years {
     fail(
       403,
       "plan_history",
-      `Planul ${plan.name} acoperă anii financiari de la ${oldest}. / The ${plan.name} plan reaches financial years from ${oldest} on.`
+      `Planul ${plan.name} acoperă anii financiari de la ${oldest}. / The ${plan.name} plan reaches financial years from ${oldest} on.`,
     );
   }
   if (from === undefined || to === undefined) return { single: an ?? latest };
@@ -166,34 +141,18 @@ function financialEndpoint({ params, query, plan, config }: Call): Result {
   }
   const record = financialYear(cui, years.single, config.latestYear);
   if (!record) {
-    fail(
-      404,
-      "not_found",
-      `Firma ${cui} nu are date financiare pentru ${years.single}. / No financial data for ${years.single}.`
-    );
+    fail(404, "not_found", `Firma ${cui} nu are date financiare pentru ${years.single}. / No financial data for ${years.single}.`);
   }
   return { kind: "document", status: 200, body: { ...record } };
 }
 
 /** Profile fields `include` may name (O10). */
-const INCLUDABLE = [
-  "judet",
-  "localitate",
-  "adresa",
-  "caen_principal",
-  "platitor_tva",
-  "j_cod",
-] as const;
+const INCLUDABLE = ["judet", "localitate", "adresa", "caen_principal", "platitor_tva", "j_cod"] as const;
 
 function batchEndpoint({ query, config }: Call): Result {
   const cuis = cuiList(query, 100);
   const asked = (query.get("include") ?? "").split(",").map((f) => f.trim());
-  const fields =
-    config.includeMode === "ignored"
-      ? []
-      : asked.includes("all")
-        ? INCLUDABLE
-        : INCLUDABLE.filter((f) => asked.includes(f));
+  const fields = config.includeMode === "ignored" ? [] : asked.includes("all") ? INCLUDABLE : INCLUDABLE.filter((f) => asked.includes(f));
   const items = cuis
     .map(company)
     .filter((c): c is Company => c !== null)
@@ -247,7 +206,7 @@ function rankingsEndpoint({ query, config }: Call): Result {
   const an = intParam(query, "an", 1900, 2100);
   const items = listRankings(
     { an, categorie: query.get("categorie") ?? undefined, scop: query.get("scop") ?? undefined },
-    config.latestYear
+    config.latestYear,
   );
   return { kind: "rankings", status: 200, items };
 }
@@ -286,12 +245,7 @@ export function endpointOf(path: string): EndpointName | null {
 }
 
 /** Answers one /v4 call: 401/403 for keys, 404/405 off the routes, 429 when spent, then the endpoint. */
-export function answer(
-  method: string,
-  url: URL,
-  key: string | undefined,
-  ctx: CallContext
-): Outcome {
+export function answer(method: string, url: URL, key: string | undefined, ctx: CallContext): Outcome {
   const path = url.pathname.replace(/\/+$/, "");
   const route = ROUTES.find(([re]) => re.test(path));
   const refuse = (plan: Plan | null, status: number, code: string, message: string): Outcome => ({
@@ -299,12 +253,7 @@ export function answer(
     result: error(status, code, message),
   });
   if (!key) {
-    return refuse(
-      null,
-      401,
-      "missing_key",
-      "Lipsește cheia API (antetul X-API-Key). / API key missing (X-API-Key header)."
-    );
+    return refuse(null, 401, "missing_key", "Lipsește cheia API (antetul X-API-Key). / API key missing (X-API-Key header).");
   }
   const plan = planOfKey(key);
   if (!plan) {
@@ -317,12 +266,7 @@ export function answer(
     return refuse(plan, 405, "method_not_allowed", "Doar GET. / Only GET is allowed.");
   }
   if (ctx.accounts.remaining(key, plan) === 0 || ctx.rateLimited) {
-    return refuse(
-      plan,
-      429,
-      "limit_exceeded",
-      "Creditele planului s-au epuizat. / The plan's credits are used up."
-    );
+    return refuse(plan, 429, "limit_exceeded", "Creditele planului s-au epuizat. / The plan's credits are used up.");
   }
   try {
     const params = (route[0].exec(path) as RegExpExecArray).slice(1).map(decodeURIComponent);

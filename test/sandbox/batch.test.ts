@@ -37,9 +37,7 @@ describe("GET /v4/firme/batch", () => {
 
   test("100 CUIs are served in one call; 101 are refused with 400 batch_too_large at no cost", async () => {
     const key = freshKey("pro");
-    expect(
-      (await call(sb, `/v4/firme/batch?cui=${sampleCuis(100).join(",")}`, key)).body
-    ).toHaveLength(100);
+    expect((await call(sb, `/v4/firme/batch?cui=${sampleCuis(100).join(",")}`, key)).body).toHaveLength(100);
     const r = await call(sb, `/v4/firme/batch?cui=${sampleCuis(101).join(",")}`, key);
     expect(r.status).toBe(400);
     expect(r.body.error.code).toBe("batch_too_large");
@@ -55,9 +53,7 @@ describe("GET /v4/firme/batch", () => {
     const [cui] = sampleCuis(1, 77);
     const full = company(cui)!;
     const some = await call(sb, `/v4/firme/batch?cui=${cui}&include=judet,adresa,nothing`);
-    expect(some.body).toEqual([
-      { cui, denumire: full.denumire, stare: full.stare, judet: full.judet, adresa: full.adresa },
-    ]);
+    expect(some.body).toEqual([{ cui, denumire: full.denumire, stare: full.stare, judet: full.judet, adresa: full.adresa }]);
     const all = await call(sb, `/v4/firme/batch?cui=${cui}&include=all`);
     expect(all.body).toEqual([full]);
   });
@@ -77,14 +73,14 @@ describe("GET /v4/firme/batch/financiar", () => {
       financials(c)
         .slice(0, 5)
         .map((f) => f.an)
-        .join() === [0, 1, 2, 3, 4].map((i) => LATEST_YEAR - i).join()
+        .join() === [0, 1, 2, 3, 4].map((i) => LATEST_YEAR - i).join(),
   );
 
   test("a range answers items by ascending CUI, then year latest first, with every field", async () => {
     const cuis = steady.slice(0, 3);
     const r = await call(
       sb,
-      `/v4/firme/batch/financiar?cui=${[...cuis].reverse().join(",")}&an_de_la=${LATEST_YEAR - 2}&an_pana=${LATEST_YEAR}`
+      `/v4/firme/batch/financiar?cui=${[...cuis].reverse().join(",")}&an_de_la=${LATEST_YEAR - 2}&an_pana=${LATEST_YEAR}`,
     );
     const want = ascending(cuis).flatMap((c) => financials(c).slice(0, 3));
     expect(r.body).toEqual(want);
@@ -93,47 +89,27 @@ describe("GET /v4/firme/batch/financiar", () => {
   test("without a year: the latest year's items; with an: that year's", async () => {
     const cuis = steady.slice(0, 4);
     const latest = await call(sb, `/v4/firme/batch/financiar?cui=${cuis.join(",")}`);
-    expect(latest.body.map((i: { an: number }) => i.an)).toEqual([
-      LATEST_YEAR,
-      LATEST_YEAR,
-      LATEST_YEAR,
-      LATEST_YEAR,
-    ]);
-    const one = await call(
-      sb,
-      `/v4/firme/batch/financiar?cui=${cuis.join(",")}&an=${LATEST_YEAR - 1}`
-    );
+    expect(latest.body.map((i: { an: number }) => i.an)).toEqual([LATEST_YEAR, LATEST_YEAR, LATEST_YEAR, LATEST_YEAR]);
+    const one = await call(sb, `/v4/firme/batch/financiar?cui=${cuis.join(",")}&an=${LATEST_YEAR - 1}`);
     expect(one.body).toEqual(ascending(cuis).map((c) => financials(c)[1]));
   });
 
   test("years a company did not file are left out", async () => {
     const cui = steady[0];
-    const r = await call(
-      sb,
-      `/v4/firme/batch/financiar?cui=${cui},${missingCuis(1)[0]}&an=${LATEST_YEAR + 1}`
-    );
+    const r = await call(sb, `/v4/firme/batch/financiar?cui=${cui},${missingCuis(1)[0]}&an=${LATEST_YEAR + 1}`);
     expect(r.body).toEqual([]);
   });
 
   test("50 CUIs are served; 51 are refused with 400 batch_too_large", async () => {
-    expect(
-      (await call(sb, `/v4/firme/batch/financiar?cui=${sampleCuis(50).join(",")}`)).status
-    ).toBe(200);
+    expect((await call(sb, `/v4/firme/batch/financiar?cui=${sampleCuis(50).join(",")}`)).status).toBe(200);
     const r = await call(sb, `/v4/firme/batch/financiar?cui=${sampleCuis(51).join(",")}`);
     expect([r.status, r.body.error.code]).toEqual([400, "batch_too_large"]);
   });
 
   test("an with a range is 400; a year beyond the plan's history is 403 plan_history", async () => {
     const list = steady.slice(0, 2).join(",");
-    expect(
-      (await call(sb, `/v4/firme/batch/financiar?cui=${list}&an=2020&an_de_la=2020&an_pana=2021`))
-        .status
-    ).toBe(400);
-    const r = await call(
-      sb,
-      `/v4/firme/batch/financiar?cui=${list}&an=${LATEST_YEAR - 1}`,
-      freshKey("free")
-    );
+    expect((await call(sb, `/v4/firme/batch/financiar?cui=${list}&an=2020&an_de_la=2020&an_pana=2021`)).status).toBe(400);
+    const r = await call(sb, `/v4/firme/batch/financiar?cui=${list}&an=${LATEST_YEAR - 1}`, freshKey("free"));
     expect([r.status, r.body.error.code]).toEqual([403, "plan_history"]);
   });
 

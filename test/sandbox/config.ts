@@ -112,32 +112,19 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-function check(
-  patch: Record<string, unknown>,
-  rules: Record<string, Rule>,
-  prefix: string
-): string[] {
+function check(patch: Record<string, unknown>, rules: Record<string, Rule>, prefix: string): string[] {
   return Object.keys(patch)
     .filter((k) => !(k in rules) || !rules[k](patch[k]))
-    .map((k) =>
-      k in rules
-        ? `invalid value for ${prefix}${k}: ${JSON.stringify(patch[k])}`
-        : `unknown setting ${prefix}${k}`
-    );
+    .map((k) => (k in rules ? `invalid value for ${prefix}${k}: ${JSON.stringify(patch[k])}` : `unknown setting ${prefix}${k}`));
 }
 
 /** The config with the patch merged in (faults merged field by field), or the patch's errors. */
-export function mergeConfig(
-  config: SandboxConfig,
-  patch: unknown
-): { config: SandboxConfig } | { errors: string[] } {
+export function mergeConfig(config: SandboxConfig, patch: unknown): { config: SandboxConfig } | { errors: string[] } {
   if (!isRecord(patch)) return { errors: ["the settings must be a JSON object"] };
   const { faults, ...top } = patch;
   const errors = check(top, RULES, "");
   if (faults !== undefined) {
-    errors.push(
-      ...(isRecord(faults) ? check(faults, FAULT_RULES, "faults.") : ["faults must be an object"])
-    );
+    errors.push(...(isRecord(faults) ? check(faults, FAULT_RULES, "faults.") : ["faults must be an object"]));
   }
   if (errors.length > 0) return { errors };
   return {

@@ -10,8 +10,7 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 
 const [cui] = sampleCuis(1, 10);
-const control = (path: string, init: RequestInit = {}): Promise<Reply> =>
-  call(sb, `/__sandbox/${path}`, null, init);
+const control = (path: string, init: RequestInit = {}): Promise<Reply> => call(sb, `/__sandbox/${path}`, null, init);
 const json = (method: string, body: unknown): RequestInit => ({
   method,
   body: JSON.stringify(body),
@@ -60,9 +59,7 @@ describe("controls under /__sandbox/", () => {
       remaining: 9,
     });
     const all = (await control("usage")).body as Array<{ key: string }>;
-    expect(all.map((u) => u.key)).toEqual(
-      expect.arrayContaining(["demo-free", "demo-pro", "demo-business", "demo-enterprise", key])
-    );
+    expect(all.map((u) => u.key)).toEqual(expect.arrayContaining(["demo-free", "demo-pro", "demo-business", "demo-enterprise", key]));
   });
 
   test("reset with a key forgets that key's counters", async () => {
@@ -90,20 +87,11 @@ describe("controls under /__sandbox/", () => {
     expect(sb.config.jitterMs).toBe(5);
     await control("config", json("POST", { faults: { batchShuffle: true } }));
     expect(sb.config.faults).toEqual({ batchDrop: 0.5, batchShuffle: true });
-    for (const bad of [
-      { envelope: "xml" },
-      { latencyMs: -1 },
-      { nothing: 1 },
-      { faults: { errorRate: 2 } },
-      [1],
-    ]) {
+    for (const bad of [{ envelope: "xml" }, { latencyMs: -1 }, { nothing: 1 }, { faults: { errorRate: 2 } }, [1]]) {
       expect((await control("config", json("PUT", bad))).status).toBe(400);
     }
     expect((await control("config", { method: "PUT", body: "{oops" })).status).toBe(400);
-    await control(
-      "config",
-      json("PUT", { jitterMs: 0, faults: { batchDrop: 0, batchShuffle: false } })
-    );
+    await control("config", json("PUT", { jitterMs: 0, faults: { batchDrop: 0, batchShuffle: false } }));
   });
 
   test("requests lists the /v4 calls (by key, the last N) and can be cleared; controls are not logged nor counted", async () => {
@@ -130,9 +118,7 @@ describe("controls under /__sandbox/", () => {
     ]);
     expect((await control(`requests?key=${key}&last=1`)).body).toHaveLength(1);
     expect(sb.usage(key).total).toBe(2);
-    expect((await control("requests", { method: "DELETE" })).body.cleared).toBeGreaterThanOrEqual(
-      2
-    );
+    expect((await control("requests", { method: "DELETE" })).body.cleared).toBeGreaterThanOrEqual(2);
     expect(sb.requests).toEqual([]);
   });
 

@@ -86,26 +86,14 @@ function cuis(query: URLSearchParams): ControlAnswer {
   };
 }
 
-export async function control(
-  req: IncomingMessage,
-  url: URL,
-  target: ControlTarget
-): Promise<ControlAnswer> {
+export async function control(req: IncomingMessage, url: URL, target: ControlTarget): Promise<ControlAnswer> {
   const route = `${req.method} ${url.pathname.replace(/\/+$/, "")}`;
   const key = url.searchParams.get("key") ?? undefined;
   switch (route) {
     case "GET /__sandbox":
       return { status: 200, body: { routes: ROUTES } };
     case "GET /__sandbox/usage": {
-      const keys =
-        key !== undefined
-          ? [key]
-          : [
-              ...new Set([
-                ...Object.keys(PLANS).map((p) => `demo-${p}`),
-                ...target.accounts.keys(),
-              ]),
-            ];
+      const keys = key !== undefined ? [key] : [...new Set([...Object.keys(PLANS).map((p) => `demo-${p}`), ...target.accounts.keys()])];
       const usages = keys.map((k) => target.accounts.usage(k));
       return { status: 200, body: key !== undefined ? usages[0] : usages };
     }

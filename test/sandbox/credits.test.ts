@@ -47,9 +47,7 @@ describe("credits", () => {
     const enterprise = await call(sb, `/v4/firme/${cui}`, freshKey("enterprise"));
     expect(enterprise.headers.get("x-plan")).toBe("enterprise");
     expect(enterprise.headers.get("x-credits-remaining")).toBeNull();
-    expect(
-      (await call(sb, `/v4/firme/${cui}`, freshKey("business"))).headers.get("x-credits-remaining")
-    ).toBe("19999");
+    expect((await call(sb, `/v4/firme/${cui}`, freshKey("business"))).headers.get("x-credits-remaining")).toBe("19999");
   });
 
   test("the free plan's 11th call of the day is refused with 429 limit_exceeded and costs nothing", async () => {
@@ -80,12 +78,8 @@ describe("credits", () => {
     expect(wrong.status).toBe(403);
     expect(wrong.body.error.code).toBe("invalid_key");
     expect((await call(sb, `/v4/firme/abc`, key)).status).toBe(400);
-    expect(
-      (await call(sb, `/v4/firme/${cui}/financiar?an=${LATEST_YEAR - 1}`, key)).body.error.code
-    ).toBe("plan_history");
-    expect((await call(sb, `/v4/firme/batch?cui=${sampleCuis(101).join(",")}`, key)).status).toBe(
-      400
-    );
+    expect((await call(sb, `/v4/firme/${cui}/financiar?an=${LATEST_YEAR - 1}`, key)).body.error.code).toBe("plan_history");
+    expect((await call(sb, `/v4/firme/batch?cui=${sampleCuis(101).join(",")}`, key)).status).toBe(400);
     expect(sb.usage(key)).toMatchObject({ today: 0, total: 0, refused: 3, remaining: 10 });
     expect(sb.usage("demo-gold").plan).toBeNull();
   });

@@ -39,9 +39,7 @@ describe("the company space", () => {
   test("missingCuis have valid control digits and do not exist", () => {
     const cuis = missingCuis(500);
     expect(new Set(cuis).size).toBe(500);
-    expect(
-      cuis.every((c) => isValidCui(c) && company(c) === null && financials(c).length === 0)
-    ).toBe(true);
+    expect(cuis.every((c) => isValidCui(c) && company(c) === null && financials(c).length === 0)).toBe(true);
   });
 
   test("a CUI with a wrong control digit is unknown", () => {
@@ -63,11 +61,7 @@ describe("profiles", () => {
   const companies = sampleCuis(5000).map((c) => company(c)!);
 
   test("names are in capitals and end with a legal form, SRL the most common", () => {
-    expect(
-      companies.every(
-        (c) => c.denumire === c.denumire.toUpperCase() && / (SRL|SA|SNC|SCS|SCA)$/.test(c.denumire)
-      )
-    ).toBe(true);
+    expect(companies.every((c) => c.denumire === c.denumire.toUpperCase() && / (SRL|SA|SNC|SCS|SCA)$/.test(c.denumire))).toBe(true);
     const srl = companies.filter((c) => c.denumire.endsWith(" SRL")).length;
     expect(srl / companies.length).toBeGreaterThan(0.85);
   });
@@ -96,8 +90,7 @@ describe("profiles", () => {
   });
 
   test("companies spread over the counties by population: Bucharest first, then the big counties", () => {
-    const share = (name: string) =>
-      companies.filter((c) => c.judet === name).length / companies.length;
+    const share = (name: string) => companies.filter((c) => c.judet === name).length / companies.length;
     expect(share("București")).toBeGreaterThan(0.15);
     expect(share("Cluj")).toBeGreaterThan(share("Sălaj"));
     expect(new Set(companies.map((c) => c.judet)).size).toBe(42);
@@ -113,11 +106,7 @@ describe("reference data", () => {
 
   test("each county lists real localities, the seat first; locality slugs are unique", () => {
     expect(COUNTIES.find((c) => c.code === "CJ")?.localities[0]).toBe("Cluj-Napoca");
-    expect(
-      COUNTIES.every(
-        (c) => c.localities.length >= 2 && c.localities.length <= (c.code === "B" ? 6 : 4)
-      )
-    ).toBe(true);
+    expect(COUNTIES.every((c) => c.localities.length >= 2 && c.localities.length <= (c.code === "B" ? 6 : 4))).toBe(true);
     expect(new Set(LOCALITIES.map((l) => l.slug)).size).toBe(LOCALITIES.length);
   });
 
@@ -138,27 +127,19 @@ describe("financial years", () => {
         if (i > 0) expect(f.an).toBeLessThan(years[i - 1].an);
         expect(f.an).toBeGreaterThanOrEqual(FIRST_YEAR);
         expect(f.an).toBeLessThanOrEqual(LATEST_YEAR);
-        for (const v of [
-          f.cifra_afaceri,
-          f.profit_net,
-          f.active_totale,
-          f.datorii_totale,
-          f.numar_angajati,
-        ])
+        for (const v of [f.cifra_afaceri, f.profit_net, f.active_totale, f.datorii_totale, f.numar_angajati])
           expect(Number.isInteger(v)).toBe(true);
       });
     }
   });
 
   test("an old active company has at least 10 years", () => {
-    const old = cuis.find(
-      (c) => company(c)!.stare === "ACTIVA" && Number(company(c)!.j_cod.slice(-4)) < 2000
-    )!;
+    const old = cuis.find((c) => company(c)!.stare === "ACTIVA" && Number(company(c)!.j_cod.slice(-4)) < 2000)!;
     expect(financials(old).length).toBeGreaterThanOrEqual(10);
     expect(
       financials(old)
         .map((f) => f.an)
-        .slice(-1)[0]
+        .slice(-1)[0],
     ).toBe(2010);
   });
 
@@ -171,9 +152,7 @@ describe("financial years", () => {
   });
 
   test("revenue follows a trend: consecutive years stay within a plausible ratio", () => {
-    const mature = cuis
-      .map((c) => financials(c))
-      .filter((y) => y.length >= 6 && y[0].cifra_afaceri > 0);
+    const mature = cuis.map((c) => financials(c)).filter((y) => y.length >= 6 && y[0].cifra_afaceri > 0);
     for (const years of mature.slice(0, 200)) {
       for (let i = 1; i < years.length - 2; i++) {
         if (years[i - 1].an - years[i].an !== 1) continue;

@@ -3,11 +3,7 @@
  * CUI (nothing is built at start). Same CUI, same data, on every run.
  */
 import { latestYearAt } from "./clock";
-import {
-  financials as financialsUpTo,
-  financialYear as financialYearUpTo,
-  FinancialYear,
-} from "./finance";
+import { financials as financialsUpTo, financialYear as financialYearUpTo, FinancialYear } from "./finance";
 
 export { company, companyByJCode } from "./profile";
 export type { Company } from "./profile";
@@ -25,10 +21,6 @@ export function financials(cui: number, latest = LATEST_YEAR): FinancialYear[] {
 }
 
 /** One financial year of a company, or null. */
-export function financialYear(
-  cui: number,
-  year: number,
-  latest = LATEST_YEAR
-): FinancialYear | null {
+export function financialYear(cui: number, year: number, latest = LATEST_YEAR): FinancialYear | null {
   return financialYearUpTo(cui, year, latest);
 }

@@ -1,13 +1,5 @@
 import { call, freshKey } from "./testkit";
-import {
-  company,
-  COUNTIES,
-  EXAMPLE_CUI,
-  financials,
-  LATEST_YEAR,
-  missingCuis,
-  sampleCuis,
-} from "./dataset";
+import { company, COUNTIES, EXAMPLE_CUI, financials, LATEST_YEAR, missingCuis, sampleCuis } from "./dataset";
 import { Sandbox, startSandbox } from "./server";
 
 let sb: Sandbox;
@@ -17,9 +9,7 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 
 /** An active company founded before 2005: it has every year from 2010. */
-const [cui] = sampleCuis(400, 300).filter(
-  (c) => company(c)!.stare === "ACTIVA" && Number(company(c)!.j_cod.slice(-4)) < 2005
-);
+const [cui] = sampleCuis(400, 300).filter((c) => company(c)!.stare === "ACTIVA" && Number(company(c)!.j_cod.slice(-4)) < 2005);
 
 describe("GET /v4/firme/{cui}", () => {
   test("answers the profile with every documented field", async () => {
@@ -69,17 +59,9 @@ describe("GET /v4/firme/{cui}/financiar", () => {
   });
 
   test("with a range: {cui, data} latest year first, every field in each entry", async () => {
-    const r = await call(
-      sb,
-      `/v4/firme/${cui}/financiar?an_de_la=${LATEST_YEAR - 3}&an_pana=${LATEST_YEAR}`
-    );
+    const r = await call(sb, `/v4/firme/${cui}/financiar?an_de_la=${LATEST_YEAR - 3}&an_pana=${LATEST_YEAR}`);
     expect(r.body).toEqual({ cui, data: years.slice(0, 4) });
-    expect(r.body.data.map((f: { an: number }) => f.an)).toEqual([
-      LATEST_YEAR,
-      LATEST_YEAR - 1,
-      LATEST_YEAR - 2,
-      LATEST_YEAR - 3,
-    ]);
+    expect(r.body.data.map((f: { an: number }) => f.an)).toEqual([LATEST_YEAR, LATEST_YEAR - 1, LATEST_YEAR - 2, LATEST_YEAR - 3]);
   });
 
   test("a range beyond the data answers the years there are", async () => {
@@ -88,12 +70,7 @@ describe("GET /v4/firme/{cui}/financiar", () => {
   });
 
   test("an and a range together, half a range, a reversed range or a word are 400", async () => {
-    for (const q of [
-      `an=2020&an_de_la=2019&an_pana=2020`,
-      "an_de_la=2019",
-      "an_de_la=2021&an_pana=2019",
-      "an=doua",
-    ]) {
+    for (const q of [`an=2020&an_de_la=2019&an_pana=2020`, "an_de_la=2019", "an_de_la=2021&an_pana=2019", "an=doua"]) {
       const r = await call(sb, `/v4/firme/${cui}/financiar?${q}`);
       expect([q, r.status, r.body.error.code]).toEqual([q, 400, "bad_request"]);
     }
@@ -106,8 +83,7 @@ describe("GET /v4/firme/{cui}/financiar", () => {
 });
 
 describe("plan history (403 plan_history, the latest year counting as year 1)", () => {
-  const year = (plan: string, an: number) =>
-    call(sb, `/v4/firme/${cui}/financiar?an=${an}`, freshKey(plan as "free"));
+  const year = (plan: string, an: number) => call(sb, `/v4/firme/${cui}/financiar?an=${an}`, freshKey(plan as "free"));
 
   test.each([
     ["free", 1],
@@ -125,11 +101,7 @@ describe("plan history (403 plan_history, the latest year counting as year 1)", 
   });
 
   test("a range starting too far back is refused as a whole", async () => {
-    const r = await call(
-      sb,
-      `/v4/firme/${cui}/financiar?an_de_la=${LATEST_YEAR - 5}&an_pana=${LATEST_YEAR}`,
-      freshKey("pro")
-    );
+    const r = await call(sb, `/v4/firme/${cui}/financiar?an_de_la=${LATEST_YEAR - 5}&an_pana=${LATEST_YEAR}`, freshKey("pro"));
     expect(r.body.error.code).toBe("plan_history");
   });
 });
@@ -143,10 +115,7 @@ describe("GET /v4/nomenclatoare/judete", () => {
       denumire: "Cluj",
       cod_onrc: "12",
     });
-    const total = r.body.data.reduce(
-      (s: number, c: { firme_active: number }) => s + c.firme_active,
-      0
-    );
+    const total = r.body.data.reduce((s: number, c: { firme_active: number }) => s + c.firme_active, 0);
     expect(total).toBeGreaterThan(1_000_000);
     expect(total).toBeLessThan(1_420_000);
   });
@@ -154,10 +123,7 @@ describe("GET /v4/nomenclatoare/judete", () => {
   test("the counts agree with the companies the dataset serves", async () => {
     const r = await call(sb, "/v4/nomenclatoare/judete");
     const counts: Record<string, number> = Object.fromEntries(
-      r.body.data.map((c: { denumire: string; firme_active: number }) => [
-        c.denumire,
-        c.firme_active,
-      ])
+      r.body.data.map((c: { denumire: string; firme_active: number }) => [c.denumire, c.firme_active]),
     );
     const total = Object.values(counts).reduce((a, b) => a + b, 0);
     const sample = sampleCuis(20_000, 200_000)

@@ -34,30 +34,13 @@ describe("envelope 'alt'", () => {
       page: 2,
       per_page: 5,
     });
-    expect(Object.keys(r.body.items[0]).sort()).toEqual([
-      "caen",
-      "city",
-      "county",
-      "cui",
-      "name",
-      "registration_number",
-      "status",
-    ]);
+    expect(Object.keys(r.body.items[0]).sort()).toEqual(["caen", "city", "county", "cui", "name", "registration_number", "status"]);
   });
 
   test("lists under items; ranking entries with position, value and change under entries, paging under meta", async () => {
-    expect(
-      (await call(sb, `/v4/topuri?an=${LATEST_YEAR}&scop=national`)).body.items[0]
-    ).toHaveProperty("title");
+    expect((await call(sb, `/v4/topuri?an=${LATEST_YEAR}&scop=national`)).body.items[0]).toHaveProperty("title");
     const ranking = await call(sb, RANKING);
-    expect(Object.keys(ranking.body.entries[0]).sort()).toEqual([
-      "change",
-      "cui",
-      "denumire",
-      "position",
-      "valoare_anterioara",
-      "value",
-    ]);
+    expect(Object.keys(ranking.body.entries[0]).sort()).toEqual(["change", "cui", "denumire", "position", "valoare_anterioara", "value"]);
     expect(ranking.body.meta).toEqual({
       current_page: 1,
       page_size: 3,
@@ -98,14 +81,11 @@ describe("envelope 'ro'", () => {
   });
 
   test("rankings under topuri and clasament, positions as loc, variation as a text such as +12,5%", async () => {
-    expect(
-      (await call(sb, `/v4/topuri?an=${LATEST_YEAR}&scop=national`)).body.topuri[0]
-    ).toHaveProperty("nume");
+    expect((await call(sb, `/v4/topuri?an=${LATEST_YEAR}&scop=national`)).body.topuri[0]).toHaveProperty("nume");
     const r = await call(sb, RANKING);
     expect(r.body.nume).toContain("Top cifra de afaceri");
     expect(r.body.clasament[0].loc).toBe(1);
-    for (const e of r.body.clasament)
-      if (e.variatie_anuala !== null) expect(e.variatie_anuala).toMatch(/^([+-]\d+,\d|0,0)%$/);
+    for (const e of r.body.clasament) if (e.variatie_anuala !== null) expect(e.variatie_anuala).toMatch(/^([+-]\d+,\d|0,0)%$/);
   });
 
   test("counties under judete; VAT flag as DA/NU; errors as {eroare, cod}", async () => {
@@ -151,16 +131,10 @@ describe("envelope 'bare'", () => {
 });
 
 describe("documented shapes", () => {
-  test.each(["standard", "alt", "bare"] as const)(
-    "the profile and financial objects are the same under '%s'",
-    async (variant) => {
-      sb.config.envelope = variant;
-      expect((await call(sb, `/v4/firme/${EXAMPLE_CUI}`)).body).toEqual(company(EXAMPLE_CUI));
-      const range = await call(
-        sb,
-        `/v4/firme/${EXAMPLE_CUI}/financiar?an_de_la=${LATEST_YEAR - 1}&an_pana=${LATEST_YEAR}`
-      );
-      expect(range.body).toMatchObject({ cui: EXAMPLE_CUI, data: expect.any(Array) });
-    }
-  );
+  test.each(["standard", "alt", "bare"] as const)("the profile and financial objects are the same under '%s'", async (variant) => {
+    sb.config.envelope = variant;
+    expect((await call(sb, `/v4/firme/${EXAMPLE_CUI}`)).body).toEqual(company(EXAMPLE_CUI));
+    const range = await call(sb, `/v4/firme/${EXAMPLE_CUI}/financiar?an_de_la=${LATEST_YEAR - 1}&an_pana=${LATEST_YEAR}`);
+    expect(range.body).toMatchObject({ cui: EXAMPLE_CUI, data: expect.any(Array) });
+  });
 });

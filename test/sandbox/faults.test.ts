@@ -84,9 +84,7 @@ describe("faults", () => {
     const key = freshKey("pro");
     sb.config.faults = { resetRate: 1 };
     await expect(call(sb, `/v4/firme/${cui}`, key)).rejects.toThrow();
-    expect(sb.requests.filter((r) => r.key === key)).toEqual([
-      expect.objectContaining({ status: 0, credited: false, fault: "reset" }),
-    ]);
+    expect(sb.requests.filter((r) => r.key === key)).toEqual([expect.objectContaining({ status: 0, credited: false, fault: "reset" })]);
     expect(sb.usage(key).total).toBe(0);
   });
 
@@ -141,12 +139,7 @@ describe("faults", () => {
     for (let i = 0; i < 4; i++) statuses.push((await call(sb, `/v4/firme/${cui}`, key)).status);
     expect(statuses).toEqual([200, 200, 429, 429]);
     expect(sb.usage(key)).toMatchObject({ total: 2, refused: 2 });
-    expect(sb.requests.filter((r) => r.key === key).map((r) => r.fault)).toEqual([
-      undefined,
-      undefined,
-      "rateLimit",
-      "rateLimit",
-    ]);
+    expect(sb.requests.filter((r) => r.key === key).map((r) => r.fault)).toEqual([undefined, undefined, "rateLimit", "rateLimit"]);
   });
 
   test("dripMs: the headers come at once, the body over that many milliseconds", async () => {

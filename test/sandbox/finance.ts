@@ -101,12 +101,8 @@ function figures(base: number, cui: number, t: Traits, year: number): FinancialY
   const n = rng(hash(base, SALT.year + year * 131));
   const age = year - t.founded;
   const ramp = age <= 0 ? 0.35 : age === 1 ? 0.7 : 1;
-  const revenue = t.dormant
-    ? 0
-    : round(t.scale * economy(year) * (1 + t.growth) ** (year - 2016) * ramp * (0.85 + 0.3 * n()));
-  const profit = t.dormant
-    ? -round(500 + 4000 * n())
-    : round(revenue * (t.margin + (n() - 0.55) * 0.12));
+  const revenue = t.dormant ? 0 : round(t.scale * economy(year) * (1 + t.growth) ** (year - 2016) * ramp * (0.85 + 0.3 * n()));
+  const profit = t.dormant ? -round(500 + 4000 * n()) : round(revenue * (t.margin + (n() - 0.55) * 0.12));
   const employees = round(revenue / t.revenuePerEmployee);
   const assets = round(max(revenue, 20_000) * t.assetRatio * (0.9 + 0.2 * n()));
   return {
@@ -121,12 +117,7 @@ function figures(base: number, cui: number, t: Traits, year: number): FinancialY
 }
 
 /** The figures of one year for an existing base, or null when the company has none for it. */
-export function yearOf(
-  base: number,
-  year: number,
-  latest: number,
-  cui = withControlDigit(base)
-): FinancialYear | null {
+export function yearOf(base: number, year: number, latest: number, cui = withControlDigit(base)): FinancialYear | null {
   return hasRecord(filing(base), year, latest) ? figures(base, cui, traits(base), year) : null;
 }
 
@@ -143,7 +134,6 @@ export function financials(cui: number, latest: number): FinancialYear[] {
   const f = filing(base);
   const t = traits(base);
   const out: FinancialYear[] = [];
-  for (let year = latest; year >= f.first; year--)
-    if (hasRecord(f, year, latest)) out.push(figures(base, cui, t, year));
+  for (let year = latest; year >= f.first; year--) if (hasRecord(f, year, latest)) out.push(figures(base, cui, t, year));
   return out;
 }

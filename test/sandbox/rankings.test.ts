@@ -28,12 +28,8 @@ describe("GET /v4/topuri", () => {
   test("without filters: every year from the latest back to 2010, four categories, three scopes", async () => {
     const r = await call(sb, "/v4/topuri");
     const items: Array<{ an: number; categorie: string; scop: string }> = r.body.data;
-    expect(new Set(items.map((i) => i.an))).toEqual(
-      new Set(Array.from({ length: LATEST_YEAR - 2009 }, (_, i) => 2010 + i))
-    );
-    expect(new Set(items.map((i) => i.categorie))).toEqual(
-      new Set(["cifra-afaceri", "profit-net", "angajati", "active"])
-    );
+    expect(new Set(items.map((i) => i.an))).toEqual(new Set(Array.from({ length: LATEST_YEAR - 2009 }, (_, i) => 2010 + i)));
+    expect(new Set(items.map((i) => i.categorie))).toEqual(new Set(["cifra-afaceri", "profit-net", "angajati", "active"]));
     expect(new Set(items.map((i) => i.scop))).toEqual(new Set(["national", "judet", "localitate"]));
     expect(items[0].an).toBe(LATEST_YEAR);
   });
@@ -68,7 +64,7 @@ describe("GET /v4/topuri/{slug}", () => {
           valoare_anterioara: number | null;
           variatie: number | null;
         },
-        i: number
+        i: number,
       ) => {
         expect(e.pozitie).toBe(i + 1);
         expect(company(e.cui)).toMatchObject({ judet: "Cluj", denumire: e.denumire });
@@ -78,7 +74,7 @@ describe("GET /v4/topuri/{slug}", () => {
         if (prev === null || prev === 0) expect(e.variatie).toBeNull();
         else expect(e.variatie).toBeCloseTo(((e.valoare - prev) / Math.abs(prev)) * 100, 0);
         if (i > 0) expect(e.valoare).toBeLessThanOrEqual(r.body.data[i - 1].valoare);
-      }
+      },
     );
   });
 
@@ -99,13 +95,8 @@ describe("GET /v4/topuri/{slug}", () => {
   test("national and locality rankings work alike", async () => {
     const national = await call(sb, `/v4/topuri/top-angajati-${LATEST_YEAR}-national?limit=5`);
     expect(national.body.pagination.total).toBeGreaterThan(50_000);
-    const local = await call(
-      sb,
-      `/v4/topuri/top-active-${LATEST_YEAR}-localitate-cluj-napoca?limit=100`
-    );
-    expect(
-      local.body.data.every((e: { cui: number }) => company(e.cui)!.localitate === "Cluj-Napoca")
-    ).toBe(true);
+    const local = await call(sb, `/v4/topuri/top-active-${LATEST_YEAR}-localitate-cluj-napoca?limit=100`);
+    expect(local.body.data.every((e: { cui: number }) => company(e.cui)!.localitate === "Cluj-Napoca")).toBe(true);
   });
 
   test("an unknown slug, scope area or year is 404 not_found", async () => {

@@ -68,11 +68,7 @@ class Cache<V> {
 
 function slugOf(id: RankingId): string {
   const area =
-    id.scop === "judet"
-      ? `-${COUNTIES[id.area].code.toLowerCase()}`
-      : id.scop === "localitate"
-        ? `-${LOCALITIES[id.area].slug}`
-        : "";
+    id.scop === "judet" ? `-${COUNTIES[id.area].code.toLowerCase()}` : id.scop === "localitate" ? `-${LOCALITIES[id.area].slug}` : "";
   return `top-${id.categorie}-${id.an}-${id.scop}${area}`;
 }
 
@@ -162,8 +158,7 @@ export function listRankings(filter: RankingFilter, latest: number): RankingSumm
       if (filter.categorie !== undefined && filter.categorie !== categorie) continue;
       for (const scop of SCOPES) {
         if (filter.scop !== undefined && filter.scop !== scop) continue;
-        const areas =
-          scop === "national" ? 1 : scop === "judet" ? COUNTIES.length : LOCALITIES.length;
+        const areas = scop === "national" ? 1 : scop === "judet" ? COUNTIES.length : LOCALITIES.length;
         for (let area = 0; area < areas; area++) {
           const summary = summaryOf({ categorie, an, scop, area }, latest);
           if (summary.numar_firme > 0) out.push(summary);
@@ -181,9 +176,7 @@ const columns = new Cache<Columns>(6);
 function yearColumns(an: number, latest: number): Columns {
   return columns.get(`${an}/${latest}`, () => {
     const { bases, companies } = universe();
-    const cols = Object.fromEntries(
-      FIELDS.map((f) => [f, new Float64Array(bases.length).fill(NaN)])
-    ) as Columns;
+    const cols = Object.fromEntries(FIELDS.map((f) => [f, new Float64Array(bases.length).fill(NaN)])) as Columns;
     bases.forEach((base, doc) => {
       const record = yearOf(base, an, latest, companies[doc].cui);
       if (record) for (const f of FIELDS) cols[f][doc] = record[f];
@@ -206,8 +199,7 @@ function compute(id: RankingId, latest: number): Ranking {
   const field = CATEGORIES[id.categorie].field;
   const values = yearColumns(id.an, latest)[field];
   const inScope = (doc: number) =>
-    id.scop === "national" ||
-    (id.scop === "judet" ? u.county[doc] === id.area : u.locality[doc] === id.area);
+    id.scop === "national" || (id.scop === "judet" ? u.county[doc] === id.area : u.locality[doc] === id.area);
   const docs: number[] = [];
   values.forEach((v, doc) => {
     if (!isNaN(v) && inScope(doc)) docs.push(doc);
@@ -242,10 +234,7 @@ export function rankingRows(r: Ranking, from: number, count: number): RankingRow
       denumire: companies[doc].denumire,
       valoare,
       valoare_anterioara: isNaN(prev) ? null : prev,
-      variatie:
-        isNaN(prev) || prev === 0
-          ? null
-          : Math.round(((valoare - prev) / Math.abs(prev)) * 1000) / 10,
+      variatie: isNaN(prev) || prev === 0 ? null : Math.round(((valoare - prev) / Math.abs(prev)) * 1000) / 10,
     });
   }
   return rows;

@@ -97,7 +97,7 @@ export interface Locality {
 }
 
 export const LOCALITIES: readonly Locality[] = COUNTIES.flatMap((c, county) =>
-  c.localities.map((name) => ({ county, name, slug: slugify(name) }))
+  c.localities.map((name) => ({ county, name, slug: slugify(name) })),
 );
 
 /** A county by code ("cj", "B") or by name, case and diacritics ignored ("Iasi", "bucurești"). */

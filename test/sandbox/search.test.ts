@@ -22,15 +22,7 @@ describe("GET /v4/firme/search", () => {
       total: UNIVERSE_SIZE,
       pages: UNIVERSE_SIZE / 20,
     });
-    expect(Object.keys(r.body.data[0]).sort()).toEqual([
-      "caen_principal",
-      "cui",
-      "denumire",
-      "j_cod",
-      "judet",
-      "localitate",
-      "stare",
-    ]);
+    expect(Object.keys(r.body.data[0]).sort()).toEqual(["caen_principal", "cui", "denumire", "j_cod", "judet", "localitate", "stare"]);
   });
 
   test("name words match the start of name words, in any order, ignoring case and diacritics", async () => {
@@ -55,8 +47,7 @@ describe("GET /v4/firme/search", () => {
     const { total, pages } = first.body.pagination;
     expect(pages).toBe(Math.ceil(total / 7));
     const seen: number[] = [];
-    for (let page = 1; page <= pages; page++)
-      seen.push(...cuisOf((await search(`q=com&judet=CJ&limit=7&page=${page}`)).body.data));
+    for (let page = 1; page <= pages; page++) seen.push(...cuisOf((await search(`q=com&judet=CJ&limit=7&page=${page}`)).body.data));
     expect(seen).toHaveLength(total);
     expect(new Set(seen).size).toBe(total);
     expect((await search(`q=com&judet=CJ&limit=7&page=${pages + 1}`)).body.data).toEqual([]);
@@ -88,16 +79,10 @@ describe("GET /v4/firme/search", () => {
     expect(byName.body.pagination.total).toBe(byCode.body.pagination.total);
     expect(byCode.body.data.every((i: { judet: string }) => i.judet === "Iași")).toBe(true);
     const caen = await search("caen=62&limit=100");
-    expect(
-      caen.body.data.every((i: { caen_principal: string }) => i.caen_principal.startsWith("62"))
-    ).toBe(true);
+    expect(caen.body.data.every((i: { caen_principal: string }) => i.caen_principal.startsWith("62"))).toBe(true);
     const radiata = await search("stare=radiata&judet=B&limit=100");
     expect(radiata.body.pagination.total).toBeGreaterThan(0);
-    expect(
-      radiata.body.data.every(
-        (i: { stare: string; judet: string }) => i.stare === "RADIATA" && i.judet === "București"
-      )
-    ).toBe(true);
+    expect(radiata.body.data.every((i: { stare: string; judet: string }) => i.stare === "RADIATA" && i.judet === "București")).toBe(true);
     expect((await search("judet=Atlantida")).body.pagination.total).toBe(0);
     expect((await search("caen=62a")).status).toBe(400);
   });

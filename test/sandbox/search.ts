@@ -27,7 +27,7 @@ class NameIndex {
 
   constructor(
     private readonly size: number,
-    names: string[]
+    names: string[],
   ) {
     const byWord = new Map<string, number[]>();
     names.forEach((name, doc) => {
@@ -46,11 +46,7 @@ class NameIndex {
     // seen[doc] = how many of the query words so far the doc matched; counted once per query word.
     const seen = new Uint8Array(this.size);
     query.forEach((q, i) => {
-      for (
-        let k = this.firstAtLeast(q);
-        k < this.vocabulary.length && this.vocabulary[k].startsWith(q);
-        k++
-      ) {
+      for (let k = this.firstAtLeast(q); k < this.vocabulary.length && this.vocabulary[k].startsWith(q); k++) {
         for (const doc of this.postings[k]) if (seen[doc] === i) seen[doc] = i + 1;
       }
     });
@@ -78,7 +74,7 @@ function nameIndex(): NameIndex {
     const { companies } = universe();
     index = new NameIndex(
       companies.length,
-      companies.map((c) => c.denumire)
+      companies.map((c) => c.denumire),
     );
   }
   return index;

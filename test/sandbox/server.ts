@@ -62,13 +62,7 @@ function injectedError(status: number, write: (r: Result) => Rendered): Rendered
       body: "<html><body><h1>502 Bad Gateway</h1></body></html>",
     };
   }
-  return write(
-    error(
-      status,
-      status === 503 ? "unavailable" : "server_error",
-      "Eroare internă (simulată). / Internal error (injected)."
-    )
-  );
+  return write(error(status, status === 503 ? "unavailable" : "server_error", "Eroare internă (simulată). / Internal error (injected)."));
 }
 
 function cuiCount(endpoint: EndpointName | null, query: URLSearchParams): number {
@@ -91,7 +85,7 @@ class SandboxServer implements Sandbox {
   constructor(
     private readonly server: Server,
     config: SandboxConfig,
-    private readonly clock: () => number
+    private readonly clock: () => number,
   ) {
     this.config = config;
     this.accounts = new Accounts(clock);
@@ -141,9 +135,7 @@ class SandboxServer implements Sandbox {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (req.method === "OPTIONS") {
       const pna =
-        req.headers["access-control-request-private-network"] === "true"
-          ? { "Access-Control-Allow-Private-Network": "true" }
-          : {};
+        req.headers["access-control-request-private-network"] === "true" ? { "Access-Control-Allow-Private-Network": "true" } : {};
       res.writeHead(204, { ...CORS, ...PREFLIGHT, ...pna });
       res.end();
       return;
@@ -163,7 +155,7 @@ class SandboxServer implements Sandbox {
             code: "not_found",
             message: "The service lives under /v4; controls under /__sandbox/.",
           },
-        })
+        }),
       );
       return;
     }
@@ -255,12 +247,7 @@ class SandboxServer implements Sandbox {
     this.log.add(entry);
   }
 
-  private async deliver(
-    res: ServerResponse,
-    r: Rendered,
-    headers: Record<string, string>,
-    dripMs: number
-  ): Promise<void> {
+  private async deliver(res: ServerResponse, r: Rendered, headers: Record<string, string>, dripMs: number): Promise<void> {
     if (res.destroyed) return;
     const body = Buffer.from(r.body, "utf8");
     res.writeHead(r.status, { ...headers, "Content-Length": String(body.length) });

@@ -35,8 +35,7 @@ describe("startup", () => {
     try {
       const { url, readyMs, output } = await launch(child);
       expect(readyMs).toBeLessThan(2000);
-      for (const plan of ["free", "pro", "business", "enterprise"])
-        expect(output).toContain(`demo-${plan}`);
+      for (const plan of ["free", "pro", "business", "enterprise"]) expect(output).toContain(`demo-${plan}`);
       // Another process, the same data.
       const [cui] = sampleCuis(1, 31337);
       const res = await fetch(`${url}/v4/firme/${cui}`, { headers: { "X-API-Key": "demo-pro" } });

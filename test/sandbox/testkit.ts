@@ -10,12 +10,7 @@ export interface Reply {
 }
 
 /** GET (or another method) on the sandbox; key null = no X-API-Key header. */
-export async function call(
-  sb: Sandbox,
-  path: string,
-  key: string | null = "demo-enterprise",
-  init: RequestInit = {}
-): Promise<Reply> {
+export async function call(sb: Sandbox, path: string, key: string | null = "demo-enterprise", init: RequestInit = {}): Promise<Reply> {
   const headers: Record<string, string> = { ...(init.headers as Record<string, string>) };
   if (key !== null) headers["X-API-Key"] = key;
   const res = await fetch(sb.url + path, { ...init, headers });

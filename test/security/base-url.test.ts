@@ -45,7 +45,14 @@ const REFUSED: [string, RegExp][] = [
   ["api.example.com?key=S3cr3tPw", ABSOLUTE],
   ["", ABSOLUTE],
 ];
-const ACCEPTED = ["https://api.example.com", "https://api.example.com/v4/", "http://127.0.0.1:3001", "http://127.1.2.3", "http://localhost:3001", "http://[::1]:3001"];
+const ACCEPTED = [
+  "https://api.example.com",
+  "https://api.example.com/v4/",
+  "http://127.0.0.1:3001",
+  "http://127.1.2.3",
+  "http://localhost:3001",
+  "http://[::1]:3001",
+];
 
 /** A fetch that answers batch identification for CUI, and records what it was asked. */
 function fakeService() {
@@ -81,26 +88,33 @@ describe("the client", () => {
 });
 
 describe("the engine", () => {
-  test.each(REFUSED.filter(([u]) => u !== ""))(
-    "with %j every request fails locally and nothing is sent",
-    async (baseUrl, reason) => {
-      const svc = fakeService();
-      const engine = new FirmaEngine({ baseUrl, apiKey: () => KEY, store: new MemoryStore(), fetch: svc.fetch, windowMs: 1 });
-      const got = await Promise.allSettled([engine.profileField(CUI, "denumire"), engine.financialField(CUI, null, "profit_net"), engine.counties()]);
-      for (const r of got) {
-        expect(r.status).toBe("rejected");
-        const e = (r as PromiseRejectedResult).reason;
-        expect(e).toBeInstanceOf(LocalInputError);
-        expect(e).toMatchObject({ kind: "invalid_base_url", message: expect.stringMatching(reason) });
-        expect(e.message).not.toContain("S3cr3tPw");
-      }
-      expect(svc.calls()).toBe(0);
-    },
-  );
+  test.each(REFUSED.filter(([u]) => u !== ""))("with %j every request fails locally and nothing is sent", async (baseUrl, reason) => {
+    const svc = fakeService();
+    const engine = new FirmaEngine({ baseUrl, apiKey: () => KEY, store: new MemoryStore(), fetch: svc.fetch, windowMs: 1 });
+    const got = await Promise.allSettled([
+      engine.profileField(CUI, "denumire"),
+      engine.financialField(CUI, null, "profit_net"),
+      engine.counties(),
+    ]);
+    for (const r of got) {
+      expect(r.status).toBe("rejected");
+      const e = (r as PromiseRejectedResult).reason;
+      expect(e).toBeInstanceOf(LocalInputError);
+      expect(e).toMatchObject({ kind: "invalid_base_url", message: expect.stringMatching(reason) });
+      expect(e.message).not.toContain("S3cr3tPw");
+    }
+    expect(svc.calls()).toBe(0);
+  });
 
   test("works over https", async () => {
     const svc = fakeService();
-    const engine = new FirmaEngine({ baseUrl: "https://api.example.com", apiKey: () => KEY, store: new MemoryStore(), fetch: svc.fetch, windowMs: 1 });
+    const engine = new FirmaEngine({
+      baseUrl: "https://api.example.com",
+      apiKey: () => KEY,
+      store: new MemoryStore(),
+      fetch: svc.fetch,
+      windowMs: 1,
+    });
     expect(await engine.profileField(CUI, "denumire")).toBe(company.denumire);
     expect(svc.urls.every((u) => u.startsWith("https://api.example.com/v4/"))).toBe(true);
   });

@@ -166,10 +166,19 @@ describe("thrown errors of the client and the engine never contain the key", () 
   const url = "https://api.example.com";
   /** Fetches that give the key back: in a network error, in error bodies, in a broken body, in an answer. */
   const echoes: [string, typeof fetch][] = [
-    ["a network error that quotes the request", async (input) => Promise.reject(new TypeError(`fetch failed for ${String(input)} with X-API-Key: ${KEY}`))],
-    ["a 500 whose body repeats the key", async () => new Response(JSON.stringify({ error: { code: KEY, message: `internal error for key ${KEY}` } }), { status: 500 })],
+    [
+      "a network error that quotes the request",
+      async (input) => Promise.reject(new TypeError(`fetch failed for ${String(input)} with X-API-Key: ${KEY}`)),
+    ],
+    [
+      "a 500 whose body repeats the key",
+      async () => new Response(JSON.stringify({ error: { code: KEY, message: `internal error for key ${KEY}` } }), { status: 500 }),
+    ],
     ["a 403 whose body repeats the key", async () => new Response(JSON.stringify({ message: `key ${KEY} is not valid` }), { status: 403 })],
-    ["a 400 in plain text with the key", async () => new Response(`<html>bad request from ${KEY}</html>`, { status: 400, headers: { "Content-Type": "text/html" } })],
+    [
+      "a 400 in plain text with the key",
+      async () => new Response(`<html>bad request from ${KEY}</html>`, { status: 400, headers: { "Content-Type": "text/html" } }),
+    ],
     ["a 429 with the key", async () => new Response(JSON.stringify({ error: `limit for ${KEY}` }), { status: 429 })],
     ["a 200 whose JSON is broken after the key", async () => new Response(`[{"cui": 1, "key": "${KEY}"`, { status: 200 })],
     ["a 200 of the wrong shape holding the key", async () => new Response(JSON.stringify({ surprise: KEY }), { status: 200 })],
@@ -193,7 +202,11 @@ describe("thrown errors of the client and the engine never contain the key", () 
   test.each(echoes)("engine: %s", async (_label, echo) => {
     const store = new MemoryStore();
     const engine = new FirmaEngine({ baseUrl: url, apiKey: () => KEY, store, fetch: echo, retries: 1, retryDelayMs: 1, windowMs: 1 });
-    const got = await Promise.allSettled([engine.profileField(CUI, "denumire"), engine.financialField(CUI, LATEST, "cifra_afaceri"), engine.counties()]);
+    const got = await Promise.allSettled([
+      engine.profileField(CUI, "denumire"),
+      engine.financialField(CUI, LATEST, "cifra_afaceri"),
+      engine.counties(),
+    ]);
     for (const r of got) expect(r.status).toBe("rejected");
     expect(everything(got)).not.toContain(SECRET);
     expect(everything(engine.usage())).not.toContain(SECRET);

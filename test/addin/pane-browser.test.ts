@@ -12,8 +12,8 @@ import * as http from "http";
 import * as os from "os";
 import * as path from "path";
 import type { AddressInfo } from "net";
-import { chromium, type Browser } from "playwright-core";
-import { build, CHROMIUM, haveChromium, serve } from "../pane/harness";
+import type { Browser } from "playwright-core";
+import { build, CHROMIUM, haveChromium, launchChromium, serve } from "../pane/harness";
 
 if (!haveChromium) console.log(`pane browser test SKIPPED: no Chromium at ${CHROMIUM} (apt-get install chromium).`);
 const withChromium = haveChromium ? describe : describe.skip;
@@ -29,18 +29,7 @@ withChromium("the pane page in a browser", () => {
     await build(tmp);
     server = await serve(tmp);
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    });
+    browser = await launchChromium();
   }, 120_000);
 
   afterAll(async () => {

@@ -2,6 +2,7 @@
  * The benchmark's sheets (W1–W6 of issue 5), the answer each cell should show, and the fewest calls
  * the service's documented limits allow for a sheet.
  */
+import { prng } from "../src/cli/build-workbook";
 import { parseCui } from "../src/engine/cui";
 import { MAX_BATCH_FINANCIAL, MAX_BATCH_IDENTIFICATION } from "../src/engine/plans";
 import * as data from "../test/sandbox/dataset";
@@ -34,18 +35,6 @@ export const FINANCIAL_FIELD: Readonly<Record<string, keyof data.FinancialYear>>
 };
 
 export const LATEST = data.LATEST_YEAR;
-
-/** A small seeded generator (mulberry32), so every run builds the same sheets. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** W1: 1,000 distinct CUIs × DENUMIRE. */
 export function w1(): Sheet {
@@ -89,7 +78,7 @@ function invalidCui(i: number, valid: number): unknown {
  * 10 % of the rows repeat an earlier row's company (some spelled "RO…"), 2 % hold an invalid CUI.
  */
 export function w3(rows = 2000): Sheet {
-  const random = seeded(3);
+  const random = prng(3);
   const duplicates = Math.round(rows * 0.1);
   const invalid = Math.round(rows * 0.02);
   const distinct = data.sampleCuis(rows - duplicates - invalid, 120_000);

@@ -400,7 +400,7 @@ export function buildWorkbook(spec: BuildSpec): Uint8Array {
 }
 
 /** A small deterministic PRNG (mulberry32). */
-function prng(seed: number): () => number {
+export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -153,8 +153,6 @@ export class FirmaEngine {
   private reportedHits = 0;
   private lastKey: { key: string; id: string } | null = null;
   private ruleYearMemo: { year: number; from: number; until: number } | null = null;
-  /** Flushes started and calls made, for tests and benchmarks. */
-  readonly stats = { flushes: 0 };
 
   constructor(options: EngineOptions) {
     this.opts = options;
@@ -628,7 +626,6 @@ export class FirmaEngine {
     const wants = [...this.pending.values()].filter((w) => w.waiters.size > 0);
     this.pending = new Map();
     if (wants.length === 0) return;
-    this.stats.flushes++;
     for (const w of wants) this.inflight.set(w.key, w);
     // Every cell settles within totalTimeoutMs of its request (the flush's oldest asked at `since`),
     // however long its call waits behind slow ones for a place among the `concurrency` in flight.

@@ -2,14 +2,8 @@
  * Credit-minimal planning: which calls answer a set of wants with the fewest credits.
  * Pure functions, shared by the engine's fetches and by the cost estimates (pane, CLI --dry-run).
  */
+import { chunk } from "../api/chunk";
 import { MAX_BATCH_FINANCIAL, MAX_BATCH_IDENTIFICATION } from "./plans";
-
-export function chunk<T>(list: readonly T[], size: number): T[][] {
-  if (!(size >= 1)) throw new RangeError("chunk size must be at least 1");
-  const out: T[][] = [];
-  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
-  return out;
-}
 
 export type YearSpec = { an: number } | { anDeLa: number; anPana: number };
 

@@ -8,7 +8,7 @@
  */
 import type { PlanName } from "../api/types";
 import { isPlanName } from "../engine/plans";
-import type { KeyValueStore } from "../engine/store";
+import { MemoryStore, type KeyValueStore } from "../engine/store";
 
 export const STORAGE_KEYS = {
   apiKey: "firma.apiKey",
@@ -84,16 +84,6 @@ function localStorageStore(ls: Storage): KeyValueStore {
   };
 }
 
-/** An in-memory store: what Node gets when neither OfficeRuntime nor localStorage exist. */
-function memoryStore(): KeyValueStore {
-  const data = new Map<string, string>();
-  return {
-    getItem: async (key) => data.get(key) ?? null,
-    setItem: async (key, value) => void data.set(key, value),
-    removeItem: async (key) => void data.delete(key),
-  };
-}
-
 /** The best store this runtime has: OfficeRuntime.storage, then localStorage, then memory. */
 export function defaultStore(): KeyValueStore {
   if (typeof OfficeRuntime !== "undefined" && OfficeRuntime.storage) return OfficeRuntime.storage;
@@ -102,7 +92,7 @@ export function defaultStore(): KeyValueStore {
   } catch {
     // localStorage can throw when the page's storage is blocked
   }
-  return memoryStore();
+  return new MemoryStore(); // Node, when neither OfficeRuntime nor localStorage exist
 }
 
 /** The store in use (chosen on first use). */

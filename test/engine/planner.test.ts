@@ -1,4 +1,5 @@
-import { chunk, planFinancialBatches, planIdentification, yearsOf } from "../../src/engine/planner";
+import { chunk } from "../../src/api/chunk";
+import { planFinancialBatches, planIdentification, yearsOf } from "../../src/engine/planner";
 
 const wants = (entries: [number, number[]][]) => new Map(entries.map(([c, ys]) => [c, new Set(ys)]));
 const cuis = (n: number, from = 1) => Array.from({ length: n }, (_, i) => from + i);

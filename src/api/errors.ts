@@ -17,8 +17,10 @@ export interface ApiErrorInit {
   /** The request, without the key (it only ever travels in a header). */
   request?: { method: "GET"; url: string } | null;
   cause?: unknown;
-  /** Overrides the kind's default (network errors and 5xx are retryable). */
+  /** Overrides the kind's default (network errors, 5xx and timeouts are retryable). */
   retryable?: boolean;
+  /** The answer's `Retry-After` in ms (429, 503), when it sent one. */
+  retryAfterMs?: number | null;
 }
 
 export class ApiError extends Error {
@@ -29,8 +31,10 @@ export class ApiError extends Error {
   readonly serviceCode: string | null;
   readonly endpoint: EndpointName | null;
   readonly request: { method: "GET"; url: string } | null;
-  /** True when the client retries this kind of failure by itself (network errors and 5xx). */
+  /** True when the client retries this kind of failure by itself (network errors, 5xx, timeouts, unreadable 2xx bodies). */
   readonly retryable: boolean;
+  /** The answer's `Retry-After` in ms, when it sent one (a 429 then says when credits come back). */
+  readonly retryAfterMs: number | null;
 
   constructor(kind: ApiErrorKind, message: string, init: ApiErrorInit = {}) {
     const said = init.serviceMessage ? ` [${init.serviceMessage}]` : "";
@@ -42,7 +46,8 @@ export class ApiError extends Error {
     this.serviceCode = init.serviceCode ?? null;
     this.endpoint = init.endpoint ?? null;
     this.request = init.request ?? null;
-    this.retryable = init.retryable ?? (kind === "server" || kind === "network");
+    this.retryable = init.retryable ?? (kind === "server" || kind === "network" || kind === "timeout");
+    this.retryAfterMs = init.retryAfterMs ?? null;
   }
 
   toJSON(): Record<string, unknown> {
@@ -149,7 +154,10 @@ export class NetworkError extends ApiError {
   }
 }
 
-/** The attempt or the whole call took too long. Never retried: the service may have charged it. */
+/**
+ * The attempt or the whole call took too long. Retried once inside the call's total time (issue 10):
+ * the attempt may have been charged, and the meter counts it so.
+ */
 export class TimeoutError extends ApiError {
   override readonly name = "TimeoutError" as const;
   readonly timeoutMs: number;

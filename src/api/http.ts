@@ -4,8 +4,14 @@
  * package) for network errors and 5xx only, and a `CallRecord` for every attempt. Knows nothing of
  * the endpoints' bodies beyond "JSON on 2xx"; `normalize.ts` reads them.
  *
- * Retry policy, in order: caller aborted → no; not a network error or 5xx (4xx, 429, timeout, shape,
- * unknown error) → no; attempts used up → no; the wait would overrun the total timeout → no.
+ * Retry policy, in order: caller aborted → no; not a transient failure (4xx, 429, a field of the wrong
+ * kind, an unknown error) → no; attempts used up → no; the wait would overrun the total timeout → no.
+ * Transient: a 5xx, a reset or refused connection, an attempt that timed out, and a 2xx whose body is
+ * empty or not JSON (issue 10: one retry fixes them). A 503's `Retry-After` sets the wait when it fits.
+ *
+ * Credits: each attempt that reached the service may have been charged, whatever its answer, except
+ * the refusals the service makes before charging (401, 403, 429); `CallRecord.charged` says so, and
+ * `beforeCall` may refuse an attempt before it is sent (the engine's budget and credits-spent stop).
  */
 import { backOff } from "exponential-backoff";
 import { AbortedError, ApiError, errorForStatus, NetworkError, ResponseShapeError, TimeoutError, type ApiErrorInit } from "./errors";
@@ -47,6 +53,8 @@ export async function send(o: ResolvedOptions, key: string, call: Call, at: Atte
     if (signal?.aborted) throw new AbortedError(info);
     const left = deadline - Date.now();
     if (left <= 0) throw new TimeoutError(o.totalTimeoutMs, info);
+    // The engine's policies (budget, credits spent) may refuse the attempt: it is then never sent.
+    o.beforeCall?.({ endpoint: call.endpoint, path: call.path, attempt: attempt + 1 });
     return attemptOnce(o, key, call, url, info, ++attempt, Math.min(at.timeoutMs, left), signal);
   };
   const retrying = backOff(once, {
@@ -55,8 +63,18 @@ export async function send(o: ResolvedOptions, key: string, call: Call, at: Atte
     timeMultiple: 2,
     maxDelay: o.totalTimeoutMs,
     jitter: "full",
-    retry: (e: unknown, done: number) =>
-      !signal?.aborted && e instanceof ApiError && e.retryable && deadline - Date.now() > o.retryDelayMs * 2 ** (done - 1),
+    retry: async (e: unknown, done: number) => {
+      if (signal?.aborted || !(e instanceof ApiError) || !e.retryable) return false;
+      const wait = o.retryDelayMs * 2 ** (done - 1);
+      if (deadline - Date.now() <= wait) return false;
+      // A Retry-After (503) longer than the backoff is honoured when the call's time allows it.
+      const extra = (e.retryAfterMs ?? 0) - wait;
+      if (extra > 0) {
+        if (deadline - Date.now() <= extra + wait) return false;
+        await new Promise((r) => setTimeout(r, extra));
+      }
+      return !signal?.aborted;
+    },
   });
   // The backoff's wait (at most retryDelayMs · 2^(retries-1): 400 ms by default) cannot be cancelled,
   // so the caller's abort wins a race instead; the attempt after the wait sees the aborted signal and
@@ -85,6 +103,8 @@ async function attemptOnce(
   const started = Date.now();
   let status = 0;
   let quota: QuotaInfo | null = null;
+  let sent = true;
+  let retryAfterMs: number | null = null;
   try {
     let text: string;
     try {
@@ -95,20 +115,24 @@ async function attemptOnce(
       });
       status = res.status;
       quota = readQuota(res.headers);
+      retryAfterMs = readRetryAfter(res.headers.get("retry-after"), Date.now());
       text = await res.text(); // still under the timer: a stalled body times out too
     } catch (cause) {
       if (signal?.aborted) throw new AbortedError(info);
       if (timedOut) throw new TimeoutError(ms, info);
-      if (status >= 500) throw errorForStatus(status, info); // the 5xx body broke off: still a 5xx
+      if (status >= 500) throw errorForStatus(status, { ...info, retryAfterMs }); // the 5xx body broke off: still a 5xx
+      // A connection that was never made cannot have been charged (Node names the cause; a browser
+      // does not, and its "Failed to fetch" counts as possibly charged).
+      sent = !NOT_SENT.has(String((cause as { cause?: { code?: unknown } } | null)?.cause?.code ?? ""));
       // Only what fetch rejects with for a failed connection (TypeError) is retried; never unknown errors.
       // (checked by name: fetch may come from another realm, e.g. a test VM, with its own TypeError).
       throw new NetworkError({ ...info, cause, retryable: (cause as Error | null)?.name === "TypeError" });
     }
-    const body = interpret(status, text, info);
-    record(o, call, attempt, started, status, quota);
+    const body = interpret(status, text, { ...info, retryAfterMs });
+    record(o, call, attempt, started, status, quota, sent);
     return { status, body, quota };
   } catch (e) {
-    record(o, call, attempt, started, status, quota, e instanceof ApiError ? e.kind : "network");
+    record(o, call, attempt, started, status, quota, sent, e instanceof ApiError ? e.kind : "network", retryAfterMs);
     throw e;
   } finally {
     clearTimeout(timer);
@@ -119,11 +143,12 @@ async function attemptOnce(
 /** JSON of a 2xx answer; otherwise the error its status calls for, with what the body said (O6). */
 function interpret(status: number, text: string, info: ApiErrorInit): unknown {
   if (status >= 200 && status < 300) {
-    if (text.trim() === "") throw new ResponseShapeError("empty body", info);
+    // An unreadable 2xx body is a transmission fault, not the service's choice of shape: retried once.
+    if (text.trim() === "") throw new ResponseShapeError("empty body", { ...info, retryable: true });
     try {
       return JSON.parse(text);
     } catch {
-      throw new ResponseShapeError(`malformed JSON (${JSON.stringify(text.slice(0, 40))}…)`, info);
+      throw new ResponseShapeError(`malformed JSON (${JSON.stringify(text.slice(0, 40))}…)`, { ...info, retryable: true });
     }
   }
   throw errorForStatus(status, { ...info, ...readErrorBody(text) });
@@ -178,6 +203,28 @@ export function readQuota(headers: Headers): QuotaInfo | null {
 /** O20: every answer costs a credit except 400, 401, 403, 429 and 5xx; no answer costs nothing. */
 export const isCredited = (status: number) => status > 0 && status < 500 && ![400, 401, 403, 429].includes(status);
 
+/** Refusals the service makes before charging (Authentication, Limits): the only answers FIRMA counts as free. */
+const REFUSED_BEFORE_CHARGING = new Set([401, 403, 429]);
+
+/**
+ * Whether an attempt may have cost a credit: every call that reached the service, answered or not
+ * (a 5xx, a timeout, a reset after sending), except a refusal before charging. The upper bound the
+ * engine's meter, budget and reports count (issue 10); `isCredited` is the sandbox's narrower rule.
+ */
+export const mayHaveCharged = (status: number, sent: boolean) => sent && !REFUSED_BEFORE_CHARGING.has(status);
+
+/** Node's codes for a connection that was never made. */
+const NOT_SENT = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "ERR_INVALID_URL"]);
+
+/** `Retry-After` in ms: delta-seconds or an HTTP date; null when absent or unreadable. */
+export function readRetryAfter(value: string | null, now: number): number | null {
+  if (value === null || value.trim() === "") return null;
+  const v = value.trim();
+  if (/^\d+$/.test(v)) return Number(v) * 1000;
+  const t = Date.parse(v);
+  return Number.isFinite(t) ? Math.max(0, t - now) : null;
+}
+
 function record(
   o: ResolvedOptions,
   call: Call,
@@ -185,7 +232,9 @@ function record(
   started: number,
   status: number,
   quota: QuotaInfo | null,
+  sent: boolean,
   errorKind?: ApiErrorKind,
+  retryAfterMs?: number | null,
 ) {
   if (!o.onCall) return;
   const r: CallRecord = {
@@ -194,10 +243,12 @@ function record(
     query: call.query,
     status,
     credited: isCredited(status),
+    charged: mayHaveCharged(status, sent),
     durationMs: Date.now() - started,
     attempt,
   };
   if (errorKind) r.errorKind = errorKind;
+  if (retryAfterMs != null) r.retryAfterMs = retryAfterMs;
   if (quota) r.quota = quota;
   if (call.cuiCount !== undefined) r.cuiCount = call.cuiCount;
   try {

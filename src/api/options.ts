@@ -23,7 +23,7 @@ export interface ClientOptions {
   timeoutMs?: number;
   /** Time allowed for a call across all its attempts and the waits between them, in ms. @default 30000 */
   totalTimeoutMs?: number;
-  /** Retries after a network error or a 5xx (never after 4xx, a timeout or an abort). @default 2 */
+  /** Retries after a transient failure: network error, 5xx, timed-out attempt, unreadable 2xx body (never 4xx or an abort). @default 1 */
   retries?: number;
   /** First wait before a retry, in ms; doubled each time, with full jitter. @default 200 */
   retryDelayMs?: number;
@@ -39,6 +39,12 @@ export interface ClientOptions {
    * @default undefined
    */
   onCall?: (call: CallRecord) => void;
+  /**
+   * Asked before every attempt, retries included; what it throws refuses the attempt, which is then
+   * never sent (the engine's budget and its stop after "credits spent"). Not retried.
+   * @default undefined
+   */
+  beforeCall?: (attempt: { endpoint: string; path: string; attempt: number }) => void;
 }
 
 export interface ResolvedOptions {
@@ -53,12 +59,13 @@ export interface ResolvedOptions {
   concurrency: number;
   fetch: typeof fetch;
   onCall: ((call: CallRecord) => void) | null;
+  beforeCall: ((attempt: { endpoint: string; path: string; attempt: number }) => void) | null;
 }
 
 export const DEFAULTS = {
   timeoutMs: 10_000,
   totalTimeoutMs: 30_000,
-  retries: 2,
+  retries: 1,
   retryDelayMs: 200,
   maxPages: 1000,
   concurrency: 4,
@@ -75,6 +82,7 @@ const KNOWN = new Set([
   "concurrency",
   "fetch",
   "onCall",
+  "beforeCall",
 ]);
 
 export function normalizeOptions(options: ClientOptions): ResolvedOptions {
@@ -84,6 +92,8 @@ export function normalizeOptions(options: ClientOptions): ResolvedOptions {
   if (apiKey != null && typeof apiKey !== "string" && typeof apiKey !== "function") throw bad("apiKey", "a string or a function", apiKey);
   if (fetchImpl !== undefined && typeof fetchImpl !== "function") throw bad("fetch", "a function", fetchImpl);
   if (onCall !== undefined && onCall !== null && typeof onCall !== "function") throw bad("onCall", "a function", onCall);
+  const { beforeCall } = options;
+  if (beforeCall !== undefined && beforeCall !== null && typeof beforeCall !== "function") throw bad("beforeCall", "a function", beforeCall);
   return {
     baseUrl: getValidBaseUrl(options.baseUrl),
     apiKey,
@@ -96,6 +106,7 @@ export function normalizeOptions(options: ClientOptions): ResolvedOptions {
     // Looked up at each call and called as a plain function (browsers refuse an unbound window.fetch).
     fetch: fetchImpl ?? ((input, init) => globalThis.fetch(input, init)),
     onCall: onCall ?? null,
+    beforeCall: beforeCall ?? null,
   };
 }
 

@@ -148,6 +148,13 @@ export interface CallRecord {
   status: number;
   /** Whether the service presumably charged a credit (O20): answered, and not 400/401/403/429/5xx. */
   credited: boolean;
+  /**
+   * Whether the attempt may have cost a credit: it reached the service and was not refused before
+   * charging (401, 403, 429). What the meter, the budget and the reports count: an upper bound.
+   */
+  charged: boolean;
+  /** The answer's `Retry-After`, in ms, when it sent one. */
+  retryAfterMs?: number;
   durationMs: number;
   /** 1 for the first attempt, 2 for the first retry … */
   attempt: number;

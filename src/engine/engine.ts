@@ -1,24 +1,26 @@
 /**
- * The engine: what the cells ask for, answered with the fewest credits.
- *
- * - Coalescing: requests are queued and flushed together, a short window after the last one
- *   (at most `maxWaitMs` after the first); identical requests share one fetch, also while it is
- *   in flight; each flush is planned credit-minimally (planner.ts) and split at the batch limits.
- * - Results are matched by CUI (and year), never by position; each request settles on its own.
- * - A persistent cache answers repeated requests (recalculation, reopening, reloading) for free;
- *   when a refresh fails for a passing reason, a stale cached value is served instead.
- * - Every HTTP call goes through the client's `onCall` hook into the credit meter.
- * No Office globals here: the add-in passes its storage in as a KeyValueStore.
+ * The engine: what the cells ask for, answered with the fewest credits — a facade over one idea
+ * per module:
+ *  - queue.ts     coalescing: cells gathered into flushes, full batches sent at once;
+ *  - dispatch.ts  the calls that answer a flush, matched by CUI and year;
+ *  - estimate.ts  what wants cost, an upper bound while the service's behaviour is unknown;
+ *  - capabilities.ts what was learned about each service address;
+ *  - years.ts     the year rules checked for free;
+ *  - gate.ts      concurrency, budgets, the stop after "credits spent", the breaker;
+ *  - guard.ts     the credit guard of ordinary recalculation;
+ *  - lists.ts     search, rankings, counties: shared fetches cancelled only by all their callers;
+ *  - cache.ts, meter.ts, keys.ts, planner.ts.
+ * Deadlines measure the call, not the queue: a call has the client's per-attempt timeout and its
+ * total time across attempts, from when it is sent; a cell waits for its call, however long the
+ * queue before it (issue 10). No Office globals here: the add-in passes its storage in.
  */
 import { FirmaClient } from "../api";
-import { AbortedError, ApiError, NotFoundError, TimeoutError } from "../api/errors";
+import { AbortedError } from "../api/errors";
 import { getValidBaseUrl } from "../api/options";
-import {
-  BatchIdentificationItem,
+import type {
   CancelSignal,
   CompanyProfile,
   County,
-  FINANCIAL_FIELDS,
   FinancialField,
   FinancialYear,
   PlanName,
@@ -29,15 +31,26 @@ import {
   SearchItem,
   SearchParams,
 } from "../api/types";
+import { FINANCIAL_FIELDS } from "../api/types";
 import { TTL, PersistentCache } from "./cache";
+import { Capabilities, ServiceCapabilities } from "./capabilities";
 import { describeCuiFailure, parseCui } from "./cui";
+import { Dispatcher, EXTRA_PROFILE } from "./dispatch";
 import { LocalInputError } from "./errors";
-import { limiter } from "./limiter";
+import { addFinancialWant, addProfileWant, emptyWants, upperBoundCalls, WantSet } from "./estimate";
+import { Budget, CallGate, QuotaStop } from "./gate";
+import { BurstGuard, HeldBurst } from "./guard";
+import { COUNTIES_KEY, financialKey, profileKey, rankingKey, rankingsKey, searchKey } from "./keys";
+import { ListFetches } from "./lists";
 import { CreditMeter, keyFingerprint, UsageSnapshot } from "./meter";
-import { PLANS } from "./plans";
-import { FinancialBatchCall, planFinancialBatches, planIdentification, yearsOf } from "./planner";
-import { KeyValueStore, readJson } from "./store";
-import { EARLIEST_YEAR, latestCompleteYear, oldestYearInPlan, parseYear } from "./years";
+import { RequestQueue } from "./queue";
+import { KeyValueStore } from "./store";
+import { covers, fail, notFound, type Rec, type Want } from "./wants";
+import { latestCompleteYear, YearPolicy, yearsDown } from "./years";
+
+export { BudgetReachedError } from "./gate";
+export type { Budget, QuotaStop } from "./gate";
+export type { HeldBurst } from "./guard";
 
 export interface EngineOptions {
   /** The service's base address; a function is read again at each call (the pane may change it). */
@@ -54,55 +67,25 @@ export interface EngineOptions {
   maxWaitMs?: number;
   /** Calls in flight at once. @default 6 */
   concurrency?: number;
-  /** Per-attempt timeout of a call. @default 10000 */
+  /** Per-attempt timeout of a call, from when it is sent. @default 10000 */
   timeoutMs?: number;
-  /**
-   * Longest a cell waits for its answer, from when it asked: the batching window, calls queued behind
-   * others, attempts and retries together. Then it shows a timeout error (a stale cached value if
-   * there is one); a call still running goes on and fills the cache for the next recalculation.
-   * Also each call's budget across its attempts. @default 30000
-   */
+  /** A call's time across its attempts and the wait between them, from when it is sent. @default 30000 */
   totalTimeoutMs?: number;
-  /** Retries of network errors and 5xx. @default 2 */
+  /** Retries of transient failures (5xx, reset, timeout, unreadable 2xx body). @default 1 */
   retries?: number;
   /** @default 200 */
   retryDelayMs?: number;
   /** The latest financial year the service has; @default the rule of O19 */
   latestYear?: number;
-  /** Cache size bound. @default 20000 */
+  /** Cache size bound. @default 500000 */
   maxCacheEntries?: number;
+  /**
+   * The credit guard: credits one burst of recalculated cells may cost before FIRMA holds it for the
+   * user's confirmation; null = off. @default null (the add-in sets the user's threshold, 100 unless changed)
+   */
+  guardThreshold?: number | null;
   fetch?: typeof fetch;
   now?: () => number;
-}
-
-interface Capabilities {
-  /** Batch identification honours `include` (O10). */
-  include?: boolean;
-  /** Fields batch financial items carry (O17). */
-  batchFinancialFields?: FinancialField[];
-  /** Range entries carry every financial field (O16). */
-  rangeFull?: boolean;
-  /** Latest year the service answered with. */
-  latestYear?: number;
-}
-
-type Rec = Record<string, unknown> & { cui: number };
-
-interface Waiter {
-  resolve: (v: Rec) => void;
-  reject: (e: unknown) => void;
-  settled: boolean;
-}
-
-interface Want {
-  key: string;
-  kind: "p" | "f";
-  cui: number;
-  year: number;
-  fields: Set<string>;
-  waiters: Set<Waiter>;
-  /** Settled or failed: late arrivals must not join it. */
-  done?: boolean;
 }
 
 export type CellRequest =
@@ -116,8 +99,17 @@ export interface Estimate {
   invalid: number;
   cached: number;
   distinctCuis: number;
+  /** At most this many calls (an upper bound: the dearer case where the service's behaviour is unknown). */
   calls: number;
   credits: number;
+  /** True when the service's behaviour is known for every call counted: the figure is then exact. */
+  exact: boolean;
+}
+
+export interface PrefetchReport {
+  /** Answers asked for, and of those, that failed (by error kind). */
+  wanted: number;
+  failed: Record<string, number>;
 }
 
 /**
@@ -126,57 +118,70 @@ export interface Estimate {
  */
 export const NOT_CACHED: unique symbol = Symbol.for("firma.notCached");
 
-const BASIC_PROFILE = new Set(["denumire", "stare"]);
-const EXTRA_PROFILE: ProfileField[] = ["judet", "localitate", "adresa", "caen_principal", "platitor_tva", "j_cod"];
-const TRANSIENT = new Set(["network", "server", "timeout", "credits_exhausted", "shape"]);
-const CAPS_KEY = "firma.caps.v1";
-
 export class FirmaEngine {
   readonly cache: PersistentCache;
   readonly meter: CreditMeter;
+  readonly gate: CallGate;
+  readonly guard: BurstGuard;
+  /**
+   * Cache-only: requests are answered from the cache (fresh, else stale), else with the error the
+   * last fetch of that answer met, else "not cached" — never by the service. The CLI writes its
+   * cells this way after its one planned fetch, so that nothing is spent twice.
+   */
+  cacheOnly = false;
   private readonly opts: EngineOptions;
-  private readonly windowMs: number;
-  private readonly maxWaitMs: number;
-  private readonly totalTimeoutMs: number;
-  private readonly limit: <T>(task: () => Promise<T>) => Promise<T>;
   private readonly now: () => number;
+  private readonly capabilities: ServiceCapabilities;
+  private readonly years: YearPolicy;
+  private readonly dispatcher: Dispatcher;
+  private readonly queue: RequestQueue;
+  private readonly lists: ListFetches;
+  private readonly failures = new Map<string, unknown>();
   private clientFor: { baseUrl: string; client: FirmaClient } | null = null;
-  private caps: Capabilities = {};
   private readyPromise: Promise<void> | null = null;
   private isReady = false;
-  private pending = new Map<string, Want>();
-  private readonly inflight = new Map<string, Want>();
-  private readonly listInflight = new Map<string, Promise<unknown>>();
-  private timer: ReturnType<typeof setTimeout> | null = null;
-  private firstPendingAt: number | null = null;
-  private lastPendingAt = 0;
   private reportedHits = 0;
   private lastKey: { key: string; id: string } | null = null;
   private ruleYearMemo: { year: number; from: number; until: number } | null = null;
 
   constructor(options: EngineOptions) {
     this.opts = options;
-    this.windowMs = positive(options.windowMs ?? 40, "windowMs", true);
-    this.maxWaitMs = positive(options.maxWaitMs ?? 1000, "maxWaitMs", true);
-    this.totalTimeoutMs = positive(options.totalTimeoutMs ?? 30_000, "totalTimeoutMs");
-    this.limit = limiter(options.concurrency ?? 6);
     this.now = options.now ?? Date.now;
-    this.cache = new PersistentCache(options.store, { maxEntries: options.maxCacheEntries, now: this.now });
+    const windowMs = nonNegative(options.windowMs ?? 40, "windowMs");
+    const maxWaitMs = nonNegative(options.maxWaitMs ?? 1000, "maxWaitMs");
+    this.cache = new PersistentCache(options.store, { maxEntries: options.maxCacheEntries ?? 500_000, now: this.now });
     this.meter = new CreditMeter(options.store, this.now);
+    this.gate = new CallGate(options.store, options.concurrency ?? 6, this.now, (id) => this.opts.plan?.() ?? this.meter.detectedPlan(id));
+    this.guard = new BurstGuard(options.guardThreshold ?? null, this.now);
+    this.capabilities = new ServiceCapabilities(options.store);
+    this.years = new YearPolicy(
+      () => this.latestYear(),
+      () => this.plan(),
+    );
+    this.dispatcher = new Dispatcher({
+      client: () => this.client,
+      caps: () => this.caps(),
+      cache: this.cache,
+      gate: this.gate,
+      years: this.years,
+      latestYear: () => this.latestYear(),
+    });
+    this.queue = new RequestQueue({ windowMs, maxWaitMs, send: (wants) => this.sendFlush(wants) });
+    this.lists = new ListFetches(this.cache);
   }
 
-  /** Loads the cache, the meter and what was learned about the service. */
+  /** Loads the cache, the meter, the credit stops and what was learned about services. */
   ready(): Promise<void> {
     if (!this.readyPromise) {
-      this.readyPromise = Promise.all([
-        this.cache.load(),
-        this.meter.load(),
-        readJson<Capabilities>(this.opts.store, CAPS_KEY, {}).then((c) => (this.caps = { ...c, ...this.caps })),
-      ]).then(() => {
+      this.readyPromise = Promise.all([this.cache.load(), this.meter.load(), this.gate.load(), this.capabilities.load()]).then(() => {
         this.isReady = true;
       });
     }
     return this.readyPromise;
+  }
+
+  private baseUrl(): string {
+    return typeof this.opts.baseUrl === "function" ? this.opts.baseUrl() : this.opts.baseUrl;
   }
 
   /**
@@ -184,7 +189,7 @@ export class FirmaEngine {
    * off loopback, credentials in it…) fails every request locally, with nothing sent.
    */
   get client(): FirmaClient {
-    const baseUrl = typeof this.opts.baseUrl === "function" ? this.opts.baseUrl() : this.opts.baseUrl;
+    const baseUrl = this.baseUrl();
     if (!this.clientFor || this.clientFor.baseUrl !== baseUrl) {
       try {
         getValidBaseUrl(baseUrl);
@@ -197,15 +202,25 @@ export class FirmaEngine {
           baseUrl,
           apiKey: this.opts.apiKey,
           timeoutMs: this.opts.timeoutMs,
-          totalTimeoutMs: this.totalTimeoutMs,
+          totalTimeoutMs: this.opts.totalTimeoutMs,
           retries: this.opts.retries,
           retryDelayMs: this.opts.retryDelayMs,
           fetch: this.opts.fetch,
-          onCall: (call) => this.meter.record(this.keyId(), call),
+          beforeCall: () => this.gate.beforeCall(this.keyId()),
+          onCall: (call) => {
+            const id = this.keyId();
+            this.gate.afterCall(id, call);
+            this.meter.record(id, call);
+          },
         }),
       };
     }
     return this.clientFor.client;
+  }
+
+  /** What was learned about the current service (capabilities.ts). */
+  caps(): Capabilities {
+    return this.capabilities.of(this.baseUrl());
   }
 
   keyId(): string {
@@ -227,7 +242,7 @@ export class FirmaEngine {
   }
 
   latestYear(): number {
-    return Math.max(this.opts.latestYear ?? this.ruleYear(), this.caps.latestYear ?? 0);
+    return Math.max(this.opts.latestYear ?? this.ruleYear(), this.caps().latestYear ?? 0);
   }
 
   /** latestCompleteYear (O19) for now, computed once per calendar month (it is asked for every financial cell). */
@@ -241,6 +256,50 @@ export class FirmaEngine {
     this.ruleYearMemo = { year: latestCompleteYear(d), from, until };
     return this.ruleYearMemo.year;
   }
+
+  // ---- credits: the stop, budgets, the guard ---------------------------------------------------
+
+  /** The stop after "credits spent" for the current key: when it began and when it clears; null when none. */
+  quotaStop(): QuotaStop | null {
+    return this.gate.stopFor(this.keyId());
+  }
+
+  /** The user asks to try again before the stop clears by itself. */
+  clearQuotaStop(): void {
+    this.gate.clearStop(this.keyId());
+  }
+
+  /** Opens a hard budget: while open, no attempt that could take the spend past `limit` is sent. */
+  openBudget(limit: number): Budget {
+    return this.gate.openBudget(limit);
+  }
+
+  setGuardThreshold(threshold: number | null): void {
+    this.guard.setThreshold(threshold);
+  }
+
+  /** The burst the credit guard holds for the user's confirmation, if any. */
+  heldBurst(): HeldBurst | null {
+    return this.guard.held();
+  }
+
+  /** The user confirmed the held burst: the next calculation of those cells fetches them. */
+  confirmHeld(): void {
+    this.guard.confirm();
+  }
+
+  /** Tells when usage, the stop or the guard changed (the pane redraws). */
+  onChange(listener: () => void): () => void {
+    const offs = [this.meter.subscribe(listener), this.gate.onChange(listener), this.guard.onChange(listener)];
+    return () => offs.forEach((off) => off());
+  }
+
+  /** Resolves when no call is in flight or queued (the CLI reports and exits only then). */
+  async idle(): Promise<void> {
+    await this.queue.idle();
+  }
+
+  // ---- refresh ---------------------------------------------------------------------------------
 
   /** A user-asked refresh: what is cached counts as stale (still a fallback if the service fails). */
   refreshAll(): void {
@@ -258,26 +317,49 @@ export class FirmaEngine {
       const hit = this.cache.peek<unknown>(key);
       if (hit?.fresh) this.cache.set(key, hit.value, 0);
     };
-    for (const r of requests) {
-      if (r.kind === "list") continue;
-      const p = parseCui(r.cui);
-      if (!p.ok) continue;
-      try {
-        if (r.kind === "profile") stale(`p:${p.cui}`);
-        else if (r.kind === "financial") stale(`f:${p.cui}:${this.year(r.year)}`);
-        else for (const y of range(...this.yearRange(r.from, r.to))) stale(`f:${p.cui}:${y}`);
-      } catch {
-        /* an invalid year: nothing is cached for it */
-      }
-    }
+    const wants = this.wantsOf(requests, { refresh: true });
+    for (const cui of wants.set.profile.keys()) stale(profileKey(cui));
+    for (const [cui, years] of wants.set.financial) for (const y of years.keys()) stale(financialKey(cui, y));
   }
 
-  /** Writes cache, meter and learned facts now (the CLI calls this before it exits). */
+  /** Writes cache, meter, stops and learned facts now (a refresh ends with it; the CLI before it exits). */
   async persist(): Promise<void> {
-    await Promise.all([this.cache.save(), this.meter.save(), this.opts.store.setItem(CAPS_KEY, JSON.stringify(this.caps))]);
+    await Promise.all([this.cache.save(), this.meter.save(), this.capabilities.save()]);
   }
 
-  // ---- per-company requests -------------------------------------------------------------
+  /**
+   * Fetches what `requests` need in one plan (the CLI, the pane's refresh): the calls of the
+   * estimate, no more, each sent as soon as it is planned. Answers go to the cache; failures are
+   * remembered for cache-only reads. With `force`, cached answers are fetched again.
+   */
+  async prefetch(requests: readonly CellRequest[], options: { force?: boolean; signal?: CancelSignal } = {}): Promise<PrefetchReport> {
+    await this.ready();
+    const { set } = this.wantsOf(requests, { refresh: options.force });
+    const wants: Want[] = [];
+    const live = () => !options.signal?.aborted;
+    const waiter = () => ({
+      resolve: () => undefined,
+      reject: () => undefined,
+      get settled() {
+        return !live();
+      },
+    });
+    for (const [cui, fields] of set.profile) wants.push(want("p", profileKey(cui), cui, 0, fields, waiter()));
+    for (const [cui, years] of set.financial) for (const [y, fields] of years) wants.push(want("f", financialKey(cui, y), cui, y, fields, waiter()));
+    for (const w of wants) this.failures.delete(w.key);
+    await this.dispatcher.fetch(wants);
+    const failed: Record<string, number> = {};
+    for (const w of wants) {
+      if (w.error === undefined) continue;
+      this.failures.set(w.key, w.error);
+      const k = String((w.error as { kind?: unknown }).kind ?? "error");
+      failed[k] = (failed[k] ?? 0) + 1;
+    }
+    await this.saveQuietly();
+    return { wanted: wants.length, failed };
+  }
+
+  // ---- per-company requests -------------------------------------------------------------------
 
   /**
    * profileField() answered at once from the cache, without a promise: the value, NOT_CACHED when
@@ -287,7 +369,7 @@ export class FirmaEngine {
   profileFieldNow(cuiInput: unknown, field: ProfileField): unknown {
     if (!this.isReady) return NOT_CACHED;
     const cui = this.cui(cuiInput);
-    const rec = this.fresh(`p:${cui}`, "p", cui, 0, one(field));
+    const rec = this.fresh(profileKey(cui), "p", cui, 0, one(field));
     return rec === undefined ? NOT_CACHED : (rec[field] ?? null);
   }
 
@@ -295,8 +377,8 @@ export class FirmaEngine {
   financialFieldNow(cuiInput: unknown, yearInput: unknown, field: FinancialField): number | null | typeof NOT_CACHED {
     if (!this.isReady) return NOT_CACHED;
     const cui = this.cui(cuiInput);
-    const year = this.year(yearInput);
-    const rec = this.fresh(`f:${cui}:${year}`, "f", cui, year, one(field));
+    const year = this.years.year(yearInput);
+    const rec = this.fresh(financialKey(cui, year), "f", cui, year, one(field));
     return rec === undefined ? NOT_CACHED : ((rec[field] as number | null | undefined) ?? null);
   }
 
@@ -312,13 +394,13 @@ export class FirmaEngine {
 
   async financialField(cuiInput: unknown, yearInput: unknown, field: FinancialField, signal?: CancelSignal): Promise<number | null> {
     const cui = this.cui(cuiInput);
-    const rec = await this.request("f", cui, this.year(yearInput), [field], signal);
+    const rec = await this.request("f", cui, this.years.year(yearInput), [field], signal);
     return (rec[field] as number | null | undefined) ?? null;
   }
 
   async financialRecord(cuiInput: unknown, yearInput: unknown, signal?: CancelSignal): Promise<FinancialYear> {
     const cui = this.cui(cuiInput);
-    const rec = await this.request("f", cui, this.year(yearInput), [...FINANCIAL_FIELDS], signal);
+    const rec = await this.request("f", cui, this.years.year(yearInput), [...FINANCIAL_FIELDS], signal);
     return rec as unknown as FinancialYear;
   }
 
@@ -331,19 +413,15 @@ export class FirmaEngine {
     signal?: CancelSignal,
   ): Promise<FinancialYear[]> {
     const cui = this.cui(cuiInput);
-    const [from, to] = this.yearRange(fromInput, toInput);
+    const [from, to] = this.years.range(fromInput, toInput);
     const rows = await Promise.all(
-      range(from, to).map((y) =>
+      yearsDown(from, to).map((y) =>
         this.request("f", cui, y, fields, signal).then(
           (r) => r as unknown as FinancialYear,
           (e) => {
             // a year the service has no data for, or that the plan turns out not to cover, is left out
-            if (
-              e instanceof NotFoundError ||
-              (e as { kind?: string }).kind === "plan_history" ||
-              (e as { kind?: string }).kind === "year_outside_plan"
-            )
-              return null;
+            const kind = (e as { kind?: string }).kind;
+            if (kind === "not_found" || kind === "plan_history" || kind === "year_outside_plan") return null;
             throw e;
           },
         ),
@@ -354,22 +432,15 @@ export class FirmaEngine {
     return found;
   }
 
-  // ---- lists ------------------------------------------------------------------------------
+  // ---- lists ----------------------------------------------------------------------------------
 
   search(params: SearchParams & { limit?: number }, signal?: CancelSignal): Promise<SearchItem[]> {
     const limit = params.limit ?? 20;
-    if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
-      return Promise.reject(
-        new LocalInputError(
-          "invalid_limit",
-          "Limita trebuie să fie un număr întreg între 1 și 1000. / The limit must be a whole number from 1 to 1000.",
-        ),
-      );
-    }
+    if (!validLimit(limit)) return Promise.reject(limitError());
     const p = { q: params.q, judet: params.judet, caen: params.caen, stare: params.stare };
-    return this.cachedList(`l:search:${JSON.stringify(p)}:${limit}`, TTL.list, async () => {
+    return this.list(searchKey(p, limit), TTL.list, signal, async (s) => {
       const out: SearchItem[] = [];
-      for await (const item of this.client.search({ ...p, limit: Math.min(limit, 100) }, { signal })) {
+      for await (const item of this.client.search({ ...p, limit: Math.min(limit, 100) }, { signal: s })) {
         out.push(item);
         if (out.length >= limit) break;
       }
@@ -378,7 +449,7 @@ export class FirmaEngine {
   }
 
   rankings(params: RankingListParams, signal?: CancelSignal): Promise<RankingSummary[]> {
-    return this.cachedList(`l:topuri:${JSON.stringify(params)}`, TTL.list, () => this.client.listRankings(params, { signal }));
+    return this.list(rankingsKey(params), TTL.list, signal, (s) => this.client.listRankings(params, { signal: s }));
   }
 
   ranking(slug: string, limit: number, signal?: CancelSignal): Promise<RankingEntry[]> {
@@ -390,17 +461,10 @@ export class FirmaEngine {
         ),
       );
     }
-    if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
-      return Promise.reject(
-        new LocalInputError(
-          "invalid_limit",
-          "Limita trebuie să fie un număr întreg între 1 și 1000. / The limit must be a whole number from 1 to 1000.",
-        ),
-      );
-    }
-    return this.cachedList(`l:top:${slug}:${limit}`, TTL.list, async () => {
+    if (!validLimit(limit)) return Promise.reject(limitError());
+    return this.list(rankingKey(slug, limit), TTL.list, signal, async (s) => {
       const out: RankingEntry[] = [];
-      for await (const e of this.client.ranking(slug, { limit: Math.min(limit, 100), signal })) {
+      for await (const e of this.client.ranking(slug, { limit: Math.min(limit, 100), signal: s })) {
         out.push(e);
         if (out.length >= limit) break;
       }
@@ -409,31 +473,43 @@ export class FirmaEngine {
   }
 
   counties(signal?: CancelSignal): Promise<County[]> {
-    return this.cachedList("l:judete", TTL.counties, () => this.client.counties({ signal }));
+    return this.list(COUNTIES_KEY, TTL.counties, signal, (s) => this.client.counties({ signal: s }));
   }
 
-  // ---- estimates --------------------------------------------------------------------------
+  private async list<T>(key: string, ttl: number, signal: CancelSignal | undefined, fetcher: (s: CancelSignal) => Promise<T>): Promise<T> {
+    if (!this.isReady) await this.ready();
+    if (this.cacheOnly) return this.cachedOnly<T>(key, null);
+    return this.lists.get(key, ttl, fetcher, signal);
+  }
 
-  /** What fetching these cells would cost now (or, with `refresh`, ignoring the cache). */
+  // ---- estimates ------------------------------------------------------------------------------
+
+  /** What fetching these cells would cost now, at most (or, with `refresh`, ignoring the cache). */
   estimate(requests: readonly CellRequest[], options: { refresh?: boolean } = {}): Estimate {
-    const basic = new Set<number>();
-    const extra = new Set<number>();
-    const finWants = new Map<number, Set<number>>();
-    const direct = new Map<number, Set<number>>();
+    const w = this.wantsOf(requests, options);
+    const caps = this.caps();
+    const exact =
+      (w.set.profile.size === 0 || caps.include !== undefined) &&
+      (w.set.financial.size === 0 || (caps.batchFinancialFields !== undefined && caps.rangeFull !== undefined));
+    const calls = upperBoundCalls(w.set, caps) + w.listCalls;
+    return { cells: requests.length, invalid: w.invalid, cached: w.cached, distinctCuis: w.cuis.size, calls, credits: calls, exact };
+  }
+
+  /** The answers `requests` need that the cache cannot give (all of them with `refresh`). */
+  private wantsOf(requests: readonly CellRequest[], options: { refresh?: boolean }) {
+    const set: WantSet = emptyWants();
     const cuis = new Set<number>();
     let invalid = 0;
     let cached = 0;
     let listCalls = 0;
-    const fresh = (key: string, fields: readonly string[]) => {
+    const fresh = (key: string, field: string) => {
       if (options.refresh) return false;
       const h = this.cache.peek<Rec | null>(key);
-      return !!h && h.fresh && (h.value === null || fields.every((f) => h.value![f] !== undefined));
+      return !!h && h.fresh && (h.value === null || h.value[field] !== undefined);
     };
-    const wantFinancial = (cui: number, year: number, field: FinancialField) => {
-      if (fresh(`f:${cui}:${year}`, [field])) return true;
-      const known = this.caps.batchFinancialFields;
-      const target = known && !known.includes(field) ? direct : finWants;
-      (target.get(cui) ?? target.set(cui, new Set()).get(cui)!).add(year);
+    const wantFinancial = (cui: number, year: number, field: string) => {
+      if (fresh(financialKey(cui, year), field)) return true;
+      addFinancialWant(set, cui, year, [field]);
       return false;
     };
     for (const r of requests) {
@@ -448,13 +524,13 @@ export class FirmaEngine {
       }
       try {
         if (r.kind === "profile") {
-          if (fresh(`p:${p.cui}`, [r.field])) cached++;
-          else (BASIC_PROFILE.has(r.field) ? basic : extra).add(p.cui);
+          if (fresh(profileKey(p.cui), r.field)) cached++;
+          else addProfileWant(set, p.cui, [r.field]);
         } else if (r.kind === "financial") {
-          if (wantFinancial(p.cui, this.year(r.year), r.field)) cached++;
+          if (wantFinancial(p.cui, this.years.year(r.year), r.field)) cached++;
         } else {
-          const [from, to] = this.yearRange(r.from, r.to);
-          const all = range(from, to).map((y) => wantFinancial(p.cui, y, r.field));
+          const [from, to] = this.years.range(r.from, r.to);
+          const all = yearsDown(from, to).map((y) => wantFinancial(p.cui, y, r.field));
           if (all.every(Boolean)) cached++;
         }
       } catch {
@@ -463,83 +539,16 @@ export class FirmaEngine {
       }
       cuis.add(p.cui);
     }
-    for (const c of extra) basic.delete(c);
-    let calls = planIdentification([...basic], [...extra], this.caps.include).length;
-    calls += planFinancialBatches(finWants).length;
-    for (const years of direct.values()) calls += years.size > 1 && this.caps.rangeFull !== false ? 1 : years.size;
-    calls += listCalls;
-    return { cells: requests.length, invalid, cached, distinctCuis: cuis.size, calls, credits: calls };
+    return { set, cuis, invalid, cached, listCalls };
   }
 
-  // ---- internals: validation ----------------------------------------------------------------
+  // ---- internals --------------------------------------------------------------------------------
 
   private cui(input: unknown): number {
     const p = parseCui(input);
     if (!p.ok) throw new LocalInputError("invalid_cui", describeCuiFailure(p.reason));
     return p.cui;
   }
-
-  private year(input: unknown): number {
-    const p = parseYear(input);
-    if (!p.ok)
-      throw new LocalInputError(
-        "invalid_year",
-        `An invalid: „${p.input}”; scrieți un an cu patru cifre, de ex. 2024. / Invalid year "${p.input}": use a four-digit year.`,
-      );
-    return this.checkYear(p.year ?? this.latestYear());
-  }
-
-  /**
-   * A history's years, in order. The part of the range that the plan or the service cannot answer
-   * is left out (the cell lists the years it can); a range with no such year at all is refused.
-   */
-  private yearRange(fromInput: unknown, toInput: unknown): [number, number] {
-    const parse = (v: unknown) => {
-      const p = parseYear(v ?? null);
-      if (!p.ok)
-        throw new LocalInputError(
-          "invalid_year",
-          `An invalid: „${p.input}”; scrieți un an cu patru cifre, de ex. 2024. / Invalid year "${p.input}": use a four-digit year.`,
-        );
-      return p.year ?? this.latestYear();
-    };
-    let [a, b] = [parse(fromInput), parse(toInput)].sort((x, y) => x - y);
-    const plan = this.plan();
-    const oldest = Math.max(EARLIEST_YEAR, (plan && oldestYearInPlan(plan, this.latestYear())) || EARLIEST_YEAR);
-    if (b >= oldest && a <= this.latestYear()) {
-      a = Math.max(a, oldest);
-      b = Math.min(b, this.latestYear());
-    }
-    return [this.checkYear(a), this.checkYear(b)];
-  }
-
-  private checkYear(y: number): number {
-    const latest = this.latestYear();
-    if (y > latest) {
-      throw new LocalInputError(
-        "year_unavailable",
-        `Anul ${y} nu are încă date; ultimul an disponibil: ${latest}. / No data for ${y} yet; latest year: ${latest}.`,
-      );
-    }
-    if (y < EARLIEST_YEAR) {
-      throw new LocalInputError(
-        "invalid_year",
-        `Anul ${y} este înainte de ${EARLIEST_YEAR}: serviciul nu are date. / ${y} is before ${EARLIEST_YEAR}: no data.`,
-      );
-    }
-    const plan = this.plan();
-    const oldest = plan ? oldestYearInPlan(plan, latest) : null;
-    if (plan && oldest !== null && y < oldest) {
-      const label = PLANS[plan].label;
-      throw new LocalInputError(
-        "year_outside_plan",
-        `Anul ${y} nu e inclus în planul ${label} (ani ${oldest}–${latest}); alegeți un an din plan sau un plan mai mare. / ${y} is outside the ${label} plan's history (${oldest}–${latest}).`,
-      );
-    }
-    return y;
-  }
-
-  // ---- internals: queue -------------------------------------------------------------------
 
   /**
    * The fresh cached record that answers a request (counted as a cache hit), undefined when the
@@ -560,369 +569,66 @@ export class FirmaEngine {
 
   private async request(kind: "p" | "f", cui: number, year: number, fields: readonly string[], signal?: CancelSignal): Promise<Rec> {
     if (!this.isReady) await this.ready();
-    const key = kind === "p" ? `p:${cui}` : `f:${cui}:${year}`;
+    const key = kind === "p" ? profileKey(cui) : financialKey(cui, year);
     const rec = this.fresh(key, kind, cui, year, fields);
     if (rec !== undefined) return rec;
+    if (this.cacheOnly) {
+      const r = this.cachedOnly<Rec | null>(key, fields);
+      if (r === null) throw notFound(cui, kind === "f" ? year : undefined);
+      return r;
+    }
     if (signal?.aborted) throw new AbortedError();
-    return new Promise<Rec>((resolve, reject) => {
-      const waiter: Waiter = { resolve, reject, settled: false };
-      const flying = this.inflight.get(key);
-      let want: Want;
-      if (flying && !flying.done && fields.every((f) => flying.fields.has(f))) {
-        want = flying;
-      } else {
-        want = this.pending.get(key) ?? { key, kind, cui, year, fields: new Set(), waiters: new Set() };
-        this.pending.set(key, want);
-        for (const f of fields) want.fields.add(f);
-        this.schedule();
-      }
-      want.waiters.add(waiter);
-      signal?.addEventListener(
-        "abort",
-        () => {
-          if (waiter.settled) return;
-          waiter.settled = true;
-          want.waiters.delete(waiter);
-          if (want.waiters.size === 0 && this.pending.get(key) === want) this.pending.delete(key);
-          reject(new AbortedError());
-        },
-        { once: true },
-      );
-    });
+    return this.queue.request(kind, key, cui, year, fields, signal);
   }
 
-  /**
-   * The flush is due a quiet window after the last request, and at most maxWaitMs after the first.
-   * One timer serves a whole fill: it is re-armed when it fires early, not reset at every request
-   * (resetting cost a clearTimeout and a setTimeout per cell).
-   */
-  private schedule(): void {
-    const now = Date.now();
-    this.lastPendingAt = now;
-    if (this.firstPendingAt === null) this.firstPendingAt = now;
-    if (!this.timer) this.armFlush(now);
-  }
-
-  private armFlush(now: number): void {
-    const due = Math.min(this.lastPendingAt + this.windowMs, (this.firstPendingAt ?? now) + this.maxWaitMs);
-    this.timer = setTimeout(
-      () => {
-        this.timer = null;
-        if (this.firstPendingAt === null) return; // flushed meanwhile
-        const t = Date.now();
-        if (t < Math.min(this.lastPendingAt + this.windowMs, this.firstPendingAt + this.maxWaitMs)) this.armFlush(t);
-        else void this.flush();
-      },
-      Math.max(0, due - now),
+  /** A cache-only answer: stale if that is all there is, else the last fetch's error, else "not cached". */
+  private cachedOnly<T>(key: string, fields: readonly string[] | null): T {
+    const h = this.cache.peek<T>(key);
+    if (h && (fields === null || h.value === null || covers(h.value as Record<string, unknown>, fields))) return h.value;
+    const e = this.failures.get(key);
+    if (e !== undefined) throw e;
+    throw new LocalInputError(
+      "not_cached",
+      "Răspunsul nu e în cache și nu a fost cerut serviciului. / The answer is not cached and was not asked of the service.",
     );
+  }
+
+  /** A flush from the queue: past the credit guard, then dispatched. */
+  private async sendFlush(wants: Want[]): Promise<void> {
+    const set = emptyWants();
+    let cells = 0;
+    for (const w of wants) {
+      if (w.kind === "p") addProfileWant(set, w.cui, w.fields);
+      else addFinancialWant(set, w.cui, w.year, w.fields);
+      cells += w.waiters.size;
+    }
+    if (!this.guard.admit(upperBoundCalls(set, this.caps()), cells)) {
+      const e = this.guard.error();
+      for (const w of wants) fail(w, e, this.cache);
+      return;
+    }
+    await this.dispatcher.fetch(wants);
+    await this.saveQuietly();
+  }
+
+
+  /** Saves the learned facts after a fetch; the cache saves itself at the end of a refresh (persist). */
+  private async saveQuietly(): Promise<void> {
+    try {
+      await this.capabilities.save();
+    } catch {
+      /* storage full or gone: the engine still works, it re-learns next time */
+    }
   }
 
   /** Sends what is queued now. Tests call it to flush without waiting for the window. */
-  async flush(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    const since = this.firstPendingAt ?? Date.now();
-    this.firstPendingAt = null;
-    const wants = [...this.pending.values()].filter((w) => w.waiters.size > 0);
-    this.pending = new Map();
-    if (wants.length === 0) return;
-    for (const w of wants) this.inflight.set(w.key, w);
-    // Every cell settles within totalTimeoutMs of its request (the flush's oldest asked at `since`),
-    // however long its call waits behind slow ones for a place among the `concurrency` in flight.
-    const deadline = setTimeout(
-      () => {
-        const e = new TimeoutError(this.totalTimeoutMs);
-        for (const w of wants) this.fail(w, e);
-      },
-      Math.max(0, since + this.totalTimeoutMs - Date.now()),
-    );
-    (deadline as { unref?: () => void }).unref?.();
-    try {
-      await Promise.all([
-        this.fetchIdentification(wants.filter((w) => w.kind === "p")),
-        this.fetchFinancial(wants.filter((w) => w.kind === "f")),
-      ]);
-    } catch (e) {
-      for (const w of wants) this.fail(w, e);
-    } finally {
-      clearTimeout(deadline);
-      for (const w of wants) {
-        if (this.inflight.get(w.key) === w) this.inflight.delete(w.key);
-        // Every promise settles, even if a bug above left one behind.
-        this.fail(w, new Error(`FIRMA: cererea pentru ${w.key} nu a primit răspuns. / No answer for ${w.key}.`));
-      }
-      void this.saveCaps();
-    }
-  }
-
-  private settle(w: Want, rec: Rec | null): void {
-    w.done = true;
-    for (const waiter of w.waiters) {
-      if (waiter.settled) continue;
-      waiter.settled = true;
-      if (rec === null) waiter.reject(notFound(w.cui, w.kind === "f" ? w.year : undefined));
-      else waiter.resolve(rec);
-    }
-  }
-
-  /** Rejects a want's waiters, unless a passing failure can be covered by a stale cached value. */
-  private fail(w: Want, e: unknown): void {
-    if ([...w.waiters].every((x) => x.settled)) return;
-    if (e instanceof ApiError && TRANSIENT.has(e.kind)) {
-      const stale = this.cache.peek<Rec | null>(w.key);
-      if (stale && (stale.value === null || [...w.fields].every((f) => stale.value![f] !== undefined))) {
-        this.settle(w, stale.value);
-        return;
-      }
-    }
-    w.done = true;
-    for (const waiter of w.waiters) {
-      if (waiter.settled) continue;
-      waiter.settled = true;
-      waiter.reject(e);
-    }
-  }
-
-  private store(key: string, item: Record<string, unknown> | null, ttl: number): Rec | null {
-    if (item === null) {
-      this.cache.set(key, null, TTL.notFound);
-      return null;
-    }
-    const old = this.cache.peek<Rec | null>(key)?.value;
-    const merged: Rec = { ...(old ?? {}) } as Rec;
-    for (const [k, v] of Object.entries(item)) if (v !== undefined) merged[k] = v;
-    this.cache.set(key, merged, ttl);
-    return merged;
-  }
-
-  private async fetchIdentification(wants: Want[]): Promise<void> {
-    if (wants.length === 0) return;
-    const byCui = new Map(wants.map((w) => [w.cui, w]));
-    const covers = (rec: Rec, w: Want) => [...w.fields].every((f) => rec[f] !== undefined);
-    const leftovers: Want[] = [];
-    const open = () => wants.filter((w) => !w.done && !leftovers.includes(w));
-    const needsExtra = (w: Want) => [...w.fields].some((f) => !BASIC_PROFILE.has(f));
-
-    const runBatch = async (cuis: number[], include: boolean) => {
-      let items: BatchIdentificationItem[];
-      try {
-        items = await this.client.batchIdentification(cuis, include ? { include: EXTRA_PROFILE } : {});
-      } catch (e) {
-        for (const c of cuis) this.fail(byCui.get(c)!, e);
-        return;
-      }
-      const found = new Map<number, BatchIdentificationItem>();
-      for (const it of items) if (!found.has(it.cui)) found.set(it.cui, it);
-      if (include && this.caps.include === undefined && found.size > 0) {
-        this.caps.include = [...found.values()].some((it) => EXTRA_PROFILE.every((f) => (it as Record<string, unknown>)[f] !== undefined));
-      }
-      for (const c of cuis) {
-        const w = byCui.get(c)!;
-        const it = found.get(c);
-        const rec = this.store(w.key, it ? (it as Record<string, unknown>) : null, TTL.profile);
-        if (rec === null || covers(rec, w)) this.settle(w, rec);
-        else leftovers.push(w);
-      }
-    };
-    const runSingle = async (w: Want) => {
-      try {
-        const p = await this.client.getCompany(w.cui);
-        this.settle(w, this.store(w.key, p as unknown as Record<string, unknown>, TTL.profile));
-      } catch (e) {
-        if (e instanceof NotFoundError) this.settle(w, this.store(w.key, null, 0));
-        else this.fail(w, e);
-      }
-    };
-    const plan = () => {
-      const ws = open();
-      return planIdentification(
-        ws.filter((w) => !needsExtra(w)).map((w) => w.cui),
-        ws.filter(needsExtra).map((w) => w.cui),
-        this.caps.include,
-      );
-    };
-
-    let calls = plan();
-    if (this.caps.include === undefined && calls.length > 1 && calls[0].kind === "batch" && calls[0].include) {
-      // Probe once whether `include` works before planning the rest (O10).
-      await this.limit(() => runBatch((calls[0] as { cuis: number[] }).cuis, true));
-      calls = plan();
-    }
-    await Promise.all(
-      calls.map((c) => this.limit(() => (c.kind === "batch" ? runBatch(c.cuis, c.include) : runSingle(byCui.get(c.cui)!)))),
-    );
-    await Promise.all(leftovers.map((w) => this.limit(() => runSingle(w))));
-  }
-
-  private async fetchFinancial(wants: Want[]): Promise<void> {
-    if (wants.length === 0) return;
-    const byKey = new Map(wants.map((w) => [`${w.cui}:${w.year}`, w]));
-    const batchable = (w: Want) => {
-      const known = this.caps.batchFinancialFields;
-      return known === undefined || [...w.fields].some((f) => (known as string[]).includes(f));
-    };
-    const direct: Want[] = wants.filter((w) => !batchable(w));
-    const need = new Map<number, Set<number>>();
-    for (const w of wants) if (batchable(w)) (need.get(w.cui) ?? need.set(w.cui, new Set()).get(w.cui)!).add(w.year);
-
-    const ttl = (an: number) => (an < this.latestYear() ? TTL.closedYear : TTL.latestYear);
-    const covers = (rec: Rec, w: Want) => [...w.fields].every((f) => rec[f] !== undefined);
-
-    const runBatch = async (call: FinancialBatchCall) => {
-      const years = yearsOf(call.years);
-      let items: FinancialYear[];
-      try {
-        items = await this.client.batchFinancial(call.cuis, call.years);
-      } catch (e) {
-        if (e instanceof ApiError && e.kind === "plan_history" && years.length > 1) {
-          // Planned before the plan was known (O15). The refusal told us the plan (X-Plan, O23)
-          // and cost nothing (O20): refuse the years outside it locally and plan the rest again;
-          // if the plan is still unknown, go year by year so that only the refused years fail.
-          const plan = this.plan();
-          const oldest = plan ? oldestYearInPlan(plan, this.latestYear()) : null;
-          const again = new Map<number, Set<number>>();
-          for (const c of call.cuis) {
-            for (const y of years) {
-              const w = byKey.get(`${c}:${y}`);
-              if (!w) continue;
-              if (oldest !== null && y < oldest) {
-                try {
-                  this.checkYear(y);
-                } catch (local) {
-                  this.fail(w, local);
-                }
-              } else (again.get(c) ?? again.set(c, new Set()).get(c)!).add(y);
-            }
-          }
-          const calls = oldest === null ? years.map((an) => ({ cuis: call.cuis, years: { an } })) : planFinancialBatches(again);
-          for (const next of calls) await runBatch(next);
-          return;
-        }
-        for (const c of call.cuis) for (const y of years) if (byKey.has(`${c}:${y}`)) this.fail(byKey.get(`${c}:${y}`)!, e);
-        return;
-      }
-      const asked = new Set(call.cuis);
-      const found = new Map<string, FinancialYear>();
-      for (const it of items) {
-        if (!asked.has(it.cui) || !years.includes(it.an)) continue;
-        const k = `${it.cui}:${it.an}`;
-        if (!found.has(k)) found.set(k, it);
-      }
-      if (found.size > 0) {
-        if (this.caps.batchFinancialFields === undefined) {
-          this.caps.batchFinancialFields = FINANCIAL_FIELDS.filter((f) => [...found.values()].some((it) => it[f] !== undefined));
-        }
-        const maxYear = Math.max(...[...found.values()].map((it) => it.an));
-        if (maxYear > this.latestYear()) this.caps.latestYear = maxYear;
-      }
-      for (const c of call.cuis) {
-        for (const y of years) {
-          const k = `${c}:${y}`;
-          const it = found.get(k);
-          const w = byKey.get(k);
-          if (!w) {
-            if (it) this.store(`f:${k}`, it as unknown as Record<string, unknown>, ttl(y));
-            continue;
-          }
-          const rec = this.store(w.key, it ? (it as unknown as Record<string, unknown>) : null, ttl(y));
-          if (rec === null || covers(rec, w)) this.settle(w, rec);
-          else direct.push(w);
-        }
-      }
-    };
-    await Promise.all(planFinancialBatches(need).map((call) => this.limit(() => runBatch(call))));
-
-    // Fields the batch items lack: the single-company endpoints (a range per company when it
-    // wants several years and range entries carry every field, else one call per year).
-    const byCui = new Map<number, Want[]>();
-    for (const w of direct) (byCui.get(w.cui) ?? byCui.set(w.cui, []).get(w.cui)!).push(w);
-    const perYear = (w: Want) =>
-      this.limit(async () => {
-        try {
-          const r = await this.client.getFinancialYear(w.cui, w.year);
-          this.settle(w, this.store(w.key, r as unknown as Record<string, unknown>, ttl(w.year)));
-        } catch (e) {
-          if (e instanceof NotFoundError) this.settle(w, this.store(w.key, null, 0));
-          else this.fail(w, e);
-        }
-      });
-    await Promise.all(
-      [...byCui.values()].map(async (ws) => {
-        if (ws.length < 2 || this.caps.rangeFull === false) return Promise.all(ws.map(perYear));
-        const years = ws.map((w) => w.year);
-        const later: Want[] = [];
-        await this.limit(async () => {
-          try {
-            const r = await this.client.getFinancialRange(ws[0].cui, Math.min(...years), Math.max(...years));
-            const byYear = new Map(r.data.map((d) => [d.an, d]));
-            if (this.caps.rangeFull === undefined && r.data.length > 0) {
-              this.caps.rangeFull = r.data.every((d) => FINANCIAL_FIELDS.every((f) => d[f] !== undefined));
-            }
-            for (const w of ws) {
-              const d = byYear.get(w.year);
-              const rec = this.store(w.key, d ? (d as unknown as Record<string, unknown>) : null, ttl(w.year));
-              if (rec === null || covers(rec, w)) this.settle(w, rec);
-              else later.push(w);
-            }
-          } catch (e) {
-            if (e instanceof NotFoundError) for (const w of ws) this.settle(w, this.store(w.key, null, 0));
-            else for (const w of ws) this.fail(w, e);
-          }
-        });
-        await Promise.all(later.map(perYear));
-      }),
-    );
-  }
-
-  private cachedList<T>(key: string, ttl: number, fetcher: () => Promise<T>): Promise<T> {
-    return (async () => {
-      if (!this.isReady) await this.ready();
-      const hit = this.cache.getFresh<T>(key);
-      if (hit) return hit.value;
-      const flying = this.listInflight.get(key) as Promise<T> | undefined;
-      if (flying) return flying;
-      const p = fetcher()
-        .then(
-          (v) => {
-            this.cache.set(key, v, ttl);
-            return v;
-          },
-          (e) => {
-            const stale = this.cache.peek<T>(key);
-            if (stale && e instanceof ApiError && TRANSIENT.has(e.kind)) return stale.value;
-            throw e;
-          },
-        )
-        .finally(() => this.listInflight.delete(key));
-      this.listInflight.set(key, p);
-      return p;
-    })();
-  }
-
-  private async saveCaps(): Promise<void> {
-    try {
-      await this.opts.store.setItem(CAPS_KEY, JSON.stringify(this.caps));
-    } catch {
-      /* storage full or gone: the engine still works, it just re-learns next time */
-    }
+  flush(): Promise<void> {
+    return this.queue.flush();
   }
 }
 
-/**
- * The error of a company or year the service does not have. An expected answer, not a fault, and
- * thrown for every recalculated cell that shows it: made without a stack trace, which is costly to
- * capture and would say nothing.
- */
-function notFound(cui: number, year?: number | string): NotFoundError {
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 0;
-  try {
-    const e = new NotFoundError({ status: 404 });
-    Object.assign(e, { cui, year: year ?? null });
-    return e;
-  } finally {
-    Error.stackTraceLimit = limit;
-  }
+function want(kind: "p" | "f", key: string, cui: number, year: number, fields: Iterable<string>, waiter: Want["waiters"] extends Set<infer W> ? W : never): Want {
+  return { key, kind, cui, year, fields: new Set(fields), waiters: new Set([waiter]) };
 }
 
 const ONE_FIELD = new Map<string, readonly string[]>();
@@ -934,15 +640,13 @@ function one(field: string): readonly string[] {
   return list;
 }
 
-function range(from: number, to: number): number[] {
-  const out: number[] = [];
-  for (let y = to; y >= from; y--) out.push(y);
-  return out;
-}
+const validLimit = (limit: number) => Number.isInteger(limit) && limit >= 1 && limit <= 1000;
+const limitError = () =>
+  new LocalInputError("invalid_limit", "Limita trebuie să fie un număr întreg între 1 și 1000. / The limit must be a whole number from 1 to 1000.");
 
-function positive(v: number, name: string, allowZero = false): number {
-  if (typeof v !== "number" || !Number.isFinite(v) || v < 0 || (!allowZero && v === 0)) {
-    throw new TypeError(`FIRMA engine option ${name} must be a ${allowZero ? "non-negative" : "positive"} number, got ${String(v)}`);
+function nonNegative(v: number, name: string): number {
+  if (typeof v !== "number" || !Number.isFinite(v) || v < 0) {
+    throw new TypeError(`FIRMA engine option ${name} must be a non-negative number, got ${String(v)}`);
   }
   return v;
 }

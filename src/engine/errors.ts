@@ -8,7 +8,10 @@ export type LocalErrorKind =
   | "invalid_limit"
   | "invalid_field"
   | "invalid_argument"
-  | "invalid_base_url";
+  | "invalid_base_url"
+  | "budget_reached"
+  | "guard_held"
+  | "not_cached";
 
 export class LocalInputError extends Error {
   override readonly name = "LocalInputError";

@@ -51,14 +51,17 @@ export interface UsageSnapshot {
 
 export interface MeteredCall {
   credited: boolean;
+  /** May have been charged (http.ts `mayHaveCharged`): what the meter counts; `credited` when absent. */
+  charged?: boolean;
   status: number;
   cuiCount?: number;
   quota?: { plan: PlanName | null; remaining: number | null };
 }
 
 /**
- * Counts every HTTP call per key, per day and per month, persisted, and tells listeners.
- * It counts what the client saw; the service's own counter is the authority (O20).
+ * Counts every HTTP call that may have been charged (a 5xx or a timeout too: only refusals before
+ * charging are free), per key, per day and per month, persisted, and tells listeners. An upper
+ * bound of what the service's own counter, the authority, says.
  */
 export class CreditMeter {
   private state: MeterState = { keys: {}, cacheHits: 0, itemsFetched: 0, calls: 0 };
@@ -92,7 +95,7 @@ export class CreditMeter {
 
   record(keyId: string, call: MeteredCall): void {
     const u = this.usage(keyId);
-    if (call.credited) {
+    if (call.charged ?? call.credited) {
       const d = bucharestDay(this.now());
       u.days[d] = (u.days[d] ?? 0) + 1;
       this.state.calls++;

@@ -1,4 +1,5 @@
 import type { PlanName } from "../api/types";
+import { LocalInputError } from "./errors";
 import { PLANS } from "./plans";
 
 /** The first year the service could hold accounts for (companies registered since 1990). */
@@ -30,4 +31,86 @@ export function parseYear(v: unknown): YearParse {
   else return { ok: false, input: String(v) };
   if (!Number.isInteger(n) || n < 1000 || n > 9999) return { ok: false, input: String(v) };
   return { ok: true, year: n };
+}
+
+const invalidYear = (input: string) =>
+  new LocalInputError("invalid_year", `An invalid: „${input}”; scrieți un an cu patru cifre, de ex. 2024. / Invalid year "${input}": use a four-digit year.`);
+
+/**
+ * The year rules a cell meets before anything is asked of the service (all free): a year is written
+ * as four digits, is not later than the latest year the service has, not before EARLIEST_YEAR, and
+ * inside the plan's history when the plan is known.
+ */
+export class YearPolicy {
+  constructor(
+    private readonly latest: () => number,
+    private readonly plan: () => PlanName | null,
+  ) {}
+
+  /** A cell's year argument, checked; left out = the latest year. */
+  year(input: unknown): number {
+    const p = parseYear(input);
+    if (!p.ok) throw invalidYear(p.input);
+    return this.check(p.year ?? this.latest());
+  }
+
+  /**
+   * A history's years, in order. The part of the range that the plan or the service cannot answer
+   * is left out (the cell lists the years it can); a range with no such year at all is refused.
+   */
+  range(fromInput: unknown, toInput: unknown): [number, number] {
+    const parse = (v: unknown) => {
+      const p = parseYear(v ?? null);
+      if (!p.ok) throw invalidYear(p.input);
+      return p.year ?? this.latest();
+    };
+    let [a, b] = [parse(fromInput), parse(toInput)].sort((x, y) => x - y);
+    const latest = this.latest();
+    const plan = this.plan();
+    const oldest = Math.max(EARLIEST_YEAR, (plan && oldestYearInPlan(plan, latest)) || EARLIEST_YEAR);
+    if (b >= oldest && a <= latest) {
+      a = Math.max(a, oldest);
+      b = Math.min(b, latest);
+    }
+    return [this.check(a), this.check(b)];
+  }
+
+  /** The oldest year the plan covers, null when unknown or unlimited. */
+  oldest(): number | null {
+    const plan = this.plan();
+    return plan ? oldestYearInPlan(plan, this.latest()) : null;
+  }
+
+  check(y: number): number {
+    const latest = this.latest();
+    if (y > latest) {
+      throw new LocalInputError(
+        "year_unavailable",
+        `Anul ${y} nu are încă date; ultimul an disponibil: ${latest}. / No data for ${y} yet; latest year: ${latest}.`,
+      );
+    }
+    if (y < EARLIEST_YEAR) {
+      throw new LocalInputError(
+        "invalid_year",
+        `Anul ${y} este înainte de ${EARLIEST_YEAR}: serviciul nu are date. / ${y} is before ${EARLIEST_YEAR}: no data.`,
+      );
+    }
+    const plan = this.plan();
+    const oldest = plan ? oldestYearInPlan(plan, latest) : null;
+    if (plan && oldest !== null && y < oldest) {
+      const label = PLANS[plan].label;
+      throw new LocalInputError(
+        "year_outside_plan",
+        `Anul ${y} nu e inclus în planul ${label} (ani ${oldest}–${latest}); alegeți un an din plan sau un plan mai mare. / ${y} is outside the ${label} plan's history (${oldest}–${latest}).`,
+      );
+    }
+    return y;
+  }
+}
+
+/** Years from..to, latest first. */
+export function yearsDown(from: number, to: number): number[] {
+  const out: number[] = [];
+  for (let y = to; y >= from; y--) out.push(y);
+  return out;
 }

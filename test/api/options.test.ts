@@ -59,7 +59,7 @@ describe("base URL (O27)", () => {
 
 describe("options", () => {
   test("defaults (each documented with @default)", () => {
-    expect(DEFAULTS).toEqual({ timeoutMs: 10_000, totalTimeoutMs: 30_000, retries: 2, retryDelayMs: 200, maxPages: 1000, concurrency: 4 });
+    expect(DEFAULTS).toEqual({ timeoutMs: 10_000, totalTimeoutMs: 30_000, retries: 1, retryDelayMs: 200, maxPages: 1000, concurrency: 4 });
   });
 
   test.each([

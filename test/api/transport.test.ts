@@ -196,7 +196,7 @@ describe("error bodies (O6)", () => {
 describe("retries", () => {
   test("5xx is retried with backoff, then the answer is used", async () => {
     script({ status: 500 }, { status: 503, text: "busy" }, { body: PROFILE });
-    const p = await client().getCompany(CUI);
+    const p = await client({ retries: 2 }).getCompany(CUI);
     expect(p.cui).toBe(CUI);
     expect(fx.requests).toHaveLength(3);
     expect(calls.map((c) => [c.attempt, c.status, c.credited, c.errorKind])).toEqual([
@@ -227,13 +227,12 @@ describe("retries", () => {
     expect(calls).toHaveLength(1);
   });
 
-  test("a dropped connection is retried", async () => {
-    script({ reset: true }, { reset: true }, { body: PROFILE });
+  test("a dropped connection is retried once; the dropped attempt may have been charged", async () => {
+    script({ reset: true }, { body: PROFILE });
     await expect(client().getCompany(CUI)).resolves.toMatchObject({ cui: CUI });
-    expect(calls.map((c) => [c.status, c.errorKind, c.credited])).toEqual([
-      [0, "network", false],
-      [0, "network", false],
-      [200, undefined, true],
+    expect(calls.map((c) => [c.status, c.errorKind, c.credited, c.charged])).toEqual([
+      [0, "network", false, true],
+      [200, undefined, true, true],
     ]);
   });
 
@@ -244,7 +243,7 @@ describe("retries", () => {
     expect(e.status).toBe(0);
     expect(e.cause).toBeDefined();
     expect(e.message).toMatch(/^Serviciul nu poate fi contactat.* \/ The service cannot be reached/);
-    expect(fx.requests).toHaveLength(3);
+    expect(fx.requests).toHaveLength(2); // one retry by default
   });
 
   test("a refused connection → NetworkError", async () => {
@@ -255,13 +254,19 @@ describe("retries", () => {
     fx = await startFixture();
   });
 
-  test("malformed JSON on 200 is a ResponseShapeError, not retried, and counted as credited", async () => {
+  test("malformed JSON on 200 is retried once, then a ResponseShapeError; each attempt counted as charged", async () => {
     script({ text: '{"cui": 14399840, "denumire": ' });
     const e = await caught(client().getCompany(CUI));
     expect(e).toBeInstanceOf(ResponseShapeError);
     expect(e.message).toMatch(/malformed JSON/);
-    expect(fx.requests).toHaveLength(1);
-    expect(calls[0]).toMatchObject({ status: 200, credited: true, errorKind: "shape" });
+    expect(fx.requests).toHaveLength(2);
+    expect(calls[0]).toMatchObject({ status: 200, credited: true, charged: true, errorKind: "shape" });
+  });
+
+  test("malformed JSON once, then a good answer: the retry fixes it", async () => {
+    script({ text: '{"cui": 1' }, { body: PROFILE });
+    await expect(client().getCompany(CUI)).resolves.toMatchObject({ cui: CUI });
+    expect(fx.requests).toHaveLength(2);
   });
 
   test("an empty 200 body is a ResponseShapeError", async () => {
@@ -278,17 +283,17 @@ describe("retries", () => {
 });
 
 describe("timeouts", () => {
-  test("an attempt that takes too long → TimeoutError, never retried", async () => {
+  test("an attempt that takes too long → retried within the call's total time, then TimeoutError", async () => {
     script({ delayMs: 2000, body: PROFILE });
     const started = Date.now();
-    const e = await caught(client({ timeoutMs: 150, retries: 3 }).getCompany(CUI));
+    const e = await caught(client({ timeoutMs: 150, retries: 1 }).getCompany(CUI));
     expect(e).toBeInstanceOf(TimeoutError);
     expect(e.kind).toBe("timeout");
     expect(e.message).toMatch(/^Serviciul nu a răspuns în 0.2 s/);
-    expect(Date.now() - started).toBeLessThan(1000);
-    expect(fx.requests).toHaveLength(1);
-    expect(calls).toHaveLength(1);
-    expect(calls[0]).toMatchObject({ status: 0, credited: false, errorKind: "timeout", attempt: 1 });
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(fx.requests).toHaveLength(2);
+    expect(calls).toHaveLength(2);
+    expect(calls[0]).toMatchObject({ status: 0, credited: false, charged: true, errorKind: "timeout", attempt: 1 });
     expect(calls[0].durationMs).toBeGreaterThanOrEqual(140);
   });
 
@@ -379,6 +384,7 @@ describe("call records and quota (O20, O23)", () => {
         query: "cui=14399840,18547290&include=judet,adresa",
         status: 200,
         credited: true,
+        charged: true,
         durationMs: expect.any(Number),
         attempt: 1,
         quota: { plan: "business", remaining: 19990, limit: null },

@@ -2,7 +2,9 @@
  * The fault matrix (issue 5): for each fault the sandbox can inject, a 2,000-cell fill (1,000 CUIs ×
  * DENUMIRE and CA) through the functions' evaluate() (the Office-free layer functions.ts wraps for
  * Excel) on an engine with tight timeouts, against the sandbox over loopback HTTP. For every fault:
- *  - every invocation settles within the cell's timeout (the engine's totalTimeoutMs) plus 1 s;
+ *  - every invocation settles within its call's time: deadlines measure the call, not the queue
+ *    (issue 10), so a cell waits at most for the calls ahead of it, `concurrency` at a time, each
+ *    bounded by totalTimeoutMs, plus 1 s;
  *  - no cell shows another company's value (a cell shows its own company's value or an error);
  *  - retries stay bounded: at most `retries` per call;
  *  - credits spent ≤ the minimum for the sheet plus the retries made.
@@ -49,6 +51,13 @@ const someFail =
     expect(kinds.length).toBeGreaterThan(0);
     for (const k of kinds) expect(k).toMatch(message);
   };
+/** One retry fixes most: whatever still fails says why. */
+const mostlyRight =
+  (message: RegExp): Check =>
+  (v) => {
+    expect(v.right).toBeGreaterThan(COMPANIES * 1.5);
+    for (const k of Object.keys(v.errors)) expect(k).toMatch(message);
+  };
 const allFail =
   (message: RegExp): Check =>
   (v) => {
@@ -63,10 +72,10 @@ const FAULTS: [string, Partial<FaultConfig>, Check][] = [
   ["none", {}, everyCellRight],
   ["5xx at 30 %", { errorRate: 0.3 }, (v) => expect(v.right).toBeGreaterThan(COMPANIES)],
   ["5xx on every call", { errorRate: 1 }, allFail(UNAVAILABLE)],
-  ["latency spikes past the timeout, 30 %", { spikeRate: 0.3, spikeMs: 800 }, someFail(TIMEOUT)],
+  ["latency spikes past the timeout, 30 %", { spikeRate: 0.3, spikeMs: 800 }, mostlyRight(TIMEOUT)],
   ["latency spikes past the timeout, every call", { spikeRate: 1, spikeMs: 800 }, allFail(TIMEOUT)],
   ["connection resets, 30 %", { resetRate: 0.3 }, (v) => expect(v.right).toBeGreaterThan(COMPANIES)],
-  ["malformed JSON, 30 %", { malformedRate: 0.3 }, someFail(UNAVAILABLE)],
+  ["malformed JSON, 30 %", { malformedRate: 0.3 }, mostlyRight(UNAVAILABLE)],
   ["batch answers drop 10 % of items", { batchDrop: 0.1 }, (v) => expect(v.errors).toEqual({})],
   ["batch answers reordered", { batchShuffle: true }, everyCellRight],
   ["batch answers duplicate 30 % of items", { batchDuplicate: 0.3 }, everyCellRight],
@@ -125,7 +134,7 @@ describe.each(FAULTS)("fault: %s", (name, faults, check) => {
       minimum,
     ]);
 
-    expect(slowest).toBeLessThanOrEqual(TIMING.totalTimeoutMs + 1000);
+    expect(slowest).toBeLessThanOrEqual(Math.ceil(calls / 6) * TIMING.totalTimeoutMs + 1000);
     expect(v.wrong).toBe(0);
     expect(v.right + v.notFound + Object.values(v.errors).reduce((a, b) => a + b, 0)).toBe(cells.length);
     expect(retries).toBeLessThanOrEqual(calls * TIMING.retries);

@@ -1,0 +1,48 @@
+/**
+ * What the engine learned about a service where the documentation leaves it open, per service
+ * address (a second service may answer differently): whether batch identification honours
+ * `include` (O10), which fields batch financial items carry (O17), whether range entries carry
+ * every field (O16), the latest year it answered with. Unknown stays undefined: the estimate then
+ * counts the costlier case (estimate.ts) and the first call that shows the behaviour settles it.
+ */
+import type { FinancialField } from "../api/types";
+import { KeyValueStore, readJson } from "./store";
+
+export interface Capabilities {
+  include?: boolean;
+  batchFinancialFields?: FinancialField[];
+  rangeFull?: boolean;
+  latestYear?: number;
+}
+
+const STORAGE_KEY = "firma.caps.v2";
+
+export class ServiceCapabilities {
+  private byService: Record<string, Capabilities> = {};
+  private loaded: Promise<void> | null = null;
+
+  constructor(private readonly store: KeyValueStore) {}
+
+  load(): Promise<void> {
+    if (!this.loaded) {
+      this.loaded = readJson<Record<string, Capabilities>>(this.store, STORAGE_KEY, {}).then((saved) => {
+        for (const [k, v] of Object.entries(saved ?? {})) this.byService[k] = { ...v, ...this.byService[k] };
+      });
+    }
+    return this.loaded;
+  }
+
+  /** The live record for a service address: the engine reads and sets its fields. */
+  of(baseUrl: string): Capabilities {
+    return (this.byService[baseUrl] ??= {});
+  }
+
+  /** Forgets what was learned about one service (it may have changed its behaviour). */
+  forget(baseUrl: string): void {
+    delete this.byService[baseUrl];
+  }
+
+  async save(): Promise<void> {
+    await this.store.setItem(STORAGE_KEY, JSON.stringify(this.byService));
+  }
+}

@@ -1,0 +1,282 @@
+/**
+ * Dispatch: the calls that answer a set of wants, sent through the gate (concurrency, budgets,
+ * credits-spent stop), their answers matched to the wants by CUI and year — never by position —
+ * and stored in the cache. The call-for-call mirror of estimate.ts: a change here changes there.
+ *
+ * - Identification batches always ask `include` for every profile field unless the service is
+ *   known to ignore it: it costs nothing more, and a later cell wanting another field of the same
+ *   company is answered from the cache whatever order Excel calculates cells in.
+ * - Where the service's behaviour is unknown (O10, O16, O17), the first call shows it and the rest
+ *   is planned after it (capabilities.ts).
+ * - An answer that names companies nobody asked for is ignored; one that gives a company twice
+ *   with different data fails that company (a stale value covers it), never guesses.
+ */
+import type { FirmaClient } from "../api";
+import { ApiError, NotFoundError, ResponseShapeError } from "../api/errors";
+import { FINANCIAL_FIELDS, type BatchIdentificationItem, type FinancialYear } from "../api/types";
+import { TTL, type PersistentCache } from "./cache";
+import type { Capabilities } from "./capabilities";
+import { BASIC_PROFILE } from "./estimate";
+import { DROPPED, type CallGate } from "./gate";
+import { financialKey } from "./keys";
+import { FinancialBatchCall, planFinancialBatches, planIdentification, yearsOf } from "./planner";
+import { covers, fail, live, settle, type Rec, type Want } from "./wants";
+import type { YearPolicy } from "./years";
+
+export const EXTRA_PROFILE = ["judet", "localitate", "adresa", "caen_principal", "platitor_tva", "j_cod"] as const;
+
+export interface DispatchContext {
+  client(): FirmaClient;
+  caps(): Capabilities;
+  cache: PersistentCache;
+  gate: CallGate;
+  years: YearPolicy;
+  latestYear(): number;
+}
+
+export class Dispatcher {
+  constructor(private readonly ctx: DispatchContext) {}
+
+  /** Fetches what `wants` need; every want settles or fails by the time this resolves. */
+  async fetch(wants: readonly Want[]): Promise<void> {
+    await Promise.all([this.identification(wants.filter((w) => w.kind === "p")), this.financial(wants.filter((w) => w.kind === "f"))]);
+  }
+
+  private send<T>(wants: readonly Want[], task: () => Promise<T>): Promise<T | typeof DROPPED> {
+    return this.ctx.gate.run(task, () => wants.some(live));
+  }
+
+  private store(key: string, item: Record<string, unknown> | null, ttl: number): Rec | null {
+    const { cache } = this.ctx;
+    if (item === null) {
+      cache.set(key, null, TTL.notFound);
+      return null;
+    }
+    const old = cache.peek<Rec | null>(key)?.value;
+    const merged: Rec = { ...(old ?? {}) } as Rec;
+    for (const [k, v] of Object.entries(item)) if (v !== undefined) merged[k] = v;
+    cache.set(key, merged, ttl);
+    return merged;
+  }
+
+  private fail(w: Want, e: unknown): void {
+    this.ctx.gate.noteFailure(e);
+    fail(w, e, this.ctx.cache);
+  }
+
+  private async identification(wants: Want[]): Promise<void> {
+    if (wants.length === 0) return;
+    const caps = this.ctx.caps();
+    const byCui = new Map(wants.map((w) => [w.cui, w]));
+    const leftovers: Want[] = [];
+    const open = () => wants.filter((w) => !w.done && !leftovers.includes(w));
+    const needsExtra = (w: Want) => [...w.fields].some((f) => !BASIC_PROFILE.has(f));
+
+    const runBatch = async (cuis: number[]) => {
+      const group = cuis.map((c) => byCui.get(c)!);
+      const include = caps.include !== false;
+      let items: BatchIdentificationItem[] | typeof DROPPED;
+      try {
+        items = await this.send(group, () => this.ctx.client().batchIdentification(cuis, include ? { include: [...EXTRA_PROFILE] } : {}));
+      } catch (e) {
+        for (const w of group) this.fail(w, e);
+        return;
+      }
+      if (items === DROPPED) return;
+      const found = matchOnce(items, (it) => it.cui, new Set(cuis));
+      if (include && caps.include === undefined && found.items.size > 0) {
+        caps.include = [...found.items.values()].some((it) => EXTRA_PROFILE.some((f) => (it as Record<string, unknown>)[f] !== undefined));
+      }
+      for (const w of group) {
+        if (found.conflicts.has(w.cui)) {
+          this.fail(w, conflict(w.cui));
+          continue;
+        }
+        const it = found.items.get(w.cui);
+        const rec = this.store(w.key, it ? (it as Record<string, unknown>) : null, TTL.profile);
+        if (rec === null || covers(rec, w.fields)) settle(w, rec);
+        else leftovers.push(w);
+      }
+    };
+    const runSingle = async (w: Want) => {
+      try {
+        const p = await this.send([w], () => this.ctx.client().getCompany(w.cui));
+        if (p === DROPPED) return;
+        settle(w, this.store(w.key, p as unknown as Record<string, unknown>, TTL.profile));
+      } catch (e) {
+        if (e instanceof NotFoundError) settle(w, this.store(w.key, null, 0));
+        else this.fail(w, e);
+      }
+    };
+    const plan = () => {
+      const ws = open();
+      return planIdentification(
+        ws.filter((w) => !needsExtra(w)).map((w) => w.cui),
+        ws.filter(needsExtra).map((w) => w.cui),
+        caps.include,
+      );
+    };
+
+    let calls = plan();
+    if (caps.include === undefined && calls.length > 1 && calls[0].kind === "batch" && calls[0].include) {
+      // Whether `include` works (O10) decides the rest of the plan: one batch shows it first.
+      await runBatch(calls[0].cuis);
+      calls = plan();
+    }
+    await Promise.all(calls.map((c) => (c.kind === "batch" ? runBatch(c.cuis) : runSingle(byCui.get(c.cui)!))));
+    await Promise.all(leftovers.map(runSingle));
+  }
+
+  private async financial(wants: Want[]): Promise<void> {
+    if (wants.length === 0) return;
+    const caps = this.ctx.caps();
+    const byKey = new Map(wants.map((w) => [`${w.cui}:${w.year}`, w]));
+    const batchable = (w: Want) => {
+      const known = caps.batchFinancialFields;
+      return known === undefined || [...w.fields].some((f) => (known as string[]).includes(f));
+    };
+    const direct: Want[] = wants.filter((w) => !batchable(w));
+    const need = new Map<number, Set<number>>();
+    for (const w of wants) if (batchable(w)) (need.get(w.cui) ?? need.set(w.cui, new Set()).get(w.cui)!).add(w.year);
+    const latest = this.ctx.latestYear();
+    const ttl = (an: number) => (an < latest ? TTL.closedYear : TTL.latestYear);
+
+    const runBatch = async (call: FinancialBatchCall): Promise<void> => {
+      const years = yearsOf(call.years);
+      const group: Want[] = [];
+      for (const c of call.cuis) for (const y of years) if (byKey.has(`${c}:${y}`)) group.push(byKey.get(`${c}:${y}`)!);
+      let items: FinancialYear[] | typeof DROPPED;
+      try {
+        items = await this.send(group, () => this.ctx.client().batchFinancial(call.cuis, call.years));
+      } catch (e) {
+        if (e instanceof ApiError && e.kind === "plan_history" && years.length > 1) {
+          // Planned before the plan was known (O15). The refusal told us the plan (X-Plan, O23)
+          // and cost nothing: refuse the years outside it locally and plan the rest again;
+          // if the plan is still unknown, go year by year so that only the refused years fail.
+          const oldest = this.ctx.years.oldest();
+          const again = new Map<number, Set<number>>();
+          for (const w of group) {
+            if (oldest !== null && w.year < oldest) {
+              try {
+                this.ctx.years.check(w.year);
+              } catch (local) {
+                this.fail(w, local);
+              }
+            } else (again.get(w.cui) ?? again.set(w.cui, new Set()).get(w.cui)!).add(w.year);
+          }
+          const calls = oldest === null ? years.map((an) => ({ cuis: call.cuis, years: { an } })) : planFinancialBatches(again);
+          for (const next of calls) await runBatch(next);
+          return;
+        }
+        for (const w of group) this.fail(w, e);
+        return;
+      }
+      if (items === DROPPED) return;
+      const asked = new Set(call.cuis);
+      const found = matchOnce(
+        items.filter((it) => years.includes(it.an)),
+        (it) => `${it.cui}:${it.an}`,
+        null,
+        (it) => asked.has(it.cui),
+      );
+      if (found.items.size > 0) {
+        if (caps.batchFinancialFields === undefined) {
+          caps.batchFinancialFields = FINANCIAL_FIELDS.filter((f) => [...found.items.values()].some((it) => it[f] !== undefined));
+        }
+        const maxYear = Math.max(...[...found.items.values()].map((it) => it.an));
+        if (maxYear > latest) caps.latestYear = maxYear;
+      }
+      for (const c of call.cuis) {
+        for (const y of years) {
+          const k = `${c}:${y}`;
+          const w = byKey.get(k);
+          if (found.conflicts.has(k)) {
+            if (w) this.fail(w, conflict(c));
+            continue;
+          }
+          const it = found.items.get(k);
+          if (!w) {
+            // A year the range brought that no cell asked for: kept, it may be asked next.
+            if (it) this.store(financialKey(c, y), it as unknown as Record<string, unknown>, ttl(y));
+            continue;
+          }
+          const rec = this.store(w.key, it ? (it as unknown as Record<string, unknown>) : null, ttl(y));
+          if (rec === null || covers(rec, w.fields)) settle(w, rec);
+          else direct.push(w);
+        }
+      }
+    };
+    await Promise.all(planFinancialBatches(need).map(runBatch));
+
+    // Fields the batch items lack: the single-company endpoints (a range per company when it wants
+    // several years and range entries carry every field, else one call per year).
+    const byCui = new Map<number, Want[]>();
+    for (const w of direct) if (!w.done) (byCui.get(w.cui) ?? byCui.set(w.cui, []).get(w.cui)!).push(w);
+    const perYear = async (w: Want) => {
+      try {
+        const r = await this.send([w], () => this.ctx.client().getFinancialYear(w.cui, w.year));
+        if (r === DROPPED) return;
+        settle(w, this.store(w.key, r as unknown as Record<string, unknown>, ttl(w.year)));
+      } catch (e) {
+        if (e instanceof NotFoundError) settle(w, this.store(w.key, null, 0));
+        else this.fail(w, e);
+      }
+    };
+    const viaRange = async (ws: Want[]) => {
+      if (ws.length < 2 || caps.rangeFull === false) return void (await Promise.all(ws.map(perYear)));
+      const years = ws.map((w) => w.year);
+      const later: Want[] = [];
+      try {
+        const r = await this.send(ws, () => this.ctx.client().getFinancialRange(ws[0].cui, Math.min(...years), Math.max(...years)));
+        if (r === DROPPED) return;
+        const byYear = new Map(r.data.map((d) => [d.an, d]));
+        if (caps.rangeFull === undefined && r.data.length > 0) {
+          caps.rangeFull = r.data.every((d) => FINANCIAL_FIELDS.every((f) => d[f] !== undefined));
+        }
+        for (const w of ws) {
+          const d = byYear.get(w.year);
+          const rec = this.store(w.key, d ? (d as unknown as Record<string, unknown>) : null, ttl(w.year));
+          if (rec === null || covers(rec, w.fields)) settle(w, rec);
+          else later.push(w);
+        }
+      } catch (e) {
+        if (e instanceof NotFoundError) for (const w of ws) settle(w, this.store(w.key, null, 0));
+        else for (const w of ws) this.fail(w, e);
+      }
+      await Promise.all(later.map(perYear));
+    };
+    const groups = [...byCui.values()];
+    if (caps.rangeFull === undefined) {
+      // Whether range entries carry every field (O16) is shown by one company's range first.
+      const probe = groups.findIndex((ws) => ws.length > 1);
+      if (probe >= 0) await viaRange(groups.splice(probe, 1)[0]);
+    }
+    await Promise.all(groups.map(viaRange));
+  }
+}
+
+/**
+ * The items of an answer by key, first occurrence; keys given twice with different data are
+ * conflicts; items for keys nobody asked for are dropped.
+ */
+function matchOnce<T, K>(
+  items: readonly T[],
+  keyOf: (it: T) => K,
+  asked: ReadonlySet<K> | null,
+  keep: (it: T) => boolean = () => true,
+): { items: Map<K, T>; conflicts: Set<K> } {
+  const out = new Map<K, T>();
+  const conflicts = new Set<K>();
+  for (const it of items) {
+    const k = keyOf(it);
+    if ((asked && !asked.has(k)) || !keep(it)) continue;
+    const seen = out.get(k);
+    if (seen === undefined) out.set(k, it);
+    else if (seen !== it && JSON.stringify(seen) !== JSON.stringify(it)) conflicts.add(k);
+  }
+  return { items: out, conflicts };
+}
+
+function conflict(cui: number): ResponseShapeError {
+  return new ResponseShapeError(`the answer gives CUI ${cui} twice, with different data`, { field: "cui" });
+}

@@ -1,0 +1,301 @@
+/**
+ * The one gate every call to the service passes, so that no path can spend what the user did not
+ * allow (issue 10):
+ *  - at most `concurrency` calls in flight; a call whose cells were all cancelled before its turn is
+ *    dropped unsent;
+ *  - after "credits spent" (a 429, or the service's `X-Credits-Remaining` reaching 0) no call with
+ *    that key until the plan's period turns over (the day on Free, the month on paid plans, or the
+ *    answer's `Retry-After`), the key changes or the user asks to retry (`clearStop`): the cells
+ *    then settle at once, at zero calls; persisted, so reopening does not knock again;
+ *  - budgets: while one is open, an attempt that could take it past its limit is never sent;
+ *  - a breaker: after consecutive calls that got no usable answer (down, timing out), queued calls
+ *    fail at once for a short while instead of each waiting out its own timeouts.
+ * Attempts, retries included, are counted as the client reports them: charged unless refused
+ * before charging (http.ts `mayHaveCharged`).
+ */
+import { ApiError, CreditsExhaustedError, NetworkError, TimeoutError } from "../api/errors";
+import type { CallRecord, PlanName } from "../api/types";
+import { LocalInputError } from "./errors";
+import { bucharestDay } from "./meter";
+import { KeyValueStore, readJson } from "./store";
+
+export interface QuotaStop {
+  /** When the stop began and when it clears (ms since the epoch). */
+  since: number;
+  until: number;
+  /** What set the clearing time: the answer's Retry-After, or the plan's period. */
+  by: "retry-after" | "day" | "month";
+}
+
+export interface Budget {
+  readonly limit: number;
+  /** Attempts that may have been charged since the budget opened. */
+  readonly spent: number;
+  /** Attempts refused because the budget was reached. */
+  readonly refused: number;
+  close(): void;
+}
+
+/** A local refusal: the budget would be exceeded. Nothing was sent. */
+export class BudgetReachedError extends LocalInputError {
+  constructor(limit: number) {
+    super(
+      "budget_reached",
+      `Bugetul de ${limit} credite al acestei actualizări s-a atins; valoarea anterioară a rămas. / This refresh's budget of ${limit} credits is reached; the previous value was kept.`,
+    );
+  }
+}
+
+/** The call was not sent: its cells were all cancelled before its turn. */
+export const DROPPED: unique symbol = Symbol("firma.dropped");
+
+const STOPS_KEY = "firma.stops.v1";
+const BREAKER_AFTER = 6;
+const BREAKER_MS = 15_000;
+const NO_ANSWER = new Set(["network", "timeout"]);
+
+interface OpenBudget {
+  limit: number;
+  spent: number;
+  reserved: number;
+  refused: number;
+  open: boolean;
+}
+
+export class CallGate {
+  private active = 0;
+  private readonly queue: (() => void)[] = [];
+  private stops: Record<string, QuotaStop> = {};
+  private readonly remaining = new Map<string, { day: string; value: number }>();
+  private readonly inflightByKey = new Map<string, number>();
+  private readonly budgets = new Set<OpenBudget>();
+  private failures = 0;
+  private breakerUntil = 0;
+  private breakerError: unknown = null;
+  private loaded: Promise<void> | null = null;
+  private readonly listeners = new Set<() => void>();
+
+  constructor(
+    private readonly store: KeyValueStore,
+    private readonly concurrency: number,
+    private readonly now: () => number,
+    private readonly planOf: (keyId: string) => PlanName | null,
+  ) {
+    if (!(Number.isInteger(concurrency) && concurrency >= 1)) throw new TypeError("FIRMA engine option concurrency must be a whole number ≥ 1");
+  }
+
+  load(): Promise<void> {
+    if (!this.loaded) {
+      this.loaded = readJson<Record<string, QuotaStop>>(this.store, STOPS_KEY, {}).then((s) => {
+        this.stops = { ...(s ?? {}), ...this.stops };
+      });
+    }
+    return this.loaded;
+  }
+
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  // ---- concurrency ---------------------------------------------------------------------------
+
+  /**
+   * Runs `task` when a place among the calls in flight is free; `wanted` is asked then, and a task
+   * no cell waits for any more is dropped (DROPPED) without being sent.
+   */
+  run<T>(task: () => Promise<T>, wanted: () => boolean = () => true): Promise<T | typeof DROPPED> {
+    return new Promise((resolve, reject) => {
+      this.queue.push(() => {
+        if (!wanted()) {
+          this.release();
+          resolve(DROPPED);
+          return;
+        }
+        task()
+          .then(resolve, reject)
+          .finally(() => this.release());
+      });
+      this.next();
+    });
+  }
+
+  /** Calls in flight or waiting for their turn. */
+  get busy(): number {
+    return this.active + this.queue.length;
+  }
+
+  private next(): void {
+    while (this.active < this.concurrency && this.queue.length > 0) {
+      this.active++;
+      this.queue.shift()!();
+    }
+  }
+
+  private release(): void {
+    this.active--;
+    this.next();
+  }
+
+  // ---- the client's hooks ----------------------------------------------------------------------
+
+  /** Before every attempt (http.ts): throws to keep it from being sent. */
+  beforeCall(keyId: string): void {
+    const stop = this.stopFor(keyId);
+    if (stop) throw this.stoppedError(stop);
+    if (this.now() < this.breakerUntil) throw this.breakerError ?? new NetworkError();
+    const left = this.remaining.get(keyId);
+    if (left && left.day === bucharestDay(this.now()) && left.value - (this.inflightByKey.get(keyId) ?? 0) <= 0) {
+      // The service said how many credits are left, and calls in flight will use them up.
+      if ((this.inflightByKey.get(keyId) ?? 0) === 0) this.setStop(keyId, null);
+      throw new CreditsExhaustedError({ status: 0 });
+    }
+    for (const b of this.budgets) {
+      if (b.spent + b.reserved >= b.limit) {
+        b.refused++;
+        throw new BudgetReachedError(b.limit);
+      }
+    }
+    for (const b of this.budgets) b.reserved++;
+    this.inflightByKey.set(keyId, (this.inflightByKey.get(keyId) ?? 0) + 1);
+  }
+
+  /** After every attempt, with what the client recorded. */
+  afterCall(keyId: string, call: CallRecord): void {
+    this.inflightByKey.set(keyId, Math.max(0, (this.inflightByKey.get(keyId) ?? 1) - 1));
+    for (const b of this.budgets) {
+      b.reserved = Math.max(0, b.reserved - 1);
+      if (call.charged) b.spent++;
+    }
+    if (call.quota?.remaining != null) {
+      const day = bucharestDay(this.now());
+      const known = this.remaining.get(keyId);
+      // Counts only fall within a period; answers arrive out of order, so the lowest one is the latest.
+      const value = known && known.day === day ? Math.min(known.value, call.quota.remaining) : call.quota.remaining;
+      this.remaining.set(keyId, { day, value });
+      if (value <= 0) this.setStop(keyId, null);
+    }
+    if (call.status === 429) this.setStop(keyId, call.retryAfterMs ?? null, call.quota?.plan ?? null);
+    if (call.errorKind && NO_ANSWER.has(call.errorKind)) {
+      // While open, queued calls fail at once with what the last ones met.
+      this.breakerError = call.errorKind === "timeout" ? new TimeoutError(call.durationMs) : new NetworkError();
+      if (++this.failures >= BREAKER_AFTER) this.breakerUntil = this.now() + BREAKER_MS;
+    } else if (call.status > 0) {
+      this.failures = 0;
+      this.breakerUntil = 0;
+    }
+    this.changed();
+  }
+
+  /** Remembers the error the breaker answers with while it is open. */
+  noteFailure(e: unknown): void {
+    if (e instanceof ApiError && NO_ANSWER.has(e.kind) && e.status === 0) this.breakerError = e;
+  }
+
+  // ---- credits spent ---------------------------------------------------------------------------
+
+  stopFor(keyId: string): QuotaStop | null {
+    const s = this.stops[keyId];
+    if (!s) return null;
+    if (this.now() >= s.until) {
+      delete this.stops[keyId];
+      this.remaining.delete(keyId);
+      void this.saveStops();
+      return null;
+    }
+    return s;
+  }
+
+  /** The user asks to try again (or knows the plan was topped up). */
+  clearStop(keyId: string): void {
+    delete this.stops[keyId];
+    this.remaining.delete(keyId);
+    void this.saveStops();
+    this.changed();
+  }
+
+  private setStop(keyId: string, retryAfterMs: number | null, plan: PlanName | null = null): void {
+    const now = this.now();
+    const p = plan ?? this.planOf(keyId);
+    const by: QuotaStop["by"] = retryAfterMs != null ? "retry-after" : p && p !== "free" ? "month" : "day";
+    const until = retryAfterMs != null ? now + retryAfterMs : by === "month" ? nextBucharestMonth(now) : nextBucharestMidnight(now);
+    const old = this.stops[keyId];
+    if (old && old.until >= until) return;
+    this.stops[keyId] = { since: old?.since ?? now, until, by };
+    void this.saveStops();
+    this.changed();
+  }
+
+  private stoppedError(stop: QuotaStop): CreditsExhaustedError {
+    const e = new CreditsExhaustedError({ status: 0 });
+    Object.assign(e, { until: stop.until });
+    return e;
+  }
+
+  private async saveStops(): Promise<void> {
+    try {
+      await this.store.setItem(STOPS_KEY, JSON.stringify(this.stops));
+    } catch {
+      /* the stop still holds in memory; only a reload would forget it */
+    }
+  }
+
+  // ---- budgets ---------------------------------------------------------------------------------
+
+  /** Opens a budget: from now on, attempts that may be charged stop at `limit` while it is open. */
+  openBudget(limit: number): Budget {
+    if (!(Number.isInteger(limit) && limit >= 0)) throw new TypeError("a budget is a whole number of credits ≥ 0");
+    const b: OpenBudget = { limit, spent: 0, reserved: 0, refused: 0, open: true };
+    this.budgets.add(b);
+    return {
+      limit,
+      get spent() {
+        return b.spent;
+      },
+      get refused() {
+        return b.refused;
+      },
+      close: () => {
+        b.open = false;
+        this.budgets.delete(b);
+      },
+    };
+  }
+
+  private changed(): void {
+    for (const l of this.listeners) {
+      try {
+        l();
+      } catch {
+        /* a listener's failure is its own */
+      }
+    }
+  }
+}
+
+const partsFormat = new Intl.DateTimeFormat("en-GB", {
+  timeZone: "Europe/Bucharest",
+  hour: "2-digit",
+  minute: "2-digit",
+  second: "2-digit",
+  hourCycle: "h23",
+});
+
+/** The next midnight in Bucharest (where the service's days turn over, O21), in ms. */
+export function nextBucharestMidnight(t: number): number {
+  const [h, m, s] = partsFormat.format(new Date(t)).split(":").map(Number);
+  let next = t - (t % 1000) + (86_400 - (h * 3600 + m * 60 + s)) * 1000;
+  // A daylight-saving change makes that day 23 or 25 hours long: step to the hour the date changes.
+  const day = bucharestDay(t);
+  while (bucharestDay(next - 3_600_000) !== day && next - 3_600_000 > t) next -= 3_600_000;
+  while (bucharestDay(next) === day) next += 3_600_000;
+  return next;
+}
+
+/** The first midnight of next month in Bucharest, in ms. */
+export function nextBucharestMonth(t: number): number {
+  const month = bucharestDay(t).slice(0, 7);
+  let next = nextBucharestMidnight(t);
+  while (bucharestDay(next).slice(0, 7) === month) next = nextBucharestMidnight(next);
+  return next;
+}

@@ -1,0 +1,95 @@
+/**
+ * A want: one answer (a profile, or one financial year of a company) that cells wait for, with
+ * the fields they need; identical cells share it, also while it is being fetched. Every waiter
+ * settles exactly once (dataloader's rule: a failed batch rejects all its keys).
+ */
+import { NotFoundError } from "../api/errors";
+import type { PersistentCache } from "./cache";
+
+export type Rec = Record<string, unknown> & { cui: number };
+
+export interface Waiter {
+  resolve: (v: Rec) => void;
+  reject: (e: unknown) => void;
+  settled: boolean;
+}
+
+export interface Want {
+  key: string;
+  kind: "p" | "f";
+  cui: number;
+  year: number;
+  fields: Set<string>;
+  waiters: Set<Waiter>;
+  /** Settled or failed: late arrivals must not join it. */
+  done?: boolean;
+  /** Why it failed, when it did (the CLI's report, a cache-only read after a refresh). */
+  error?: unknown;
+}
+
+/**
+ * Failures a stale cached answer covers: the service could not answer now, or FIRMA chose not to
+ * ask (budget, guard, credits spent). A cell that had a value keeps it.
+ */
+export const PASSING = new Set(["network", "server", "timeout", "credits_exhausted", "shape", "budget_reached", "guard_held"]);
+
+export function isPassing(e: unknown): boolean {
+  return PASSING.has(String((e as { kind?: unknown } | null)?.kind ?? ""));
+}
+
+/** Whether any cell still waits for the want. */
+export function live(w: Want): boolean {
+  for (const x of w.waiters) if (!x.settled) return true;
+  return false;
+}
+
+export function covers(rec: Record<string, unknown>, fields: Iterable<string>): boolean {
+  for (const f of fields) if (rec[f] === undefined) return false;
+  return true;
+}
+
+export function settle(w: Want, rec: Rec | null): void {
+  w.done = true;
+  for (const waiter of w.waiters) {
+    if (waiter.settled) continue;
+    waiter.settled = true;
+    if (rec === null) waiter.reject(notFound(w.cui, w.kind === "f" ? w.year : undefined));
+    else waiter.resolve(rec);
+  }
+}
+
+/** Rejects a want's waiters, unless a passing failure can be covered by a stale cached answer. */
+export function fail(w: Want, e: unknown, cache: PersistentCache): void {
+  if (w.done) return;
+  w.error = e;
+  if (isPassing(e)) {
+    const stale = cache.peek<Rec | null>(w.key);
+    if (stale && (stale.value === null || covers(stale.value, w.fields))) {
+      settle(w, stale.value);
+      return;
+    }
+  }
+  w.done = true;
+  for (const waiter of w.waiters) {
+    if (waiter.settled) continue;
+    waiter.settled = true;
+    waiter.reject(e);
+  }
+}
+
+/**
+ * The error of a company or year the service does not have. An expected answer, not a fault, and
+ * thrown for every recalculated cell that shows it: made without a stack trace, which is costly to
+ * capture and would say nothing.
+ */
+export function notFound(cui: number, year?: number | string): NotFoundError {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    const e = new NotFoundError({ status: 404 });
+    Object.assign(e, { cui, year: year ?? null });
+    return e;
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}

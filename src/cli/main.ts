@@ -2,7 +2,8 @@
  * `firma refresh book.xlsx`: the FIRMA add-in's job, without Excel. Arguments by commander
  * (well kept, CommonJS, no dependencies); the work is refreshWorkbook() in refresh.ts.
  * Exit codes: 0 done (cells may hold errors, as in Excel), 1 usage or set-up (no key, no address),
- * 2 the input cannot be read as a workbook, 3 refused by --max-credits, 4 the output cannot be written.
+ * 2 the input cannot be read as a workbook, 3 partial: some cells could not get an answer (budget
+ * reached, service down, credits spent…) and kept their previous values, 4 the output cannot be written.
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { existsSync, readFileSync, renameSync, writeFileSync } from "fs";
@@ -45,7 +46,12 @@ const T = {
       "Lipsește adresa serviciului. Dați-o cu --base-url sau în variabila FIRMA_BASE_URL (adresa Company Data Service API v4, https://…). Pentru o încercare locală: npm run sandbox și --base-url http://127.0.0.1:3001",
     sameFile: "Fișierul de ieșire ar fi chiar cel de intrare: folosiți --in-place dacă asta doriți.",
     estimate: (r: RefreshReport) =>
-      `Estimare: ${r.evaluated} formule de calculat, ${r.estimate.distinctCuis} CUI distincte, ${r.estimate.cached} din cache, ${r.estimate.invalid} invalide → ${r.estimate.calls} apeluri = ${r.estimate.credits} credite.`,
+      `Estimare: ${r.evaluated} formule de calculat, ${r.estimate.distinctCuis} CUI distincte, ${r.estimate.cached} din cache, ${r.estimate.invalid} invalide → ${r.estimate.exact ? "" : "cel mult "}${r.estimate.calls} apeluri = ${r.estimate.credits} credite.`,
+    budget: (n: number, max: number | undefined) =>
+      max !== undefined && max < n
+        ? `  bugetul --max-credits ${max} e sub estimare: se trimit cel mult ${max} apeluri, restul celulelor își păstrează valorile.`
+        : "",
+    kept: (n: number) => `  celule care și-au păstrat valoarea anterioară (fără răspuns): ${n}`,
     dry: "Rulare de probă (--dry-run): nu s-a cheltuit nimic și nu s-a scris nimic.",
     done: (input: string, out: string) => `FIRMA: ${input} → ${out}`,
     found: (r: RefreshReport) => `  formule FIRMA: ${r.formulas} (calculate ${r.evaluated}, necalculate ${r.skipped.length})`,
@@ -62,7 +68,10 @@ const T = {
       "The service address is missing. Give it with --base-url or in FIRMA_BASE_URL (the Company Data Service API v4 address, https://…). To try locally: npm run sandbox and --base-url http://127.0.0.1:3001",
     sameFile: "The output file would be the input itself: use --in-place if that is what you want.",
     estimate: (r: RefreshReport) =>
-      `Estimate: ${r.evaluated} formulas to compute, ${r.estimate.distinctCuis} distinct CUIs, ${r.estimate.cached} cached, ${r.estimate.invalid} invalid → ${r.estimate.calls} calls = ${r.estimate.credits} credits.`,
+      `Estimate: ${r.evaluated} formulas to compute, ${r.estimate.distinctCuis} distinct CUIs, ${r.estimate.cached} cached, ${r.estimate.invalid} invalid → ${r.estimate.exact ? "" : "at most "}${r.estimate.calls} calls = ${r.estimate.credits} credits.`,
+    budget: (n: number, max: number | undefined) =>
+      max !== undefined && max < n ? `  the --max-credits ${max} budget is below the estimate: at most ${max} calls are sent, the other cells keep their values.` : "",
+    kept: (n: number) => `  cells that kept their previous value (no answer): ${n}`,
     dry: "Dry run (--dry-run): nothing was spent and nothing was written.",
     done: (input: string, out: string) => `FIRMA: ${input} → ${out}`,
     found: (r: RefreshReport) => `  FIRMA formulas: ${r.formulas} (computed ${r.evaluated}, not computed ${r.skipped.length})`,
@@ -112,7 +121,11 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
     )
     .option("--in-place", "suprascrie fișierul de intrare / overwrite the input file")
     .option("--dry-run", "doar estimează costul, fără apeluri și fără scriere / only estimate the cost: no calls, nothing written")
-    .option("--max-credits <n>", "refuză să pornească peste atâtea credite / refuse to start above this many credits", wholeNumber)
+    .option(
+      "--max-credits <n>",
+      "buget: niciun apel peste atâtea credite; celulele rămase își păstrează valorile / budget: no call past this many credits; the other cells keep their values",
+      wholeNumber,
+    )
     .option("--plan <plan>", "planul dvs., pentru verificarea anilor fără cost / your plan, to check years at no cost", planName)
     .option("--cache-dir <dir>", `unde se păstrează cache-ul (implicit ${defaultCacheDir()}) / where the cache is kept`)
     .option("--no-cache", "fără cache pe disc / no cache on disk")
@@ -171,22 +184,31 @@ async function runRefresh(input: string, flags: RefreshFlags, io: Io): Promise<n
       ? new SingleBar({ stream: io.stderr as NodeJS.WriteStream, format: "FIRMA [{bar}] {value}/{total} formule" })
       : null;
   let report: RefreshReport;
+  // Ctrl-C: calls not yet sent are dropped; the run then ends as usual, after the calls in flight.
+  const stop = new AbortController();
+  const onSigint = () => stop.abort();
+  process.once("SIGINT", onSigint);
   try {
     report = await refreshWorkbook(bytes, {
       engine,
       lang: flags.lang,
       dryRun: flags.dryRun,
       maxCredits: flags.maxCredits ?? null,
+      signal: stop.signal,
       onProgress: bar ? (done, total) => (done === 1 ? bar.start(total, done) : bar.update(done)) : undefined,
     });
   } catch (e) {
     bar?.stop();
     if (e instanceof XlsxError) return fail(`${input}: ${e.message}`, 2);
     throw e;
+  } finally {
+    process.removeListener("SIGINT", onSigint);
   }
   bar?.stop();
 
   say(t.estimate(report));
+  const budgetLine = t.budget(report.estimate.credits, flags.maxCredits);
+  if (budgetLine) say(budgetLine);
   if (report.refused) return fail(report.refused, 3);
   if (flags.dryRun || !report.output) {
     say(t.dry);
@@ -204,6 +226,11 @@ async function runRefresh(input: string, flags: RefreshFlags, io: Io): Promise<n
   say(t.found(report));
   say(t.filled(report, errs));
   for (const [what, n] of Object.entries(report.errors).sort((a, b) => b[1] - a[1])) say(`    ${n} × ${what}`);
+  const kept = Object.values(report.kept).reduce((a, b) => a + b, 0);
+  if (kept > 0) {
+    say(t.kept(kept));
+    for (const [cause, n] of Object.entries(report.kept).sort((a, b) => b[1] - a[1])) say(`    ${n} × ${cause}`);
+  }
   say(t.credits(report, Date.now() - started));
   if (report.skipped.length) {
     say(t.skipped);
@@ -213,7 +240,8 @@ async function runRefresh(input: string, flags: RefreshFlags, io: Io): Promise<n
     say(t.spill);
     for (const s of report.spillConflicts) say(`    ${s.sheet}!${s.address} — ${s.blockedBy}`);
   }
-  return existsSync(out) ? 0 : 4;
+  if (!existsSync(out)) return 4;
+  return kept > 0 ? 3 : 0;
 }
 
 if (require.main === module) {

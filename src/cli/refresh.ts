@@ -15,8 +15,13 @@ export interface RefreshOptions {
   lang?: Lang;
   /** Estimate only: nothing is fetched or written. */
   dryRun?: boolean;
-  /** Refuse to start when the estimate is above this many credits. */
+  /**
+   * A hard budget: no call past this many credits is sent; cells it leaves unfilled keep their
+   * previous values and are reported. The estimate (an upper bound) is a budget of its own.
+   */
   maxCredits?: number | null;
+  /** Stops the run: calls not yet sent are dropped (Ctrl-C). */
+  signal?: AbortSignal;
   /** Called as formulas settle. */
   onProgress?: (done: number, total: number) => void;
 }
@@ -41,8 +46,14 @@ export interface RefreshReport {
   errors: Record<string, number>;
   /** Spills that could not be written (#SPILL!): where and what was in the way. */
   spillConflicts: { sheet: string; address: string; blockedBy: string }[];
-  /** Credits the service counted for this run (calls other than refused ones, O20). */
+  /** Credits this run may have been charged: every call sent except refusals before charging (401, 403, 429). */
   credits: number;
+  /** Cells that could not get an answer (service down, budget reached, credits spent…) and kept their previous value, by cause. */
+  kept: Record<string, number>;
+  /** Where those cells are. */
+  keptCells: { sheet: string; address: string; cause: string }[];
+  /** The budget this run ran under: min(--max-credits, estimate). */
+  budget: number;
   cacheHits: number;
   /** The refreshed workbook; null on a dry run or when refused. */
   output: Uint8Array | null;
@@ -75,7 +86,8 @@ export async function refreshWorkbook(input: Uint8Array, options: RefreshOptions
   }
 
   await engine.ready();
-  const estimate = engine.estimate(jobs.flatMap((j) => cellRequests(j.name, j.args)));
+  const requests = jobs.flatMap((j) => cellRequests(j.name, j.args));
+  const estimate = engine.estimate(requests);
   const report: RefreshReport = {
     formulas: found.length,
     evaluated: jobs.length,
@@ -85,21 +97,28 @@ export async function refreshWorkbook(input: Uint8Array, options: RefreshOptions
     errors: {},
     spillConflicts: [],
     credits: 0,
+    kept: {},
+    keptCells: [],
+    budget: 0,
     cacheHits: 0,
     output: null,
     refused: null,
   };
+  report.budget = Math.min(estimate.credits, options.maxCredits ?? Infinity);
   if (options.dryRun) return report;
-  if (options.maxCredits != null && estimate.credits > options.maxCredits) {
-    report.refused =
-      lang === "en"
-        ? `The refresh would cost about ${estimate.credits} credits, more than --max-credits ${options.maxCredits}; nothing was done.`
-        : `Actualizarea ar costa circa ${estimate.credits} credite, peste --max-credits ${options.maxCredits}; nu s-a făcut nimic.`;
-    return report;
-  }
 
-  const before = engine.usage();
+  // One planned fetch under a hard budget (the estimate, or --max-credits if lower), then every cell
+  // from the cache: nothing is asked twice, and nothing past the budget is ever sent (issue 10).
   const hitsBefore = engine.cache.hits;
+  const budget = engine.openBudget(report.budget);
+  try {
+    await engine.prefetch(requests, { signal: options.signal });
+    await engine.idle();
+  } finally {
+    budget.close();
+  }
+  report.credits = budget.spent;
+  engine.cacheOnly = true;
   let done = 0;
   const results = await Promise.all(
     jobs.map(async (j) => {
@@ -108,19 +127,38 @@ export async function refreshWorkbook(input: Uint8Array, options: RefreshOptions
       return { sheet: j.sheet, address: j.address, value: m.length === 1 && m[0].length === 1 ? m[0][0] : m };
     }),
   );
-  const after = engine.usage();
-  report.credits = after.month - (after.day.slice(0, 7) === before.day.slice(0, 7) ? before.month : 0);
   report.cacheHits = engine.cache.hits - hitsBefore;
   await engine.persist();
 
-  for (const r of results) for (const v of cells(r.value)) count(report, v);
-  const patch = patchWorkbook(wb, results);
+  // A cell that could not get an answer keeps what it had: only answers replace values.
+  const written = results.filter((r) => {
+    const cause = unanswered(r.value);
+    if (cause === null) return true;
+    report.kept[cause] = (report.kept[cause] ?? 0) + 1;
+    report.keptCells.push({ sheet: r.sheet, address: r.address, cause });
+    return false;
+  });
+  for (const r of written) for (const v of cells(r.value)) count(report, v);
+  const patch = patchWorkbook(wb, written);
   for (const o of patch.outcomes) {
     if (o.status === "spill") report.spillConflicts.push({ sheet: o.sheet, address: o.address, blockedBy: (o.blockedBy ?? []).join(", ") });
   }
   report.output = wb.pkg.toBytes();
   return report;
 }
+
+/**
+ * The cause, when a result is not an answer: every cell of it failed for a reason that says nothing
+ * about the company (service down, budget, credits spent…). Null when the result is an answer.
+ */
+function unanswered(v: Cell | Matrix): string | null {
+  const all = cells(v);
+  const first = all[0];
+  if (!isCellError(first) || !first.cause || !KEEP_CAUSES.has(first.cause)) return null;
+  return all.every((c) => isCellError(c) && c.cause === first.cause) ? first.cause : null;
+}
+
+const KEEP_CAUSES = new Set(["network", "server", "timeout", "credits_exhausted", "shape", "budget_reached", "not_cached", "aborted", "missing_key", "invalid_key"]);
 
 function cells(v: Cell | Matrix): Cell[] {
   return Array.isArray(v) ? v.flat() : [v];

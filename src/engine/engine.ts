@@ -45,7 +45,7 @@ import { ListFetches } from "./lists";
 import { CreditMeter, keyFingerprint, UsageSnapshot } from "./meter";
 import { RequestQueue } from "./queue";
 import { KeyValueStore } from "./store";
-import { covers, fail, notFound, type Rec, type Want } from "./wants";
+import { covers, fail, notFound, type Rec, type Waiter, type Want } from "./wants";
 import { latestCompleteYear, YearPolicy, yearsDown } from "./years";
 
 export { BudgetReachedError } from "./gate";
@@ -336,14 +336,15 @@ export class FirmaEngine {
     await this.ready();
     const { set } = this.wantsOf(requests, { refresh: options.force });
     const wants: Want[] = [];
-    const live = () => !options.signal?.aborted;
-    const waiter = () => ({
-      resolve: () => undefined,
-      reject: () => undefined,
-      get settled() {
-        return !live();
-      },
-    });
+    // One waiter per want, the run itself: settled (not waiting) once the run is stopped, so that
+    // calls not yet sent are dropped (gate.ts).
+    const waiters: Waiter[] = [];
+    const waiter = (): Waiter => {
+      const w: Waiter = { resolve: () => undefined, reject: () => undefined, settled: !!options.signal?.aborted };
+      waiters.push(w);
+      return w;
+    };
+    options.signal?.addEventListener("abort", () => waiters.forEach((w) => (w.settled = true)), { once: true });
     for (const [cui, fields] of set.profile) wants.push(want("p", profileKey(cui), cui, 0, fields, waiter()));
     for (const [cui, years] of set.financial) for (const [y, fields] of years) wants.push(want("f", financialKey(cui, y), cui, y, fields, waiter()));
     for (const w of wants) this.failures.delete(w.key);
@@ -627,7 +628,7 @@ export class FirmaEngine {
   }
 }
 
-function want(kind: "p" | "f", key: string, cui: number, year: number, fields: Iterable<string>, waiter: Want["waiters"] extends Set<infer W> ? W : never): Want {
+function want(kind: "p" | "f", key: string, cui: number, year: number, fields: Iterable<string>, waiter: Waiter): Want {
   return { key, kind, cui, year, fields: new Set(fields), waiters: new Set([waiter]) };
 }
 

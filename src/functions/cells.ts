@@ -9,6 +9,8 @@ export type ExcelErrorName = "#N/A" | "#VALUE!" | "#NUM!" | "#REF!" | "#NAME?" |
 export interface CellError {
   error: ExcelErrorName;
   message: string;
+  /** The failure's kind (not enumerable: cells compare by error and message). The CLI keeps old values on passing causes. */
+  readonly cause?: string;
 }
 export type Scalar = string | number | boolean;
 export type Cell = Scalar | CellError;
@@ -99,11 +101,24 @@ const MESSAGES: Record<string, [ExcelErrorName, string, string]> = {
     "The service did not answer in time; retry with Refresh in the pane.",
   ],
   aborted: ["#N/A", "Calcul anulat.", "Calculation cancelled."],
+  budget_reached: [
+    "#N/A",
+    "Bugetul de credite al actualizării s-a atins; măriți-l și reîncercați.",
+    "The refresh's credit budget is reached; raise it and retry.",
+  ],
+  guard_held: [
+    "#N/A",
+    "Oprit de limita de credite: confirmați în panoul FIRMA pentru a completa.",
+    "Held by the credit limit: confirm in the FIRMA pane to fill these cells.",
+  ],
+  not_cached: ["#N/A", "Nu s-a primit răspuns pentru această celulă; reîncercați.", "No answer was received for this cell; retry."],
 };
 
-export function cellError(kind: keyof typeof MESSAGES | string, lang: Lang): CellError {
+export function cellError(kind: keyof typeof MESSAGES | string, lang: Lang, cause: string = kind): CellError {
   const m = MESSAGES[kind] ?? MESSAGES.unavailable;
-  return { error: m[0], message: lang === "en" ? m[2] : m[1] };
+  const e: CellError = { error: m[0], message: lang === "en" ? m[2] : m[1] };
+  Object.defineProperty(e, "cause", { value: cause, enumerable: false });
+  return e;
 }
 
 /** Any failure → the cell error that says what to do. Never includes the service's raw text (it could echo a key). */
@@ -112,8 +127,9 @@ export function toCellError(e: unknown, lang: Lang, financial = false): CellErro
   if (e instanceof LocalInputError) return cellError(e.kind, lang);
   const kind = (e as { kind?: unknown } | null)?.kind;
   if (typeof kind === "string") {
-    if (kind === "not_found") return cellError(financial ? "not_found_year" : "not_found", lang);
+    if (kind === "not_found") return cellError(financial ? "not_found_year" : "not_found", lang, kind);
     if (kind in MESSAGES) return cellError(kind, lang);
+    return cellError("unavailable", lang, kind);
   }
-  return cellError("unavailable", lang);
+  return cellError("unavailable", lang, "network");
 }

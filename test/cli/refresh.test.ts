@@ -104,10 +104,11 @@ describe("firma refresh", () => {
       run = await firma(["refresh", file(), "--key", key, "--base-url", sb.url, "--cache-dir", cache()]);
     });
 
-    test("a dry run spends nothing, writes nothing, and its estimate is what the real run spends", () => {
+    test("a dry run spends nothing, writes nothing, and its estimate (first contact: an upper bound) is not below what the run spends", () => {
       expect(dry.code).toBe(0);
       expect(run.code).toBe(0);
-      expect(estimateIn(dry.out)).toBe(creditsIn(run.out));
+      expect(creditsIn(run.out)).toBeLessThanOrEqual(estimateIn(dry.out));
+      expect(creditsIn(run.out)).toBe(sb.usage(key).total);
     });
 
     test("every value is the sandbox's, errors are Excel errors with the same meaning", () => {
@@ -171,7 +172,7 @@ describe("firma refresh", () => {
     });
   });
 
-  test("--max-credits refuses to start past it, and spends nothing", async () => {
+  test("--max-credits is a hard budget: no call past it, unfilled cells keep their values, exit code 3 (partial)", async () => {
     const key = `demo-enterprise-cli${++n}`;
     const f = join(dir, "max.xlsx");
     writeFileSync(f, portfolio(300));
@@ -189,9 +190,19 @@ describe("firma refresh", () => {
       join(dir, "max.out.xlsx"),
     ]);
     expect(r.code).toBe(3);
-    expect(r.err).toMatch(/--max-credits 3/);
-    expect(existsSync(join(dir, "max.out.xlsx"))).toBe(false);
-    expect(sb.usage(key).total).toBe(0);
+    expect(r.out).toMatch(/--max-credits 3/);
+    expect(sb.usage(key).total).toBeLessThanOrEqual(3);
+    expect(sb.requests.filter((q) => q.key === key).length).toBeLessThanOrEqual(3);
+    expect(creditsIn(r.out)).toBe(sb.usage(key).total);
+    // cells past the budget keep the workbook's previous values
+    const before = Workbook.open(readFileSync(f));
+    const after = Workbook.open(readFileSync(join(dir, "max.out.xlsx")));
+    const reported = Number(/(\d+) × budget_reached/.exec(r.out)?.[1]);
+    expect(reported).toBeGreaterThan(0);
+    const same = [...Array(300).keys()].flatMap((i) =>
+      ["B", "C", "D", "E", "F"].filter((c) => JSON.stringify(after.getValue("Firme", `${c}${i + 2}`)) === JSON.stringify(before.getValue("Firme", `${c}${i + 2}`))),
+    );
+    expect(same.length).toBeGreaterThanOrEqual(reported);
   });
 
   test.each([

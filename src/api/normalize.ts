@@ -91,18 +91,23 @@ export function toRange(years: FinancialYear[], cui: number): FinancialRange {
 
 /**
  * `GET /v4/firme/batch`: items matched by `cui`, never by position (O13); null items and items with
- * an error marker are not found (O7); duplicates keep the first; CUIs not asked are ignored.
- * Returned in the order asked.
+ * an error marker are not found (O7); identical duplicates are read once; CUIs not asked are
+ * ignored. Returned in the order asked; a CUI given twice with different data comes twice (after
+ * the rest), so that the engine can refuse to choose between them.
  */
 export function readBatchIdentification(body: unknown, asked: readonly number[]): BatchIdentificationItem[] {
   const r = new Reader("batch");
   const byCui = new Map<number, BatchIdentificationItem>();
+  const conflicting: BatchIdentificationItem[] = [];
   const wanted = new Set(asked);
   r.batchItems(body).forEach(([o, at]) => {
     const item = r.identity(o, at);
-    if (wanted.has(item.cui) && !byCui.has(item.cui)) byCui.set(item.cui, item);
+    if (!wanted.has(item.cui)) return;
+    const seen = byCui.get(item.cui);
+    if (!seen) byCui.set(item.cui, item);
+    else if (JSON.stringify(seen) !== JSON.stringify(item)) conflicting.push(item);
   });
-  return asked.filter((c) => byCui.has(c)).map((c) => byCui.get(c)!);
+  return [...asked.filter((c) => byCui.has(c)).map((c) => byCui.get(c)!), ...conflicting];
 }
 
 /**
@@ -113,6 +118,7 @@ export function readBatchIdentification(body: unknown, asked: readonly number[])
 export function readBatchFinancial(body: unknown, asked: readonly number[], keep: (an: number) => boolean = () => true): FinancialYear[] {
   const r = new Reader("batchFinancial");
   const found = new Map<string, FinancialYear>();
+  const conflicting: FinancialYear[] = [];
   const wanted = new Set(asked);
   for (const [o, at] of r.batchItems(body)) {
     const nested = ["data", "ani", "years"].find((k) => Array.isArray(o[k]));
@@ -122,11 +128,14 @@ export function readBatchFinancial(body: unknown, asked: readonly number[], keep
         : [r.financial(o, undefined, at)];
     for (const y of years) {
       const k = `${y.cui}/${y.an}`;
-      if (wanted.has(y.cui) && keep(y.an) && !found.has(k)) found.set(k, y);
+      if (!wanted.has(y.cui) || !keep(y.an)) continue;
+      const seen = found.get(k);
+      if (!seen) found.set(k, y);
+      else if (JSON.stringify(seen) !== JSON.stringify(y)) conflicting.push(y);
     }
   }
   const order = new Map(asked.map((c, i) => [c, i]));
-  return [...found.values()].sort((a, b) => order.get(a.cui)! - order.get(b.cui)! || b.an - a.an);
+  return [...[...found.values()].sort((a, b) => order.get(a.cui)! - order.get(b.cui)! || b.an - a.an), ...conflicting];
 }
 
 /** One page of `GET /v4/firme/search` (O1, O2). */

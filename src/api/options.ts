@@ -93,7 +93,8 @@ export function normalizeOptions(options: ClientOptions): ResolvedOptions {
   if (fetchImpl !== undefined && typeof fetchImpl !== "function") throw bad("fetch", "a function", fetchImpl);
   if (onCall !== undefined && onCall !== null && typeof onCall !== "function") throw bad("onCall", "a function", onCall);
   const { beforeCall } = options;
-  if (beforeCall !== undefined && beforeCall !== null && typeof beforeCall !== "function") throw bad("beforeCall", "a function", beforeCall);
+  if (beforeCall !== undefined && beforeCall !== null && typeof beforeCall !== "function")
+    throw bad("beforeCall", "a function", beforeCall);
   return {
     baseUrl: getValidBaseUrl(options.baseUrl),
     apiKey,

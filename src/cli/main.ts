@@ -70,7 +70,9 @@ const T = {
     estimate: (r: RefreshReport) =>
       `Estimate: ${r.evaluated} formulas to compute, ${r.estimate.distinctCuis} distinct CUIs, ${r.estimate.cached} cached, ${r.estimate.invalid} invalid → ${r.estimate.exact ? "" : "at most "}${r.estimate.calls} calls = ${r.estimate.credits} credits.`,
     budget: (n: number, max: number | undefined) =>
-      max !== undefined && max < n ? `  the --max-credits ${max} budget is below the estimate: at most ${max} calls are sent, the other cells keep their values.` : "",
+      max !== undefined && max < n
+        ? `  the --max-credits ${max} budget is below the estimate: at most ${max} calls are sent, the other cells keep their values.`
+        : "",
     kept: (n: number) => `  cells that kept their previous value (no answer): ${n}`,
     dry: "Dry run (--dry-run): nothing was spent and nothing was written.",
     done: (input: string, out: string) => `FIRMA: ${input} → ${out}`,

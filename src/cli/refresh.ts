@@ -158,7 +158,18 @@ function unanswered(v: Cell | Matrix): string | null {
   return all.every((c) => isCellError(c) && c.cause === first.cause) ? first.cause : null;
 }
 
-const KEEP_CAUSES = new Set(["network", "server", "timeout", "credits_exhausted", "shape", "budget_reached", "not_cached", "aborted", "missing_key", "invalid_key"]);
+const KEEP_CAUSES = new Set([
+  "network",
+  "server",
+  "timeout",
+  "credits_exhausted",
+  "shape",
+  "budget_reached",
+  "not_cached",
+  "aborted",
+  "missing_key",
+  "invalid_key",
+]);
 
 function cells(v: Cell | Matrix): Cell[] {
   return Array.isArray(v) ? v.flat() : [v];

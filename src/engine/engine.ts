@@ -346,7 +346,8 @@ export class FirmaEngine {
     };
     options.signal?.addEventListener("abort", () => waiters.forEach((w) => (w.settled = true)), { once: true });
     for (const [cui, fields] of set.profile) wants.push(want("p", profileKey(cui), cui, 0, fields, waiter()));
-    for (const [cui, years] of set.financial) for (const [y, fields] of years) wants.push(want("f", financialKey(cui, y), cui, y, fields, waiter()));
+    for (const [cui, years] of set.financial)
+      for (const [y, fields] of years) wants.push(want("f", financialKey(cui, y), cui, y, fields, waiter()));
     for (const w of wants) this.failures.delete(w.key);
     await this.dispatcher.fetch(wants);
     const failed: Record<string, number> = {};
@@ -489,10 +490,14 @@ export class FirmaEngine {
   estimate(requests: readonly CellRequest[], options: { refresh?: boolean } = {}): Estimate {
     const w = this.wantsOf(requests, options);
     const caps = this.caps();
-    const exact =
-      (w.set.profile.size === 0 || caps.include !== undefined) &&
-      (w.set.financial.size === 0 || (caps.batchFinancialFields !== undefined && caps.rangeFull !== undefined));
     const calls = upperBoundCalls(w.set, caps) + w.listCalls;
+    // Exact when no behaviour still unknown could change the count.
+    const hopeful: Capabilities = {
+      include: caps.include ?? true,
+      batchFinancialFields: caps.batchFinancialFields ?? [...FINANCIAL_FIELDS],
+      rangeFull: caps.rangeFull ?? true,
+    };
+    const exact = calls === upperBoundCalls(w.set, hopeful) + w.listCalls;
     return { cells: requests.length, invalid: w.invalid, cached: w.cached, distinctCuis: w.cuis.size, calls, credits: calls, exact };
   }
 
@@ -612,7 +617,6 @@ export class FirmaEngine {
     await this.saveQuietly();
   }
 
-
   /** Saves the learned facts after a fetch; the cache saves itself at the end of a refresh (persist). */
   private async saveQuietly(): Promise<void> {
     try {
@@ -643,7 +647,10 @@ function one(field: string): readonly string[] {
 
 const validLimit = (limit: number) => Number.isInteger(limit) && limit >= 1 && limit <= 1000;
 const limitError = () =>
-  new LocalInputError("invalid_limit", "Limita trebuie să fie un număr întreg între 1 și 1000. / The limit must be a whole number from 1 to 1000.");
+  new LocalInputError(
+    "invalid_limit",
+    "Limita trebuie să fie un număr întreg între 1 și 1000. / The limit must be a whole number from 1 to 1000.",
+  );
 
 function nonNegative(v: number, name: string): number {
   if (typeof v !== "number" || !Number.isFinite(v) || v < 0) {

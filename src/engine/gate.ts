@@ -81,7 +81,8 @@ export class CallGate {
     private readonly now: () => number,
     private readonly planOf: (keyId: string) => PlanName | null,
   ) {
-    if (!(Number.isInteger(concurrency) && concurrency >= 1)) throw new TypeError("FIRMA engine option concurrency must be a whole number ≥ 1");
+    if (!(Number.isInteger(concurrency) && concurrency >= 1))
+      throw new TypeError("FIRMA engine option concurrency must be a whole number ≥ 1");
   }
 
   load(): Promise<void> {

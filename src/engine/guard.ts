@@ -56,7 +56,8 @@ export class BurstGuard {
   /** Whether a flush that would cost `calls` (at most) for `cells` cells may go; else it is held. */
   admit(calls: number, cells: number): boolean {
     const now = this.now();
-    if (!this.burst || now - this.burst.lastAt > (this.burst.confirmed ? Math.max(this.gapMs, 10_000) : this.gapMs)) this.burst = { lastAt: now, admitted: 0, confirmed: false, held: null };
+    if (!this.burst || now - this.burst.lastAt > (this.burst.confirmed ? Math.max(this.gapMs, 10_000) : this.gapMs))
+      this.burst = { lastAt: now, admitted: 0, confirmed: false, held: null };
     const b = this.burst;
     b.lastAt = now;
     if (calls === 0 || this.threshold === null || b.confirmed) return true;

@@ -34,7 +34,10 @@ export function parseYear(v: unknown): YearParse {
 }
 
 const invalidYear = (input: string) =>
-  new LocalInputError("invalid_year", `An invalid: „${input}”; scrieți un an cu patru cifre, de ex. 2024. / Invalid year "${input}": use a four-digit year.`);
+  new LocalInputError(
+    "invalid_year",
+    `An invalid: „${input}”; scrieți un an cu patru cifre, de ex. 2024. / Invalid year "${input}": use a four-digit year.`,
+  );
 
 /**
  * The year rules a cell meets before anything is asked of the service (all free): a year is written

@@ -486,7 +486,7 @@ describe("batch identification (O7, O13)", () => {
     ]);
   });
 
-  test("null items and error markers are not found; duplicates keep the first; CUIs not asked are ignored", async () => {
+  test("null items and error markers are not found; a duplicate with other data comes after, for the engine to refuse; CUIs not asked are ignored", async () => {
     serve([
       null,
       { cui: OTHER, error: "not_found" },
@@ -497,7 +497,10 @@ describe("batch identification (O7, O13)", () => {
       { cui: CUI, denumire: "ALFA DUPLICAT", stare: "RADIATA" },
       { cui: 27, denumire: "NEÎNTREBAT", stare: "ACTIVA" },
     ]);
-    await expect(c.batchIdentification(asked)).resolves.toEqual([{ cui: CUI, denumire: "ALFA", stare: "ACTIVA" }]);
+    await expect(c.batchIdentification(asked)).resolves.toEqual([
+      { cui: CUI, denumire: "ALFA", stare: "ACTIVA" },
+      { cui: CUI, denumire: "ALFA DUPLICAT", stare: "RADIATA" },
+    ]);
   });
 
   test("included profile fields come through (normalized); those not sent stay absent", async () => {
@@ -594,6 +597,8 @@ describe("batch financial (O7, O13, O17)", () => {
     ]);
     await expect(c.batchFinancial([CUI], { an: 2024 })).resolves.toEqual([
       { cui: CUI, an: 2024, cifra_afaceri: 1, profit_net: 1, active_totale: 10, datorii_totale: 5, numar_angajati: null },
+      // the same year again with other figures: passed on, and the engine refuses to choose (dispatch.ts)
+      { cui: CUI, an: 2024, cifra_afaceri: 9, profit_net: 9 },
     ]);
   });
 

@@ -200,7 +200,9 @@ describe("firma refresh", () => {
     const reported = Number(/(\d+) × budget_reached/.exec(r.out)?.[1]);
     expect(reported).toBeGreaterThan(0);
     const same = [...Array(300).keys()].flatMap((i) =>
-      ["B", "C", "D", "E", "F"].filter((c) => JSON.stringify(after.getValue("Firme", `${c}${i + 2}`)) === JSON.stringify(before.getValue("Firme", `${c}${i + 2}`))),
+      ["B", "C", "D", "E", "F"].filter(
+        (c) => JSON.stringify(after.getValue("Firme", `${c}${i + 2}`)) === JSON.stringify(before.getValue("Firme", `${c}${i + 2}`)),
+      ),
     );
     expect(same.length).toBeGreaterThanOrEqual(reported);
   });

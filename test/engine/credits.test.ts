@@ -1,0 +1,190 @@
+/**
+ * Issue 10's credit promises, against the sandbox over loopback HTTP, counting what it charged:
+ * the estimate is an upper bound on first contact and exact once the service is known; a budget is
+ * never exceeded; after "credits spent" nothing more is sent; the guard holds a burst past its
+ * threshold; one retry fixes an unreadable answer; a healthy service never times a cell out
+ * whatever the queue; a full batch goes out without waiting for the timer.
+ */
+import { CellRequest, FirmaEngine, EngineOptions } from "../../src/engine/engine";
+import { MemoryStore } from "../../src/engine/store";
+import { startSandbox, Sandbox } from "../sandbox/server";
+import * as data from "../sandbox/dataset";
+
+let sb: Sandbox;
+let n = 0;
+
+beforeAll(async () => {
+  sb = await startSandbox({ port: 0 });
+});
+afterAll(async () => {
+  await sb.close();
+});
+beforeEach(() => {
+  sb.config.faults = {};
+  sb.config.includeMode = "fields";
+  sb.config.financialShape = "full";
+  sb.config.latencyMs = 0;
+});
+
+function setup(over: Partial<EngineOptions> & { key?: string } = {}) {
+  const key = over.key ?? `demo-enterprise-credits${++n}`;
+  const store = (over.store as MemoryStore) ?? new MemoryStore();
+  const engine = new FirmaEngine({ baseUrl: sb.url, apiKey: () => key, store, windowMs: 5, retryDelayMs: 5, ...over });
+  const charged = () => sb.usage(key).total;
+  const sent = () => sb.requests.filter((r) => r.key === key).length;
+  return { key, store, engine, charged, sent };
+}
+
+/** A 400-row sheet: DENUMIRE, STARE, JUDET, CA, PROFIT. */
+function sheet(rows: number, offset: number): CellRequest[] {
+  const cuis = data.sampleCuis(rows, offset);
+  return cuis.flatMap((cui): CellRequest[] => [
+    { kind: "profile", cui, field: "denumire" },
+    { kind: "profile", cui, field: "stare" },
+    { kind: "profile", cui, field: "judet" },
+    { kind: "financial", cui, year: null, field: "cifra_afaceri" },
+    { kind: "financial", cui, year: null, field: "profit_net" },
+  ]);
+}
+
+describe("the estimate is an upper bound", () => {
+  test.each([
+    ["honours include", "fields" as const],
+    ["ignores include", "ignored" as const],
+  ])("first contact with a service that %s: spent ≤ estimate; known afterwards: estimate = spend", async (_, includeMode) => {
+    sb.config.includeMode = includeMode;
+    const { engine, charged, store } = setup();
+    const cells = sheet(400, 300_000 + n * 1000);
+    await engine.ready();
+    const first = engine.estimate(cells);
+    expect(first.exact).toBe(false);
+    await engine.prefetch(cells);
+    expect(charged()).toBeLessThanOrEqual(first.credits);
+    // What was learned is kept per service address: a new engine over the same storage knows it.
+    await engine.persist();
+    const again = setup({ store });
+    await again.engine.ready();
+    const known = again.engine.estimate(cells, { refresh: true });
+    expect(known.exact).toBe(true);
+    await again.engine.prefetch(cells, { force: true });
+    expect(again.charged()).toBe(known.credits);
+  });
+});
+
+describe("budgets", () => {
+  test("an open budget is never exceeded; the cells past it fail with a budget message, at no cost", async () => {
+    const { engine, charged, sent } = setup();
+    const cells = sheet(400, 320_000);
+    const budget = engine.openBudget(3);
+    const report = await engine.prefetch(cells);
+    budget.close();
+    expect(sent()).toBeLessThanOrEqual(3);
+    expect(charged()).toBe(budget.spent);
+    expect(report.failed.budget_reached).toBeGreaterThan(0);
+  });
+});
+
+describe("credits spent means stop", () => {
+  test("Free plan, 2,000 companies: 10 calls, no 429 storm; recalculation sends nothing; the stop clears at the next Bucharest midnight", async () => {
+    const { engine, sent, key } = setup({ key: `demo-free-credits${++n}` });
+    const cuis = data.sampleCuis(2000, 340_000);
+    const first = await Promise.allSettled(cuis.map((c) => engine.profileField(c, "denumire")));
+    expect(sent()).toBeLessThanOrEqual(11);
+    expect(first.filter((r) => r.status === "fulfilled").length).toBe(1000);
+    const stop = engine.quotaStop();
+    expect(stop).not.toBeNull();
+    expect(stop!.by).toBe("day");
+    expect(stop!.until).toBeGreaterThan(Date.now());
+    const before = sent();
+    const again = await Promise.allSettled(cuis.slice(1000).map((c) => engine.profileField(c, "denumire")));
+    expect(sent()).toBe(before);
+    expect(again.every((r) => r.status === "rejected" && (r.reason as { kind: string }).kind === "credits_exhausted")).toBe(true);
+    // The user asks to retry: the engine asks again (and the service still refuses: one call).
+    engine.clearQuotaStop();
+    await engine.profileField(cuis[1500], "denumire").catch(() => undefined);
+    expect(sent()).toBe(before + 1);
+    expect(key).toMatch(/^demo-free/);
+  });
+
+  test("a 429 with Retry-After sets when the stop clears", async () => {
+    const { engine } = setup();
+    sb.config.faults = { rateLimitAfter: 0 };
+    const started = Date.now();
+    await engine.profileField(data.EXAMPLE_CUI, "denumire").catch(() => undefined);
+    const stop = engine.quotaStop();
+    expect(stop).not.toBeNull();
+    // The sandbox's 429 carries no Retry-After: the paid plan's period is the month.
+    expect(stop!.by).toBe("month");
+    expect(stop!.until).toBeGreaterThan(started + 86_400_000 - 1);
+  });
+});
+
+describe("the credit guard", () => {
+  test("a burst past the threshold is held at zero calls past it, and fills after confirmation", async () => {
+    const { engine, sent } = setup({ guardThreshold: 2 });
+    const cuis = data.sampleCuis(500, 360_000);
+    const held = await Promise.allSettled(cuis.map((c) => engine.profileField(c, "denumire")));
+    expect(sent()).toBeLessThanOrEqual(2);
+    const reasons = held.filter((r) => r.status === "rejected").map((r) => (r as PromiseRejectedResult).reason.kind);
+    expect(reasons.length).toBeGreaterThan(0);
+    expect(new Set(reasons)).toEqual(new Set(["guard_held"]));
+    expect(engine.heldBurst()).toMatchObject({ calls: expect.any(Number), cells: expect.any(Number) });
+    engine.confirmHeld();
+    const filled = await Promise.all(cuis.map((c) => engine.profileField(c, "denumire")));
+    expect(filled).toEqual(cuis.map((c) => data.company(c)!.denumire));
+    expect(sent()).toBe(5);
+  });
+});
+
+describe("faults one retry fixes", () => {
+  test("an unreadable 200 is retried and the cells get their values", async () => {
+    const { engine } = setup();
+    sb.config.faults = { failNext: 0, malformedRate: 0.5, seed: 3 };
+    const cuis = data.sampleCuis(300, 380_000);
+    const got = await Promise.allSettled(cuis.map((c) => engine.profileField(c, "denumire")));
+    const right = got.filter((r, i) => r.status === "fulfilled" && r.value === data.company(cuis[i])!.denumire).length;
+    const wrong = got.filter((r, i) => r.status === "fulfilled" && r.value !== data.company(cuis[i])!.denumire).length;
+    expect(wrong).toBe(0);
+    expect(right).toBeGreaterThanOrEqual(200);
+  });
+
+  test("duplicates with different data never fill a cell with either", async () => {
+    const { engine } = setup();
+    const cui = data.EXAMPLE_CUI;
+    const other = data.sampleCuis(1, 390_000)[0];
+    const fake = async () =>
+      new Response(JSON.stringify([data.company(cui), { ...data.company(cui), denumire: "ALTA FIRMA SRL" }, data.company(other)]), {
+        status: 200,
+        headers: { "content-type": "application/json" },
+      });
+    const e2 = new FirmaEngine({ baseUrl: sb.url, apiKey: () => "k", store: new MemoryStore(), windowMs: 1, fetch: fake, retries: 0 });
+    const r = await e2.profileField(cui, "denumire").then(
+      (v) => v,
+      (e) => e.kind,
+    );
+    expect(r).toBe("shape");
+    expect(engine).toBeDefined();
+  });
+});
+
+describe("deadlines measure the call", () => {
+  test("a healthy but slow service: 3,000 names at 50 ms per call with a 200 ms timeout, no cell times out", async () => {
+    sb.config.latencyMs = 50;
+    const { engine, charged } = setup({ timeoutMs: 200, totalTimeoutMs: 400, concurrency: 2 });
+    const cuis = data.sampleCuis(3000, 400_000);
+    const got = await Promise.allSettled(cuis.map((c) => engine.profileField(c, "denumire")));
+    expect(got.filter((r) => r.status === "rejected")).toEqual([]);
+    expect(charged()).toBe(30);
+  });
+
+  test("a full batch goes out before the timer: the first 100 names arrive well before a long window ends", async () => {
+    const { engine } = setup({ windowMs: 5000, maxWaitMs: 10_000 });
+    const cuis = data.sampleCuis(150, 410_000);
+    const started = Date.now();
+    const first = Promise.all(cuis.slice(0, 100).map((c) => engine.profileField(c, "denumire")));
+    for (const c of cuis.slice(100)) void engine.profileField(c, "denumire");
+    await first;
+    expect(Date.now() - started).toBeLessThan(2000);
+    await engine.flush();
+  });
+});

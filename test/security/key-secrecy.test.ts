@@ -111,7 +111,7 @@ describe("the key never leaves the X-API-Key header", () => {
     const xl = excel(KEY, sb.url);
     await callAll(xl);
     const mine = sb.requests.filter((r) => r.key === KEY);
-    expect(mine.length).toBeGreaterThanOrEqual(10);
+    expect(mine.length).toBeGreaterThanOrEqual(5); // batches ask every field at once: fewer calls than cells
     for (const r of sb.requests) expect(`${r.path}?${r.query}`).not.toContain(SECRET);
   });
 

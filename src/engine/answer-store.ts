@@ -148,7 +148,7 @@ export class KvAnswerStore implements AnswerStore {
     return this.maxBytes;
   }
 
-  async load(): Promise<{ entries: Iterable<[string, StoredAnswer]>; staleBefore: number }> {
+  async load(): Promise<{ entries: Iterable<[string, StoredAnswer]>; staleBefore: number; pending: boolean }> {
     const read = (key: string) => withTimeout(this.store.getItem(key), this.readTimeoutMs, "read");
     const [metaRaw, legacyRaw] = await Promise.all([read(`${this.prefix}meta`), read(this.legacyKey)]);
     const meta = parse<{ shards?: number; staleBefore?: number }>(metaRaw) ?? {};
@@ -187,7 +187,7 @@ export class KvAnswerStore implements AnswerStore {
     }
     const entries = [...this.held].map(([k, h]) => [k, h.answer] as [string, StoredAnswer]);
     entries.sort((a, b) => a[1].used - b[1].used);
-    return { entries, staleBefore: this.staleBefore };
+    return { entries, staleBefore: this.staleBefore, pending: this.legacyToRemove || this.dirty.size > 0 };
   }
 
   async write(changes: AnswerChanges): Promise<{ evicted: number }> {
@@ -210,19 +210,17 @@ export class KvAnswerStore implements AnswerStore {
       await withTimeout(this.store.removeItem(this.legacyKey), this.writeTimeoutMs, "write");
       this.legacyToRemove = false;
     }
-    try {
-      await this.flush();
-    } catch (e) {
-      if (!isQuotaError(e)) throw new StoreWriteError(writeFailed(this.where, e), e, evicted);
-      // The platform is fuller than its documented quota (other add-ins on the domain): make a quarter more room, once.
-      evicted += this.evictTo(Math.floor(this.persistedBytes * 0.75));
+    for (let attempt = 0; ; attempt++) {
       try {
         await this.flush();
-      } catch (e2) {
-        throw new StoreWriteError(writeFailed(this.where, e2), e2, evicted);
+        return { evicted };
+      } catch (e) {
+        // Fuller than the documented quota (other add-ins share the domain's 10 MB): half as much, up to six times
+        // (the platform does not say how much room there is).
+        if (!isQuotaError(e) || attempt === 6 || this.held.size === 0) throw new StoreWriteError(writeFailed(this.where, e), e, evicted);
+        evicted += this.evictTo(Math.floor(this.persistedBytes / 2));
       }
     }
-    return { evicted };
   }
 
   async clear(): Promise<void> {

@@ -143,6 +143,7 @@ export class PersistentCache {
           this.clock = Math.max(this.clock, top) + this.map.size;
           this.savedClock = this.clock;
           this.staleBefore = Math.max(this.staleBefore, saved.staleBefore);
+          if (saved.pending) this.metaDirty = true;
           this.evict();
         },
         (e) => {

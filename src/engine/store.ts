@@ -57,8 +57,8 @@ export interface AnswerChanges {
 export interface AnswerStore {
   /** For messages: the file, or the storage the answers are kept in. */
   readonly where: string;
-  /** The saved answers, least recently used first, and the saved staleBefore. */
-  load(): Promise<{ entries: Iterable<[string, StoredAnswer]>; staleBefore: number }>;
+  /** The saved answers, least recently used first, and the saved staleBefore; `pending`: the next save has work of its own (a migration). */
+  load(): Promise<{ entries: Iterable<[string, StoredAnswer]>; staleBefore: number; pending?: boolean }>;
   write(changes: AnswerChanges): Promise<{ evicted: number }>;
   clear(): Promise<void>;
 }

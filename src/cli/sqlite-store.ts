@@ -67,8 +67,8 @@ export class SqliteStore implements KeyValueStoreWithAnswers {
       this.db.pragma("journal_mode = WAL");
       this.db.pragma("synchronous = NORMAL");
       this.db.exec(`
-        CREATE TABLE IF NOT EXISTS answers (key TEXT PRIMARY KEY, value TEXT NOT NULL, expires INTEGER NOT NULL, fetched INTEGER NOT NULL, used INTEGER NOT NULL);
-        CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY, value TEXT NOT NULL);`);
+        CREATE TABLE IF NOT EXISTS answers (key TEXT PRIMARY KEY, value TEXT NOT NULL, expires INTEGER NOT NULL, fetched INTEGER NOT NULL, used INTEGER NOT NULL) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;`);
       this.db.prepare("SELECT count(*) FROM answers").get();
     } catch (e) {
       this.db.close();

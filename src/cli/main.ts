@@ -114,7 +114,10 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
     .option("--dry-run", "doar estimează costul, fără apeluri și fără scriere / only estimate the cost: no calls, nothing written")
     .option("--max-credits <n>", "refuză să pornească peste atâtea credite / refuse to start above this many credits", wholeNumber)
     .option("--plan <plan>", "planul dvs., pentru verificarea anilor fără cost / your plan, to check years at no cost", planName)
-    .option("--cache-dir <dir>", `dosarul cache-ului, fișierul cache.sqlite (implicit ${defaultCacheDir()}) / the cache folder, file cache.sqlite`)
+    .option(
+      "--cache-dir <dir>",
+      `dosarul cache-ului, fișierul cache.sqlite (implicit ${defaultCacheDir()}) / the cache folder, file cache.sqlite`,
+    )
     .option("--no-cache", "fără cache pe disc / no cache on disk")
     .option("--no-progress", "fără bară de progres / no progress bar")
     .addOption(new Option("--lang <lang>", "limba mesajelor / message language").choices(["ro", "en"]).default("ro"))
@@ -168,6 +171,7 @@ async function runRefresh(input: string, flags: RefreshFlags, io: Io): Promise<n
       plan: () => flags.plan ?? null,
     });
     if (!flags.dryRun) void engine.client; // checks the address now (https, or loopback http)
+    engine.cache.onProblem((p) => io.stderr.write(`${p.message}\n`)); // a full or failing cache is told, never silent
   } catch (e) {
     return fail((e as Error).message, 1);
   }

@@ -83,7 +83,9 @@ export class SqliteStore implements KeyValueStoreWithAnswers {
   }
 
   async setItem(key: string, value: string): Promise<void> {
-    this.guard(() => this.db.prepare("INSERT INTO kv (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(key, value));
+    this.guard(() =>
+      this.db.prepare("INSERT INTO kv (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(key, value),
+    );
   }
 
   async removeItem(key: string): Promise<void> {
@@ -114,7 +116,9 @@ class SqliteAnswerStore implements AnswerStore {
       const meta = this.db.prepare("SELECT value FROM kv WHERE key = 'firma.cache.staleBefore'").get() as { value: string } | undefined;
       const entries: [string, StoredAnswer][] = [];
       // Least recently used first, the order PersistentCache rebuilds its LRU from.
-      for (const r of this.db.prepare("SELECT key, value, expires, fetched, used FROM answers ORDER BY used").iterate() as Iterable<AnswerRow>) {
+      for (const r of this.db
+        .prepare("SELECT key, value, expires, fetched, used FROM answers ORDER BY used")
+        .iterate() as Iterable<AnswerRow>) {
         entries.push([r.key, { value: JSON.parse(r.value), expires: r.expires, fetched: r.fetched, used: r.used }]);
       }
       return { entries, staleBefore: meta ? Number(meta.value) || 0 : 0 };
@@ -129,7 +133,9 @@ class SqliteAnswerStore implements AnswerStore {
         "ON CONFLICT(key) DO UPDATE SET value = excluded.value, expires = excluded.expires, fetched = excluded.fetched, used = excluded.used",
     );
     const touch = this.db.prepare("UPDATE answers SET used = ? WHERE key = ?");
-    const meta = this.db.prepare("INSERT INTO kv (key, value) VALUES ('firma.cache.staleBefore', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value");
+    const meta = this.db.prepare(
+      "INSERT INTO kv (key, value) VALUES ('firma.cache.staleBefore', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+    );
     try {
       this.db.transaction(() => {
         for (const [k, a] of changes.put) put.run(k, JSON.stringify(a.value), a.expires, a.fetched, a.used);
@@ -156,7 +162,9 @@ function reason(e: unknown): string {
   const code = (e as { code?: string })?.code;
   const msg = (e as Error)?.message ?? String(e);
   if (code === "SQLITE_BUSY" || code === "SQLITE_LOCKED") return `blocat de alt program / locked by another program: ${msg}`;
-  if (code === "SQLITE_NOTADB" || code === "SQLITE_CORRUPT") return `nu este o bază de date SQLite validă / not a valid SQLite database: ${msg}`;
-  if (code === "SQLITE_CANTOPEN" || code === "SQLITE_READONLY" || code === "SQLITE_PERM") return `nu poate fi deschis pentru scriere / cannot be opened for writing: ${msg}`;
+  if (code === "SQLITE_NOTADB" || code === "SQLITE_CORRUPT")
+    return `nu este o bază de date SQLite validă / not a valid SQLite database: ${msg}`;
+  if (code === "SQLITE_CANTOPEN" || code === "SQLITE_READONLY" || code === "SQLITE_PERM")
+    return `nu poate fi deschis pentru scriere / cannot be opened for writing: ${msg}`;
   return msg;
 }

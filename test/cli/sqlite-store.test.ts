@@ -67,7 +67,8 @@ test("500,000 answers saved are all served by the next run, with their fetch tim
   const loadMs = performance.now() - t0;
   expect(b.size).toBe(500_001);
   let fresh = 0;
-  for (let i = 0; i < 250_000; i++) if (b.freshValue(`p:${1_000_000 + i}`) !== undefined && b.freshValue(`f:${1_000_000 + i}:${LATEST_YEAR}`) !== undefined) fresh += 2;
+  for (let i = 0; i < 250_000; i++)
+    if (b.freshValue(`p:${1_000_000 + i}`) !== undefined && b.freshValue(`f:${1_000_000 + i}:${LATEST_YEAR}`) !== undefined) fresh += 2;
   expect(fresh).toBe(500_000);
   expect(b.fetchedAt("p:14399840")).toBe(now);
   for (const s of open) s.close(); // the last connection to close folds the write-ahead log into the file
@@ -155,7 +156,10 @@ describe("firma refresh with a cache it cannot use", () => {
     const run = async () => {
       let out = "";
       const io: Io = { stdout: { write: (s: string) => (out += s) }, stderr: { write: () => true }, env: {} };
-      const code = await main(["refresh", book, "--key", "demo-pro-sqlite2", "--base-url", sb.url, "--cache-dir", cacheDir, "--out", join(dir, "o.xlsx")], io);
+      const code = await main(
+        ["refresh", book, "--key", "demo-pro-sqlite2", "--base-url", sb.url, "--cache-dir", cacheDir, "--out", join(dir, "o.xlsx")],
+        io,
+      );
       return { code, credits: Number(/credite cheltuite: (\d+)/.exec(out)?.[1]) };
     };
     const first = await run();

@@ -24,11 +24,11 @@ class ProbeStore extends MemoryStore {
   sets: string[] = [];
   quotaBytes = Infinity;
   hangReads = false;
-  async getItem(key: string): Promise<string | null> {
+  override async getItem(key: string): Promise<string | null> {
     if (this.hangReads) return new Promise<string | null>(() => undefined);
     return super.getItem(key);
   }
-  async setItem(key: string, value: string): Promise<void> {
+  override async setItem(key: string, value: string): Promise<void> {
     let used = value.length;
     for (const [k, v] of this.data) if (k !== key) used += v.length;
     if (used > this.quotaBytes) throw Object.assign(new Error("The quota has been exceeded."), { name: "QuotaExceededError" });
@@ -66,7 +66,9 @@ describe("in memory", () => {
     expect(fresh).toBe(500_000);
     expect(cache.hits).toBe(500_000);
     const s = cache.stats();
-    console.log(`500,000 answers in memory: ~${Math.round(s.bytes / 1048576)} MB estimated of ${s.maxBytes / 1048576} MB; freshValue ${perCell.toFixed(2)} µs per cell`);
+    console.log(
+      `500,000 answers in memory: ~${Math.round(s.bytes / 1048576)} MB estimated of ${s.maxBytes / 1048576} MB; freshValue ${perCell.toFixed(2)} µs per cell`,
+    );
     expect(perCell).toBeLessThan(10);
   });
 

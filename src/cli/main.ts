@@ -14,8 +14,8 @@ import { FirmaEngine } from "../engine/engine";
 import { isPlanName } from "../engine/plans";
 import { KeyValueStore, MemoryStore } from "../engine/store";
 import type { Lang } from "../functions/cells";
-import { defaultCacheDir, FileStore } from "./file-store";
 import { refreshWorkbook, RefreshReport } from "./refresh";
+import { CacheStoreError, defaultCacheDir, defaultCachePath, SqliteStore } from "./sqlite-store";
 import { XlsxError } from "./xlsx-package";
 
 export interface Io {
@@ -129,7 +129,10 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
       wholeNumber,
     )
     .option("--plan <plan>", "planul dvs., pentru verificarea anilor fără cost / your plan, to check years at no cost", planName)
-    .option("--cache-dir <dir>", `unde se păstrează cache-ul (implicit ${defaultCacheDir()}) / where the cache is kept`)
+    .option(
+      "--cache-dir <dir>",
+      `dosarul cache-ului, fișierul cache.sqlite (implicit ${defaultCacheDir()}) / the cache folder, file cache.sqlite`,
+    )
     .option("--no-cache", "fără cache pe disc / no cache on disk")
     .option("--no-progress", "fără bară de progres / no progress bar")
     .addOption(new Option("--lang <lang>", "limba mesajelor / message language").choices(["ro", "en"]).default("ro"))
@@ -166,7 +169,14 @@ async function runRefresh(input: string, flags: RefreshFlags, io: Io): Promise<n
   } catch (e) {
     return fail(`${(e as Error).message}`, 2);
   }
-  const store: KeyValueStore = flags.cache ? new FileStore(join(flags.cacheDir ?? defaultCacheDir(), "store.json")) : new MemoryStore();
+  let store: KeyValueStore;
+  try {
+    store = flags.cache ? new SqliteStore(defaultCachePath(flags.cacheDir ?? defaultCacheDir())) : new MemoryStore();
+  } catch (e) {
+    // A locked, unreadable or corrupt cache file: say which, before anything is asked of the service.
+    if (e instanceof CacheStoreError) return fail(e.message, 1);
+    throw e;
+  }
   let engine: FirmaEngine;
   try {
     engine = new FirmaEngine({
@@ -176,6 +186,7 @@ async function runRefresh(input: string, flags: RefreshFlags, io: Io): Promise<n
       plan: () => flags.plan ?? null,
     });
     if (!flags.dryRun) void engine.client; // checks the address now (https, or loopback http)
+    engine.cache.onProblem((p) => io.stderr.write(`${p.message}\n`)); // a full or failing cache is told, never silent
   } catch (e) {
     return fail((e as Error).message, 1);
   }

@@ -1,4 +1,5 @@
-import { KeyValueStore, readJson } from "./store";
+import { KvAnswerStore, KvAnswerStoreOptions, StoreTimeoutError, StoreWriteError } from "./answer-store";
+import { AnswerStore, hasAnswerStore, KeyValueStore, StoredAnswer } from "./store";
 
 /** How long each kind of answer stays fresh. A stale entry is still served when a refresh fails. */
 export const TTL = {
@@ -11,18 +12,54 @@ export const TTL = {
   counties: 30 * 86_400_000,
 } as const;
 
+/**
+ * Memory the answers may take, estimated as the JSON length of key and value plus ENTRY_OVERHEAD.
+ * A profile is ~220 bytes of JSON and a financial year ~140, so 500,000 answers estimate at ~150 MB;
+ * Node (the CLI) gets room for three times that, a webview (the add-in) for about twice.
+ */
+export const DEFAULT_MAX_BYTES = typeof process !== "undefined" && process.versions?.node ? 512 * 1024 * 1024 : 320 * 1024 * 1024;
+export const DEFAULT_MAX_ENTRIES = 1_000_000;
+/** What a Map entry, the entry's array and its numbers take beside the JSON, roughly. */
+const ENTRY_OVERHEAD = 64;
+
 export interface CacheOptions {
-  /** Key under which the cache is persisted. @default "firma.cache.v1" */
-  storageKey?: string;
-  /** Entries kept at most; the least recently used go first. @default 20000 */
+  /** Where the answers are kept. @default the store's own (SQLite for the CLI), else a KvAnswerStore over the store */
+  backend?: AnswerStore;
+  /** Options of the default KvAnswerStore (byte cap, shards, read timeout). */
+  kv?: KvAnswerStoreOptions;
+  /** Answers kept in memory at most; the least recently used go first. @default 1,000,000 */
   maxEntries?: number;
-  /** Delay before a change is written to the store (writes are coalesced). @default 500 */
+  /** Memory the answers may take (estimated from their JSON length); the least recently used go first. @default 512 MB in Node, 320 MB elsewhere */
+  maxBytes?: number;
+  /**
+   * A save this long after the last change, as a safety net: the engine and the CLI save when a
+   * refresh ends, which does not depend on a timer that a closing document may never fire. 0 = none. @default 500
+   */
   saveDelayMs?: number;
   now?: () => number;
 }
 
-/** [value, expiresAt, fetchedAt] */
-type Entry = [unknown, number, number];
+/** Something the user must be told about: answers that had to go, a store that failed or did not answer. */
+export interface CacheProblem {
+  kind: "full" | "write_failed" | "read_timeout" | "read_failed";
+  message: string;
+  /** Answers dropped (least recently used first). */
+  evicted?: number;
+}
+
+export interface CacheStats {
+  /** Answers in memory. */
+  entries: number;
+  /** Memory they take, estimated. */
+  bytes: number;
+  maxBytes: number;
+  /** What the saved answers take in the store, when the store can tell (the add-in's storage). */
+  persistedBytes?: number;
+  maxPersistedBytes?: number;
+}
+
+/** [value, expiresAt, fetchedAt, used, bytes] — a tuple: 500,000 of them must stay cheap. */
+type Entry = [unknown, number, number, number, number];
 
 export interface Hit<V> {
   value: V;
@@ -30,38 +67,95 @@ export interface Hit<V> {
 }
 
 /**
- * An LRU map of JSON values with per-entry lifetimes, persisted to a KeyValueStore.
+ * An LRU map of JSON values with per-entry lifetimes, bounded by bytes, saved one entry per answer
+ * to an AnswerStore, incrementally: save() writes only what changed since the last save.
  * Expired entries are kept (until evicted) so that a failed refresh can fall back to them.
+ * Every eviction and every failure of the store is reported (onProblem), never swallowed.
  */
 export class PersistentCache {
   private readonly map = new Map<string, Entry>();
-  private readonly store: KeyValueStore;
-  private readonly storageKey: string;
+  private readonly backend: AnswerStore;
   private readonly maxEntries: number;
+  private readonly maxBytes: number;
   private readonly saveDelayMs: number;
   private readonly now: () => number;
+  private readonly listeners = new Set<(p: CacheProblem) => void>();
   private staleBefore = 0;
+  private bytes = 0;
+  /** Recency clock: an entry's `used` is the clock when it was last set or read. */
+  private clock = 0;
+  /** The clock at the last save: entries read after it have moved on in the LRU order. */
+  private savedClock = 0;
+  /** Keys set or marked stale since the last save. */
+  private dirty = new Set<string>();
+  private cleared = false;
+  private metaDirty = false;
+  private evictedUnreported = 0;
   private saveTimer: ReturnType<typeof setTimeout> | null = null;
+  private saving: Promise<void> = Promise.resolve();
   private loaded: Promise<void> | null = null;
+  /** The latest problems, newest last, for a pane opened after they happened. */
+  readonly problems: CacheProblem[] = [];
   hits = 0;
 
   constructor(store: KeyValueStore, options: CacheOptions = {}) {
-    this.store = store;
-    this.storageKey = options.storageKey ?? "firma.cache.v1";
-    this.maxEntries = options.maxEntries ?? 20000;
+    this.backend = options.backend ?? (hasAnswerStore(store) ? store.answers : new KvAnswerStore(store, options.kv));
+    this.maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
+    this.maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
     this.saveDelayMs = options.saveDelayMs ?? 500;
     this.now = options.now ?? Date.now;
     if (!(this.maxEntries > 0)) throw new TypeError("cache maxEntries must be a positive number");
+    if (!(this.maxBytes > 0)) throw new TypeError("cache maxBytes must be a positive number");
   }
 
-  /** Loads the persisted entries once; later calls return the same promise. */
+  /** Tells `listener` about every problem from now on; returns the function that stops it. */
+  onProblem(listener: (p: CacheProblem) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Loads the saved entries once; later calls return the same promise. A store that fails or does not
+   * answer in time leaves the cache empty (answers are fetched again) and is reported; it never rejects,
+   * so no cell waits on storage.
+   */
   load(): Promise<void> {
     if (!this.loaded) {
-      this.loaded = readJson<{ entries?: [string, Entry][]; staleBefore?: number }>(this.store, this.storageKey, {}).then((saved) => {
-        for (const [k, e] of saved.entries ?? []) if (!this.map.has(k)) this.map.set(k, e);
-        this.staleBefore = Math.max(this.staleBefore, saved.staleBefore ?? 0);
-        this.evict();
-      });
+      this.loaded = this.backend.load().then(
+        (saved) => {
+          // Saved entries are least recently used first: inserted in that order, the Map's order is the LRU order.
+          const fresh = new Map<string, Entry>();
+          let top = 0;
+          for (const [k, a] of saved.entries) {
+            if (this.map.has(k)) continue; // set() during the load is newer
+            const size = entrySize(k, a.value);
+            fresh.set(k, [a.value, a.expires, a.fetched, a.used, size]);
+            this.bytes += size;
+            if (a.used > top) top = a.used;
+          }
+          if (fresh.size > 0) {
+            for (const [k, e] of this.map) fresh.set(k, e);
+            this.map.clear();
+            for (const [k, e] of fresh) this.map.set(k, e);
+          }
+          // Entries set during the load keep their place above the saved ones.
+          for (const e of this.map.values()) if (e[3] <= top) e[3] = top + e[3];
+          this.clock = Math.max(this.clock, top) + this.map.size;
+          this.savedClock = this.clock;
+          this.staleBefore = Math.max(this.staleBefore, saved.staleBefore);
+          if (saved.pending) this.metaDirty = true;
+          this.evict();
+        },
+        (e) => {
+          const timeout = e instanceof StoreTimeoutError;
+          this.report({
+            kind: timeout ? "read_timeout" : "read_failed",
+            message: timeout
+              ? e.message
+              : `Cache-ul din ${this.backend.where} nu a putut fi citit (${(e as Error)?.message ?? e}); pornește gol. / The cache in ${this.backend.where} could not be read (${(e as Error)?.message ?? e}); it starts empty.`,
+          });
+        },
+      );
     }
     return this.loaded;
   }
@@ -72,6 +166,7 @@ export class PersistentCache {
     if (!e) return undefined;
     this.map.delete(key);
     this.map.set(key, e);
+    e[3] = ++this.clock;
     return { value: e[0] as V, fresh: e[1] > this.now() && e[2] >= this.staleBefore };
   }
 
@@ -84,6 +179,7 @@ export class PersistentCache {
     if (e === undefined) return undefined;
     this.map.delete(key);
     this.map.set(key, e);
+    e[3] = ++this.clock;
     if (!(e[1] > this.now() && e[2] >= this.staleBefore)) return undefined;
     this.hits++;
     return e[0] as V;
@@ -97,22 +193,47 @@ export class PersistentCache {
     return h;
   }
 
+  /** When the answer for a key was fetched (ms since the epoch); undefined when there is none. Does not mark it used. */
+  fetchedAt(key: string): number | undefined {
+    return this.map.get(key)?.[2];
+  }
+
   set(key: string, value: unknown, ttlMs: number): void {
     const now = this.now();
-    this.map.delete(key);
-    this.map.set(key, [value, now + ttlMs, now]);
+    const old = this.map.get(key);
+    if (old) {
+      this.bytes -= old[4];
+      this.map.delete(key);
+    }
+    const size = entrySize(key, value);
+    this.map.set(key, [value, now + ttlMs, now, ++this.clock, size]);
+    this.bytes += size;
+    this.dirty.add(key);
     this.evict();
+    this.scheduleSave();
+  }
+
+  /** The answer for a key counts as stale (still a fallback); it keeps its value and when it was fetched. */
+  markStale(key: string): void {
+    const e = this.map.get(key);
+    if (!e || e[1] === 0) return;
+    e[1] = 0;
+    this.dirty.add(key);
     this.scheduleSave();
   }
 
   /** Everything fetched until now counts as stale (a user-asked refresh); values stay as fallbacks. */
   markAllStale(): void {
     this.staleBefore = this.now() + 1;
+    this.metaDirty = true;
     this.scheduleSave();
   }
 
   clear(): void {
     this.map.clear();
+    this.dirty.clear();
+    this.bytes = 0;
+    this.cleared = true;
     this.scheduleSave();
   }
 
@@ -120,25 +241,132 @@ export class PersistentCache {
     return this.map.size;
   }
 
-  /** Writes now (and cancels a pending delayed write). */
-  async save(): Promise<void> {
+  stats(): CacheStats {
+    const s: CacheStats = { entries: this.map.size, bytes: this.bytes, maxBytes: this.maxBytes };
+    if (this.backend instanceof KvAnswerStore) {
+      s.persistedBytes = this.backend.persistedBytes;
+      s.maxPersistedBytes = this.backend.maxPersistedBytes;
+    }
+    return s;
+  }
+
+  /**
+   * Writes what changed since the last save (and cancels a pending delayed save). Rejects when the
+   * store failed, after reporting it; what failed stays to be written by the next save.
+   */
+  save(): Promise<void> {
     if (this.saveTimer) clearTimeout(this.saveTimer);
     this.saveTimer = null;
-    const payload = JSON.stringify({ entries: [...this.map], staleBefore: this.staleBefore });
-    await this.store.setItem(this.storageKey, payload);
+    // One save at a time: a second waits for the first, then writes what is left.
+    const next = this.saving.catch(() => undefined).then(() => this.saveNow());
+    this.saving = next;
+    return next;
+  }
+
+  private async saveNow(): Promise<void> {
+    if (this.loaded) await this.loaded; // never write over a store not read yet
+    const put: [string, StoredAnswer][] = [];
+    const touched: [string, number][] = [];
+    const dirty = this.dirty;
+    this.dirty = new Set();
+    const since = this.savedClock;
+    for (const k of dirty) {
+      const e = this.map.get(k);
+      if (e) put.push([k, { value: e[0], expires: e[1], fetched: e[2], used: e[3] }]);
+    }
+    // Reads since the last save move entries up the LRU order; the scan is per save, never per read.
+    for (const [k, e] of this.map) if (e[3] > since && !dirty.has(k)) touched.push([k, e[3]]);
+    const cleared = this.cleared;
+    const metaDirty = this.metaDirty;
+    if (!cleared && !metaDirty && put.length === 0 && touched.length === 0) return;
+    this.cleared = false;
+    this.metaDirty = false;
+    const clock = this.clock;
+    try {
+      if (cleared) await this.backend.clear();
+      const { evicted } = await this.backend.write({ put, touched, staleBefore: this.staleBefore });
+      this.savedClock = clock;
+      if (evicted > 0) this.report({ kind: "full", message: storeFull(this.backend.where, evicted), evicted });
+    } catch (e) {
+      // What was not written is written by the next save.
+      for (const k of dirty) if (this.map.has(k)) this.dirty.add(k);
+      if (cleared) this.cleared = true;
+      if (metaDirty) this.metaDirty = true;
+      const evicted = e instanceof StoreWriteError ? e.evicted : 0;
+      this.report({
+        kind: "write_failed",
+        message:
+          e instanceof StoreWriteError
+            ? e.message
+            : `Cache-ul nu a putut fi salvat în ${this.backend.where}: ${(e as Error)?.message ?? e} / The cache could not be saved in ${this.backend.where}: ${(e as Error)?.message ?? e}`,
+        ...(evicted ? { evicted } : {}),
+      });
+      throw e;
+    }
   }
 
   private scheduleSave(): void {
-    if (this.saveTimer) return;
+    if (this.saveTimer || this.saveDelayMs <= 0) return;
     this.saveTimer = setTimeout(() => {
       this.saveTimer = null;
+      // Reported through onProblem by saveNow; nothing more to do with the rejection here.
       this.save().catch(() => undefined);
     }, this.saveDelayMs);
     (this.saveTimer as { unref?: () => void }).unref?.();
   }
 
-  private evict(): void {
-    const it = this.map.keys();
-    while (this.map.size > this.maxEntries) this.map.delete(it.next().value as string);
+  private report(p: CacheProblem): void {
+    this.problems.push(p);
+    if (this.problems.length > 20) this.problems.shift();
+    for (const l of this.listeners) {
+      try {
+        l(p);
+      } catch {
+        /* a listener's own failure must not break the cache */
+      }
+    }
   }
+
+  private evict(): void {
+    if (this.map.size <= this.maxEntries && this.bytes <= this.maxBytes) return;
+    const it = this.map.entries();
+    let n = 0;
+    while (this.map.size > this.maxEntries || this.bytes > this.maxBytes) {
+      const [k, e] = it.next().value as [string, Entry];
+      this.map.delete(k);
+      this.bytes -= e[4];
+      n++;
+    }
+    // One report per burst of evictions (a refresh may evict thousands, one set() at a time).
+    if (this.evictedUnreported === 0) {
+      queueMicrotask(() => {
+        const evicted = this.evictedUnreported;
+        this.evictedUnreported = 0;
+        this.report({ kind: "full", message: memoryFull(evicted, this.maxBytes, this.maxEntries), evicted });
+      });
+    }
+    this.evictedUnreported += n;
+  }
+}
+
+function entrySize(key: string, value: unknown): number {
+  return key.length + (value === null ? 4 : JSON.stringify(value).length) + ENTRY_OVERHEAD;
+}
+
+function mb(n: number): string {
+  return `${Math.round(n / 1048576)} MB`;
+}
+
+function memoryFull(evicted: number, maxBytes: number, maxEntries: number): string {
+  return (
+    `Cache-ul din memorie e plin (${mb(maxBytes)} / ${maxEntries} răspunsuri): ${evicted} răspunsuri folosite cel mai demult au fost scoase și vor fi cerute din nou dacă e nevoie. / ` +
+    `The in-memory cache is full (${mb(maxBytes)} / ${maxEntries} answers): the ${evicted} least recently used answers were dropped and will be fetched again if needed.`
+  );
+}
+
+function storeFull(where: string, evicted: number): string {
+  return (
+    `Cache-ul salvat în ${where} e plin: ${evicted} răspunsuri folosite cel mai demult nu mai sunt păstrate după închidere (rămân în memorie până atunci). / ` +
+    `The cache saved in ${where} is full: the ${evicted} least recently used answers are no longer kept after closing (they stay in memory until then).`
+  );
 }

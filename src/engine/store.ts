@@ -1,7 +1,7 @@
 /**
  * Where the engine keeps what must outlive a reload: the cache, the credit meter, what it learned
  * about the service. The shape is OfficeRuntime.storage's, so the add-in passes that in as it is;
- * Node (tests, CLI) uses MemoryStore or FileStore.
+ * Node uses MemoryStore (tests, --no-cache) or the CLI's SQLite file (src/cli/sqlite-store.ts).
  */
 export interface KeyValueStore {
   getItem(key: string): Promise<string | null>;
@@ -30,4 +30,45 @@ export async function readJson<T>(store: KeyValueStore, key: string, fallback: T
   } catch {
     return fallback;
   }
+}
+
+/** One cached answer as a backend keeps it. `used` orders answers for LRU eviction (larger = more recent). */
+export interface StoredAnswer {
+  value: unknown;
+  expires: number;
+  fetched: number;
+  used: number;
+}
+
+/** What one save() hands a backend: only what changed since the last save. */
+export interface AnswerChanges {
+  /** Answers set (or marked stale) since the last save. */
+  put: [string, StoredAnswer][];
+  /** Answers read since the last save and not otherwise changed: their `used` moved on. */
+  touched: [string, number][];
+  /** Everything fetched before this instant counts as stale (markAllStale). */
+  staleBefore: number;
+}
+
+/**
+ * Where PersistentCache keeps its answers, one entry per answer, written incrementally. A backend
+ * may drop answers to stay within its own limits: it then says how many went (least recently used first).
+ */
+export interface AnswerStore {
+  /** For messages: the file, or the storage the answers are kept in. */
+  readonly where: string;
+  /** The saved answers, least recently used first, and the saved staleBefore; `pending`: the next save has work of its own (a migration). */
+  load(): Promise<{ entries: Iterable<[string, StoredAnswer]>; staleBefore: number; pending?: boolean }>;
+  write(changes: AnswerChanges): Promise<{ evicted: number }>;
+  clear(): Promise<void>;
+}
+
+/** A KeyValueStore that keeps the cache's answers its own way (the CLI's SQLite file): PersistentCache then uses that. */
+export interface KeyValueStoreWithAnswers extends KeyValueStore {
+  readonly answers: AnswerStore;
+}
+
+export function hasAnswerStore(store: KeyValueStore): store is KeyValueStoreWithAnswers {
+  const a = (store as Partial<KeyValueStoreWithAnswers>).answers;
+  return typeof a === "object" && a !== null && typeof a.load === "function" && typeof a.write === "function";
 }

@@ -128,7 +128,7 @@ describe("the key never leaves the X-API-Key header", () => {
     await callAll(xl);
     await new Promise((r) => setTimeout(r, 800)); // the cache's and the meter's delayed writes
     const entries = [...xl.storage.data.entries()];
-    expect(entries.map(([k]) => k)).toEqual(expect.arrayContaining(["firma.apiKey", "firma.cache.v1", "firma.meter.v1"]));
+    expect(entries.map(([k]) => k)).toEqual(expect.arrayContaining(["firma.apiKey", "firma.c2.meta", "firma.meter.v1"]));
     for (const [k, v] of entries) if (k !== "firma.apiKey") expect(`${k}=${v}`).not.toContain(SECRET);
   });
 

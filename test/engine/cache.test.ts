@@ -1,0 +1,262 @@
+/**
+ * The cache as the user meets it: how many answers it keeps, what survives a reopened workbook, and
+ * that a full or failing store is told, never silent. Records are the sandbox's own companies.
+ */
+import { CacheProblem, PersistentCache, TTL } from "../../src/engine/cache";
+import { KvAnswerStore, KV_DEFAULT_MAX_BYTES } from "../../src/engine/answer-store";
+import { KeyValueStore, MemoryStore } from "../../src/engine/store";
+import { company, financialYear, sampleCuis, LATEST_YEAR } from "../sandbox/dataset";
+
+const DAY = 86_400_000;
+
+/** `n` profile + latest-year financial answers, as the engine keys and stores them. */
+function answers(n: number, offset = 0): [string, unknown][] {
+  const out: [string, unknown][] = [];
+  for (const cui of sampleCuis(n, offset)) {
+    out.push([`p:${cui}`, company(cui)]);
+    out.push([`f:${cui}:${LATEST_YEAR}`, financialYear(cui, LATEST_YEAR)]);
+  }
+  return out;
+}
+
+/** A MemoryStore that counts writes and can be made to refuse them or to never answer reads. */
+class ProbeStore extends MemoryStore {
+  sets: string[] = [];
+  quotaBytes = Infinity;
+  hangReads = false;
+  override async getItem(key: string): Promise<string | null> {
+    if (this.hangReads) return new Promise<string | null>(() => undefined);
+    return super.getItem(key);
+  }
+  override async setItem(key: string, value: string): Promise<void> {
+    let used = value.length;
+    for (const [k, v] of this.data) if (k !== key) used += v.length;
+    if (used > this.quotaBytes) throw Object.assign(new Error("The quota has been exceeded."), { name: "QuotaExceededError" });
+    this.sets.push(key);
+    await super.setItem(key, value);
+  }
+}
+
+function collect(cache: PersistentCache): CacheProblem[] {
+  const got: CacheProblem[] = [];
+  cache.onProblem((p) => got.push(p));
+  return got;
+}
+
+const tick = () => new Promise((r) => setTimeout(r, 0));
+
+describe("in memory", () => {
+  test("500,000 answers set are all still fresh: nothing evicted, and a cached cell costs microseconds", async () => {
+    const cache = new PersistentCache(new MemoryStore(), { saveDelayMs: 0 });
+    const problems = collect(cache);
+    const sample = answers(500).map(([, v]) => v);
+    const keys: string[] = [];
+    for (let i = 0; i < 250_000; i++) {
+      keys.push(`p:${1_000_000 + i}`, `f:${1_000_000 + i}:${LATEST_YEAR}`);
+      cache.set(keys[2 * i], sample[(2 * i) % sample.length], TTL.profile);
+      cache.set(keys[2 * i + 1], sample[(2 * i + 1) % sample.length], TTL.latestYear);
+    }
+    await tick();
+    expect(cache.size).toBe(500_000);
+    expect(problems).toEqual([]);
+    const t0 = performance.now();
+    let fresh = 0;
+    for (const k of keys) if (cache.freshValue(k) !== undefined) fresh++;
+    const perCell = ((performance.now() - t0) * 1000) / keys.length;
+    expect(fresh).toBe(500_000);
+    expect(cache.hits).toBe(500_000);
+    const s = cache.stats();
+    console.log(
+      `500,000 answers in memory: ~${Math.round(s.bytes / 1048576)} MB estimated of ${s.maxBytes / 1048576} MB; freshValue ${perCell.toFixed(2)} µs per cell`,
+    );
+    expect(perCell).toBeLessThan(10);
+  });
+
+  test("past the byte cap the least recently used answers go, and the user is told how many", async () => {
+    const cache = new PersistentCache(new MemoryStore(), { maxBytes: 200_000, saveDelayMs: 0 });
+    const problems = collect(cache);
+    const all = answers(1000);
+    cache.set(all[0][0], all[0][1], TTL.profile);
+    for (const [k, v] of all.slice(1)) {
+      cache.set(k, v, TTL.profile);
+      cache.peek(all[0][0]); // used all the time: it stays
+    }
+    await tick();
+    expect(cache.stats().bytes).toBeLessThanOrEqual(200_000);
+    expect(cache.size).toBeLessThan(all.length);
+    expect(cache.getFresh(all[0][0])).toBeDefined();
+    expect(cache.getFresh(all[1][0])).toBeUndefined(); // the oldest not used since
+    expect(cache.getFresh(all[all.length - 1][0])).toBeDefined();
+    const full = problems.filter((p) => p.kind === "full");
+    expect(full.length).toBeGreaterThanOrEqual(1);
+    expect(full.reduce((s, p) => s + (p.evicted ?? 0), 0)).toBe(all.length - cache.size);
+    expect(full[0].message).toMatch(/ \/ The in-memory cache is full/);
+  });
+});
+
+describe("saved in the add-in's storage (sharded keys, a byte cap)", () => {
+  test("a reopened workbook is served from storage, with each answer's fetch time", async () => {
+    const store = new MemoryStore();
+    let now = Date.UTC(2026, 0, 10);
+    const a = new PersistentCache(store, { now: () => now, saveDelayMs: 0 });
+    await a.load();
+    const all = answers(200);
+    for (const [k, v] of all) {
+      a.set(k, v, TTL.profile);
+      now += 1000;
+    }
+    await a.save();
+    expect([...store.data.keys()].every((k) => k.startsWith("firma.c2."))).toBe(true);
+    expect(store.data.has("firma.cache.v1")).toBe(false);
+
+    now += DAY;
+    const b = new PersistentCache(store, { now: () => now, saveDelayMs: 0 });
+    await b.load();
+    expect(b.size).toBe(all.length);
+    for (const [i, [k, v]] of all.entries()) {
+      expect(b.getFresh(k)?.value).toEqual(v);
+      expect(b.fetchedAt(k)).toBe(Date.UTC(2026, 0, 10) + i * 1000);
+    }
+  });
+
+  test("a save writes only the shards whose answers changed", async () => {
+    const store = new ProbeStore();
+    const cache = new PersistentCache(store, { saveDelayMs: 0 });
+    await cache.load();
+    for (const [k, v] of answers(1000)) cache.set(k, v, TTL.profile);
+    await cache.save();
+    expect(store.sets.length).toBe(65); // 64 shards and the meta
+    store.sets = [];
+    await cache.save();
+    expect(store.sets).toEqual([]); // nothing changed: nothing written
+    cache.set("p:14399840", { cui: 14399840, denumire: "X SRL" }, TTL.profile);
+    await cache.save();
+    expect(store.sets.length).toBe(2); // its shard and the meta
+    store.sets = [];
+    cache.markStale("p:14399840");
+    await cache.save();
+    expect(store.sets.length).toBe(2);
+  });
+
+  test("how many answers fit under the 8 MB cap: the least recently used go first, and the user is told", async () => {
+    const store = new MemoryStore();
+    const cache = new PersistentCache(store, { saveDelayMs: 0 });
+    await cache.load();
+    const problems = collect(cache);
+    const all = answers(40_000); // 80,000 answers: more than fit
+    for (const [k, v] of all) cache.set(k, v, TTL.profile);
+    await cache.save();
+    const s = cache.stats();
+    expect(s.persistedBytes).toBeLessThanOrEqual(KV_DEFAULT_MAX_BYTES);
+    let stored = 0;
+    for (const v of store.data.values()) stored += Buffer.byteLength(v, "utf8");
+    expect(stored).toBeLessThanOrEqual(KV_DEFAULT_MAX_BYTES);
+    const full = problems.find((p) => p.kind === "full");
+    expect(full?.evicted).toBeGreaterThan(0);
+    expect(cache.size).toBe(all.length); // still all in memory for this session
+
+    const reopened = new PersistentCache(store, { saveDelayMs: 0 });
+    await reopened.load();
+    const kept = reopened.size;
+    expect(kept).toBe(all.length - full!.evicted!);
+    expect(reopened.getFresh(all[all.length - 1][0])).toBeDefined(); // the newest kept
+    expect(reopened.getFresh(all[0][0])).toBeUndefined(); // the oldest gone
+    console.log(
+      `8 MB of OfficeRuntime.storage keeps ${kept} answers (${Math.floor(kept / 2)} companies' profile + latest year), ` +
+        `${(stored / kept).toFixed(0)} bytes each, ${(stored / 1048576).toFixed(2)} MB in ${store.data.size} keys`,
+    );
+  });
+
+  test("a store over its quota: answers go least recently used first until it fits, and the user is told", async () => {
+    const store = new ProbeStore();
+    store.quotaBytes = 300_000; // another add-in on the domain took the rest
+    const cache = new PersistentCache(store, { saveDelayMs: 0 });
+    await cache.load();
+    const problems = collect(cache);
+    const all = answers(2000);
+    for (const [k, v] of all) cache.set(k, v, TTL.profile);
+    await cache.save();
+    const full = problems.find((p) => p.kind === "full");
+    expect(full?.evicted).toBeGreaterThan(0);
+    const reopened = new PersistentCache(store, { saveDelayMs: 0 });
+    await reopened.load();
+    expect(reopened.size).toBe(all.length - full!.evicted!);
+    expect(reopened.getFresh(all[all.length - 1][0])).toBeDefined();
+  });
+
+  test("a store that refuses every write: save() rejects, the user is told, and the next save tries again", async () => {
+    const store = new ProbeStore();
+    const cache = new PersistentCache(store, { saveDelayMs: 0 });
+    await cache.load();
+    const problems = collect(cache);
+    store.setItem = async () => {
+      throw new Error("disk I/O error");
+    };
+    cache.set("p:14399840", { cui: 14399840 }, TTL.profile);
+    await expect(cache.save()).rejects.toThrow(/disk I\/O error/);
+    expect(problems.map((p) => p.kind)).toEqual(["write_failed"]);
+    expect(problems[0].message).toMatch(/Cache-ul nu a putut fi salvat .* \/ The cache could not be saved in OfficeRuntime.storage/);
+    store.setItem = ProbeStore.prototype.setItem;
+    await cache.save();
+    const reopened = new PersistentCache(store, { saveDelayMs: 0 });
+    await reopened.load();
+    expect(reopened.getFresh("p:14399840")?.value).toEqual({ cui: 14399840 });
+  });
+
+  test("a read that never settles: the cache starts empty after the timeout and says so", async () => {
+    const store = new ProbeStore();
+    store.hangReads = true;
+    const cache = new PersistentCache(store, { kv: { readTimeoutMs: 50 }, saveDelayMs: 0 });
+    const problems = collect(cache);
+    const t0 = Date.now();
+    await cache.load();
+    expect(Date.now() - t0).toBeLessThan(1000);
+    expect(cache.size).toBe(0);
+    expect(problems.map((p) => p.kind)).toEqual(["read_timeout"]);
+    expect(problems[0].message).toMatch(/did not answer within 50 ms/);
+    cache.set("p:14399840", { cui: 14399840 }, TTL.profile); // still usable
+    expect(cache.freshValue("p:14399840")).toEqual({ cui: 14399840 });
+  });
+
+  test("the one-blob cache of earlier versions is read once, moved into shards, and removed", async () => {
+    const store = new MemoryStore();
+    const now = Date.UTC(2026, 0, 10);
+    const old = answers(50).map(([k, v], i) => [k, [v, now + DAY, now - 1000 * i]]);
+    store.data.set("firma.cache.v1", JSON.stringify({ entries: old, staleBefore: 0 }));
+    const a = new PersistentCache(store, { now: () => now, saveDelayMs: 0 });
+    await a.load();
+    expect(a.size).toBe(100);
+    expect(a.fetchedAt(old[7][0] as string)).toBe(now - 7000);
+    await a.save();
+    expect(store.data.has("firma.cache.v1")).toBe(false);
+    const b = new PersistentCache(store, { now: () => now, saveDelayMs: 0 });
+    await b.load();
+    expect(b.size).toBe(100);
+    expect(b.getFresh(old[3][0] as string)?.value).toEqual((old[3][1] as unknown[])[0]);
+  });
+
+  test("a user-asked refresh (markAllStale) survives reopening: the answers stay as fallbacks, not fresh", async () => {
+    const store = new MemoryStore();
+    let now = 1_000_000;
+    const a = new PersistentCache(store, { now: () => now, saveDelayMs: 0 });
+    await a.load();
+    a.set("p:1", { cui: 1 }, TTL.profile);
+    now += 10;
+    a.markAllStale();
+    await a.save();
+    const b = new PersistentCache(store, { now: () => now, saveDelayMs: 0 });
+    await b.load();
+    expect(b.getFresh("p:1")).toBeUndefined();
+    expect(b.peek("p:1")).toEqual({ value: { cui: 1 }, fresh: false });
+  });
+
+  test("the engine's constructor form keeps working: new PersistentCache(store, { maxEntries, now })", async () => {
+    const store: KeyValueStore = new MemoryStore();
+    const cache = new PersistentCache(store, { maxEntries: 3, now: () => 5 });
+    for (const k of ["a", "b", "c", "d"]) cache.set(k, k, 10);
+    expect(cache.size).toBe(3);
+    expect(cache.peek("a")).toBeUndefined();
+    await cache.save();
+    expect(new KvAnswerStore(store)).toBeDefined();
+  });
+});

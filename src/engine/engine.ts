@@ -313,10 +313,7 @@ export class FirmaEngine {
    * have nothing cached.
    */
   markStale(requests: readonly CellRequest[]): void {
-    const stale = (key: string) => {
-      const hit = this.cache.peek<unknown>(key);
-      if (hit?.fresh) this.cache.set(key, hit.value, 0);
-    };
+    const stale = (key: string) => this.cache.markStale(key);
     const wants = this.wantsOf(requests, { refresh: true });
     for (const cui of wants.set.profile.keys()) stale(profileKey(cui));
     for (const [cui, years] of wants.set.financial) for (const y of years.keys()) stale(financialKey(cui, y));

@@ -1,0 +1,60 @@
+/**
+ * `firma refresh` at analyst scale (issue 10): a 100,000-row workbook (DENUMIRE and CA for 100,000
+ * distinct companies, 200,000 formulas) against the sandbox over loopback HTTP. The report's spend
+ * must equal what the sandbox charged, the run must be the API's minimum (⌈100,000/100⌉ +
+ * ⌈100,000/50⌉ = 3,000 calls), every cell must show its own company's value, and no call may
+ * still be running when the CLI has reported. Run in CI: about 30 s on 2 cores.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "fs";
+import { tmpdir } from "os";
+import { join } from "path";
+import { buildWorkbook, BuildCell } from "../../src/cli/build-workbook";
+import { main } from "../../src/cli/main";
+import { Workbook } from "../../src/cli/workbook";
+import * as data from "../sandbox/dataset";
+import { startSandbox, Sandbox } from "../sandbox/server";
+
+const ROWS = 100_000;
+let sb: Sandbox;
+let dir: string;
+
+beforeAll(async () => {
+  sb = await startSandbox({ port: 0 });
+  dir = mkdtempSync(join(tmpdir(), "firma-scale-"));
+});
+afterAll(async () => {
+  await sb.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test("100,000 rows × DENUMIRE, CA: the minimum 3,000 calls, the report equals the sandbox's count, every value right", async () => {
+  const cuis = data.sampleCuis(ROWS, 600_000);
+  const rows: BuildCell[][] = [["CUI", "Denumire", "CA"]];
+  cuis.forEach((c, i) => rows.push([c, { formula: `=FIRMA.DENUMIRE(A${i + 2})` }, { formula: `=FIRMA.CA(A${i + 2})` }]));
+  const file = join(dir, "scale.xlsx");
+  writeFileSync(file, buildWorkbook({ sheets: [{ name: "Firme", rows }] }));
+  const key = "demo-enterprise-scale";
+  let out = "";
+  const io = { stdout: { write: (s: string) => (out += s) }, stderr: { write: (s: string) => (out += s) }, env: {} };
+  const started = Date.now();
+  const code = await main(["refresh", file, "--key", key, "--base-url", sb.url, "--no-cache", "--no-progress", "--out", join(dir, "out.xlsx")], io);
+  const ms = Date.now() - started;
+  const charged = sb.usage(key).total;
+  const reported = Number(/credite cheltuite: (\d+)/.exec(out)?.[1]);
+  console.log(`100,000-row refresh: ${charged} calls charged by the sandbox, ${reported} reported, ${(ms / 1000).toFixed(1)} s, exit ${code}`);
+  expect(code).toBe(0);
+  expect(charged).toBe(3000);
+  expect(reported).toBe(charged);
+  // Nothing still running after the report: the counter does not move.
+  await new Promise((r) => setTimeout(r, 300));
+  expect(sb.usage(key).total).toBe(charged);
+
+  const wb = Workbook.open(readFileSync(join(dir, "out.xlsx")));
+  const latest = data.LATEST_YEAR;
+  for (let i = 0; i < ROWS; i += 997) {
+    expect([i, wb.getValue("Firme", `B${i + 2}`)]).toEqual([i, data.company(cuis[i])!.denumire]);
+    const fy = data.financialYear(cuis[i], latest);
+    const ca = wb.getValue("Firme", `C${i + 2}`);
+    if (fy) expect([i, ca]).toEqual([i, fy.cifra_afaceri]);
+  }
+}, 300_000);

@@ -1,0 +1,116 @@
+/**
+ * The gate every call passes (gate.ts), on its own: budgets count attempts that may be charged and
+ * refuse the one past the limit; the stop after "credits spent" lasts to the right moment in
+ * Bucharest; the breaker fails queued calls at once after a run of unanswered attempts; a call no
+ * cell waits for any more is dropped unsent.
+ */
+import type { CallRecord } from "../../src/api/types";
+import { CallGate, DROPPED, nextBucharestMidnight, nextBucharestMonth } from "../../src/engine/gate";
+import { MemoryStore } from "../../src/engine/store";
+
+const rec = (over: Partial<CallRecord> = {}): CallRecord => ({
+  endpoint: "batch",
+  path: "/v4/firme/batch",
+  query: "",
+  status: 200,
+  credited: true,
+  charged: true,
+  durationMs: 5,
+  attempt: 1,
+  ...over,
+});
+
+function gate(now = () => Date.parse("2026-11-23T10:00:00Z"), plan: "free" | "pro" | null = "pro") {
+  return new CallGate(new MemoryStore(), 2, now, () => plan);
+}
+
+test("a budget of 3 lets 3 charged attempts through and refuses the 4th before it is sent", () => {
+  const g = gate();
+  const b = g.openBudget(3);
+  for (let i = 0; i < 3; i++) {
+    g.beforeCall("k");
+    g.afterCall("k", rec());
+  }
+  expect(() => g.beforeCall("k")).toThrow(expect.objectContaining({ kind: "budget_reached" }));
+  expect(b.spent).toBe(3);
+  expect(b.refused).toBe(1);
+  b.close();
+  expect(() => g.beforeCall("k")).not.toThrow();
+});
+
+test("attempts in flight count against a budget, and refusals before charging (401/403/429) give their credit back", () => {
+  const g = gate();
+  const b = g.openBudget(2);
+  g.beforeCall("k");
+  g.beforeCall("k");
+  expect(() => g.beforeCall("k")).toThrow(expect.objectContaining({ kind: "budget_reached" }));
+  g.afterCall("k", rec({ status: 403, credited: false, charged: false }));
+  expect(() => g.beforeCall("k")).not.toThrow();
+  expect(b.spent).toBe(0);
+});
+
+test("a 429 stops the key until the next month on a paid plan, the next Bucharest midnight on Free, or Retry-After", () => {
+  const t = Date.parse("2026-11-23T10:00:00Z");
+  const paid = gate(() => t, "pro");
+  paid.afterCall("k", rec({ status: 429, credited: false, charged: false }));
+  expect(paid.stopFor("k")).toMatchObject({ by: "month", until: Date.parse("2026-11-30T22:00:00Z") });
+  expect(() => paid.beforeCall("k")).toThrow(expect.objectContaining({ kind: "credits_exhausted" }));
+  expect(() => paid.beforeCall("other-key")).not.toThrow();
+
+  const free = gate(() => t, "free");
+  free.afterCall("k", rec({ status: 429, credited: false, charged: false }));
+  expect(free.stopFor("k")).toMatchObject({ by: "day", until: Date.parse("2026-11-23T22:00:00Z") });
+
+  const told = gate(() => t, "pro");
+  told.afterCall("k", rec({ status: 429, credited: false, charged: false, retryAfterMs: 60_000 }));
+  expect(told.stopFor("k")).toMatchObject({ by: "retry-after", until: t + 60_000 });
+  told.clearStop("k");
+  expect(told.stopFor("k")).toBeNull();
+});
+
+test("X-Credits-Remaining reaching 0 stops the key without waiting for a 429", () => {
+  const g = gate(undefined, "free");
+  g.beforeCall("k");
+  g.afterCall("k", rec({ quota: { plan: "free", remaining: 0, limit: null } }));
+  expect(g.stopFor("k")).not.toBeNull();
+  expect(() => g.beforeCall("k")).toThrow(expect.objectContaining({ kind: "credits_exhausted" }));
+});
+
+test("the stop is kept in storage: a new gate over the same store (a reopened workbook) still sends nothing", async () => {
+  const store = new MemoryStore();
+  const now = () => Date.parse("2026-11-23T10:00:00Z");
+  const a = new CallGate(store, 2, now, () => "pro");
+  await a.load();
+  a.afterCall("k", rec({ status: 429, credited: false, charged: false }));
+  await new Promise((r) => setTimeout(r, 10));
+  const b = new CallGate(store, 2, now, () => "pro");
+  await b.load();
+  expect(() => b.beforeCall("k")).toThrow(expect.objectContaining({ kind: "credits_exhausted" }));
+});
+
+test("Bucharest's day and month turn over at its own midnight, daylight saving included", () => {
+  expect(new Date(nextBucharestMidnight(Date.parse("2026-03-28T12:00:00Z"))).toISOString()).toBe("2026-03-28T22:00:00.000Z");
+  expect(new Date(nextBucharestMidnight(Date.parse("2026-03-29T12:00:00Z"))).toISOString()).toBe("2026-03-29T21:00:00.000Z");
+  expect(new Date(nextBucharestMonth(Date.parse("2026-12-15T12:00:00Z"))).toISOString()).toBe("2026-12-31T22:00:00.000Z");
+});
+
+test("after six attempts without an answer the breaker fails the next ones at once; any answer closes it", () => {
+  const g = gate();
+  for (let i = 0; i < 6; i++) {
+    g.beforeCall("k");
+    g.afterCall("k", rec({ status: 0, errorKind: "timeout", credited: false }));
+  }
+  expect(() => g.beforeCall("k")).toThrow(expect.objectContaining({ kind: "timeout" }));
+});
+
+test("a call no cell waits for any more is dropped when its turn comes", async () => {
+  const g = gate();
+  let sent = 0;
+  const task = async () => {
+    sent++;
+    return 1;
+  };
+  const results = await Promise.all([g.run(task), g.run(task, () => false), g.run(task)]);
+  expect(results).toEqual([1, DROPPED, 1]);
+  expect(sent).toBe(2);
+});

@@ -37,11 +37,16 @@ test("100,000 rows × DENUMIRE, CA: the minimum 3,000 calls, the report equals t
   let out = "";
   const io = { stdout: { write: (s: string) => (out += s) }, stderr: { write: (s: string) => (out += s) }, env: {} };
   const started = Date.now();
-  const code = await main(["refresh", file, "--key", key, "--base-url", sb.url, "--no-cache", "--no-progress", "--out", join(dir, "out.xlsx")], io);
+  const code = await main(
+    ["refresh", file, "--key", key, "--base-url", sb.url, "--no-cache", "--no-progress", "--out", join(dir, "out.xlsx")],
+    io,
+  );
   const ms = Date.now() - started;
   const charged = sb.usage(key).total;
   const reported = Number(/credite cheltuite: (\d+)/.exec(out)?.[1]);
-  console.log(`100,000-row refresh: ${charged} calls charged by the sandbox, ${reported} reported, ${(ms / 1000).toFixed(1)} s, exit ${code}`);
+  console.log(
+    `100,000-row refresh: ${charged} calls charged by the sandbox, ${reported} reported, ${(ms / 1000).toFixed(1)} s, exit ${code}`,
+  );
   expect(code).toBe(0);
   expect(charged).toBe(3000);
   expect(reported).toBe(charged);

@@ -343,7 +343,7 @@ withChromium("the task pane in a browser", () => {
       await page.waitForSelector("#refresh-confirm", { state: "visible" });
       await page.click("#refresh-yes");
       await idle(page);
-      expect(h.sandbox.usage(key)).toMatchObject({ today: 10, refused: 0 }) // FIRMA stops when the service says 0 credits are left: no refused call;
+      expect(h.sandbox.usage(key)).toMatchObject({ today: 10, refused: 0 }); // FIRMA stops when the service says 0 credits are left: no refused call;
       await page.waitForFunction(() => document.getElementById("usage-warning")!.dataset.level === "100");
       expect(await numberIn(page, "#refresh-status", "data-spent")).toBe(2);
       expect(await text(page, "#refresh-status")).toMatch(/afișează erori/);

@@ -1,12 +1,12 @@
 /**
  * `firma refresh book.xlsx`: the FIRMA add-in's job, without Excel. Arguments by commander
- * (well kept, CommonJS, no dependencies); the work is refreshWorkbook() in refresh.ts.
- * Exit codes: 0 done (cells may hold errors, as in Excel), 1 usage or set-up (no key, no address),
- * 2 the input cannot be read as a workbook, 3 partial: some cells could not get an answer (budget
- * reached, service down, credits spent…) and kept their previous values, 4 the output cannot be written.
+ * (well kept, CommonJS, no dependencies); the work is refreshWorkbook() in refresh.ts, the words
+ * are messages.ts. Exit codes (messages.ts EXIT, also in --help and the README): 0 every cell
+ * refreshed; 2 partial (some cells kept their previous values or could not be computed); 1 nothing
+ * done (bad arguments, unreadable input, unwritable output, no FIRMA formula, no answer at all).
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
-import { existsSync, readFileSync, renameSync, writeFileSync } from "fs";
+import { accessSync, constants, existsSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "fs";
 import { basename, dirname, extname, join, resolve } from "path";
 import { SingleBar } from "cli-progress";
 import type { PlanName } from "../api/types";
@@ -17,6 +17,7 @@ import type { Lang } from "../functions/cells";
 import { refreshWorkbook, RefreshReport } from "./refresh";
 import { CacheStoreError, defaultCacheDir, defaultCachePath, SqliteStore } from "./sqlite-store";
 import { XlsxError } from "./xlsx-package";
+import { cause, count, EXIT, langFromEnv, M, num } from "./messages";
 
 export interface Io {
   stdout: { write(s: string): unknown; isTTY?: boolean };
@@ -35,55 +36,10 @@ interface RefreshFlags {
   cacheDir?: string;
   cache: boolean;
   progress: boolean;
-  lang: Lang;
+  lang?: Lang;
+  json?: boolean;
+  verbose?: boolean;
 }
-
-const T = {
-  ro: {
-    noKey:
-      "Lipsește cheia API. Dați-o cu --key sau în variabila FIRMA_API_KEY; o cheie se generează din contul dvs. Company Data Service, după înregistrare. Pentru o încercare fără cont: npm run sandbox, apoi --key demo-pro --base-url http://127.0.0.1:3001",
-    noUrl:
-      "Lipsește adresa serviciului. Dați-o cu --base-url sau în variabila FIRMA_BASE_URL (adresa Company Data Service API v4, https://…). Pentru o încercare locală: npm run sandbox și --base-url http://127.0.0.1:3001",
-    sameFile: "Fișierul de ieșire ar fi chiar cel de intrare: folosiți --in-place dacă asta doriți.",
-    estimate: (r: RefreshReport) =>
-      `Estimare: ${r.evaluated} formule de calculat, ${r.estimate.distinctCuis} CUI distincte, ${r.estimate.cached} din cache, ${r.estimate.invalid} invalide → ${r.estimate.exact ? "" : "cel mult "}${r.estimate.calls} apeluri = ${r.estimate.credits} credite.`,
-    budget: (n: number, max: number | undefined) =>
-      max !== undefined && max < n
-        ? `  bugetul --max-credits ${max} e sub estimare: se trimit cel mult ${max} apeluri, restul celulelor își păstrează valorile.`
-        : "",
-    kept: (n: number) => `  celule care și-au păstrat valoarea anterioară (fără răspuns): ${n}`,
-    dry: "Rulare de probă (--dry-run): nu s-a cheltuit nimic și nu s-a scris nimic.",
-    done: (input: string, out: string) => `FIRMA: ${input} → ${out}`,
-    found: (r: RefreshReport) => `  formule FIRMA: ${r.formulas} (calculate ${r.evaluated}, necalculate ${r.skipped.length})`,
-    filled: (r: RefreshReport, errs: number) => `  celule completate: ${r.values} cu valori, ${errs} cu erori`,
-    credits: (r: RefreshReport, ms: number) =>
-      `  credite cheltuite: ${r.credits} (estimare ${r.estimate.credits}); răspunsuri din cache: ${r.cacheHits}; timp: ${(ms / 1000).toFixed(1)} s`,
-    skipped: "  necalculate (argumentele nu sunt constante):",
-    spill: "  rezultate care nu încap (#SPILL!):",
-  },
-  en: {
-    noKey:
-      "The API key is missing. Give it with --key or in FIRMA_API_KEY; a key is generated in your Company Data Service account after registration. To try without an account: npm run sandbox, then --key demo-pro --base-url http://127.0.0.1:3001",
-    noUrl:
-      "The service address is missing. Give it with --base-url or in FIRMA_BASE_URL (the Company Data Service API v4 address, https://…). To try locally: npm run sandbox and --base-url http://127.0.0.1:3001",
-    sameFile: "The output file would be the input itself: use --in-place if that is what you want.",
-    estimate: (r: RefreshReport) =>
-      `Estimate: ${r.evaluated} formulas to compute, ${r.estimate.distinctCuis} distinct CUIs, ${r.estimate.cached} cached, ${r.estimate.invalid} invalid → ${r.estimate.exact ? "" : "at most "}${r.estimate.calls} calls = ${r.estimate.credits} credits.`,
-    budget: (n: number, max: number | undefined) =>
-      max !== undefined && max < n
-        ? `  the --max-credits ${max} budget is below the estimate: at most ${max} calls are sent, the other cells keep their values.`
-        : "",
-    kept: (n: number) => `  cells that kept their previous value (no answer): ${n}`,
-    dry: "Dry run (--dry-run): nothing was spent and nothing was written.",
-    done: (input: string, out: string) => `FIRMA: ${input} → ${out}`,
-    found: (r: RefreshReport) => `  FIRMA formulas: ${r.formulas} (computed ${r.evaluated}, not computed ${r.skipped.length})`,
-    filled: (r: RefreshReport, errs: number) => `  cells filled: ${r.values} with values, ${errs} with errors`,
-    credits: (r: RefreshReport, ms: number) =>
-      `  credits spent: ${r.credits} (estimate ${r.estimate.credits}); answers from the cache: ${r.cacheHits}; time: ${(ms / 1000).toFixed(1)} s`,
-    skipped: "  not computed (arguments are not constants):",
-    spill: "  results that do not fit (#SPILL!):",
-  },
-};
 
 function wholeNumber(v: string): number {
   const n = Number(v);
@@ -97,6 +53,22 @@ function planName(v: string): PlanName {
 }
 
 /** The default output: `book.refreshed.xlsx` beside `book.xlsx`. */
+const EXIT_HELP = `
+Coduri de ieșire / exit codes:
+  0  toate celulele FIRMA au fost actualizate / every FIRMA cell was refreshed
+  2  parțial: unele celule și-au păstrat valoarea anterioară sau nu pot fi calculate /
+     partial: some cells kept their previous values or cannot be computed
+  1  nimic făcut: argumente greșite, fișier ilizibil sau de nescris, nicio formulă FIRMA, niciun răspuns /
+     nothing done: bad arguments, unreadable or unwritable file, no FIRMA formula, no answer at all`;
+
+const REFRESH_HELP = `
+Exemple / examples:
+  firma refresh registru.xlsx --key CHEIA                 scrie registru.refreshed.xlsx alături
+  firma refresh registru.xlsx --dry-run                   doar estimarea, fără cost / only the estimate
+  firma refresh registru.xlsx --in-place --max-credits 50 cel mult 50 de credite / at most 50 credits
+  FIRMA_API_KEY=CHEIA firma refresh registru.xlsx --json  rezultatul ca JSON / the outcome as JSON
+${EXIT_HELP}`;
+
 export function defaultOutput(input: string): string {
   const ext = extname(input) || ".xlsx";
   return join(dirname(input), `${basename(input, extname(input))}.refreshed${ext}`);
@@ -107,7 +79,9 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
   const program = new Command("firma")
     .description("FIRMA: date despre firme românești în registre Excel / Romanian company data in Excel workbooks")
     .exitOverride()
-    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
+    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
+    .showSuggestionAfterError(true)
+    .addHelpText("after", `\nExemplu / example:\n  firma refresh registru.xlsx --key CHEIA\n  firma refresh --help\n${EXIT_HELP}`);
 
   program
     .command("refresh")
@@ -135,7 +109,12 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
     )
     .option("--no-cache", "fără cache pe disc / no cache on disk")
     .option("--no-progress", "fără bară de progres / no progress bar")
-    .addOption(new Option("--lang <lang>", "limba mesajelor / message language").choices(["ro", "en"]).default("ro"))
+    .addOption(
+      new Option("--lang <lang>", "limba mesajelor (implicit: după LANG) / message language (default: from LANG)").choices(["ro", "en"]),
+    )
+    .option("--json", "la final, un obiect JSON cu rezultatul / print the outcome as one JSON object")
+    .option("--verbose", "listează celulele nerecalculate / list the cells not refreshed")
+    .addHelpText("after", REFRESH_HELP)
     .action(async (input: string, flags: RefreshFlags) => {
       code = await runRefresh(resolve(input), flags, io);
     });
@@ -143,38 +122,48 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
   try {
     await program.parseAsync(argv, { from: "user" });
   } catch (e) {
-    if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 1;
+    if (e instanceof CommanderError) return e.exitCode === 0 ? EXIT.ok : EXIT.nothing;
     throw e;
   }
   return code;
 }
 
 async function runRefresh(input: string, flags: RefreshFlags, io: Io): Promise<number> {
-  const t = T[flags.lang];
-  const say = (s: string) => io.stdout.write(s + "\n");
-  const fail = (s: string, c: number) => {
+  const lang: Lang = flags.lang ?? langFromEnv(io.env);
+  const t = M[lang];
+  const json = !!flags.json;
+  // With --json, stdout carries the one JSON object; the words go to stderr.
+  const say = (s: string) => (json ? io.stderr : io.stdout).write(s + "\n");
+  const fail = (s: string, c: number = EXIT.nothing) => {
     io.stderr.write(s + "\n");
+    if (json) io.stdout.write(JSON.stringify({ input, outcome: "nothing", exitCode: c, error: s }) + "\n");
     return c;
   };
   const key = flags.key ?? io.env.FIRMA_API_KEY;
   const baseUrl = flags.baseUrl ?? io.env.FIRMA_BASE_URL;
-  if (!flags.dryRun && !key) return fail(t.noKey, 1);
-  if (!flags.dryRun && !baseUrl) return fail(t.noUrl, 1);
+  if (!flags.dryRun && !key) return fail(t.noKey);
+  if (!flags.dryRun && !baseUrl) return fail(t.noUrl);
   const out = flags.inPlace ? input : resolve(flags.out ?? defaultOutput(input));
-  if (out === input && !flags.inPlace) return fail(t.sameFile, 1);
+  if (out === input && !flags.inPlace) return fail(t.sameFile);
 
   let bytes: Uint8Array;
   try {
+    if (statSync(input).isDirectory()) return fail(t.unreadable(input, lang === "en" ? "it is a folder" : "este un dosar"));
     bytes = readFileSync(input);
   } catch (e) {
-    return fail(`${(e as Error).message}`, 2);
+    return fail(t.unreadable(input, plainFsError(e, lang)));
+  }
+  // Before any credit is spent: can the result be saved where it must go?
+  if (!flags.dryRun) {
+    const why = unwritable(out, lang);
+    if (why) return fail(t.unwritable(out, why));
   }
   let store: KeyValueStore;
   try {
     store = flags.cache ? new SqliteStore(defaultCachePath(flags.cacheDir ?? defaultCacheDir())) : new MemoryStore();
   } catch (e) {
     // A locked, unreadable or corrupt cache file: say which, before anything is asked of the service.
-    if (e instanceof CacheStoreError) return fail(e.message, 1);
+    if (e instanceof CacheStoreError) return fail(e.message);
     throw e;
   }
   let engine: FirmaEngine;
@@ -188,13 +177,13 @@ async function runRefresh(input: string, flags: RefreshFlags, io: Io): Promise<n
     if (!flags.dryRun) void engine.client; // checks the address now (https, or loopback http)
     engine.cache.onProblem((p) => io.stderr.write(`${p.message}\n`)); // a full or failing cache is told, never silent
   } catch (e) {
-    return fail((e as Error).message, 1);
+    return fail((e as Error).message);
   }
 
   const started = Date.now();
   const bar =
-    flags.progress && io.stderr.isTTY
-      ? new SingleBar({ stream: io.stderr as NodeJS.WriteStream, format: "FIRMA [{bar}] {value}/{total} formule" })
+    flags.progress && !json && io.stderr.isTTY
+      ? new SingleBar({ stream: io.stderr as NodeJS.WriteStream, format: "FIRMA [{bar}] {value}/{total}" })
       : null;
   let report: RefreshReport;
   // Ctrl-C: calls not yet sent are dropped; the run then ends as usual, after the calls in flight.
@@ -204,7 +193,7 @@ async function runRefresh(input: string, flags: RefreshFlags, io: Io): Promise<n
   try {
     report = await refreshWorkbook(bytes, {
       engine,
-      lang: flags.lang,
+      lang,
       dryRun: flags.dryRun,
       maxCredits: flags.maxCredits ?? null,
       signal: stop.signal,
@@ -212,49 +201,114 @@ async function runRefresh(input: string, flags: RefreshFlags, io: Io): Promise<n
     });
   } catch (e) {
     bar?.stop();
-    if (e instanceof XlsxError) return fail(`${input}: ${e.message}`, 2);
+    if (e instanceof XlsxError) return fail(`${input}: ${e.message}`);
     throw e;
   } finally {
     process.removeListener("SIGINT", onSigint);
   }
   bar?.stop();
 
-  say(t.estimate(report));
-  const budgetLine = t.budget(report.estimate.credits, flags.maxCredits);
-  if (budgetLine) say(budgetLine);
-  if (report.refused) return fail(report.refused, 3);
+  if (report.formulas === 0) return fail(t.noFormulas(input));
+  const est = report.estimate;
+  say(t.estimate(report.evaluated, est.distinctCuis, est.cached, est.invalid, est.credits, est.exact, lang));
+  if (flags.maxCredits !== undefined && flags.maxCredits < est.credits) say(t.budget(flags.maxCredits, lang));
   if (flags.dryRun || !report.output) {
     say(t.dry);
-    return 0;
+    if (json) io.stdout.write(JSON.stringify(summary(report, input, null, EXIT.ok, Date.now() - started)) + "\n");
+    return EXIT.ok;
+  }
+  const errors = Object.values(report.errors).reduce((s, n) => s + n, 0);
+  const kept = Object.values(report.kept).reduce((a, b) => a + b, 0);
+  // Nothing answered at all (service down, key refused, credits spent): the file is left alone.
+  if (report.values + errors === 0 && kept > 0) {
+    for (const [c, n] of Object.entries(report.kept)) say(`    ${count(n, "cell", lang)}: ${cause(c, lang)}`);
+    say(t.credits(report.credits, est.credits, report.cacheHits, Date.now() - started, lang));
+    const code = fail(t.nothingAnswered);
+    return code;
   }
   try {
+    // Whole or not at all: a temporary file beside the output, then an atomic rename.
     const tmp = `${out}.${process.pid}.tmp`;
     writeFileSync(tmp, report.output);
     renameSync(tmp, out);
   } catch (e) {
-    return fail((e as Error).message, 4);
+    return fail(t.unwritable(out, plainFsError(e, lang)));
   }
-  const errs = Object.values(report.errors).reduce((s, n) => s + n, 0);
+  const code = kept > 0 || report.skipped.length > 0 ? EXIT.partial : EXIT.ok;
   say(t.done(input, out));
-  say(t.found(report));
-  say(t.filled(report, errs));
-  for (const [what, n] of Object.entries(report.errors).sort((a, b) => b[1] - a[1])) say(`    ${n} × ${what}`);
-  const kept = Object.values(report.kept).reduce((a, b) => a + b, 0);
+  say(t.found(report.formulas, report.skipped.length, lang));
+  say(t.refreshed(report.values, errors, lang));
+  for (const [what, n] of Object.entries(report.errors).sort((a, b) => b[1] - a[1])) say(`    ${num(n, lang)} × ${what}`);
   if (kept > 0) {
-    say(t.kept(kept));
-    for (const [cause, n] of Object.entries(report.kept).sort((a, b) => b[1] - a[1])) say(`    ${n} × ${cause}`);
+    say(t.kept(kept, lang));
+    for (const [c, n] of Object.entries(report.kept).sort((a, b) => b[1] - a[1])) say(`    ${num(n, lang)} × ${cause(c, lang)}`);
+    if (flags.verbose) for (const k of report.keptCells) say(`      ${k.sheet}!${k.address} — ${cause(k.cause, lang)}`);
   }
-  say(t.credits(report, Date.now() - started));
   if (report.skipped.length) {
-    say(t.skipped);
-    for (const s of report.skipped) say(`    ${s.sheet}!${s.address} ${s.formula} — ${s.reason}`);
+    say(t.skipped(report.skipped.length, lang));
+    if (flags.verbose) for (const s of report.skipped) say(`      ${s.sheet}!${s.address} ${s.formula} — ${s.reason}`);
   }
+  if ((kept > 0 || report.skipped.length > 0) && !flags.verbose) say(t.verboseHint);
   if (report.spillConflicts.length) {
     say(t.spill);
     for (const s of report.spillConflicts) say(`    ${s.sheet}!${s.address} — ${s.blockedBy}`);
   }
-  if (!existsSync(out)) return 4;
-  return kept > 0 ? 3 : 0;
+  say(t.credits(report.credits, est.credits, report.cacheHits, Date.now() - started, lang));
+  say(t.outcome[code === EXIT.ok ? "ok" : "partial"]);
+  if (json) io.stdout.write(JSON.stringify(summary(report, input, out, code, Date.now() - started)) + "\n");
+  return code;
+}
+
+/** The run as one JSON object (--json), for scripts. */
+function summary(r: RefreshReport, input: string, output: string | null, exitCode: number, ms: number) {
+  return {
+    input,
+    output,
+    outcome: exitCode === EXIT.ok ? "ok" : exitCode === EXIT.partial ? "partial" : "nothing",
+    exitCode,
+    estimate: { credits: r.estimate.credits, exact: r.estimate.exact, cached: r.estimate.cached, invalid: r.estimate.invalid },
+    budget: r.budget,
+    creditsSpent: r.credits,
+    formulas: r.formulas,
+    cells: {
+      refreshed: r.values,
+      errors: r.errors,
+      kept: r.kept,
+      notComputable: r.skipped.length,
+    },
+    cacheHits: r.cacheHits,
+    timeMs: ms,
+  };
+}
+
+/** Why `out` cannot be written, or null: its folder must exist and take a new file (probed, then removed). */
+function unwritable(out: string, lang: Lang): string | null {
+  try {
+    if (existsSync(out) && statSync(out).isDirectory()) return lang === "en" ? "it is a folder" : "este un dosar";
+    const probe = join(dirname(out), `.firma-${process.pid}.probe`);
+    writeFileSync(probe, "");
+    unlinkSync(probe);
+    if (existsSync(out)) accessSync(out, constants.W_OK);
+    return null;
+  } catch (e) {
+    return plainFsError(e, lang);
+  }
+}
+
+/** A file-system error in words, not a raw ENOENT. */
+function plainFsError(e: unknown, lang: Lang): string {
+  const code = (e as { code?: string }).code ?? "";
+  const words: Record<string, [string, string]> = {
+    ENOENT: ["dosarul sau fișierul nu există", "the folder or file does not exist"],
+    ENOTDIR: ["o parte a căii nu este un dosar", "part of the path is not a folder"],
+    EACCES: ["acces refuzat", "permission denied"],
+    EPERM: ["operație nepermisă", "operation not permitted"],
+    EROFS: ["discul este doar pentru citire", "the disk is read-only"],
+    ENOSPC: ["discul este plin", "the disk is full"],
+    EISDIR: ["este un dosar", "it is a folder"],
+  };
+  const w = words[code];
+  return w ? `${lang === "en" ? w[1] : w[0]} (${code})` : (e as Error).message;
 }
 
 if (require.main === module) {

@@ -43,7 +43,7 @@ test("100,000 rows × DENUMIRE, CA: the minimum 3,000 calls, the report equals t
   );
   const ms = Date.now() - started;
   const charged = sb.usage(key).total;
-  const reported = Number(/credite cheltuite: (\d+)/.exec(out)?.[1]);
+  const reported = Number(/credite cheltuite: ([\d.]+)/.exec(out)?.[1].replace(/\./g, ""));
   console.log(
     `100,000-row refresh: ${charged} calls charged by the sandbox, ${reported} reported, ${(ms / 1000).toFixed(1)} s, exit ${code}`,
   );

@@ -1,0 +1,167 @@
+/**
+ * Issue 11: outcomes that tell the truth. `firma refresh` against a service that is down, refuses
+ * the key, has no credits left or stops mid-run never replaces a good value; the exit code says
+ * ok (0), partial (2) or nothing done (1); an output that cannot be written is found before a credit
+ * is spent; --json prints the same summary for scripts; the words follow LANG.
+ */
+import { spawn } from "child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "fs";
+import { tmpdir } from "os";
+import { join, resolve } from "path";
+import { buildWorkbook, BuildCell } from "../../src/cli/build-workbook";
+import { Io, main } from "../../src/cli/main";
+import { Workbook } from "../../src/cli/workbook";
+import * as data from "../sandbox/dataset";
+import { startSandbox, Sandbox } from "../sandbox/server";
+
+let sb: Sandbox;
+let dir: string;
+let n = 0;
+
+beforeAll(async () => {
+  sb = await startSandbox({ port: 0 });
+  dir = mkdtempSync(join(tmpdir(), "firma-outcomes-"));
+});
+afterAll(async () => {
+  await sb.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+beforeEach(() => {
+  sb.config.faults = {};
+  sb.config.latencyMs = 0;
+});
+
+const CUIS = data.sampleCuis(300, 700_000);
+
+/** 300 rows of DENUMIRE and CA whose saved values are good, earlier answers ("OLD …", 1). */
+function book(): string {
+  const rows: BuildCell[][] = [["CUI", "Denumire", "CA"]];
+  CUIS.forEach((c, i) =>
+    rows.push([c, { formula: `=FIRMA.DENUMIRE(A${i + 2})`, cached: `OLD ${c}` }, { formula: `=FIRMA.CA(A${i + 2})`, cached: 1 }]),
+  );
+  const f = join(dir, `book${++n}.xlsx`);
+  writeFileSync(f, buildWorkbook({ sheets: [{ name: "Firme", rows }] }));
+  return f;
+}
+
+async function firma(args: string[], env: Record<string, string> = {}) {
+  let out = "";
+  let err = "";
+  const io: Io = { stdout: { write: (s: string) => (out += s) }, stderr: { write: (s: string) => (err += s) }, env };
+  const code = await main([...args, "--no-cache", "--no-progress"], io);
+  return { code, out, err };
+}
+
+const values = (file: string) => {
+  const wb = Workbook.open(readFileSync(file));
+  return CUIS.map((_, i) => [wb.getValue("Firme", `B${i + 2}`), wb.getValue("Firme", `C${i + 2}`)]);
+};
+
+test("service unreachable, --in-place: nothing done (1), the workbook's bytes untouched, the cause in words", async () => {
+  const f = book();
+  const before = readFileSync(f);
+  const r = await firma(["refresh", f, "--in-place", "--key", "demo-pro", "--base-url", "http://127.0.0.1:9"]);
+  expect(r.code).toBe(1);
+  expect(Buffer.compare(readFileSync(f), before)).toBe(0);
+  expect(r.out + r.err).toMatch(/serviciul nu poate fi contactat; verificați --base-url/);
+  expect(r.out + r.err).not.toMatch(/panou/);
+});
+
+test.each([
+  ["an invalid key", "not-a-key", {}, /cheia API a fost refuzată/],
+  ["credits spent", "demo-pro-spent", { rateLimitAfter: 0 }, /creditele planului s-au epuizat/],
+])("%s: nothing done (1), no file written, values kept", async (_n, key, faults, said) => {
+  sb.config.faults = faults;
+  const f = book();
+  const out = join(dir, `out${++n}.xlsx`);
+  const r = await firma(["refresh", f, "--key", key, "--base-url", sb.url, "--out", out]);
+  expect(r.code).toBe(1);
+  expect(existsSync(out)).toBe(false);
+  expect(r.out + r.err).toMatch(said);
+});
+
+test("the service stops answering mid-run: partial (2); refreshed cells have the new values, the others keep theirs exactly", async () => {
+  sb.config.faults = { rateLimitAfter: 2 };
+  const f = book();
+  const out = join(dir, `out${++n}.xlsx`);
+  const r = await firma(["refresh", f, "--key", `demo-enterprise-mid${n}`, "--base-url", sb.url, "--out", out]);
+  expect(r.code).toBe(2);
+  const got = values(out);
+  let fresh = 0;
+  let kept = 0;
+  got.forEach(([name, ca], i) => {
+    if (name === `OLD ${CUIS[i]}`) kept++;
+    else {
+      expect(name).toBe(data.company(CUIS[i])!.denumire);
+      fresh++;
+    }
+    if (ca !== 1) expect(ca).toBe(data.financialYear(CUIS[i], data.LATEST_YEAR)?.cifra_afaceri ?? ca);
+  });
+  expect(fresh).toBeGreaterThan(0);
+  expect(kept).toBeGreaterThan(0);
+  expect(r.out).toMatch(/și-au păstrat valoarea anterioară/);
+});
+
+test.each([
+  ["a folder that does not exist", () => join(dir, "nope", "out.xlsx"), /nu există/],
+  ["a path through a file", () => join(book(), "out.xlsx"), /nu este un dosar/],
+  ["a folder", () => dir, /este un dosar/],
+])("output to %s: refused before any call, in words", async (_n, target, said) => {
+  const key = `demo-enterprise-out${++n}`;
+  const r = await firma(["refresh", book(), "--key", key, "--base-url", sb.url, "--out", target()]);
+  expect(r.code).toBe(1);
+  expect(r.err).toMatch(said);
+  expect(r.err).toMatch(/nu s-a cheltuit nimic/);
+  expect(sb.requests.filter((q) => q.key === key)).toHaveLength(0);
+});
+
+test.each([
+  ["a .xls (old binary) file", Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, ...Array(504).fill(0)])],
+  ["a folder", null],
+])("input %s: one clear line, nothing done, nothing spent", async (_n, bytes) => {
+  const f = bytes ? join(dir, `in${++n}.xls`) : join(dir, `folder${++n}`);
+  if (bytes) writeFileSync(f, bytes);
+  else mkdirSync(f);
+  const key = `demo-enterprise-in${n}`;
+  const r = await firma(["refresh", f, "--key", key, "--base-url", sb.url]);
+  expect(r.code).toBe(1);
+  expect(r.err.trim().split("\n")).toHaveLength(1);
+  expect(sb.requests.filter((q) => q.key === key)).toHaveLength(0);
+});
+
+test("--json prints one object with the estimate, the spend and the cells by outcome; LANG=en speaks English with separators", async () => {
+  const f = book();
+  const key = `demo-enterprise-json${++n}`;
+  const r = await firma(["refresh", f, "--key", key, "--base-url", sb.url, "--out", join(dir, `j${n}.xlsx`), "--json"], {
+    LANG: "en_GB.UTF-8",
+  });
+  expect(r.code).toBe(0);
+  const j = JSON.parse(r.out);
+  expect(j).toMatchObject({ outcome: "ok", exitCode: 0, creditsSpent: sb.usage(key).total, formulas: 600 });
+  expect(j.cells.refreshed + Object.values(j.cells.errors as Record<string, number>).reduce((a, b) => a + b, 0)).toBe(600);
+  expect(j.estimate.credits).toBeGreaterThanOrEqual(j.creditsSpent);
+  expect(r.err).toMatch(/refreshed: \d{3} cells with values/);
+  expect(r.err).toMatch(/Done: every cell was refreshed/);
+});
+
+test("a process killed during --in-place leaves the original workbook whole", async () => {
+  const f = book();
+  const before = readFileSync(f);
+  sb.config.latencyMs = 400;
+  const bin = resolve(__dirname, "..", "..", "bin", "firma.js");
+  const child = spawn(
+    process.execPath,
+    [bin, "refresh", f, "--in-place", "--key", `demo-enterprise-kill${++n}`, "--base-url", sb.url, "--no-cache"],
+    {
+      stdio: "ignore",
+    },
+  );
+  // Killed once the run is under way (it has sent its first calls).
+  const deadline = Date.now() + 20_000;
+  while (!sb.requests.some((q) => q.key === `demo-enterprise-kill${n}`) && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 50));
+  child.kill("SIGKILL");
+  await new Promise((r) => child.once("exit", r));
+  expect(Buffer.compare(readFileSync(f), before)).toBe(0);
+  expect(Workbook.open(readFileSync(f)).getValue("Firme", "B2")).toBe(`OLD ${CUIS[0]}`);
+}, 30_000);

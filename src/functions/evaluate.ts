@@ -284,11 +284,11 @@ export const FUNCTIONS: Readonly<Record<string, Impl>> = {
       const field = isBlank(indicator) ? "cifra_afaceri" : fieldByName(indicator);
       if (isProfileField(field)) throw new LocalInputError("invalid_field", "financial indicator expected");
       const c = asMatrix(cui)[0][0];
-      if (isBlank(c)) return [[cellError("empty_cui", ctx.lang), ""]];
+      if (isBlank(c)) return [[cellError("empty_cui", ctx.lang)]];
       const years = await ctx.engine.history(c, from, to, [field], ctx.signal);
       return years.map((y) => [y.an, cell(y[field])]);
     } catch (e) {
-      return [[toCellError(e, ctx.lang, true), ""]];
+      return [[toCellError(e, ctx.lang, true)]]; // one error in its own cell: IFERROR sees it
     }
   },
 
@@ -338,9 +338,11 @@ async function list(ctx: EvalContext, name: keyof typeof HEADERS, rows: () => Pr
     const body = await rows();
     return [head, ...body];
   } catch (e) {
+    // One error in the formula's own cell, so that IFERROR and ISERROR see it (issue 11); a header
+    // row above an error would make the formula's cell a plain text.
     const err =
       notFound && (e as { kind?: unknown } | null)?.kind === "not_found" ? cellError(notFound, ctx.lang) : toCellError(e, ctx.lang);
-    return [head, [err, ...Array<Cell>(head.length - 1).fill("")]];
+    return [[err]];
   }
 }
 

@@ -92,7 +92,21 @@ export type CellRequest =
   | { kind: "profile"; cui: unknown; field: ProfileField }
   | { kind: "financial"; cui: unknown; year: unknown; field: FinancialField }
   | { kind: "history"; cui: unknown; from: unknown; to: unknown; field: FinancialField }
-  | { kind: "list"; calls: number };
+  | { kind: "list"; calls: number; list?: ListSpec };
+
+/** A list request as the engine keys it (keys.ts): the estimate counts it 0 when it is cached. */
+export type ListSpec =
+  | { fn: "search"; params: { q?: string; judet?: string; caen?: string; stare?: string }; limit: number }
+  | { fn: "rankings"; params: RankingListParams }
+  | { fn: "ranking"; slug: string; limit: number }
+  | { fn: "counties" };
+
+export function listKey(l: ListSpec): string {
+  if (l.fn === "search") return searchKey(l.params, l.limit);
+  if (l.fn === "rankings") return rankingsKey(l.params);
+  if (l.fn === "ranking") return rankingKey(l.slug, l.limit);
+  return COUNTIES_KEY;
+}
 
 export interface Estimate {
   cells: number;
@@ -346,16 +360,29 @@ export class FirmaEngine {
     for (const [cui, years] of set.financial)
       for (const [y, fields] of years) wants.push(want("f", financialKey(cui, y), cui, y, fields, waiter()));
     for (const w of wants) this.failures.delete(w.key);
-    await this.dispatcher.fetch(wants);
     const failed: Record<string, number> = {};
-    for (const w of wants) {
-      if (w.error === undefined) continue;
-      this.failures.set(w.key, w.error);
-      const k = String((w.error as { kind?: unknown }).kind ?? "error");
+    const note = (key: string, e: unknown) => {
+      this.failures.set(key, e);
+      const k = String((e as { kind?: unknown }).kind ?? "error");
       failed[k] = (failed[k] ?? 0) + 1;
-    }
+    };
+    // Lists too (CAUTA, TOP…): each distinct one once, unless cached.
+    const lists = new Map<string, ListSpec>();
+    for (const r of requests) if (r.kind === "list" && r.list) lists.set(listKey(r.list), r.list);
+    const listFetches = [...lists].map(async ([key, spec]) => {
+      if (!options.force && this.cache.peek(key)?.fresh) return;
+      if (options.force) this.cache.markStale(key);
+      this.failures.delete(key);
+      try {
+        await this.fetchList(spec, options.signal);
+      } catch (e) {
+        note(key, e);
+      }
+    });
+    await Promise.all([this.dispatcher.fetch(wants), ...listFetches]);
+    for (const w of wants) if (w.error !== undefined) note(w.key, w.error);
     await this.saveQuietly();
-    return { wanted: wants.length, failed };
+    return { wanted: wants.length + lists.size, failed };
   }
 
   // ---- per-company requests -------------------------------------------------------------------
@@ -475,6 +502,13 @@ export class FirmaEngine {
     return this.list(COUNTIES_KEY, TTL.counties, signal, (s) => this.client.counties({ signal: s }));
   }
 
+  private fetchList(spec: ListSpec, signal?: CancelSignal): Promise<unknown> {
+    if (spec.fn === "search") return this.search({ ...spec.params, limit: spec.limit }, signal);
+    if (spec.fn === "rankings") return this.rankings(spec.params, signal);
+    if (spec.fn === "ranking") return this.ranking(spec.slug, spec.limit, signal);
+    return this.counties(signal);
+  }
+
   private async list<T>(key: string, ttl: number, signal: CancelSignal | undefined, fetcher: (s: CancelSignal) => Promise<T>): Promise<T> {
     if (!this.isReady) await this.ready();
     if (this.cacheOnly) return this.cachedOnly<T>(key, null);
@@ -505,6 +539,7 @@ export class FirmaEngine {
     let invalid = 0;
     let cached = 0;
     let listCalls = 0;
+    const lists = new Set<string>();
     const fresh = (key: string, field: string) => {
       if (options.refresh) return false;
       const h = this.cache.peek<Rec | null>(key);
@@ -517,6 +552,13 @@ export class FirmaEngine {
     };
     for (const r of requests) {
       if (r.kind === "list") {
+        // The same list twice is fetched once; a cached list costs nothing (issue 11).
+        const key = r.list ? listKey(r.list) : null;
+        if (key !== null && (lists.has(key) || (!options.refresh && this.cache.peek(key)?.fresh))) {
+          cached++;
+          continue;
+        }
+        if (key !== null) lists.add(key);
         listCalls += r.calls;
         continue;
       }

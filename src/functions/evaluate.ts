@@ -5,7 +5,7 @@
  * cells that need one.
  */
 import type { CancelSignal, FinancialField, ProfileField } from "../api/types";
-import { NOT_CACHED, type CellRequest, type FirmaEngine } from "../engine/engine";
+import { NOT_CACHED, type CellRequest, type FirmaEngine, type ListSpec } from "../engine/engine";
 import { LocalErrorKind, LocalInputError } from "../engine/errors";
 import { Cell, cellError, Lang, Matrix, Scalar, toCellError } from "./cells";
 
@@ -358,6 +358,26 @@ export function evaluateNow(name: string, args: unknown[], ctx: EvalContext): Ma
   return impl(args, ctx);
 }
 
+/** The list a list function asks for, with the arguments as the function reads them. */
+function listSpec(n: string, args: unknown[]): ListSpec {
+  if (n === "CAUTA") {
+    const [q, judet, caen, stare, limit] = args;
+    const params = { q: text(q, "q"), judet: text(judet, "judet"), caen: text(caen, "caen"), stare: text(stare, "stare") };
+    return { fn: "search", params, limit: whole(limit, 20, "limit", "invalid_limit") };
+  }
+  if (n === "TOP") {
+    const s = text(args[0], "slug", "invalid_slug");
+    if (!s) throw new LocalInputError("invalid_slug", "slug");
+    return { fn: "ranking", slug: s, limit: whole(args[1], 10, "limit", "invalid_limit") };
+  }
+  if (n === "TOPURI") {
+    const [an, categorie, scop] = args;
+    const year = isBlank(an) ? undefined : whole(an, 0, "an", "invalid_year");
+    return { fn: "rankings", params: { an: year, categorie: text(categorie, "categorie"), scop: text(scop, "scop") } };
+  }
+  return { fn: "counties" };
+}
+
 /**
  * What a call would ask the engine for, for cost estimates (task pane, CLI --dry-run).
  * Lists count one call per page of 100.
@@ -392,17 +412,18 @@ export function cellRequests(name: string, args: unknown[]): CellRequest[] {
       const field = isBlank(args[3]) ? "cifra_afaceri" : (FIELD_ALIASES[String(args[3]).trim().toLowerCase()] as FinancialField);
       return cuis().map((cui): CellRequest => ({ kind: "history", cui, from: args[1], to: args[2], field }));
     }
-    case "CAUTA": {
-      const limit = typeof args[4] === "number" && args[4] > 0 ? args[4] : 20;
-      return [{ kind: "list", calls: Math.ceil(limit / 100) }];
-    }
-    case "TOP": {
-      const limit = typeof args[1] === "number" && args[1] > 0 ? args[1] : 10;
-      return [{ kind: "list", calls: Math.ceil(limit / 100) }];
-    }
+    case "CAUTA":
+    case "TOP":
     case "TOPURI":
-    case "JUDETE":
-      return [{ kind: "list", calls: 1 }];
+    case "JUDETE": {
+      // The list the function will ask for, as the engine keys it, so that the estimate knows it is cached.
+      try {
+        const list = listSpec(n, args);
+        return [{ kind: "list", calls: Math.ceil(("limit" in list ? list.limit : 1) / 100), list }];
+      } catch {
+        return []; // invalid arguments: refused locally, nothing to pay
+      }
+    }
     default:
       return [];
   }

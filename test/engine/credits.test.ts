@@ -188,3 +188,17 @@ describe("deadlines measure the call", () => {
     await engine.flush();
   });
 });
+
+describe("estimates that know the cache (issue 11)", () => {
+  test("a list already cached costs 0 in the estimate, and the same list twice counts once", async () => {
+    const { cellRequests, evaluate } = await import("../../src/functions/evaluate");
+    const { engine, charged } = setup();
+    const reqs = [...cellRequests("JUDETE", []), ...cellRequests("JUDETE", []), ...cellRequests("CAUTA", ["transport", "CJ"])];
+    await engine.ready();
+    expect(engine.estimate(reqs).credits).toBe(2);
+    await evaluate("JUDETE", [], { engine, lang: "ro" });
+    await evaluate("CAUTA", ["transport", "CJ"], { engine, lang: "ro" });
+    expect(charged()).toBe(2);
+    expect(engine.estimate(reqs)).toMatchObject({ credits: 0, cached: 3 });
+  });
+});

@@ -252,8 +252,8 @@ export const STRINGS = {
     "Partly refreshed: {ok} of {wanted} fetched again; {failed} not ({cause}), their cells keep their previous values. Credits spent: {spent} (estimated: {credits}).",
   ],
   "refresh.budgetLeft": [
-    "{failed} nu au încăput în cele {credits} confirmate; nu s-a cheltuit mai mult. Apăsați Continuă ca să vedeți cât costă restul.",
-    "{failed} did not fit in the {credits} confirmed; nothing more was spent. Press Continue to see what the rest costs.",
+    "{failed} nu au încăput în bugetul confirmat de {credits}; nu s-a cheltuit mai mult. Apăsați „Continuă actualizarea” ca să vedeți cât costă restul.",
+    "{failed} did not fit in the confirmed budget of {credits}; nothing more was spent. Press “Continue the refresh” to see what the rest costs.",
   ],
   "refresh.continue": ["Continuă actualizarea", "Continue the refresh"],
   "refresh.continueConfirm": [
@@ -269,6 +269,10 @@ export const STRINGS = {
   "cause.invalid_key": ["serviciul a refuzat cheia API", "the service refused the API key"],
   "cause.missing_key": ["lipsește cheia API", "the API key is missing"],
   "cause.rate_limited": ["serviciul a cerut o pauză (prea multe cereri)", "the service asked for a pause (too many requests)"],
+  "cause.budgetNoAnswer": [
+    "încercările permise de bugetul confirmat nu au primit un răspuns bun (serviciul pare să aibă probleme)",
+    "the attempts the confirmed budget allowed got no good answer (the service seems to be failing)",
+  ],
   "cause.other": ["serviciul a răspuns cu o eroare", "the service answered with an error"],
   "refresh.failed": [
     "Registrul nu a putut fi citit sau recalculat ({code}). Încercați din nou.",

@@ -952,9 +952,10 @@ export class Pane {
         clearInterval(ticker);
       }
       const failedCount = Object.values(outcome.failed).reduce((a, b) => a + b, 0);
-      if (outcome.wanted > 0 && failedCount === outcome.wanted && !outcome.failed.budget_reached) {
-        // Nothing came back (the service is down, the key refused, the credits spent): recalculating
-        // would only ask again for what just failed. The cells keep showing what they showed.
+      if (outcome.wanted > 0 && failedCount === outcome.wanted) {
+        // Nothing came back (the service is down, the key refused, the credits spent, the budget gone
+        // on attempts that got no answer): recalculating would only ask again for what just failed.
+        // The cells keep showing what they showed.
         state = { busy: 0, errors: 0 };
       } else {
         // The refresh was confirmed and its budget caps it: its own recalculation is not the surprise
@@ -982,13 +983,30 @@ export class Pane {
     const busy = state.busy;
     const wanted = outcome.wanted;
 
-    if (wanted > 0 && failedCount === wanted && cut === 0) {
+    const budgetLeft = (l: Lang) =>
+      cut > 0 ? t(l, "refresh.budgetLeft", { failed: count(cut, "answer", l), credits: count(credits, "credit", l) }) : "";
+    if (wanted > 0 && failedCount === wanted) {
+      // Never a "done" look when nothing was refreshed. When the budget is all that is named, it went
+      // on attempts that got no answer (a 5xx may have been charged, so it counts): say that.
       status.dataset.outcome = "failed";
-      this.say(status, (l) => t(l, "refresh.allFailed", { cause: causeText(failed, l), spent: final }), "error");
-    } else if (failedCount > 0) {
-      status.dataset.outcome = cut > 0 ? "budget" : "partial";
       const others = { ...failed };
       delete others.budget_reached;
+      this.say(
+        status,
+        (l) =>
+          [
+            t(l, "refresh.allFailed", {
+              cause: Object.keys(others).length > 0 ? causeText(others, l) : t(l, "cause.budgetNoAnswer"),
+              spent: final,
+            }),
+            budgetLeft(l),
+          ]
+            .filter(Boolean)
+            .join(" "),
+        "error",
+      );
+    } else if (failedCount > 0) {
+      status.dataset.outcome = cut > 0 ? "budget" : "partial";
       this.say(
         status,
         (l) =>
@@ -1001,17 +1019,12 @@ export class Pane {
               spent: final,
               credits,
             }),
-            cut > 0 ? t(l, "refresh.budgetLeft", { failed: count(cut, "answer", l), credits: count(credits, "credit", l) }) : "",
+            budgetLeft(l),
           ]
             .filter(Boolean)
             .join(" "),
         "warn",
       );
-      if (cut > 0) {
-        // Never past the confirmed figure silently: the rest is a new estimate and a new confirmation.
-        this.unfinished = p;
-        this.el["refresh-continue"].hidden = false;
-      }
     } else {
       status.dataset.outcome = errors > 0 || busy > 0 ? "errors" : "ok";
       this.say(
@@ -1026,6 +1039,11 @@ export class Pane {
             .join(" "),
         errors > 0 || busy > 0 ? "warn" : "ok",
       );
+    }
+    if (cut > 0) {
+      // Never past the confirmed figure silently: the rest is a new estimate and a new confirmation.
+      this.unfinished = p;
+      this.el["refresh-continue"].hidden = false;
     }
     await this.renderUsage();
   }

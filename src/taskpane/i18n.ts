@@ -112,6 +112,50 @@ export const STRINGS = {
   "usage.refused": ["Apeluri refuzate (nu costă)", "Refused calls (not charged)"],
   "usage.unlimited": ["nelimitat", "unlimited"],
   "usage.unknown": ["necunoscut: alegeți planul", "unknown: choose your plan"],
+  "usage.cacheSize": ["Răspunsuri păstrate în cache", "Answers kept in the cache"],
+  "usage.cacheSizeValue": ["{entries} ({size})", "{entries} ({size})"],
+  "usage.stop": [
+    "Creditele s-au epuizat; FIRMA nu mai trimite cereri până la {until} (ora României). Valorile deja aduse rămân.",
+    "Credits spent; FIRMA sends nothing until {until} (Romanian time). Values already fetched stay.",
+  ],
+  "usage.stopRetry": ["Reîncearcă acum", "Retry now"],
+  "usage.stopCleared": [
+    "FIRMA trimite din nou cereri. Dacă serviciul spune iar că nu mai sunt credite, oprirea revine.",
+    "FIRMA sends requests again. If the service says again that no credits are left, the stop comes back.",
+  ],
+  "guard.held": [
+    "{cells} ar costa cel mult {credits}, peste limita de {limit} pentru un calcul. Nu s-a cheltuit nimic pentru ele.",
+    "{cells} would cost at most {credits}, more than the limit of {limit} for one calculation. Nothing was spent on them.",
+  ],
+  "guard.fill": ["Completează", "Fill them"],
+  "guard.dismiss": ["Renunță", "Dismiss"],
+  "guard.filling": ["Se completează celulele oprite de limită…", "Filling the cells the limit held…"],
+  "guard.filled": [
+    "Celulele FIRMA au fost recalculate. Credite cheltuite: {spent}.",
+    "The FIRMA cells were recalculated. Credits spent: {spent}.",
+  ],
+  "guard.filledErrors": ["{cells} afișează încă erori.", "{cells} still show errors."],
+  "guard.dismissed": [
+    "Celulele oprite rămân cu mesajul lor; le puteți completa oricând cu Actualizare.",
+    "The held cells keep their message; you can fill them any time with Refresh.",
+  ],
+  "cache.full": [
+    "Cache-ul este plin: {evicted} au fost scoase din el (cele nefolosite de cel mai mult timp). Când vor fi cerute din nou, vor costa credite.",
+    "The cache is full: {evicted} were dropped from it (the least recently used). They will cost credits when asked for again.",
+  ],
+  "cache.write_failed": [
+    "Cache-ul nu a putut fi salvat: răspunsurile se păstrează doar până la închiderea Excel, apoi vor costa din nou credite.",
+    "The cache could not be saved: answers are kept only until Excel closes, then they will cost credits again.",
+  ],
+  "cache.read_timeout": [
+    "Cache-ul salvat nu a răspuns la timp: unele răspunsuri păstrate nu au fost citite și se vor cere din nou (cu credite).",
+    "The saved cache did not answer in time: some kept answers were not read and will be asked for again (with credits).",
+  ],
+  "cache.read_failed": [
+    "Cache-ul salvat nu a putut fi citit: răspunsurile păstrate se vor cere din nou (cu credite).",
+    "The saved cache could not be read: the kept answers will be asked for again (with credits).",
+  ],
+  "noun.answer": ["răspuns|răspunsuri", "answer|answers"],
   "usage.note": [
     "Numărate de FIRMA pe acest calculator, pentru cheia salvată; contorul oficial este al serviciului.",
     "Counted by FIRMA on this computer for the saved key; the service keeps the official count.",
@@ -170,6 +214,15 @@ export const STRINGS = {
     "Costul estimat ({credits}) depășește creditele rămase ({left}). Celulele pentru care nu ajung creditele vor afișa #N/A. Continuați?",
     "The estimated cost ({credits}) is more than the credits left ({left}). Cells the credits do not cover will show #N/A. Go on?",
   ],
+  "refresh.confirmAtMost": [
+    "Costul estimat (cel mult {credits}) depășește creditele rămase ({left}). Celulele pentru care nu ajung creditele vor afișa #N/A. Continuați?",
+    "The estimated cost (at most {credits}) is more than the credits left ({left}). Cells the credits do not cover will show #N/A. Go on?",
+  ],
+  "est.atMost": ["cel mult {credits}", "at most {credits}"],
+  "est.atMostNote": [
+    "Cel mult: felul în care serviciul grupează cererile nu e încă știut; actualizarea nu va cheltui mai mult de atât.",
+    "At most: how the service batches requests is not known yet; the refresh will not spend more than this.",
+  ],
   "refresh.confirmYes": ["Actualizează oricum", "Refresh anyway"],
   "refresh.confirmNo": ["Anulează", "Cancel"],
   "refresh.cancelled": ["Actualizarea a fost anulată; nu s-a cheltuit nimic.", "Refresh cancelled; nothing was spent."],
@@ -190,6 +243,37 @@ export const STRINGS = {
     "Excel încă recalculează {cells}; consumul de mai sus se actualizează singur.",
     "Excel is still recalculating {cells}; the usage above updates by itself.",
   ],
+  "refresh.allFailed": [
+    "Actualizarea NU a reușit: {cause}. Nicio valoare nu a fost adusă din nou; celulele își păstrează valorile anterioare. Credite cheltuite: {spent}.",
+    "The refresh FAILED: {cause}. No value was fetched again; the cells keep their previous values. Credits spent: {spent}.",
+  ],
+  "refresh.partial": [
+    "Actualizare parțială: {ok} din {wanted} aduse din nou; {failed} nu ({cause}), celulele lor își păstrează valorile anterioare. Credite cheltuite: {spent} (estimat: {credits}).",
+    "Partly refreshed: {ok} of {wanted} fetched again; {failed} not ({cause}), their cells keep their previous values. Credits spent: {spent} (estimated: {credits}).",
+  ],
+  "refresh.budgetLeft": [
+    "{failed} nu au încăput în bugetul confirmat de {credits}; nu s-a cheltuit mai mult. Apăsați „Continuă actualizarea” ca să vedeți cât costă restul.",
+    "{failed} did not fit in the confirmed budget of {credits}; nothing more was spent. Press “Continue the refresh” to see what the rest costs.",
+  ],
+  "refresh.continue": ["Continuă actualizarea", "Continue the refresh"],
+  "refresh.continueConfirm": [
+    "Mai sunt {cells} de adus, cu un cost de {credits}. Continuați?",
+    "{cells} are still to fetch, at a cost of {credits}. Go on?",
+  ],
+  "refresh.continueNothing": ["Nu a mai rămas nimic de adus.", "Nothing is left to fetch."],
+  "cause.network": ["serviciul nu poate fi contactat", "the service cannot be reached"],
+  "cause.timeout": ["serviciul nu a răspuns la timp", "the service did not answer in time"],
+  "cause.server": ["serviciul are o problemă (eroare de server)", "the service has a problem (server error)"],
+  "cause.credits_exhausted": ["creditele planului s-au epuizat", "the plan's credits are spent"],
+  "cause.budget_reached": ["bugetul confirmat s-a atins", "the confirmed budget was reached"],
+  "cause.invalid_key": ["serviciul a refuzat cheia API", "the service refused the API key"],
+  "cause.missing_key": ["lipsește cheia API", "the API key is missing"],
+  "cause.rate_limited": ["serviciul a cerut o pauză (prea multe cereri)", "the service asked for a pause (too many requests)"],
+  "cause.budgetNoAnswer": [
+    "încercările permise de bugetul confirmat nu au primit un răspuns bun (serviciul pare să aibă probleme)",
+    "the attempts the confirmed budget allowed got no good answer (the service seems to be failing)",
+  ],
+  "cause.other": ["serviciul a răspuns cu o eroare", "the service answered with an error"],
   "refresh.failed": [
     "Registrul nu a putut fi citit sau recalculat ({code}). Încercați din nou.",
     "The workbook could not be read or recalculated ({code}). Try again.",
@@ -233,6 +317,15 @@ export const STRINGS = {
   "settings.windowHint": [
     "Cât așteaptă FIRMA alte celule ca să le ceară împreună: 0–5000, implicit 40. Se aplică la următoarea pornire a add-in-ului.",
     "How long FIRMA waits for other cells to ask for them together: 0–5000, default 40. Applies the next time the add-in starts.",
+  ],
+  "settings.guard": ["Limită de credite pentru un calcul", "Credit limit for one calculation"],
+  "settings.guardHint": [
+    "Când Excel recalculează celule (lipire, copiere în jos, deschiderea registrului) care ar costa mai mult de atâtea credite, FIRMA le oprește și vă întreabă aici. Număr întreg ≥ 0; implicit 100; gol = fără limită.",
+    "When Excel recalculates cells (a paste, a fill-down, opening the workbook) that would cost more than this many credits, FIRMA holds them and asks you here. A whole number ≥ 0; default 100; empty = no limit.",
+  ],
+  "settings.badGuard": [
+    "Limita de credite pentru un calcul trebuie să fie un număr întreg ≥ 0 (sau gol, fără limită).",
+    "The credit limit for one calculation must be a whole number ≥ 0 (or empty, for no limit).",
   ],
   "settings.save": ["Salvează setările", "Save settings"],
   "settings.saved": ["Setările au fost salvate.", "The settings were saved."],
@@ -323,7 +416,7 @@ export function formatNumber(n: number, lang: Lang): string {
 }
 
 /** "1 credit", "5 credite", "20 de credite" / "1 credit", "5 credits". */
-export function count(n: number, noun: "credit" | "cell" | "formula", lang: Lang): string {
+export function count(n: number, noun: "credit" | "cell" | "formula" | "answer", lang: Lang): string {
   const [one, many] = t(lang, `noun.${noun}`).split("|");
   const num = formatNumber(n, lang);
   if (n === 1) return `${num} ${one}`;

@@ -10,14 +10,14 @@
 import { FirmaClient } from "../api";
 import type { PlanName } from "../api/types";
 import { getValidBaseUrl } from "../api/options";
-import type { Estimate, FirmaEngine } from "../engine/engine";
+import type { CellRequest, Estimate, FirmaEngine, PrefetchReport } from "../engine/engine";
 import { keyFingerprint } from "../engine/meter";
 import { isPlanName } from "../engine/plans";
 import { getEngine } from "../functions/runtime";
-import type { Scope, WorkbookHost, WorkbookScan } from "./excel";
+import type { CellsState, Scope, WorkbookHost, WorkbookScan } from "./excel";
 import { renderHelp } from "./help";
 import { applyTexts, count, formatNumber, t, type Lang, type TextKey } from "./i18n";
-import { isBusyValue, planRefresh, type RefreshPlan } from "./refresh";
+import { isBusyValue, planRefresh, type FormulaCell, type RefreshPlan } from "./refresh";
 import {
   DEFAULT_BASE_URL,
   getApiKey,
@@ -26,6 +26,7 @@ import {
   loadSettings,
   saveApiKey,
   saveBaseUrl,
+  saveGuardThreshold,
   saveSetting,
   setDisplayLanguage,
   type Language,
@@ -48,6 +49,11 @@ export interface PaneOptions {
 const IDS = [
   "pane",
   "app-status",
+  "guard-box",
+  "guard-text",
+  "guard-fill",
+  "guard-dismiss",
+  "guard-status",
   "key-form",
   "api-key",
   "toggle-key",
@@ -65,6 +71,12 @@ const IDS = [
   "meter-month-text",
   "meter-month-bar",
   "usage-warning",
+  "quota-stop",
+  "quota-stop-text",
+  "quota-retry",
+  "usage-status",
+  "cache-problem",
+  "usage-cache-size",
   "chart-caption",
   "usage-chart",
   "usage-left",
@@ -90,6 +102,7 @@ const IDS = [
   "refresh-no",
   "refresh-progress",
   "refresh-status",
+  "refresh-continue",
   "freeze",
   "freeze-confirm",
   "freeze-yes",
@@ -101,6 +114,7 @@ const IDS = [
   "language",
   "language-auto",
   "batch-window",
+  "guard-threshold",
   "settings-status",
   "help-list",
 ] as const;
@@ -131,6 +145,54 @@ interface Prepared {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Why answers of a refresh failed, by error kind (the engine's kinds; anything else is "other"). */
+const CAUSES: Record<string, TextKey> = {
+  network: "cause.network",
+  timeout: "cause.timeout",
+  server: "cause.server",
+  credits_exhausted: "cause.credits_exhausted",
+  budget_reached: "cause.budget_reached",
+  invalid_key: "cause.invalid_key",
+  missing_key: "cause.missing_key",
+  rate_limited: "cause.rate_limited",
+};
+
+/** What each cache problem means for the user (cache.ts reports them). */
+const CACHE_PROBLEMS: Record<string, TextKey> = {
+  full: "cache.full",
+  write_failed: "cache.write_failed",
+  read_timeout: "cache.read_timeout",
+  read_failed: "cache.read_failed",
+};
+
+/** The causes of failed answers, commonest first, in words. */
+function causeText(failed: Record<string, number>, l: Lang): string {
+  const keys = Object.entries(failed)
+    .filter(([, n]) => n > 0)
+    .sort((a, b) => b[1] - a[1])
+    .map(([kind]) => CAUSES[kind] ?? "cause.other");
+  return [...new Set(keys)].map((k) => t(l, k)).join("; ");
+}
+
+/** A moment as the user reads it, in Romanian time (where the service's days turn over). */
+function formatWhen(ms: number, l: Lang): string {
+  return new Intl.DateTimeFormat(l === "ro" ? "ro-RO" : "en-GB", {
+    timeZone: "Europe/Bucharest",
+    day: "numeric",
+    month: "long",
+    year: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+  }).format(new Date(ms));
+}
+
+/** "2,1 MB" / "2.1 MB", or kB below a megabyte. */
+function formatBytes(bytes: number, l: Lang): string {
+  const mb = bytes >= 1e6;
+  const n = new Intl.NumberFormat(l === "ro" ? "ro-RO" : "en-US", { maximumFractionDigits: 1 }).format(mb ? bytes / 1e6 : bytes / 1e3);
+  return `${n} ${mb ? "MB" : "kB"}`;
+}
+
 /** A short code for a workbook failure (OfficeExtension.Error has one); never a message that could carry data. */
 function failureCode(e: unknown): string {
   const code = (e as { code?: unknown } | null)?.code;
@@ -145,6 +207,8 @@ export class Pane {
   private lastEstimate: Prepared | null = null;
   private working = false;
   private confirmAnswer: ((yes: boolean) => void) | null = null;
+  /** A refresh the confirmed budget did not cover entirely: what "Continue" offers to finish. */
+  private unfinished: Prepared | null = null;
   private readonly timeoutMs: number;
   private readonly pollMs: number;
 
@@ -191,7 +255,11 @@ export class Pane {
     this.el["refresh-scope"].toggleAttribute("disabled", !inExcel);
     try {
       const engine = await this.engine();
-      engine.meter.subscribe(() => this.scheduleUsage());
+      // The functions runtime makes the engine without the user's threshold (it would start with the
+      // guard off): the pane sets it as soon as it runs, and again whenever it is saved.
+      this.applyGuardThreshold(engine);
+      engine.onChange(() => this.scheduleUsage());
+      engine.cache.onProblem(() => this.scheduleUsage());
     } catch {
       /* the usage shows zeros; the functions will say what is wrong */
     }
@@ -214,6 +282,21 @@ export class Pane {
     on("refresh", "click", () => this.onRefresh());
     on("refresh-yes", "click", () => this.answer(true));
     on("refresh-no", "click", () => this.answer(false));
+    on("refresh-continue", "click", () => this.onContinue());
+    on("guard-fill", "click", () => this.onGuardFill());
+    on("guard-dismiss", "click", () => this.onGuardDismiss());
+    on("quota-retry", "click", () => this.onRetryNow());
+    // Escape closes an open confirmation with its safe answer (issue 12), wherever the focus is.
+    this.doc.addEventListener("keydown", (e) => {
+      if (e.key !== "Escape") return;
+      if (!this.el["refresh-confirm"].hidden) {
+        e.preventDefault();
+        this.answer(false);
+      } else if (!this.el["freeze-confirm"].hidden) {
+        e.preventDefault();
+        this.onFreezeCancelled();
+      }
+    });
     on("freeze", "click", () => this.onFreeze());
     on("freeze-yes", "click", () => this.onFreezeConfirmed());
     on("freeze-no", "click", () => this.onFreezeCancelled());
@@ -507,8 +590,145 @@ export class Pane {
     this.el["usage-service-row"].hidden = v.serviceRemaining === null;
     this.el["usage-service-remaining"].textContent = v.serviceRemaining === null ? "" : formatNumber(v.serviceRemaining, l);
     this.el["usage-cache"].textContent = formatNumber(v.cacheHits, l);
+    this.renderStop(engine);
+    this.renderGuard(engine);
+    this.renderCache(engine);
     this.el["usage-batching"].textContent = formatNumber(v.savedByBatching, l);
     this.el["usage-refused"].textContent = formatNumber(v.refused, l);
+  }
+
+  /** The stop after "credits spent": until when nothing is sent, and a way to try again now. */
+  private renderStop(engine: FirmaEngine): void {
+    const stop = engine.quotaStop();
+    const box = this.el["quota-stop"];
+    box.hidden = stop === null;
+    if (stop === null) {
+      delete box.dataset.until;
+      this.el["quota-stop-text"].textContent = "";
+      return;
+    }
+    box.dataset.until = String(stop.until);
+    this.el["quota-stop-text"].textContent = t(this.lang, "usage.stop", { until: formatWhen(stop.until, this.lang) });
+  }
+
+  /** The burst the credit guard holds, with the question it waits on. */
+  private renderGuard(engine: FirmaEngine): void {
+    const held = engine.heldBurst();
+    const box = this.el["guard-box"];
+    box.hidden = held === null;
+    if (held === null) {
+      delete box.dataset.cells;
+      delete box.dataset.credits;
+      return;
+    }
+    const l = this.lang;
+    box.dataset.cells = String(held.cells);
+    box.dataset.credits = String(held.calls);
+    this.el["guard-text"].textContent = t(l, "guard.held", {
+      cells: count(held.cells, "cell", l),
+      credits: count(held.calls, "credit", l),
+      limit: count(engine.guard.limit ?? 0, "credit", l),
+    });
+  }
+
+  /** The cache's size, and its latest problem: answers it had to drop, or a store that failed. */
+  private renderCache(engine: FirmaEngine): void {
+    const l = this.lang;
+    const stats = engine.cache.stats();
+    const size = this.el["usage-cache-size"];
+    size.dataset.value = String(stats.entries);
+    size.textContent = t(l, "usage.cacheSizeValue", {
+      entries: formatNumber(stats.entries, l),
+      size: formatBytes(stats.persistedBytes ?? stats.bytes, l),
+    });
+    const p = engine.cache.problems.at(-1);
+    const box = this.el["cache-problem"];
+    box.hidden = p === undefined;
+    if (p === undefined) {
+      delete box.dataset.kind;
+      this.show(box, "", "info");
+      return;
+    }
+    box.dataset.kind = p.kind;
+    this.show(box, t(l, CACHE_PROBLEMS[p.kind] ?? "cache.write_failed", { evicted: count(p.evicted ?? 0, "answer", l) }), "warn");
+  }
+
+  /** "Retry now": the user asks FIRMA to send again before the stop clears by itself. */
+  async onRetryNow(): Promise<void> {
+    const engine = await this.engine();
+    engine.clearQuotaStop();
+    this.say(this.el["usage-status"], (l) => t(l, "usage.stopCleared"), "info");
+    await this.renderUsage();
+  }
+
+  private applyGuardThreshold(engine: FirmaEngine): void {
+    engine.setGuardThreshold(getSettings().guardThreshold);
+  }
+
+  // ---- the credit guard -------------------------------------------------------------------------
+
+  /**
+   * "Completează": the held burst is confirmed, then every FIRMA cell of the workbook is
+   * recalculated — the held ones go to the service (the confirmed burst passes), the others are
+   * answered from the cache at no cost.
+   */
+  async onGuardFill(): Promise<void> {
+    const status = this.el["guard-status"];
+    const engine = await this.engine();
+    engine.confirmHeld();
+    this.el["guard-box"].hidden = true;
+    const host = this.options.host;
+    if (!host || this.working) {
+      // Outside Excel (or while a refresh recalculates): the next calculation of the cells fetches them.
+      this.clear(status);
+      return;
+    }
+    this.setWorking(true);
+    const before = engine.usage().month;
+    try {
+      this.say(status, (l) => t(l, "guard.filling"), "info");
+      const scan = await host.scan("all");
+      const cells = planRefresh(scan.cells, scan, { includeLists: true }).toRecalculate;
+      await host.recalculate(cells);
+      const state = await this.settle(cells);
+      const spent = Math.max(0, engine.usage().month - before);
+      const errors = state.errors;
+      this.say(
+        status,
+        (l) =>
+          [t(l, "guard.filled", { spent }), errors > 0 ? t(l, "guard.filledErrors", { cells: count(errors, "cell", l) }) : ""]
+            .join(" ")
+            .trim(),
+        errors > 0 ? "warn" : "ok",
+      );
+      status.dataset.spent = String(spent);
+    } catch (e) {
+      this.say(status, (l) => t(l, "refresh.failed", { code: failureCode(e) }), "error");
+    } finally {
+      this.setWorking(false);
+      await this.renderUsage();
+    }
+  }
+
+  /** "Renunță": the held cells keep their message; nothing is spent. */
+  async onGuardDismiss(): Promise<void> {
+    const engine = await this.engine();
+    engine.guard.dismiss();
+    this.say(this.el["guard-status"], (l) => t(l, "guard.dismissed"), "info");
+    await this.renderUsage();
+  }
+
+  /** Waits (up to the refresh timeout) until Excel has finished calculating `cells`. */
+  private async settle(cells: readonly FormulaCell[], progress?: (state: CellsState) => void): Promise<CellsState> {
+    const host = this.options.host!;
+    const deadline = Date.now() + this.timeoutMs;
+    let state = await host.state(cells);
+    while (state.busy > 0 && Date.now() < deadline) {
+      progress?.(state);
+      await sleep(this.pollMs);
+      state = await host.state(cells);
+    }
+    return state;
   }
 
   private renderChart(v: UsageView): void {
@@ -565,7 +785,8 @@ export class Pane {
 
   private setWorking(on: boolean): void {
     this.working = on;
-    for (const id of ["estimate", "refresh", "freeze"] as const) (this.el[id] as HTMLButtonElement).disabled = on || !this.options.host;
+    for (const id of ["estimate", "refresh", "freeze", "refresh-continue", "guard-fill"] as const)
+      (this.el[id] as HTMLButtonElement).disabled = on || (id !== "guard-fill" && !this.options.host);
   }
 
   /** Reads the formulas in scope and shows what refreshing them would cost. */
@@ -597,10 +818,18 @@ export class Pane {
     set("est-formulas", p.plan.formulas.length);
     set("est-cuis", p.estimate.distinctCuis);
     set("est-batches", p.estimate.calls);
-    set("est-credits", p.estimate.credits);
+    // Not exact: how the service batches is not known yet, and the figure is an upper bound (the
+    // refresh's budget), so it says "at most".
+    set(
+      "est-credits",
+      p.estimate.credits,
+      p.estimate.exact ? undefined : t(l, "est.atMost", { credits: formatNumber(p.estimate.credits, l) }),
+    );
+    this.el["est-credits"].dataset.exact = String(p.estimate.exact);
     set("est-left", p.left, p.left === null ? t(l, "usage.unknown") : formatNumber(p.left, l));
     this.el["est-credits"].parentElement!.classList.toggle("over", needsConfirmation(p.estimate.credits, p.left));
     const notes: string[] = [];
+    if (!p.estimate.exact) notes.push(t(l, "est.atMostNote"));
     if (p.estimate.invalid > 0) notes.push(t(l, "est.invalid", { cells: count(p.estimate.invalid, "cell", l) }));
     if (p.plan.unestimable > 0) notes.push(t(l, "est.unestimable", { formulas: count(p.plan.unestimable, "formula", l) }));
     if (p.plan.listsLeftOut > 0) notes.push(t(l, "est.lists", { formulas: count(p.plan.listsLeftOut, "formula", l) }));
@@ -630,12 +859,17 @@ export class Pane {
     if (this.working) return;
     this.setWorking(true);
     const status = this.el["refresh-status"];
+    this.unfinished = null;
+    this.el["refresh-continue"].hidden = true;
     try {
       const p = await this.prepare(this.scope());
       if (!p || p.plan.formulas.length === 0) return;
       if (needsConfirmation(p.estimate.credits, p.left)) {
         const yes = await this.confirm((l) =>
-          t(l, "refresh.confirm", { credits: count(p.estimate.credits, "credit", l), left: formatNumber(p.left!, l) }),
+          t(l, p.estimate.exact ? "refresh.confirm" : "refresh.confirmAtMost", {
+            credits: count(p.estimate.credits, "credit", l),
+            left: formatNumber(p.left!, l),
+          }),
         );
         if (!yes) {
           this.say(status, (l) => t(l, "refresh.cancelled"), "info");
@@ -657,7 +891,8 @@ export class Pane {
     box.hidden = false;
     (this.el["refresh-no"] as HTMLButtonElement).disabled = false;
     (this.el["refresh-yes"] as HTMLButtonElement).disabled = false;
-    this.el["refresh-yes"].focus();
+    // The safe answer has the focus: Enter or Space on a dialog that appeared must not spend (issue 12).
+    this.el["refresh-no"].focus();
     return new Promise((resolve) => {
       this.confirmAnswer = (yes) => {
         box.hidden = true;
@@ -672,7 +907,16 @@ export class Pane {
     this.confirmAnswer?.(yes);
   }
 
-  private async run(p: Prepared): Promise<void> {
+  /**
+   * The refresh itself, capped at the credits the user saw (issue 10): what the cells need is
+   * fetched in one credit-minimal plan (prefetch) under a budget of the estimate, then the cells are
+   * recalculated and answered from the cache. The budget stays open through the recalculation:
+   * lists (not prefetched) are fetched then, and an answer the prefetch could not get is asked once
+   * more by its cell; with the budget still open neither can take the spend past the estimate.
+   * `continuing`: the second part of a refresh the budget cut short — nothing is marked stale again
+   * and only what is still stale is fetched.
+   */
+  private async run(p: Prepared, continuing = false): Promise<void> {
     const host = this.options.host!;
     const engine = await this.engine();
     const status = this.el["refresh-status"];
@@ -690,37 +934,163 @@ export class Pane {
       this.say(status, (l) => t(l, "refresh.progress", { done, total, spent: s }), "info");
     };
     report(0);
+    delete status.dataset.outcome;
 
-    if (p.scope === "all") engine.refreshAll();
-    else engine.markStale(p.plan.requests);
-    await host.recalculate(cells);
-
-    const deadline = Date.now() + this.timeoutMs;
-    let state = await host.state(cells);
-    while (state.busy > 0 && Date.now() < deadline) {
-      report(total - state.busy);
-      await sleep(this.pollMs);
-      state = await host.state(cells);
+    if (!continuing) {
+      if (p.scope === "all") engine.refreshAll();
+      else engine.markStale(p.plan.requests);
     }
-    progress.value = total - state.busy;
     const credits = p.estimate.credits;
+    const budget = engine.openBudget(credits);
+    let outcome: PrefetchReport;
+    let state: CellsState;
+    const ticker = setInterval(() => report(0), Math.max(this.pollMs, 250));
+    try {
+      try {
+        outcome = await engine.prefetch(p.plan.requests, { force: !continuing });
+      } finally {
+        clearInterval(ticker);
+      }
+      const failedCount = Object.values(outcome.failed).reduce((a, b) => a + b, 0);
+      if (outcome.wanted > 0 && failedCount === outcome.wanted) {
+        // Nothing came back (the service is down, the key refused, the credits spent, the budget gone
+        // on attempts that got no answer): recalculating would only ask again for what just failed.
+        // The cells keep showing what they showed.
+        state = { busy: 0, errors: 0 };
+      } else {
+        // The refresh was confirmed and its budget caps it: its own recalculation is not the surprise
+        // burst the guard is for. A burst already held elsewhere is left for the user to answer.
+        if (engine.heldBurst() === null) engine.confirmHeld();
+        await host.recalculate(cells);
+        state = await this.settle(cells, (st) => report(total - st.busy));
+      }
+    } finally {
+      budget.close();
+    }
+    try {
+      await engine.persist();
+    } catch {
+      /* the cache reports its own failures (the pane shows them) */
+    }
+
+    progress.value = total - state.busy;
     const final = spent();
+    status.dataset.spent = String(final);
+    const failed = { ...outcome.failed };
+    const failedCount = Object.values(failed).reduce((a, b) => a + b, 0);
+    const cut = failed.budget_reached ?? 0;
     const errors = state.errors;
     const busy = state.busy;
-    this.say(
-      status,
-      (l) =>
-        [
-          t(l, "refresh.done", { formulas: total - busy, spent: final, credits }),
-          errors > 0 ? t(l, "refresh.doneErrors", { cells: count(errors, "cell", l) }) : "",
-          busy > 0 ? t(l, "refresh.stillBusy", { cells: count(busy, "cell", l) }) : "",
-        ]
-          .filter(Boolean)
-          .join(" "),
-      errors > 0 || busy > 0 ? "warn" : "ok",
-    );
-    status.dataset.spent = String(final);
+    const wanted = outcome.wanted;
+
+    const budgetLeft = (l: Lang) =>
+      cut > 0 ? t(l, "refresh.budgetLeft", { failed: count(cut, "answer", l), credits: count(credits, "credit", l) }) : "";
+    if (wanted > 0 && failedCount === wanted) {
+      // Never a "done" look when nothing was refreshed. When the budget is all that is named, it went
+      // on attempts that got no answer (a 5xx may have been charged, so it counts): say that.
+      status.dataset.outcome = "failed";
+      const others = { ...failed };
+      delete others.budget_reached;
+      this.say(
+        status,
+        (l) =>
+          [
+            t(l, "refresh.allFailed", {
+              cause: Object.keys(others).length > 0 ? causeText(others, l) : t(l, "cause.budgetNoAnswer"),
+              spent: final,
+            }),
+            budgetLeft(l),
+          ]
+            .filter(Boolean)
+            .join(" "),
+        "error",
+      );
+    } else if (failedCount > 0) {
+      status.dataset.outcome = cut > 0 ? "budget" : "partial";
+      this.say(
+        status,
+        (l) =>
+          [
+            t(l, "refresh.partial", {
+              ok: wanted - failedCount,
+              wanted: count(wanted, "answer", l),
+              failed: formatNumber(failedCount, l),
+              cause: causeText(failed, l),
+              spent: final,
+              credits,
+            }),
+            budgetLeft(l),
+          ]
+            .filter(Boolean)
+            .join(" "),
+        "warn",
+      );
+    } else {
+      status.dataset.outcome = errors > 0 || busy > 0 ? "errors" : "ok";
+      this.say(
+        status,
+        (l) =>
+          [
+            t(l, "refresh.done", { formulas: total - busy, spent: final, credits }),
+            errors > 0 ? t(l, "refresh.doneErrors", { cells: count(errors, "cell", l) }) : "",
+            busy > 0 ? t(l, "refresh.stillBusy", { cells: count(busy, "cell", l) }) : "",
+          ]
+            .filter(Boolean)
+            .join(" "),
+        errors > 0 || busy > 0 ? "warn" : "ok",
+      );
+    }
+    if (cut > 0) {
+      // Never past the confirmed figure silently: the rest is a new estimate and a new confirmation.
+      this.unfinished = p;
+      this.el["refresh-continue"].hidden = false;
+    }
     await this.renderUsage();
+  }
+
+  /** "Continue": what the budget left unfetched, with its own estimate and confirmation. */
+  async onContinue(): Promise<void> {
+    const p = this.unfinished;
+    if (!p || this.working) return;
+    this.setWorking(true);
+    const status = this.el["refresh-status"];
+    this.el["refresh-continue"].hidden = true;
+    try {
+      const engine = await this.engine();
+      // The lists were fetched by the first part; the estimate without `refresh` counts what is still stale.
+      const requests: CellRequest[] = p.plan.requests.filter((r) => r.kind !== "list");
+      const estimate = engine.estimate(requests);
+      const left = this.view(engine).left;
+      const rest = estimate.cells - estimate.cached - estimate.invalid;
+      if (estimate.credits === 0) {
+        this.unfinished = null;
+        this.say(status, (l) => t(l, "refresh.continueNothing"), "info");
+        return;
+      }
+      const next: Prepared = { ...p, plan: { ...p.plan, requests }, estimate, left };
+      this.lastEstimate = next;
+      this.renderEstimate(next);
+      const yes = await this.confirm((l) =>
+        t(l, "refresh.continueConfirm", {
+          cells: count(rest, "cell", l),
+          credits: estimate.exact
+            ? count(estimate.credits, "credit", l)
+            : t(l, "est.atMost", { credits: count(estimate.credits, "credit", l) }),
+        }),
+      );
+      if (!yes) {
+        this.el["refresh-continue"].hidden = false;
+        this.say(status, (l) => t(l, "refresh.cancelled"), "info");
+        return;
+      }
+      this.unfinished = null;
+      await this.run(next, true);
+    } catch (e) {
+      this.say(status, (l) => t(l, "refresh.failed", { code: failureCode(e) }), "error");
+    } finally {
+      this.el["refresh-progress"].hidden = true;
+      this.setWorking(false);
+    }
   }
 
   // ---- freeze -----------------------------------------------------------------------------------
@@ -729,7 +1099,7 @@ export class Pane {
     if (this.working || !this.options.host) return;
     this.clear(this.el["freeze-status"]);
     this.el["freeze-confirm"].hidden = false;
-    this.el["freeze-yes"].focus();
+    this.el["freeze-no"].focus(); // the safe answer (issue 12): freezing cannot be undone
   }
 
   onFreezeCancelled(): void {
@@ -765,6 +1135,7 @@ export class Pane {
     (this.el["base-url"] as HTMLInputElement).placeholder = DEFAULT_BASE_URL;
     (this.el.language as HTMLSelectElement).value = s.languageChoice ?? "auto";
     (this.el["batch-window"] as HTMLInputElement).value = String(s.batchWindowMs);
+    (this.el["guard-threshold"] as HTMLInputElement).value = s.guardThreshold === null ? "" : String(s.guardThreshold);
   }
 
   async onSaveSettings(): Promise<void> {
@@ -791,15 +1162,31 @@ export class Pane {
       return;
     }
     this.el["batch-window"].removeAttribute("aria-invalid");
+    // Empty turns the guard off; a number must be a whole number of credits (the engine refuses others).
+    const guardText = (this.el["guard-threshold"] as HTMLInputElement).value.trim();
+    const guard = guardText === "" ? null : Number(guardText);
+    if (guard !== null && !(Number.isSafeInteger(guard) && guard >= 0)) {
+      this.say(status, (l) => t(l, "settings.badGuard"), "error");
+      this.el["guard-threshold"].setAttribute("aria-invalid", "true");
+      this.el["guard-threshold"].focus();
+      return;
+    }
+    this.el["guard-threshold"].removeAttribute("aria-invalid");
     try {
       await saveBaseUrl(urlText || null);
       await saveSetting("batchWindowMs", w === 40 ? null : w);
       await saveSetting("language", langValue === "ro" || langValue === "en" ? (langValue as Language) : null);
+      await saveGuardThreshold(guard);
     } catch {
       this.say(status, (l) => t(l, "settings.failed"), "error");
       return;
     }
     this.fillSettingsForm();
+    try {
+      this.applyGuardThreshold(await this.engine());
+    } catch {
+      /* no engine yet: start() applies the saved threshold when it makes one */
+    }
     this.say(status, (l) => t(l, "settings.saved"), "ok");
     if (getSettings().language !== this.lang) this.applyLanguage(getSettings().language);
   }

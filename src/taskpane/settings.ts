@@ -16,7 +16,13 @@ export const STORAGE_KEYS = {
   plan: "firma.plan",
   language: "firma.language",
   batchWindowMs: "firma.batchWindowMs",
+  guardThreshold: "firma.guardThreshold",
 } as const;
+
+/** The credit guard's threshold a fresh install uses (issue 10). */
+export const DEFAULT_GUARD_THRESHOLD = 100;
+/** How "off" is stored: an absent key means the default, so "off" needs a value of its own. */
+const GUARD_OFF = "off";
 
 export type Language = "ro" | "en";
 
@@ -33,6 +39,11 @@ export interface Settings {
   languageChoice: Language | null;
   /** Quiet time before queued cells are fetched together. @default 40 */
   batchWindowMs: number;
+  /**
+   * The credit guard: credits one burst of recalculated cells may cost before FIRMA holds it and
+   * asks in the pane; null = off. @default 100
+   */
+  guardThreshold: number | null;
 }
 
 const DEFAULTS = (): Settings => ({
@@ -42,6 +53,7 @@ const DEFAULTS = (): Settings => ({
   language: shared().displayLanguage,
   languageChoice: null,
   batchWindowMs: 40,
+  guardThreshold: DEFAULT_GUARD_THRESHOLD,
 });
 
 interface SharedState {
@@ -66,7 +78,15 @@ function shared(): SharedState {
   if (!s) {
     s = {
       store: null,
-      current: { apiKey: null, baseUrl: DEFAULT_BASE_URL, plan: null, language: "ro", languageChoice: null, batchWindowMs: 40 },
+      current: {
+        apiKey: null,
+        baseUrl: DEFAULT_BASE_URL,
+        plan: null,
+        language: "ro",
+        languageChoice: null,
+        batchWindowMs: 40,
+        guardThreshold: DEFAULT_GUARD_THRESHOLD,
+      },
       loading: null,
       displayLanguage: "ro",
     };
@@ -121,7 +141,7 @@ export function loadSettings(): Promise<Settings> {
   if (!s.loading) {
     const store = settingsStore();
     s.loading = Promise.all(Object.values(STORAGE_KEYS).map((k) => store.getItem(k))).then(
-      ([apiKey, baseUrl, plan, language, windowMs]) => {
+      ([apiKey, baseUrl, plan, language, windowMs, guard]) => {
         const w = Number(windowMs);
         const choice = language === "en" || language === "ro" ? language : null;
         s.current = {
@@ -131,6 +151,7 @@ export function loadSettings(): Promise<Settings> {
           language: choice ?? s.displayLanguage,
           languageChoice: choice,
           batchWindowMs: windowMs !== null && Number.isFinite(w) && w >= 0 && w <= 5000 ? w : 40,
+          guardThreshold: parseGuardThreshold(guard),
         };
         return s.current;
       },
@@ -188,6 +209,23 @@ export async function saveSetting<K extends "plan" | "language" | "batchWindowMs
   } else {
     s.current = { ...s.current, [name]: value ?? DEFAULTS()[name] };
   }
+}
+
+/** The stored threshold: "off" → null; a whole number ≥ 0 → it; absent or unreadable → the default. */
+export function parseGuardThreshold(stored: string | null | undefined): number | null {
+  if (stored === GUARD_OFF) return null;
+  const n = Number(stored);
+  return stored !== null && stored !== undefined && stored.trim() !== "" && Number.isSafeInteger(n) && n >= 0 ? n : DEFAULT_GUARD_THRESHOLD;
+}
+
+/** Saves the credit guard's threshold (null: off). The default is stored as nothing, like the other settings. */
+export async function saveGuardThreshold(threshold: number | null): Promise<void> {
+  await loadSettings();
+  const store = settingsStore();
+  if (threshold === DEFAULT_GUARD_THRESHOLD) await store.removeItem(STORAGE_KEYS.guardThreshold);
+  else await store.setItem(STORAGE_KEYS.guardThreshold, threshold === null ? GUARD_OFF : String(threshold));
+  const s = shared();
+  s.current = { ...s.current, guardThreshold: threshold };
 }
 
 /** FIRMA's language for an Office display language ("en-US" → "en"; anything else → "ro"). */

@@ -47,6 +47,7 @@ export async function send(o: ResolvedOptions, key: string, call: Call, at: Atte
   if (signal?.aborted) throw new AbortedError(info);
   const deadline = Date.now() + o.totalTimeoutMs;
   let attempt = 0;
+  let lastError: unknown = null;
 
   const once = async () => {
     // A retry that starts after the caller gave up, or after the total time ran out, makes no call.
@@ -54,7 +55,13 @@ export async function send(o: ResolvedOptions, key: string, call: Call, at: Atte
     const left = deadline - Date.now();
     if (left <= 0) throw new TimeoutError(o.totalTimeoutMs, info);
     // The engine's policies (budget, credits spent) may refuse the attempt: it is then never sent.
-    o.beforeCall?.({ endpoint: call.endpoint, path: call.path, attempt: attempt + 1 });
+    // A refused retry ends the call with what the last attempt met (the service's failure says
+    // more than "budget reached").
+    try {
+      o.beforeCall?.({ endpoint: call.endpoint, path: call.path, attempt: attempt + 1 });
+    } catch (refused) {
+      throw lastError ?? refused;
+    }
     return attemptOnce(o, key, call, url, info, ++attempt, Math.min(at.timeoutMs, left), signal);
   };
   const retrying = backOff(once, {
@@ -64,6 +71,7 @@ export async function send(o: ResolvedOptions, key: string, call: Call, at: Atte
     maxDelay: o.totalTimeoutMs,
     jitter: "full",
     retry: async (e: unknown, done: number) => {
+      lastError = e;
       if (signal?.aborted || !(e instanceof ApiError) || !e.retryable) return false;
       const wait = o.retryDelayMs * 2 ** (done - 1);
       if (deadline - Date.now() <= wait) return false;

@@ -31,6 +31,8 @@ export function getEngine(): Promise<FirmaEngine> {
         store: settingsStore(),
         plan: () => getSettings().plan,
         windowMs: getSettings().batchWindowMs,
+        // The credit guard holds a burst of recalculated cells past the user's limit (default 100 credits).
+        guardThreshold: getSettings().guardThreshold,
       });
       return engine.ready().then(() => engine);
     });

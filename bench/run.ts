@@ -29,7 +29,7 @@ import { DIST, ExcelStandIn, StandInError, StandInStorage } from "../test/suppor
 import { OneCallPerCell, Strategy, TimerFlushBatching } from "./baselines";
 import { Fill, fill, Machine, machine, median, MemoryPeak, round } from "./measure";
 import { apiMinimum, Cell, latencyBound, Minimum, Sheet, Shown, tally, Tally, w1, w2, w3, w5, w6 } from "./workloads";
-import { faultMix, hardeningMarkdown, HardeningResults, hardeningTargets, w7, w8, w9 } from "./hardening";
+import { faultMixes, hardeningMarkdown, HardeningResults, hardeningTargets, w7, w8, w9 } from "./hardening";
 
 /** FIRMA's default concurrency (engine.ts) and batching window (settings), which the bench leaves as they are. */
 const CONCURRENCY = 6;
@@ -552,7 +552,7 @@ async function main(): Promise<void> {
     if (want("W6")) w6Result = await cpuPerCell(service, args);
     if (want("W8")) hardening.w8 = await w8(service);
     if (want("W9")) hardening.w9 = await w9(service, args.phaseLimitMs);
-    if (want("FAULTS")) hardening.faults = await faultMix(service);
+    if (want("FAULTS")) hardening.faults = await faultMixes(service);
     if (want("W7")) {
       try {
         hardening.w7 = await w7(service, args.latencyMs, args.phaseLimitMs);

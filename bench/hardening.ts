@@ -613,7 +613,7 @@ export function hardeningMarkdown(h: HardeningResults, latencyMs: number): strin
     lines.push("## Fault mix: W3's portfolio against a misbehaving sandbox", "");
     lines.push(
       `W3's ${n(mixes[0].cells)} cells on the engine (src/engine, directly, as the CLI uses it) with \`${JSON.stringify(mixes[0].engine)}\`, ${latencyMs} ms latency, fresh storage and key for each mix. ` +
-        `A cell unsettled ${n(mixes[0].stuckAfterMs / 1000)} s after the fill began is stuck. Slow answers (spikes) are not named in the log's \`fault\`; they show as timeouts. The seeded stream strikes calls in the order they arrive, which the engine's concurrency varies, so the figures move from run to run (the \"all\" mix gave 49 and 80 wrong cells in two runs).`,
+        `A cell unsettled ${n(mixes[0].stuckAfterMs / 1000)} s after the fill began is stuck. Slow answers (spikes) are not named in the log's \`fault\`; they show as timeouts. The seeded stream strikes calls in the order they arrive, which the engine's concurrency varies, so the figures move from run to run (the "all" mix gave 49 and 80 wrong cells in two runs).`,
       "",
     );
   }

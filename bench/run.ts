@@ -10,10 +10,15 @@
  *
  * Writes bench/results.md and bench/results.json and prints the Markdown.
  *
- *   npm run bench                       everything (the one-call-per-cell baseline on W3–W5 takes minutes)
+ * The hardening workloads W7 (500,000 cells), W8 (estimate vs charged when `include` is ignored),
+ * W9 (free key) and FAULTS (fault mix) are in hardening.ts.
+ *
+ *   npm run bench                       everything (the one-call-per-cell baseline on W3–W5 and W7 take minutes)
  *   npm run bench -- --quick            skips the one-call-per-cell baseline on W3 and W5
  *   npm run bench -- --latency 50       another injected latency
- *   npm run bench -- --only W5,W6       some workloads only (results are then not written)
+ *   npm run bench -- W8 W9 FAULTS       some workloads only (also --only W8,W9); their figures replace
+ *                                       those of the same workloads in results.json, the rest is kept
+ *   npm run bench -- W7 --phase-limit 300   W7's phases aborted after 300 s (default 600)
  *   npm run bench -- --render           only writes results.md again from results.json
  */
 import { ChildProcess, fork } from "child_process";
@@ -24,6 +29,7 @@ import { DIST, ExcelStandIn, StandInError, StandInStorage } from "../test/suppor
 import { OneCallPerCell, Strategy, TimerFlushBatching } from "./baselines";
 import { Fill, fill, Machine, machine, median, MemoryPeak, round } from "./measure";
 import { apiMinimum, Cell, latencyBound, Minimum, Sheet, Shown, tally, Tally, w1, w2, w3, w5, w6 } from "./workloads";
+import { faultMixes, hardeningMarkdown, HardeningResults, hardeningTargets, w7, w8, w9 } from "./hardening";
 
 /** FIRMA's default concurrency (engine.ts) and batching window (settings), which the bench leaves as they are. */
 const CONCURRENCY = 6;
@@ -38,19 +44,30 @@ interface Args {
   quick: boolean;
   only: Set<string> | null;
   render: boolean;
+  /** Longest a phase of W7 (or W9) may run before it is aborted and reported as such. */
+  phaseLimitMs: number;
 }
 
+const WORKLOADS = ["W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8", "W9", "FAULTS"];
+
 function parseArgs(argv: string[]): Args {
-  const args: Args = { latencyMs: 100, quick: false, only: null, render: false };
+  const args: Args = { latencyMs: 100, quick: false, only: null, render: false, phaseLimitMs: 600_000 };
+  const pick = (names: string[]) => {
+    for (const w of names) if (!WORKLOADS.includes(w)) throw new Error(`unknown workload ${w}; one of ${WORKLOADS.join(", ")}`);
+    args.only = new Set([...(args.only ?? []), ...names]);
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === "--quick") args.quick = true;
     else if (a === "--render") args.render = true;
     else if (a === "--latency") args.latencyMs = Number(argv[++i]);
-    else if (a === "--only") args.only = new Set(argv[++i].toUpperCase().split(","));
+    else if (a === "--phase-limit") args.phaseLimitMs = Number(argv[++i]) * 1000;
+    else if (a === "--only") pick(argv[++i].toUpperCase().split(","));
+    else if (!a.startsWith("-")) pick([a.toUpperCase()]);
     else throw new Error(`unknown argument ${a}; see the header of bench/run.ts`);
   }
   if (!(args.latencyMs >= 0)) throw new Error("--latency takes a number of milliseconds");
+  if (!(args.phaseLimitMs > 0)) throw new Error("--phase-limit takes a number of seconds");
   return args;
 }
 
@@ -86,9 +103,14 @@ class Service {
     return res.json();
   }
 
-  /** Credits charged to a key, and calls refused (5xx, 4xx other than 404…). */
-  async usage(key: string): Promise<{ total: number; refused: number }> {
-    return (await this.control(`usage?key=${encodeURIComponent(key)}`)) as { total: number; refused: number };
+  /** Credits charged to a key (= charged calls), calls refused (5xx, 4xx other than 404…), and all calls: running counters. */
+  async usage(key: string): Promise<{ total: number; refused: number; calls: number }> {
+    return (await this.control(`usage?key=${encodeURIComponent(key)}`)) as { total: number; refused: number; calls: number };
+  }
+
+  /** A key's logged calls (the sandbox keeps the last 50,000), oldest first. */
+  async log(key: string): Promise<{ path: string; query: string; status: number; credited: boolean; fault?: string; forged?: number }[]> {
+    return (await this.control(`requests?key=${encodeURIComponent(key)}`)) as Awaited<ReturnType<Service["log"]>>;
   }
 
   /** HTTP calls a key made, whatever their outcome. */
@@ -353,12 +375,15 @@ interface Results {
   bundle: { file: string; bytes: number; gzipBytes: number; budgetBytes: number };
   rows: Row[];
   w6: CpuResult | null;
+  hardening?: HardeningResults;
+  /** The workloads the last run measured, when it was filtered (the others come from earlier runs). */
+  lastRun?: string[];
   targets: Target[];
 }
 
 const n = (v: number | null | undefined) => (v === null || v === undefined ? "–" : v.toLocaleString("en"));
 
-function targets(rows: Row[], w6: CpuResult | null, bundle: Results["bundle"]): Target[] {
+function targets(rows: Row[], w6: CpuResult | null, bundle: Results["bundle"], hardening: HardeningResults = {}): Target[] {
   const out: Target[] = [];
   const firma = (w: string, s = "FIRMA") => rows.find((r) => r.workload === w && r.strategy === s);
   for (const w of ["W1", "W2", "W3"]) {
@@ -400,6 +425,7 @@ function targets(rows: Row[], w6: CpuResult | null, bundle: Results["bundle"]): 
     measured: wrongRows.length === 0 ? "all cells right" : wrongRows.map((r) => `${r.workload} ${r.strategy}`).join(", "),
     met: wrongRows.length === 0,
   });
+  out.push(...hardeningTargets(hardening));
   return out;
 }
 
@@ -423,6 +449,7 @@ function markdown(res: Results): string {
     `- Latency bound: ⌈API minimum / ${s.concurrency}⌉ × ${s.latencyMs} ms. Peak RSS/heap: the benchmark process (the stand-in, the functions and the bench), sampled every 5 ms.`,
   );
   if (s.quick) lines.push("- Run with --quick: the one-call-per-cell baseline was skipped on W3–W5.");
+  if (res.lastRun) lines.push(`- The last run measured ${res.lastRun.join(", ")} only; the other sections come from earlier runs.`);
   lines.push("");
   lines.push("## Targets", "", "| Target | Measured | Met |", "|---|---|---|");
   for (const t of res.targets) lines.push(`| ${t.target} | ${t.measured} | ${t.met ? "yes" : "**no**"} |`);
@@ -483,6 +510,7 @@ function markdown(res: Results): string {
       "",
     );
   }
+  if (res.hardening) lines.push(...hardeningMarkdown(res.hardening, s.latencyMs));
   lines.push("## Functions bundle", "");
   lines.push(
     `\`${res.bundle.file}\`: ${n(res.bundle.bytes)} bytes (${n(res.bundle.gzipBytes)} gzipped); budget ${n(res.bundle.budgetBytes)} bytes.`,
@@ -515,12 +543,25 @@ async function main(): Promise<void> {
   const service = await Service.start(args.latencyMs);
   const rows: Row[] = [];
   let w6Result: CpuResult | null = null;
+  const hardening: HardeningResults = {};
   try {
     if (want("W1")) rows.push(...(await simpleWorkload(service, args, w1(), false)));
     if (want("W2")) rows.push(...(await simpleWorkload(service, args, w2(), false)));
     if (want("W3") || want("W4")) rows.push(...(await portfolio(service, args)));
     if (want("W5")) rows.push(...(await simpleWorkload(service, args, w5(), true)));
     if (want("W6")) w6Result = await cpuPerCell(service, args);
+    if (want("W8")) hardening.w8 = await w8(service);
+    if (want("W9")) hardening.w9 = await w9(service, args.phaseLimitMs);
+    if (want("FAULTS")) hardening.faults = await faultMixes(service);
+    if (want("W7")) {
+      try {
+        hardening.w7 = await w7(service, args.latencyMs, args.phaseLimitMs);
+      } catch (e) {
+        // An engine that falls over on 500,000 cells is a finding, not a reason to lose the other figures.
+        process.stderr.write(`  W7 failed: ${(e as Error).stack}\n`);
+        hardening.w7 = { error: (e as Error).message };
+      }
+    }
   } finally {
     service.stop();
   }
@@ -530,6 +571,15 @@ async function main(): Promise<void> {
     gzipBytes: zlib.gzipSync(bundleBytes, { level: 9 }).length,
     budgetBytes: BUNDLE_BUDGET_BYTES,
   };
+  // A filtered run replaces its workloads' figures in the saved results and keeps the others.
+  const savedFile = path.join(__dirname, "results.json");
+  let kept: Results | null = null;
+  if (args.only !== null && fs.existsSync(savedFile)) kept = JSON.parse(fs.readFileSync(savedFile, "utf8")) as Results;
+  const ran = new Set(rows.map((r) => r.workload));
+  const allRows = kept ? [...kept.rows.filter((r) => !ran.has(r.workload)), ...rows] : rows;
+  allRows.sort((a, b) => WORKLOADS.indexOf(a.workload) - WORKLOADS.indexOf(b.workload));
+  const w6All = w6Result ?? (args.only !== null && !want("W6") ? (kept?.w6 ?? null) : null);
+  const hardeningAll: HardeningResults = { ...(kept?.hardening ?? {}), ...hardening };
   const results: Results = {
     machine: machine(),
     settings: {
@@ -541,17 +591,17 @@ async function main(): Promise<void> {
       quick: args.quick,
     },
     bundle,
-    rows,
-    w6: w6Result,
-    targets: targets(rows, w6Result, bundle),
+    rows: allRows,
+    w6: w6All,
+    hardening: hardeningAll,
+    lastRun: args.only === null ? undefined : [...args.only],
+    targets: targets(allRows, w6All, bundle, hardeningAll),
   };
   const md = markdown(results);
   process.stdout.write(md + "\n");
-  if (args.only === null) {
-    fs.writeFileSync(path.join(__dirname, "results.md"), md + "\n");
-    fs.writeFileSync(path.join(__dirname, "results.json"), JSON.stringify(results, null, 2) + "\n");
-    process.stderr.write("written: bench/results.md, bench/results.json\n");
-  }
+  fs.writeFileSync(path.join(__dirname, "results.md"), md + "\n");
+  fs.writeFileSync(savedFile, JSON.stringify(results, null, 2) + "\n");
+  process.stderr.write("written: bench/results.md, bench/results.json\n");
   process.exit(0);
 }
 

@@ -136,7 +136,9 @@ function financialEndpoint({ params, query, plan, config }: Call): Result {
   if (!company(cui)) notFoundCompany(cui);
   if ("range" in years) {
     const [to, from] = [years.range[0], years.range[years.range.length - 1]];
-    const data = financials(cui, config.latestYear).filter((f) => f.an >= from && f.an <= to);
+    const data = financials(cui, config.latestYear)
+      .filter((f) => f.an >= from && f.an <= to)
+      .map((f) => (config.rangeShape === "minimal" ? rangeMinimal(f) : f));
     return { kind: "document", status: 200, body: { cui, data } };
   }
   const record = financialYear(cui, years.single, config.latestYear);
@@ -180,6 +182,28 @@ function batchFinancialEndpoint({ query, plan, config }: Call): Result {
 
 function minimal({ cui, an, cifra_afaceri, profit_net }: FinancialYear): Record<string, unknown> {
   return { cui, an, cifra_afaceri, profit_net };
+}
+
+/** A range entry as the spec's example shows it (O16): the year, turnover and net profit, nothing else. */
+function rangeMinimal({ an, cifra_afaceri, profit_net }: FinancialYear): Record<string, unknown> {
+  return { an, cifra_afaceri, profit_net };
+}
+
+/**
+ * Company `other`'s data in the shape of a batch item (`template`: same keys; a financial item when it
+ * has `an`, for that year), or null when `other` does not exist or did not file that year. Used by the
+ * batchStranger fault (an item nobody asked for) and batchConflict (another company's data under the
+ * template's CUI). The values are true for `other`, so only the CUI they are filed under can be wrong.
+ */
+export function foreignItem(template: Record<string, unknown>, other: number, latestYear: number): Record<string, unknown> | null {
+  const source: Record<string, unknown> | null =
+    "an" in template
+      ? (financialYear(other, template.an as number, latestYear) as Record<string, unknown> | null)
+      : (company(other) as Record<string, unknown> | null);
+  if (!source) return null;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(template)) out[k] = source[k];
+  return out;
 }
 
 function searchEndpoint({ query }: Call): Result {

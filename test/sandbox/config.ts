@@ -19,8 +19,18 @@ export interface FaultConfig {
   batchDrop: number;
   /** Batch answers: items in random order. */
   batchShuffle: boolean;
-  /** Batch answers: fraction of items sent twice. */
+  /** Batch answers: fraction of items sent twice (the same item again). */
   batchDuplicate: number;
+  /**
+   * Batch answers: fraction of items followed or preceded by a second item for the same CUI (and year)
+   * carrying another company's data: a conflicting duplicate, which the client cannot settle.
+   */
+  batchConflict: number;
+  /**
+   * Batch answers (with at least one item): probability per call that the answer gains an item for a
+   * CUI nobody asked for, a real company of the dataset, shaped like the other items.
+   */
+  batchStranger: number;
   /** The next this-many /v4 calls are answered 500 (no credit), then calls succeed again. */
   failNext: number;
   /** After this many more credited calls, every call gets 429 limit_exceeded; null = off. */
@@ -39,6 +49,15 @@ export interface SandboxConfig {
   includeMode: "fields" | "ignored";
   /** "minimal": batch financial items carry only the four documented fields (O17). */
   financialShape: "full" | "minimal";
+  /** "minimal": range entries of /firme/{cui}/financiar?an_de_la&an_pana carry only an, cifra_afaceri, profit_net (O16). */
+  rangeShape: "full" | "minimal";
+  /** When set, every 429 carries `Retry-After: N` (seconds); null = no such header (the spec says nothing). */
+  retryAfterSeconds: number | null;
+  /**
+   * true: 5xx answers (injected or not), 400s and malformed 200s are charged a credit too, as a service
+   * that reads "every call consumes 1 credit" literally would. false (default): only 200s and 404s (O20).
+   */
+  chargeFailures: boolean;
   /** The latest financial year served (O19). */
   latestYear: number;
   /** Faults to inject; fields left out are off (NO_FAULTS). */
@@ -55,6 +74,8 @@ const NO_FAULTS: FaultConfig = {
   batchDrop: 0,
   batchShuffle: false,
   batchDuplicate: 0,
+  batchConflict: 0,
+  batchStranger: 0,
   failNext: 0,
   rateLimitAfter: null,
   dripMs: 0,
@@ -67,6 +88,9 @@ export function defaultConfig(latestYear: number): SandboxConfig {
     envelope: "standard",
     includeMode: "fields",
     financialShape: "full",
+    rangeShape: "full",
+    retryAfterSeconds: null,
+    chargeFailures: false,
     latestYear,
     faults: {},
   };
@@ -90,6 +114,10 @@ const RULES: Record<Exclude<keyof SandboxConfig, "faults">, Rule> = {
   envelope: oneOf("standard", "alt", "ro", "bare"),
   includeMode: oneOf("fields", "ignored"),
   financialShape: oneOf("full", "minimal"),
+  rangeShape: oneOf("full", "minimal"),
+  // A day at most: longer than the free plan's wait for the next Bucharest midnight makes no sense.
+  retryAfterSeconds: (v) => v === null || integer(0, 86_400)(v),
+  chargeFailures: oneOf(true, false),
   latestYear: integer(FIRST_YEAR, 2100),
 };
 
@@ -103,6 +131,8 @@ const FAULT_RULES: Record<keyof FaultConfig, Rule> = {
   batchDrop: rate,
   batchShuffle: oneOf(true, false),
   batchDuplicate: rate,
+  batchConflict: rate,
+  batchStranger: rate,
   failNext: integer(0, Number.MAX_SAFE_INTEGER),
   rateLimitAfter: (v) => v === null || integer(0, Number.MAX_SAFE_INTEGER)(v),
   dripMs: duration,

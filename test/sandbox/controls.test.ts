@@ -56,6 +56,7 @@ describe("controls under /__sandbox/", () => {
       month: 1,
       total: 1,
       refused: 0,
+      calls: 1,
       remaining: 9,
     });
     const all = (await control("usage")).body as Array<{ key: string }>;

@@ -6,6 +6,14 @@
 import { FaultConfig } from "./config";
 import { rng, Rng } from "./random";
 
+/** Makes the forged items of the batchStranger and batchConflict faults (the server knows the dataset). */
+export interface Forger<T> {
+  /** An item for a CUI nobody asked for, shaped like `template`; `pick` (0..1) chooses the company. Null: none. */
+  stranger(template: T, pick: number): T | null;
+  /** A second item for `item`'s CUI (and year) carrying another company's data. Null: none. */
+  conflict(item: T, pick: number): T | null;
+}
+
 /** What befalls one /v4 call. */
 export interface FaultDraw {
   /** 500, 502 or 503 instead of the answer; 0 for none. */
@@ -57,14 +65,27 @@ export class FaultState {
     this.accepted++;
   }
 
-  /** Drops, duplicates and shuffles batch items as configured. */
-  tamper<T>(items: T[], f: FaultConfig): T[] {
+  /**
+   * Drops, duplicates, contradicts, adds strangers to and shuffles batch items as configured. The
+   * conflict and stranger draws happen only when their rate is set, so that streams seeded before
+   * those faults existed still strike the same items.
+   */
+  tamper<T>(items: T[], f: FaultConfig, forge?: Forger<T>): T[] {
     this.sync(f);
     const out: T[] = [];
     for (const item of items) {
       if (this.random() < f.batchDrop) continue;
+      const conflict = forge && f.batchConflict > 0 && this.random() < f.batchConflict ? forge.conflict(item, this.random()) : null;
+      // The wrong copy comes first or last: a client that keeps the first (or the last) it reads is caught either way.
+      const wrongFirst = conflict !== null && this.random() < 0.5;
+      if (conflict !== null && wrongFirst) out.push(conflict);
       out.push(item);
+      if (conflict !== null && !wrongFirst) out.push(conflict);
       if (this.random() < f.batchDuplicate) out.push(item);
+    }
+    if (forge && f.batchStranger > 0 && out.length > 0 && this.random() < f.batchStranger) {
+      const stranger = forge.stranger(out[0], this.random());
+      if (stranger !== null) out.splice(Math.floor(this.random() * (out.length + 1)), 0, stranger);
     }
     if (f.batchShuffle) {
       for (let i = out.length - 1; i > 0; i--) {

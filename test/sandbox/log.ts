@@ -8,6 +8,7 @@ export interface RequestLogEntry {
   query: string;
   /** The status answered; 0 when the connection was dropped (fault "reset"). */
   status: number;
+  /** The call was charged a credit (the key's usage `total` counts these, without the log's limit). */
   credited: boolean;
   /** The X-API-Key sent, or null. */
   key: string | null;
@@ -16,6 +17,8 @@ export interface RequestLogEntry {
   endpoint: EndpointName | null;
   /** The injected fault, if any: "error", "reset", "malformed", "rateLimit". */
   fault?: string;
+  /** Batch answers: items the batchStranger and batchConflict faults added (absent when none). */
+  forged?: number;
   /** When the call was answered (ms since the epoch, sandbox clock). */
   at: number;
 }

@@ -37,12 +37,17 @@ export function oldestYear(plan: Plan, latest: number): number {
 export interface Usage {
   key: string;
   plan: PlanName | null;
-  /** Credits spent today, this month and since the sandbox started (or was reset). */
+  /**
+   * Credits spent (= charged calls) today, this month and since the sandbox started or the key was
+   * reset. `total` is a running counter: unlike the request log (the last 50,000 calls) it never rolls off.
+   */
   today: number;
   month: number;
   total: number;
-  /** Calls that cost nothing: 400, 403, 429, injected faults. */
+  /** Calls that cost nothing: 400, 403, 429, injected faults (unless chargeFailures). */
   refused: number;
+  /** Every /v4 call made with the key, charged or not (= total + refused), also a running counter. */
+  calls: number;
   /** Credits left in the plan's period (day for free, month for pro and business); null = unlimited. */
   remaining: number | null;
 }
@@ -54,6 +59,7 @@ interface Counter {
   month: number;
   total: number;
   refused: number;
+  calls: number;
 }
 
 export class Accounts {
@@ -74,15 +80,18 @@ export class Accounts {
     c.today++;
     c.month++;
     c.total++;
+    c.calls++;
   }
 
   refuse(key: string): void {
-    this.counter(key).refused++;
+    const c = this.counter(key);
+    c.refused++;
+    c.calls++;
   }
 
   usage(key: string): Usage {
     const plan = planOfKey(key);
-    const c = plan ? this.counter(key) : { today: 0, month: 0, total: 0, refused: 0 };
+    const c = plan ? this.counter(key) : { today: 0, month: 0, total: 0, refused: 0, calls: 0 };
     return {
       key,
       plan: plan ? plan.name : null,
@@ -90,6 +99,7 @@ export class Accounts {
       month: c.month,
       total: c.total,
       refused: c.refused,
+      calls: c.calls,
       remaining: plan ? this.remaining(key, plan) : null,
     };
   }
@@ -111,7 +121,7 @@ export class Accounts {
     const monthKey = bucharestMonth(now);
     let c = this.counters.get(key);
     if (!c) {
-      c = { day, today: 0, monthKey, month: 0, total: 0, refused: 0 };
+      c = { day, today: 0, monthKey, month: 0, total: 0, refused: 0, calls: 0 };
       this.counters.set(key, c);
     }
     if (c.day !== day) {

@@ -5,14 +5,15 @@
  */
 import { createServer, IncomingMessage, Server, ServerResponse } from "http";
 import { AddressInfo } from "net";
-import { answer, EndpointName, endpointOf } from "./api";
+import { answer, EndpointName, endpointOf, foreignItem } from "./api";
 import { latestYearAt } from "./clock";
 import { defaultConfig, mergeConfig, resolveFaults, SandboxConfig } from "./config";
 import { control } from "./controls";
 import { error, render, Rendered, Result } from "./envelope";
-import { FaultState } from "./faults";
+import { FaultState, Forger } from "./faults";
 import { RequestLog, RequestLogEntry } from "./log";
 import { Accounts, Plan, planOfKey, Usage } from "./plans";
+import { cuiAt } from "./space";
 
 export type { SandboxConfig, FaultConfig, EnvelopeVariant } from "./config";
 export type { RequestLogEntry } from "./log";
@@ -63,6 +64,45 @@ function injectedError(status: number, write: (r: Result) => Rendered): Rendered
     };
   }
   return write(error(status, status === 503 ? "unavailable" : "server_error", "Eroare internă (simulată). / Internal error (injected)."));
+}
+
+type Item = Record<string, unknown>;
+
+/**
+ * The forger of a batch call's stranger and conflicting items: real companies of the dataset, never
+ * one the call asked for (nor, for a conflict, the item's own), with data that differs from the item's.
+ * Each item it makes is added to `made`, so that the log can say how many forged items an answer held.
+ */
+function forger(query: URLSearchParams, latestYear: number, made: Set<Item>): Forger<Item> {
+  const asked = new Set(
+    (query.get("cui") ?? "")
+      .split(",")
+      .map((e) => Number(/\d+/.exec(e)?.[0] ?? NaN))
+      .filter((c) => Number.isFinite(c)),
+  );
+  const pick = (fraction: number, avoid: number, make: (cui: number) => Item | null): Item | null => {
+    // A few neighbours of the picked point: the first may have no filing for the year, or be the avoided CUI.
+    for (let i = 0; i < 20; i++) {
+      const cui = cuiAt((fraction + i * 0.0137) % 1);
+      if (asked.has(cui) || cui === avoid) continue;
+      const item = make(cui);
+      if (item) {
+        made.add(item);
+        return item;
+      }
+    }
+    return null;
+  };
+  return {
+    stranger: (template, fraction) => pick(fraction, -1, (cui) => foreignItem(template, cui, latestYear)),
+    conflict: (item, fraction) =>
+      pick(fraction, item.cui as number, (cui) => {
+        const other = foreignItem(item, cui, latestYear);
+        if (!other) return null;
+        const forged = { ...other, cui: item.cui, ...("an" in item ? { an: item.an } : {}) };
+        return JSON.stringify(forged) === JSON.stringify(item) ? null : forged;
+      }),
+  };
 }
 
 function cuiCount(endpoint: EndpointName | null, query: URLSearchParams): number {
@@ -205,19 +245,25 @@ class SandboxServer implements Sandbox {
       let result = outcome.result;
       plan = outcome.plan;
       if (result.kind === "batch") {
-        result = { ...result, items: this.faults.tamper(result.items, faults) };
+        const made = new Set<Item>();
+        result = { ...result, items: this.faults.tamper(result.items, faults, forger(url.searchParams, config.latestYear, made)) };
+        if (made.size > 0) entry.forged = made.size;
       }
       if (result.status === 429 && rateLimited) entry.fault = "rateLimit";
       credited = result.status === 200 || (result.kind === "error" && result.code === "not_found");
       rendered = write(result);
     }
+    // chargeFailures: a service that charges every call it answers, whatever the answer (but not a
+    // refusal of the key or of the budget: 401, 403 and 429 stay free, or a spent key could never stop).
+    if (config.chargeFailures && (rendered.status >= 500 || rendered.status === 400)) credited = true;
     if (draw.malformed && rendered.status === 200) {
       entry.fault = "malformed";
       rendered = {
         ...rendered,
         body: rendered.body.slice(0, Math.floor(rendered.body.length / 2)),
       };
-      credited = false;
+      // The service sent (and, if it charges every call, billed) a whole answer; it broke on the way.
+      credited = config.chargeFailures;
     }
     entry.status = rendered.status;
     this.finish(entry, key, credited);
@@ -229,6 +275,7 @@ class SandboxServer implements Sandbox {
       if (remaining !== null) headers["X-Credits-Remaining"] = String(remaining);
     }
     if (rendered.status === 503) headers["Retry-After"] = "1";
+    if (rendered.status === 429 && config.retryAfterSeconds !== null) headers["Retry-After"] = String(config.retryAfterSeconds);
     await this.sleep(config.latencyMs + Math.random() * config.jitterMs + draw.spikeMs);
     await this.deliver(res, rendered, headers, faults.dripMs);
   }

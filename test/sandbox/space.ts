@@ -164,6 +164,13 @@ export function sampleCuis(count: number, offset = 0): number[] {
   return sampleBases(count, offset).map(withControlDigit);
 }
 
+/** An existing CUI picked by a fraction 0..1 of the range (the first existing base at or after that point, wrapping). */
+export function cuiAt(fraction: number): number {
+  let base = MIN_BASE + Math.min(BASE_SPAN - 1, Math.floor(fraction * BASE_SPAN));
+  while (!exists(base)) base = base + 1 < MIN_BASE + BASE_SPAN ? base + 1 : MIN_BASE;
+  return withControlDigit(base);
+}
+
 /** CUIs with a valid control digit that do not exist (gaps of the range): answered 404. */
 export function missingCuis(count: number): number[] {
   const out: number[] = [];

@@ -353,7 +353,7 @@ withChromium("the task pane in a browser", () => {
       expect(h.sandbox.usage(key)).toMatchObject({ today: 10, refused: 0 }); // FIRMA stops when the service says 0 credits are left: no refused call;
       await page.waitForFunction(() => document.getElementById("usage-warning")!.dataset.level === "100");
       expect(await numberIn(page, "#refresh-status", "data-spent")).toBe(2);
-      expect(await text(page, "#refresh-status")).toMatch(/afișează erori/);
+      expect(await text(page, "#refresh-status")).toMatch(/Actualizare parțială: .*creditele planului s-au epuizat/);
       const cells = await dump(page);
       expect(cells.some((c) => c.value === "#N/A" && /Credite epuizate/.test(c.message ?? ""))).toBe(true);
       await page.context().close();

@@ -66,7 +66,7 @@ export function callKey(call: FirmaCall): string {
 /** A number as Excel turns it into text (`=1/3&""`): at most 15 significant digits, "1E-07" style exponents. */
 export function excelNumberText(n: number): string {
   if (Number.isInteger(n) && Math.abs(n) < 1e15) return String(n);
-  const s = String(Number(n.toPrecision(15)));
+  const s = Math.abs(n) >= 1e15 ? n.toExponential(14).replace(/\.?0+e/, "e") : String(Number(n.toPrecision(15)));
   const m = /^(-?[\d.]+)e([+-])(\d+)$/.exec(s);
   return m ? `${m[1]}E${m[2]}${m[3].padStart(2, "0")}` : s;
 }
@@ -205,7 +205,9 @@ function reasonText(reason: NotEvaluableReason | "function" | "intersection", de
     case "intersection":
       return "formula folosește operatorul @ / the formula uses the @ operator";
     default:
-      return describeReason(reason).replace(/argumentul/g, "formula").replace(/the argument/g, "the formula");
+      return describeReason(reason)
+        .replace(/argumentul/g, "formula")
+        .replace(/the argument/g, "the formula");
   }
 }
 
@@ -266,15 +268,13 @@ export class FormulaEvaluator {
         return PENDING;
       });
       if (wanted.size === 0 || round >= maxRounds) {
-        const final = outcomes.map(
-          (o): Outcome =>
-            o.kind === "pending"
-              ? {
-                  kind: "unevaluable",
-                  reason:
-                    "argumentele depind de prea multe apeluri FIRMA înlănțuite / the arguments depend on too many chained FIRMA calls",
-                }
-              : o,
+        const final = outcomes.map((o): Outcome =>
+          o.kind === "pending"
+            ? {
+                kind: "unevaluable",
+                reason: "argumentele depind de prea multe apeluri FIRMA înlănțuite / the arguments depend on too many chained FIRMA calls",
+              }
+            : o,
         );
         return { outcomes: final, rounds: round, calls: answers.size };
       }
@@ -369,6 +369,10 @@ export class FormulaEvaluator {
       frame.pending = true;
       return PENDING_VALUE;
     }
+    // An argument that is an error (not a range holding one) is the result, as Excel does for a
+    // function whose parameters do not take errors.
+    const err = args.find((a) => !a.omitted && a.value instanceof FormulaError);
+    if (err) return err.value;
     const answer = this.lookup({ name: bare, args: plain });
     if (answer === PENDING) {
       frame.pending = true;

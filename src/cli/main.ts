@@ -3,7 +3,8 @@
  * (well kept, CommonJS, no dependencies); the work is refreshWorkbook() in refresh.ts.
  * Exit codes: 0 done (cells may hold errors, as in Excel), 1 usage or set-up (no key, no address),
  * 2 the input cannot be read as a workbook, 3 partial: some cells could not get an answer (budget
- * reached, service down, credits spent…) and kept their previous values, 4 the output cannot be written.
+ * reached, service down, credits spent…) or some FIRMA formulas could not be evaluated without Excel,
+ * and kept their previous values, 4 the output cannot be written.
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { existsSync, readFileSync, renameSync, writeFileSync } from "fs";
@@ -254,7 +255,8 @@ async function runRefresh(input: string, flags: RefreshFlags, io: Io): Promise<n
     for (const s of report.spillConflicts) say(`    ${s.sheet}!${s.address} — ${s.blockedBy}`);
   }
   if (!existsSync(out)) return 4;
-  return kept > 0 ? 3 : 0;
+  // partial: cells kept their values, or formulas could not be evaluated (issue 11 item 3)
+  return kept > 0 || report.skipped.length > 0 ? 3 : 0;
 }
 
 if (require.main === module) {

@@ -75,7 +75,6 @@ export async function refreshWorkbook(input: Uint8Array, options: RefreshOptions
   const lang = options.lang ?? "ro";
   const wb = Workbook.open(input);
   const found = wb.findFormulas("FIRMA");
-  const skipped: SkippedFormula[] = [];
 
   // ---- Formulas as people write them (issue 11 item 3): evaluate-formula.ts computes each whole
   // formula as Excel would. Phase 1 lists the FIRMA calls whose arguments are known (one plan:
@@ -86,7 +85,9 @@ export async function refreshWorkbook(input: Uint8Array, options: RefreshOptions
   const phase1 = evaluator.collect(jobs);
   const requests = phase1.calls.flatMap((c) => cellRequests(c.name, c.args));
   const unevaluable = (outcomes: Outcome[]) =>
-    outcomes.flatMap((o, i) => (o.kind === "unevaluable" ? [{ sheet: jobs[i].sheet, address: jobs[i].address, formula: jobs[i].formula, reason: o.reason }] : []));
+    outcomes.flatMap((o, i) =>
+      o.kind === "unevaluable" ? [{ sheet: jobs[i].sheet, address: jobs[i].address, formula: jobs[i].formula, reason: o.reason }] : [],
+    );
 
   await engine.ready();
   const estimate = engine.estimate(requests);

@@ -68,6 +68,11 @@ export interface RefreshReport {
   calls: number;
   /** Further rounds of fetching for calls whose arguments came from other FIRMA calls (0 usually). */
   rounds: number;
+  /**
+   * Array results of ordinary (non-array) formulas, as LibreOffice or a library writes them: the
+   * file holds one value, so only the top-left one was written; `size` is the whole result's, e.g. "1×9".
+   */
+  arraysInOneCell: { sheet: string; address: string; size: string }[];
 }
 
 export async function refreshWorkbook(input: Uint8Array, options: RefreshOptions): Promise<RefreshReport> {
@@ -108,6 +113,7 @@ export async function refreshWorkbook(input: Uint8Array, options: RefreshOptions
     refused: null,
     calls: phase1.calls.length,
     rounds: 0,
+    arraysInOneCell: [],
   };
   report.budget = Math.min(estimate.credits, options.maxCredits ?? Infinity);
   if (options.dryRun) return report;
@@ -149,6 +155,8 @@ export async function refreshWorkbook(input: Uint8Array, options: RefreshOptions
     // when IFERROR would have hidden the failure.
     const lost = Array.isArray(o.value) ? null : o.firmaErrors.find((e) => e.cause && KEEP_CAUSES.has(e.cause));
     results.push({ sheet: jobs[i].sheet, address: jobs[i].address, value: o.value, cause: lost?.cause ?? null });
+    if (Array.isArray(o.value) && (o.value.length > 1 || o.value[0].length > 1) && found[i].formulaType !== "array")
+      report.arraysInOneCell.push({ sheet: jobs[i].sheet, address: jobs[i].address, size: `${o.value.length}×${o.value[0].length}` });
   });
   // ---- end of the formula evaluation
   report.cacheHits = engine.cache.hits - hitsBefore;

@@ -240,6 +240,18 @@ describe("what the evaluator cannot compute", () => {
   });
 });
 
+describe("an array result in an ordinary formula (LibreOffice, a library)", () => {
+  test("the top-left value is written and the cell is reported with the result's size", async () => {
+    const cui = data.EXAMPLE_CUI;
+    const input = buildWorkbook({
+      sheets: [{ name: "Firme", rows: [[cui, { formula: '=IFERROR(FIRMA.PROFIL(A1),"-")', form: "plain", cached: "old" }]] }],
+    });
+    const r = await refresh(input, `demo-enterprise-wrapped${++n}`);
+    expect(r.arraysInOneCell).toEqual([{ sheet: "Firme", address: "B1", size: "1×9" }]);
+    expect(Workbook.open(r.output!).getValue("Firme", "B1")).toBe(cui);
+  });
+});
+
 describe("a FIRMA call that got no answer", () => {
   test("keeps the cell's value even under IFERROR (budget reached)", async () => {
     const key = `demo-enterprise-wrapped${++n}`;

@@ -1,13 +1,15 @@
 /**
  * Refreshes the FIRMA formulas of a workbook without Excel, on the add-in's own engine and
- * functions: finds the formulas (both saved forms), evaluates those whose arguments are constants,
- * and writes only their cached values. Everything else in the package stays byte for byte.
+ * functions: finds the formulas (both saved forms), evaluates each whole formula as Excel would
+ * (evaluate-formula.ts: FIRMA calls wrapped in Excel functions and operators, arguments from other
+ * cells), and writes only their cached values. Everything else in the package stays byte for byte.
  */
 import type { FirmaEngine, Estimate } from "../engine/engine";
 import { Cell, isCellError, Lang, Matrix } from "../functions/cells";
 import { cellRequests, evaluate } from "../functions/evaluate";
 import { patchWorkbook } from "./patch";
 import { Workbook } from "./workbook";
+import { FormulaEvaluator, Outcome } from "./evaluate-formula";
 
 export interface RefreshOptions {
   engine: FirmaEngine;
@@ -38,7 +40,10 @@ export interface RefreshReport {
   formulas: number;
   /** Of those, evaluated (or, on a dry run, that would be). */
   evaluated: number;
-  /** Not evaluated, with why: arguments that are not constants are reported, never guessed. */
+  /**
+   * Not evaluated, with why (a function or construct evaluate-formula.ts cannot compute as Excel
+   * would): reported, never guessed; they make the run partial.
+   */
   skipped: SkippedFormula[];
   estimate: Estimate;
   /** Result cells written with a value, and with an error (by error and message). */
@@ -59,6 +64,15 @@ export interface RefreshReport {
   output: Uint8Array | null;
   /** Why nothing was done, when the run was refused. */
   refused: string | null;
+  /** Distinct FIRMA calls the formulas made (phase 1: those the estimate covers; after the run: all). */
+  calls: number;
+  /** Further rounds of fetching for calls whose arguments came from other FIRMA calls (0 usually). */
+  rounds: number;
+  /**
+   * Array results of ordinary (non-array) formulas, as LibreOffice or a library writes them: the
+   * file holds one value, so only the top-left one was written; `size` is the whole result's, e.g. "1×9".
+   */
+  arraysInOneCell: { sheet: string; address: string; size: string }[];
 }
 
 export async function refreshWorkbook(input: Uint8Array, options: RefreshOptions): Promise<RefreshReport> {
@@ -66,32 +80,26 @@ export async function refreshWorkbook(input: Uint8Array, options: RefreshOptions
   const lang = options.lang ?? "ro";
   const wb = Workbook.open(input);
   const found = wb.findFormulas("FIRMA");
-  const skipped: SkippedFormula[] = [];
-  const jobs: { sheet: string; address: string; name: string; args: unknown[] }[] = [];
-  for (const fc of found) {
-    const where = { sheet: fc.sheet, address: fc.address, formula: fc.formula };
-    const resolved = wb.resolveArguments(fc);
-    if (!fc.call || !resolved.ok) {
-      const problems = resolved.ok ? [] : resolved.problems;
-      skipped.push({ ...where, reason: problems.map((p) => p.message).join("; ") || "formula FIRMA neevaluabilă / not evaluable" });
-    } else if (resolved.dependsOn.length > 0) {
-      const on = resolved.dependsOn.map((d) => `${d.sheet}!${d.address}`).join(", ");
-      skipped.push({
-        ...where,
-        reason: `argumentele depind de formule (${on}), nu de constante / arguments depend on formulas (${on}), not constants`,
-      });
-    } else {
-      jobs.push({ sheet: fc.sheet, address: fc.address, name: fc.call.name, args: resolved.args });
-    }
-  }
+
+  // ---- Formulas as people write them (issue 11 item 3): evaluate-formula.ts computes each whole
+  // formula as Excel would. Phase 1 lists the FIRMA calls whose arguments are known (one plan:
+  // estimate, budget, prefetch); phase 2 evaluates from the cache, a call whose arguments came
+  // from another FIRMA call being fetched in a further round under what is left of the budget.
+  const evaluator = new FormulaEvaluator(wb, "FIRMA");
+  const jobs = found.map((fc) => ({ sheet: fc.sheet, address: fc.address, row: fc.row, col: fc.col, formula: fc.formula }));
+  const phase1 = evaluator.collect(jobs);
+  const requests = phase1.calls.flatMap((c) => cellRequests(c.name, c.args));
+  const unevaluable = (outcomes: Outcome[]) =>
+    outcomes.flatMap((o, i) =>
+      o.kind === "unevaluable" ? [{ sheet: jobs[i].sheet, address: jobs[i].address, formula: jobs[i].formula, reason: o.reason }] : [],
+    );
 
   await engine.ready();
-  const requests = jobs.flatMap((j) => cellRequests(j.name, j.args));
   const estimate = engine.estimate(requests);
   const report: RefreshReport = {
     formulas: found.length,
-    evaluated: jobs.length,
-    skipped,
+    evaluated: found.length - unevaluable(phase1.outcomes).length,
+    skipped: unevaluable(phase1.outcomes),
     estimate,
     values: 0,
     errors: {},
@@ -103,6 +111,9 @@ export async function refreshWorkbook(input: Uint8Array, options: RefreshOptions
     cacheHits: 0,
     output: null,
     refused: null,
+    calls: phase1.calls.length,
+    rounds: 0,
+    arraysInOneCell: [],
   };
   report.budget = Math.min(estimate.credits, options.maxCredits ?? Infinity);
   if (options.dryRun) return report;
@@ -110,29 +121,50 @@ export async function refreshWorkbook(input: Uint8Array, options: RefreshOptions
   // One planned fetch under a hard budget (the estimate, or --max-credits if lower), then every cell
   // from the cache: nothing is asked twice, and nothing past the budget is ever sent (issue 10).
   const hitsBefore = engine.cache.hits;
-  const budget = engine.openBudget(report.budget);
-  try {
-    await engine.prefetch(requests, { signal: options.signal });
-    await engine.idle();
-  } finally {
-    budget.close();
-  }
-  report.credits = budget.spent;
+  const fetchUnder = async (reqs: typeof requests, limit: number) => {
+    const budget = engine.openBudget(limit);
+    try {
+      await engine.prefetch(reqs, { signal: options.signal });
+      await engine.idle();
+    } finally {
+      budget.close();
+    }
+    report.credits += budget.spent;
+  };
+  await fetchUnder(requests, report.budget);
   engine.cacheOnly = true;
+  const evaluatedAll = await evaluator.evaluateAll(jobs, async (calls, round) => {
+    if (round > 0) {
+      // calls whose arguments came from other FIRMA calls: their own plan, within what is left
+      const more = calls.flatMap((c) => cellRequests(c.name, c.args));
+      const left = Math.max(0, (options.maxCredits ?? Infinity) - report.credits);
+      await fetchUnder(more, Math.min(engine.estimate(more).credits, left));
+    }
+    return Promise.all(calls.map(async (c) => simplify(await evaluate(c.name, c.args, { engine, lang }))));
+  });
+  report.rounds = Math.max(0, evaluatedAll.rounds - 1);
+  report.calls = evaluatedAll.calls;
+  report.skipped = unevaluable(evaluatedAll.outcomes);
+  report.evaluated = found.length - report.skipped.length;
   let done = 0;
-  const results = await Promise.all(
-    jobs.map(async (j) => {
-      const m = await evaluate(j.name, j.args, { engine, lang });
-      options.onProgress?.(++done, jobs.length);
-      return { sheet: j.sheet, address: j.address, value: m.length === 1 && m[0].length === 1 ? m[0][0] : m };
-    }),
-  );
+  const results: { sheet: string; address: string; value: Cell | Matrix; cause: string | null }[] = [];
+  evaluatedAll.outcomes.forEach((o, i) => {
+    if (o.kind !== "value") return;
+    options.onProgress?.(++done, report.evaluated);
+    // A wrapped formula whose FIRMA call got no answer (budget, service down…) keeps its value even
+    // when IFERROR would have hidden the failure.
+    const lost = Array.isArray(o.value) ? null : o.firmaErrors.find((e) => e.cause && KEEP_CAUSES.has(e.cause));
+    results.push({ sheet: jobs[i].sheet, address: jobs[i].address, value: o.value, cause: lost?.cause ?? null });
+    if (Array.isArray(o.value) && (o.value.length > 1 || o.value[0].length > 1) && found[i].formulaType !== "array")
+      report.arraysInOneCell.push({ sheet: jobs[i].sheet, address: jobs[i].address, size: `${o.value.length}×${o.value[0].length}` });
+  });
+  // ---- end of the formula evaluation
   report.cacheHits = engine.cache.hits - hitsBefore;
   await engine.persist();
 
   // A cell that could not get an answer keeps what it had: only answers replace values.
   const written = results.filter((r) => {
-    const cause = unanswered(r.value);
+    const cause = r.cause ?? unanswered(r.value);
     if (cause === null) return true;
     report.kept[cause] = (report.kept[cause] ?? 0) + 1;
     report.keptCells.push({ sheet: r.sheet, address: r.address, cause });
@@ -170,6 +202,11 @@ const KEEP_CAUSES = new Set([
   "missing_key",
   "invalid_key",
 ]);
+
+/** A 1×1 result as its one cell, as the single-call path always wrote it. */
+function simplify(m: Matrix): Cell | Matrix {
+  return m.length === 1 && m[0].length === 1 ? m[0][0] : m;
+}
 
 function cells(v: Cell | Matrix): Cell[] {
   return Array.isArray(v) ? v.flat() : [v];

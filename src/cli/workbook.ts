@@ -186,6 +186,7 @@ export class Workbook {
   private dynamicCm: Set<number> | null = null;
   private readonly parsed = new Map<string, { bytes: Uint8Array; sheet: ParsedSheet }>();
   private readonly arrayIndex = new WeakMap<ParsedSheet, Map<number, ParsedCell[]>>();
+  private readonly sharedMasters = new WeakMap<ParsedSheet, Map<string, ParsedCell>>();
 
   private constructor(readonly pkg: XlsxPackage) {
     const rootRels = this.readRels("_rels/.rels", "");
@@ -563,6 +564,32 @@ export class Workbook {
       return shiftFormula(master.f!.text, cell.row - master.row, cell.col - master.col);
     }
     return f.text;
+  }
+
+  /**
+   * The formula of any cell (for a cell sharing a formula, the master's moved), as stored; null
+   * when the cell holds none. For the formula evaluator (evaluate-formula.ts).
+   */
+  formulaAt(sheetName: string, row: number, col: number): string | null {
+    const sheet = this.parseSheet(sheetName);
+    const cell = sheet.cells.get(cellKey(row, col));
+    if (!cell?.f) return null;
+    let masters = this.sharedMasters.get(sheet);
+    if (!masters) {
+      masters = new Map();
+      for (const r of sheet.rows)
+        for (const c of r.cells)
+          if (c.f?.attrs.get("t") === "shared" && c.f.text !== "" && c.f.attrs.has("si")) masters.set(c.f.attrs.get("si")!, c);
+      this.sharedMasters.set(sheet, masters);
+    }
+    return this.formulaText(cell, masters);
+  }
+
+  /** The array formula (spill or legacy array) whose range covers a cell, if any. */
+  arrayAt(sheetName: string, row: number, col: number): ArrayRegion | undefined {
+    const sheet = this.parseSheet(sheetName);
+    const anchor = this.arraysOver(sheet, { top: row, left: col, bottom: row, right: col })[0];
+    return anchor && sheet.arrays.find((a) => a.anchor === anchor);
   }
 
   /**

@@ -228,13 +228,17 @@ describe("bad input through the functions", () => {
     const xl = new ExcelStandIn(storage);
 
     const got = await xl.call(c.fn, c.args);
+    const LISTS = new Set(["CAUTA", "TOP", "TOPURI", "JUDETE", "ISTORIC"]);
 
     const w = c.want;
     if ("value" in w) {
       expect(got).toEqual(w.value);
     } else {
       let e: unknown = got;
-      if ("errorAt" in w) {
+      if ("errorAt" in w && LISTS.has(c.fn.toUpperCase())) {
+        // A list or a history that fails answers one error in the formula's own cell (issue 11: IFERROR sees it).
+        expect(Array.isArray(got)).toBe(false);
+      } else if ("errorAt" in w) {
         expect(Array.isArray(got)).toBe(true);
         const m = got as unknown[][];
         if (w.rows !== undefined) expect(m).toHaveLength(w.rows);

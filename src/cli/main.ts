@@ -39,6 +39,8 @@ interface RefreshFlags {
   lang?: Lang;
   json?: boolean;
   verbose?: boolean;
+  force?: boolean;
+  maxAge?: number;
 }
 
 function wholeNumber(v: string): number {
@@ -112,6 +114,12 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
     .addOption(
       new Option("--lang <lang>", "limba mesajelor (implicit: după LANG) / message language (default: from LANG)").choices(["ro", "en"]),
     )
+    .option("--force", "aduce din nou și răspunsurile din cache (după estimare) / fetch cached answers again too (after the estimate)")
+    .option(
+      "--max-age <days>",
+      "răspunsurile mai vechi de atâtea zile se aduc din nou / answers older than this many days are fetched again",
+      wholeNumber,
+    )
     .option("--json", "la final, un obiect JSON cu rezultatul / print the outcome as one JSON object")
     .option("--verbose", "listează celulele nerecalculate / list the cells not refreshed")
     .addHelpText("after", REFRESH_HELP)
@@ -176,6 +184,7 @@ async function runRefresh(input: string, flags: RefreshFlags, io: Io): Promise<n
     });
     if (!flags.dryRun) void engine.client; // checks the address now (https, or loopback http)
     engine.cache.onProblem((p) => io.stderr.write(`${p.message}\n`)); // a full or failing cache is told, never silent
+    if (flags.maxAge !== undefined) engine.cache.setMaxAge(flags.maxAge * 86_400_000);
   } catch (e) {
     return fail((e as Error).message);
   }
@@ -196,6 +205,7 @@ async function runRefresh(input: string, flags: RefreshFlags, io: Io): Promise<n
       lang,
       dryRun: flags.dryRun,
       maxCredits: flags.maxCredits ?? null,
+      force: flags.force,
       signal: stop.signal,
       onProgress: bar ? (done, total) => (done === 1 ? bar.start(total, done) : bar.update(done)) : undefined,
     });

@@ -22,6 +22,8 @@ export interface RefreshOptions {
    * previous values and are reported. The estimate (an upper bound) is a budget of its own.
    */
   maxCredits?: number | null;
+  /** Fetch again what is cached too (the estimate then counts it). */
+  force?: boolean;
   /** Stops the run: calls not yet sent are dropped (Ctrl-C). */
   signal?: AbortSignal;
   /** Called as formulas settle. */
@@ -95,7 +97,7 @@ export async function refreshWorkbook(input: Uint8Array, options: RefreshOptions
     );
 
   await engine.ready();
-  const estimate = engine.estimate(requests);
+  const estimate = engine.estimate(requests, { refresh: options.force });
   const report: RefreshReport = {
     formulas: found.length,
     evaluated: found.length - unevaluable(phase1.outcomes).length,
@@ -124,7 +126,7 @@ export async function refreshWorkbook(input: Uint8Array, options: RefreshOptions
   const fetchUnder = async (reqs: typeof requests, limit: number) => {
     const budget = engine.openBudget(limit);
     try {
-      await engine.prefetch(reqs, { signal: options.signal });
+      await engine.prefetch(reqs, { signal: options.signal, force: options.force });
       await engine.idle();
     } finally {
       budget.close();
@@ -135,9 +137,10 @@ export async function refreshWorkbook(input: Uint8Array, options: RefreshOptions
   engine.cacheOnly = true;
   const evaluatedAll = await evaluator.evaluateAll(jobs, async (calls, round) => {
     if (round > 0) {
-      // calls whose arguments came from other FIRMA calls: their own plan, within what is left
+      // calls whose arguments came from other FIRMA calls: their own plan, within what is left of the
+      // budget the user was shown (the estimate could not know them: never spend past it)
       const more = calls.flatMap((c) => cellRequests(c.name, c.args));
-      const left = Math.max(0, (options.maxCredits ?? Infinity) - report.credits);
+      const left = Math.max(0, report.budget - report.credits);
       await fetchUnder(more, Math.min(engine.estimate(more).credits, left));
     }
     return Promise.all(calls.map(async (c) => simplify(await evaluate(c.name, c.args, { engine, lang }))));

@@ -81,6 +81,8 @@ export class PersistentCache {
   private readonly now: () => number;
   private readonly listeners = new Set<(p: CacheProblem) => void>();
   private staleBefore = 0;
+  /** Answers older than this count as stale (`firma refresh --max-age`); null: only their lifetimes. */
+  private maxAgeMs: number | null = null;
   private bytes = 0;
   /** Recency clock: an entry's `used` is the clock when it was last set or read. */
   private clock = 0;
@@ -167,7 +169,18 @@ export class PersistentCache {
     this.map.delete(key);
     this.map.set(key, e);
     e[3] = ++this.clock;
-    return { value: e[0] as V, fresh: e[1] > this.now() && e[2] >= this.staleBefore };
+    return { value: e[0] as V, fresh: this.isFresh(e) };
+  }
+
+  private isFresh(e: Entry): boolean {
+    const now = this.now();
+    return e[1] > now && e[2] >= this.staleBefore && (this.maxAgeMs === null || e[2] >= now - this.maxAgeMs);
+  }
+
+  /** How old an answer may be to count as fresh, whatever its lifetime (null: its lifetime decides). */
+  setMaxAge(ms: number | null): void {
+    if (ms !== null && !(Number.isFinite(ms) && ms >= 0)) throw new TypeError("maxAge is a number of ms ≥ 0, or null");
+    this.maxAgeMs = ms;
   }
 
   /**
@@ -180,7 +193,7 @@ export class PersistentCache {
     this.map.delete(key);
     this.map.set(key, e);
     e[3] = ++this.clock;
-    if (!(e[1] > this.now() && e[2] >= this.staleBefore)) return undefined;
+    if (!this.isFresh(e)) return undefined;
     this.hits++;
     return e[0] as V;
   }

@@ -458,6 +458,61 @@ export class FirmaEngine {
     return found;
   }
 
+  /**
+   * When the company's profile was fetched (ms since the epoch), fetching it first if it is not
+   * cached (then it costs what DENUMIRE costs). The answer FIRMA.ACTUALIZAT shows.
+   */
+  async fetchedAt(cuiInput: unknown, signal?: CancelSignal): Promise<number> {
+    const cui = this.cui(cuiInput);
+    await this.request("p", cui, 0, one("denumire"), signal);
+    return this.cache.fetchedAt(profileKey(cui)) ?? this.now();
+  }
+
+  /** fetchedAt() from the cache only: NOT_CACHED when the profile is not there fresh. */
+  fetchedAtNow(cuiInput: unknown): number | typeof NOT_CACHED {
+    if (!this.isReady) return NOT_CACHED;
+    const cui = this.cui(cuiInput);
+    if (this.fresh(profileKey(cui), "p", cui, 0, one("denumire")) === undefined) return NOT_CACHED;
+    return this.cache.fetchedAt(profileKey(cui)) ?? NOT_CACHED;
+  }
+
+  /**
+   * How old the answers behind these cells are: the oldest and newest fetch times (ms since the
+   * epoch) of those cached, and how many are not cached at all. The pane shows it.
+   */
+  freshness(requests: readonly CellRequest[]): { oldest: number | null; newest: number | null; cached: number; missing: number } {
+    let oldest: number | null = null;
+    let newest: number | null = null;
+    let cached = 0;
+    let missing = 0;
+    const seen = new Set<string>();
+    const look = (key: string) => {
+      if (seen.has(key)) return;
+      seen.add(key);
+      const t = this.cache.fetchedAt(key);
+      if (t === undefined) return void missing++;
+      cached++;
+      oldest = oldest === null ? t : Math.min(oldest, t);
+      newest = newest === null ? t : Math.max(newest, t);
+    };
+    for (const r of requests) {
+      if (r.kind === "list") {
+        if (r.list) look(listKey(r.list));
+        continue;
+      }
+      const p = parseCui(r.cui);
+      if (!p.ok) continue;
+      try {
+        if (r.kind === "profile") look(profileKey(p.cui));
+        else if (r.kind === "financial") look(financialKey(p.cui, this.years.year(r.year)));
+        else for (const y of yearsDown(...this.years.range(r.from, r.to))) look(financialKey(p.cui, y));
+      } catch {
+        /* an invalid year: nothing behind it */
+      }
+    }
+    return { oldest, newest, cached, missing };
+  }
+
   // ---- lists ----------------------------------------------------------------------------------
 
   search(params: SearchParams & { limit?: number }, signal?: CancelSignal): Promise<SearchItem[]> {

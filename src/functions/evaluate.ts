@@ -236,6 +236,21 @@ const financialField = (field: FinancialField): PerCui => ({
 });
 
 /** CAMP(cui, field name, year). */
+/** ms since the epoch → Excel's date serial (days since 1899-12-30), in Bucharest time as Romanian users read it. */
+export function excelDate(ms: number): number {
+  const local = new Date(new Date(ms).toLocaleString("en-US", { timeZone: "Europe/Bucharest" }));
+  const utc = Date.UTC(local.getFullYear(), local.getMonth(), local.getDate(), local.getHours(), local.getMinutes(), local.getSeconds());
+  return Math.round((utc / 86_400_000 + 25_569) * 1e6) / 1e6;
+}
+
+const fetchDate: PerCui = {
+  one: async (ctx, c) => excelDate(await ctx.engine.fetchedAt(c, ctx.signal)),
+  now: (ctx, c) => {
+    const t = ctx.engine.fetchedAtNow(c);
+    return t === NOT_CACHED ? NOT_CACHED : excelDate(t);
+  },
+};
+
 const namedField: PerCui = {
   one: async (ctx, c, [, camp, an]) => {
     const f = fieldByName(camp);
@@ -265,6 +280,9 @@ export const FUNCTIONS: Readonly<Record<string, Impl>> = {
   ),
 
   CAMP: (args, ctx) => perCui(args[0], args, ctx, false, namedField),
+
+  /** When FIRMA fetched the company's data: an Excel date (days since 1899-12-30, with the time). */
+  ACTUALIZAT: (args, ctx) => perCui(args[0], args, ctx, false, fetchDate),
 
   PROFIL: ([cui], ctx) =>
     rowPerCui(cui, ctx, false, 9, async (c) => {
@@ -406,6 +424,8 @@ export function cellRequests(name: string, args: unknown[]): CellRequest[] {
     }
     case "PROFIL":
       return profile("adresa");
+    case "ACTUALIZAT":
+      return profile("denumire");
     case "FINANCIAR":
       return FINANCIAL_ORDER.flatMap(financial);
     case "ISTORIC": {

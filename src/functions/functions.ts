@@ -13,6 +13,17 @@ import type { FirmaEngine } from "../engine/engine";
 import { getSettings } from "../taskpane/settings";
 
 /**
+ * Când au fost aduse datele firmei (dată Excel; formatați celula ca dată și oră). / When FIRMA fetched the company's data (an Excel date; format the cell as date and time).
+ * @customfunction ACTUALIZAT
+ * @param cui CUI-ul firmei (cifre, cu sau fără RO) sau un domeniu de CUI-uri. / The company's CUI (digits, RO prefix optional) or a range of CUIs.
+ * @param invocation Invocation.
+ * @returns Data și ora aducerii datelor. / Date and time the data was fetched.
+ */
+export function actualizat(cui: any[][], invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return run("ACTUALIZAT", [cui], invocation);
+}
+
+/**
  * Denumirea firmei. / Company name.
  * @customfunction DENUMIRE
  * @param cui CUI-ul firmei (cifre, cu sau fără RO) sau un domeniu de CUI-uri. / The company's CUI (digits, RO prefix optional) or a range of CUIs.

@@ -165,3 +165,47 @@ test("a process killed during --in-place leaves the original workbook whole", as
   expect(Buffer.compare(readFileSync(f), before)).toBe(0);
   expect(Workbook.open(readFileSync(f)).getValue("Firme", "B2")).toBe(`OLD ${CUIS[0]}`);
 }, 30_000);
+
+describe("freshness (issue 11)", () => {
+  const cached = async (args: string[]) => {
+    let out = "";
+    const io: Io = { stdout: { write: (s: string) => (out += s) }, stderr: { write: (s: string) => (out += s) }, env: {} };
+    const code = await main([...args, "--no-progress", "--json"], io);
+    return { code, json: JSON.parse(out.slice(out.indexOf("{"))) as { creditsSpent: number; estimate: { credits: number } } };
+  };
+
+  test("a second run is free; --max-age 0 and --force fetch again, after showing what that costs", async () => {
+    const f = book();
+    const cacheDir = join(dir, `cache${++n}`);
+    const key = `demo-enterprise-fresh${n}`;
+    const base = ["refresh", f, "--key", key, "--base-url", sb.url, "--cache-dir", cacheDir, "--out", join(dir, `fresh${n}.xlsx`)];
+    const first = await cached(base);
+    expect(first.json.creditsSpent).toBeGreaterThan(0);
+    const second = await cached(base);
+    expect(second.json).toMatchObject({ creditsSpent: 0, estimate: { credits: 0 } });
+    const aged = await cached([...base, "--max-age", "0"]);
+    expect(aged.json.creditsSpent).toBe(first.json.creditsSpent);
+    expect(aged.json.estimate.credits).toBeGreaterThanOrEqual(aged.json.creditsSpent);
+    const forced = await cached([...base, "--force"]);
+    expect(forced.json.creditsSpent).toBe(first.json.creditsSpent);
+    expect(sb.usage(key).total).toBe(3 * first.json.creditsSpent);
+  });
+
+  test("FIRMA.ACTUALIZAT gives the fetch date as an Excel date, in the sheet", async () => {
+    const rows: BuildCell[][] = [
+      ["CUI", "Actualizat"],
+      [CUIS[0], { formula: "=FIRMA.ACTUALIZAT(A2)", cached: 0 }],
+    ];
+    const f = join(dir, `date${++n}.xlsx`);
+    writeFileSync(f, buildWorkbook({ sheets: [{ name: "Firme", rows }] }));
+    const out = join(dir, `date${n}.out.xlsx`);
+    const before = Date.now();
+    const r = await firma(["refresh", f, "--key", `demo-enterprise-date${n}`, "--base-url", sb.url, "--out", out]);
+    expect(r.code).toBe(0);
+    const serial = Workbook.open(readFileSync(out)).getValue("Firme", "B2") as number;
+    // Excel's serial for now, in Bucharest time (UTC+2 in winter, +3 in summer): within a few hours of UTC's
+    const utcSerial = before / 86_400_000 + 25_569;
+    expect(serial).toBeGreaterThan(utcSerial);
+    expect(serial - utcSerial).toBeLessThan(3.1 / 24);
+  });
+});

@@ -41,6 +41,8 @@ interface RefreshFlags {
   verbose?: boolean;
   force?: boolean;
   maxAge?: number;
+  valuesOnly?: boolean;
+  csv?: string;
 }
 
 function wholeNumber(v: string): number {
@@ -71,9 +73,9 @@ Exemple / examples:
   FIRMA_API_KEY=CHEIA firma refresh registru.xlsx --json  rezultatul ca JSON / the outcome as JSON
 ${EXIT_HELP}`;
 
-export function defaultOutput(input: string): string {
+export function defaultOutput(input: string, suffix = "refreshed"): string {
   const ext = extname(input) || ".xlsx";
-  return join(dirname(input), `${basename(input, extname(input))}.refreshed${ext}`);
+  return join(dirname(input), `${basename(input, extname(input))}.${suffix}${ext}`);
 }
 
 export async function main(argv: string[], io: Io = { stdout: process.stdout, stderr: process.stderr, env: process.env }): Promise<number> {
@@ -114,6 +116,11 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
     .addOption(
       new Option("--lang <lang>", "limba mesajelor (implicit: după LANG) / message language (default: from LANG)").choices(["ro", "en"]),
     )
+    .option(
+      "--values-only",
+      "formulele FIRMA înlocuite cu valorile lor (pentru LibreOffice, Google Sheets) / FIRMA formulas replaced by their values (for LibreOffice, Google Sheets)",
+    )
+    .option("--csv <file>", "scrie și foaia cu celule FIRMA ca CSV / also write the sheet with FIRMA cells as CSV")
     .option("--force", "aduce din nou și răspunsurile din cache (după estimare) / fetch cached answers again too (after the estimate)")
     .option(
       "--max-age <days>",
@@ -151,8 +158,10 @@ async function runRefresh(input: string, flags: RefreshFlags, io: Io): Promise<n
   const baseUrl = flags.baseUrl ?? io.env.FIRMA_BASE_URL;
   if (!flags.dryRun && !key) return fail(t.noKey);
   if (!flags.dryRun && !baseUrl) return fail(t.noUrl);
-  const out = flags.inPlace ? input : resolve(flags.out ?? defaultOutput(input));
+  if (flags.inPlace && flags.valuesOnly) return fail(t.valuesInPlace);
+  const out = flags.inPlace ? input : resolve(flags.out ?? defaultOutput(input, flags.valuesOnly ? "values" : "refreshed"));
   if (out === input && !flags.inPlace) return fail(t.sameFile);
+  const csvOut = flags.csv ? resolve(flags.csv) : null;
 
   let bytes: Uint8Array;
   try {
@@ -163,8 +172,10 @@ async function runRefresh(input: string, flags: RefreshFlags, io: Io): Promise<n
   }
   // Before any credit is spent: can the result be saved where it must go?
   if (!flags.dryRun) {
-    const why = unwritable(out, lang);
-    if (why) return fail(t.unwritable(out, why));
+    for (const target of csvOut ? [out, csvOut] : [out]) {
+      const why = unwritable(target, lang);
+      if (why) return fail(t.unwritable(target, why));
+    }
   }
   let store: KeyValueStore;
   try {
@@ -206,6 +217,8 @@ async function runRefresh(input: string, flags: RefreshFlags, io: Io): Promise<n
       dryRun: flags.dryRun,
       maxCredits: flags.maxCredits ?? null,
       force: flags.force,
+      valuesOnly: flags.valuesOnly,
+      csv: !!csvOut,
       signal: stop.signal,
       onProgress: bar ? (done, total) => (done === 1 ? bar.start(total, done) : bar.update(done)) : undefined,
     });
@@ -241,6 +254,14 @@ async function runRefresh(input: string, flags: RefreshFlags, io: Io): Promise<n
     const tmp = `${out}.${process.pid}.tmp`;
     writeFileSync(tmp, report.output);
     renameSync(tmp, out);
+    if (csvOut) {
+      // One sheet: the file named; several: one file per sheet beside it (name.Sheet.csv).
+      for (const c of report.csv) {
+        const file = report.csv.length === 1 ? csvOut : csvOut.replace(/(\.csv)?$/i, `.${c.sheet.replace(/[^\w.-]+/g, "_")}.csv`);
+        writeFileSync(`${file}.${process.pid}.tmp`, "\ufeff" + c.text);
+        renameSync(`${file}.${process.pid}.tmp`, file);
+      }
+    }
   } catch (e) {
     return fail(t.unwritable(out, plainFsError(e, lang)));
   }

@@ -84,6 +84,7 @@ export const M = {
     noUrl:
       "Lipsește adresa serviciului. Dați-o cu --base-url sau în variabila FIRMA_BASE_URL (adresa Company Data Service API v4, https://…). Pentru o încercare locală: npm run sandbox și --base-url http://127.0.0.1:3001",
     sameFile: "Fișierul de ieșire ar fi chiar cel de intrare: folosiți --in-place dacă asta doriți.",
+    valuesInPlace: "--values-only scrie o copie fără formule: nu se poate folosi cu --in-place (formulele originalului s-ar pierde).",
     unwritable: (path: string, why: string) =>
       `Nu se poate scrie rezultatul în ${path} (${why}); nu s-a cheltuit nimic. Alegeți alt loc cu --out.`,
     unreadable: (path: string, why: string) => `Nu se poate citi ${path}: ${why}`,
@@ -116,6 +117,8 @@ export const M = {
     noUrl:
       "The service address is missing. Give it with --base-url or in FIRMA_BASE_URL (the Company Data Service API v4 address, https://…). To try locally: npm run sandbox and --base-url http://127.0.0.1:3001",
     sameFile: "The output file would be the input itself: use --in-place if that is what you want.",
+    valuesInPlace:
+      "--values-only writes a copy without formulas: it cannot be used with --in-place (the original's formulas would be lost).",
     unwritable: (path: string, why: string) =>
       `Cannot write the result to ${path} (${why}); nothing was spent. Choose another place with --out.`,
     unreadable: (path: string, why: string) => `Cannot read ${path}: ${why}`,

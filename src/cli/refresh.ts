@@ -8,6 +8,7 @@ import type { FirmaEngine, Estimate } from "../engine/engine";
 import { Cell, isCellError, Lang, Matrix } from "../functions/cells";
 import { cellRequests, evaluate } from "../functions/evaluate";
 import { patchWorkbook } from "./patch";
+import { sheetCsv, stripFormulas } from "./values";
 import { Workbook } from "./workbook";
 import { FormulaEvaluator, Outcome } from "./evaluate-formula";
 
@@ -22,6 +23,10 @@ export interface RefreshOptions {
    * previous values and are reported. The estimate (an upper bound) is a budget of its own.
    */
   maxCredits?: number | null;
+  /** Write the FIRMA cells' values without their formulas (a copy for programs without FIRMA). */
+  valuesOnly?: boolean;
+  /** Also give the sheets holding FIRMA cells as CSV text (report.csv). */
+  csv?: boolean;
   /** Fetch again what is cached too (the estimate then counts it). */
   force?: boolean;
   /** Stops the run: calls not yet sent are dropped (Ctrl-C). */
@@ -59,6 +64,10 @@ export interface RefreshReport {
   kept: Record<string, number>;
   /** Where those cells are. */
   keptCells: { sheet: string; address: string; cause: string }[];
+  /** Formulas replaced by their values (--values-only). */
+  valuesOnly?: number;
+  /** The sheets holding FIRMA cells, as CSV (--csv). */
+  csv: { sheet: string; text: string }[];
   /** The budget this run ran under: min(--max-credits, estimate). */
   budget: number;
   cacheHits: number;
@@ -110,6 +119,7 @@ export async function refreshWorkbook(input: Uint8Array, options: RefreshOptions
     kept: {},
     keptCells: [],
     budget: 0,
+    csv: [],
     cacheHits: 0,
     output: null,
     refused: null,
@@ -178,6 +188,9 @@ export async function refreshWorkbook(input: Uint8Array, options: RefreshOptions
   for (const o of patch.outcomes) {
     if (o.status === "spill") report.spillConflicts.push({ sheet: o.sheet, address: o.address, blockedBy: (o.blockedBy ?? []).join(", ") });
   }
+  // Plain copies (issue 11): FIRMA formulas replaced by their values; CSV of the sheets that hold them.
+  if (options.valuesOnly) report.valuesOnly = stripFormulas(wb, found);
+  if (options.csv) for (const sheet of new Set(found.map((f) => f.sheet))) report.csv.push({ sheet, text: sheetCsv(wb, sheet) });
   report.output = wb.pkg.toBytes();
   return report;
 }

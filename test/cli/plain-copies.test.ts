@@ -1,0 +1,96 @@
+/**
+ * Issue 11: plain copies for people without FIRMA. `--values-only` writes a copy whose FIRMA
+ * formulas are replaced by their values (LibreOffice, converting it headless, shows the names, not
+ * #NAME?); `--csv` writes the sheet of FIRMA cells as CSV; `--values-only` refuses --in-place.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "fs";
+import { tmpdir } from "os";
+import { join } from "path";
+import { buildWorkbook, BuildCell } from "../../src/cli/build-workbook";
+import { Io, main } from "../../src/cli/main";
+import * as data from "../sandbox/dataset";
+import { startSandbox, Sandbox } from "../sandbox/server";
+import { hasSoffice, toCsv, unzipText } from "./helpers";
+
+let sb: Sandbox;
+let dir: string;
+const CUIS = data.sampleCuis(20, 720_000);
+
+beforeAll(async () => {
+  sb = await startSandbox({ port: 0 });
+  dir = mkdtempSync(join(tmpdir(), "firma-plain-"));
+});
+afterAll(async () => {
+  await sb.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function book(name: string): string {
+  const rows: BuildCell[][] = [["CUI", "Denumire", "Eticheta"]];
+  CUIS.forEach((c, i) =>
+    rows.push([c, { formula: `=FIRMA.DENUMIRE(A${i + 2})` }, { formula: `=IFERROR(FIRMA.JUDET(A${i + 2}),"-")`, cached: "?" }]),
+  );
+  const f = join(dir, name);
+  writeFileSync(f, buildWorkbook({ sheets: [{ name: "Firme", rows }] }));
+  return f;
+}
+
+async function firma(args: string[]) {
+  let out = "";
+  const io: Io = { stdout: { write: (s: string) => (out += s) }, stderr: { write: (s: string) => (out += s) }, env: {} };
+  const code = await main([...args, "--no-cache", "--no-progress", "--key", "demo-enterprise-plain", "--base-url", sb.url], io);
+  return { code, out };
+}
+
+test("--values-only: no FIRMA formula is left, each cell holds its value", async () => {
+  const f = book("v.xlsx");
+  const r = await firma(["refresh", f, "--values-only"]);
+  expect(r.code).toBe(0);
+  const sheet = unzipText(readFileSync(join(dir, "v.values.xlsx"))).get("xl/worksheets/sheet1.xml")!;
+  expect(sheet).not.toMatch(/FIRMA/);
+  expect(sheet).not.toMatch(/<f[ >]/);
+  expect(sheet).toContain(data.company(CUIS[0])!.denumire.replace(/&/g, "&amp;"));
+});
+
+const lo = hasSoffice() ? test : test.skip;
+lo(
+  "a values-only copy opens in LibreOffice with the names (no #NAME?)",
+  () => {
+    book("lo.xlsx");
+    const copy = join(dir, "lo.values.xlsx");
+    return firma(["refresh", join(dir, "lo.xlsx"), "--values-only"]).then(() => {
+      mkdirSync(join(dir, "lo"), { recursive: true });
+      const csv = toCsv(join(dir, "lo"), "copy.xlsx", readFileSync(copy));
+      const rows = [...csv.values()][0] ?? [];
+      const text = rows.map((r) => r.join(",")).join("\n");
+      expect(text).not.toMatch(/#NAME\?/);
+      expect(text).toContain(data.company(CUIS[1])!.denumire.split(",")[0]);
+    });
+  },
+  180_000,
+);
+
+test("--csv writes the FIRMA cells' sheet: header, CUIs, names, wrapped results", async () => {
+  const f = book("c.xlsx");
+  const csv = join(dir, "c.csv");
+  const r = await firma(["refresh", f, "--csv", csv]);
+  expect(r.code).toBe(0);
+  const lines = readFileSync(csv, "utf8")
+    .replace(/^\ufeff/, "")
+    .trim()
+    .split(/\r\n/);
+  expect(lines[0]).toBe("CUI,Denumire,Eticheta");
+  expect(lines).toHaveLength(21);
+  const c = data.company(CUIS[2])!;
+  const q = (s: string) => (/[",]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
+  expect(lines[3]).toBe(`${CUIS[2]},${q(c.denumire)},${q(c.judet)}`);
+});
+
+test("--values-only with --in-place is refused: the original's formulas would be lost", async () => {
+  const f = book("i.xlsx");
+  const before = readFileSync(f);
+  const r = await firma(["refresh", f, "--values-only", "--in-place"]);
+  expect(r.code).toBe(1);
+  expect(r.out).toMatch(/--values-only .* --in-place/);
+  expect(Buffer.compare(readFileSync(f), before)).toBe(0);
+});

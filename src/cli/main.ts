@@ -265,7 +265,7 @@ async function runRefresh(input: string, flags: RefreshFlags, io: Io): Promise<n
   } catch (e) {
     return fail(t.unwritable(out, plainFsError(e, lang)));
   }
-  const code = kept > 0 || report.skipped.length > 0 ? EXIT.partial : EXIT.ok;
+  const code = kept > 0 || report.skipped.length > 0 || report.arraysInOneCell.length > 0 ? EXIT.partial : EXIT.ok;
   say(t.done(input, out));
   say(t.found(report.formulas, report.skipped.length, lang));
   say(t.refreshed(report.values, errors, lang));
@@ -279,7 +279,12 @@ async function runRefresh(input: string, flags: RefreshFlags, io: Io): Promise<n
     say(t.skipped(report.skipped.length, lang));
     if (flags.verbose) for (const s of report.skipped) say(`      ${s.sheet}!${s.address} ${s.formula} — ${s.reason}`);
   }
-  if ((kept > 0 || report.skipped.length > 0) && !flags.verbose) say(t.verboseHint);
+  if (report.arraysInOneCell.length) {
+    // An array result in a cell the file holds as an ordinary formula: only its top-left value fits.
+    say(t.arrays(report.arraysInOneCell.length, lang));
+    if (flags.verbose) for (const a of report.arraysInOneCell) say(`      ${a.sheet}!${a.address} (${a.size})`);
+  }
+  if ((kept > 0 || report.skipped.length > 0 || report.arraysInOneCell.length > 0) && !flags.verbose) say(t.verboseHint);
   if (report.spillConflicts.length) {
     say(t.spill);
     for (const s of report.spillConflicts) say(`    ${s.sheet}!${s.address} — ${s.blockedBy}`);

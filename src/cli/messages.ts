@@ -102,6 +102,8 @@ export const M = {
     kept: (n: number, l: Lang) => `  și-au păstrat valoarea anterioară: ${count(n, "cell", l)}`,
     skipped: (n: number, l: Lang) => `  necalculabile (formula nu poate fi evaluată fără Excel): ${count(n, "formula", l)}`,
     verboseHint: "  (--verbose listează celulele)",
+    arrays: (n: number, l: Lang) =>
+      `  rezultate matrice într-o singură celulă (formula nu e salvată ca matrice dinamică; s-a scris doar valoarea din stânga sus): ${count(n, "cell", l)}`,
     credits: (spent: number, estimate: number, hits: number, ms: number, l: Lang) =>
       `  credite cheltuite: ${num(spent, l)} (estimare ${num(estimate, l)}); răspunsuri din cache: ${num(hits, l)}; timp: ${(ms / 1000).toFixed(1)} s`,
     spill: "  rezultate care nu încap (#SPILL!):",
@@ -136,6 +138,8 @@ export const M = {
     kept: (n: number, l: Lang) => `  kept their previous value: ${count(n, "cell", l)}`,
     skipped: (n: number, l: Lang) => `  not computable (the formula cannot be evaluated without Excel): ${count(n, "formula", l)}`,
     verboseHint: "  (--verbose lists the cells)",
+    arrays: (n: number, l: Lang) =>
+      `  array results in a single cell (the formula is not saved as a dynamic array; only the top-left value was written): ${count(n, "cell", l)}`,
     credits: (spent: number, estimate: number, hits: number, ms: number, l: Lang) =>
       `  credits spent: ${num(spent, l)} (estimate ${num(estimate, l)}); answers from the cache: ${num(hits, l)}; time: ${(ms / 1000).toFixed(1)} s`,
     spill: "  results that do not fit (#SPILL!):",

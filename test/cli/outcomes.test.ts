@@ -116,9 +116,32 @@ test.each([
 });
 
 test.each([
-  ["a .xls (old binary) file", Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, ...Array(504).fill(0)])],
-  ["a folder", null],
-])("input %s: one clear line, nothing done, nothing spent", async (_n, bytes) => {
+  ["a .xls (old binary) file", Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, ...Array(504).fill(0)]), ""],
+  [
+    "a password-protected workbook (an encrypted OLE container)",
+    Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, ...Array(1016).fill(0)]),
+    "",
+  ],
+  ["an .ods (OpenDocument) file", null, "ods"],
+  ["a folder", null, ""],
+])("input %s: one clear line, nothing done, nothing spent", async (_n, bytes, kind) => {
+  if (kind === "ods") {
+    const { zipSync, strToU8 } = await import("fflate");
+    const f = join(dir, `in${++n}.ods`);
+    writeFileSync(
+      f,
+      zipSync({
+        mimetype: strToU8("application/vnd.oasis.opendocument.spreadsheet"),
+        "content.xml": strToU8("<office:document-content/>"),
+      }),
+    );
+    const key = `demo-enterprise-in${n}`;
+    const r = await firma(["refresh", f, "--key", key, "--base-url", sb.url]);
+    expect(r.code).toBe(1);
+    expect(r.err.trim().split("\n")).toHaveLength(1);
+    expect(sb.requests.filter((q) => q.key === key)).toHaveLength(0);
+    return;
+  }
   const f = bytes ? join(dir, `in${++n}.xls`) : join(dir, `folder${++n}`);
   if (bytes) writeFileSync(f, bytes);
   else mkdirSync(f);
@@ -127,6 +150,23 @@ test.each([
   expect(r.code).toBe(1);
   expect(r.err.trim().split("\n")).toHaveLength(1);
   expect(sb.requests.filter((q) => q.key === key)).toHaveLength(0);
+});
+
+test("an unknown option names itself and the closest valid one; --help shows examples and the exit codes", async () => {
+  const r = await firma(["refresh", "x.xlsx", "--max-credit", "3"]);
+  expect(r.code).toBe(1);
+  expect(r.err).toMatch(/unknown option '--max-credit'/);
+  expect(r.err).toMatch(/Did you mean --max-credits\?/);
+  let help = "";
+  await main(["refresh", "--help"], {
+    stdout: { write: (s: string) => (help += s) },
+    stderr: { write: (s: string) => (help += s) },
+    env: {},
+  });
+  expect(help).toMatch(/firma refresh registru\.xlsx --dry-run/);
+  expect(help).toMatch(/0 +toate celulele FIRMA au fost actualizate/);
+  expect(help).toMatch(/2 +parțial/);
+  expect(help).toMatch(/1 +nimic făcut/);
 });
 
 test("--json prints one object with the estimate, the spend and the cells by outcome; LANG=en speaks English with separators", async () => {

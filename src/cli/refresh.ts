@@ -5,7 +5,7 @@
  * cells), and writes only their cached values. Everything else in the package stays byte for byte.
  */
 import type { FirmaEngine, Estimate } from "../engine/engine";
-import { Cell, isCellError, Lang, Matrix } from "../functions/cells";
+import { Cell, isCard, isCellError, Lang, Matrix, PlainCell } from "../functions/cells";
 import { cellRequests, evaluate } from "../functions/evaluate";
 import { patchWorkbook } from "./patch";
 import { sheetCsv, stripFormulas } from "./values";
@@ -160,14 +160,14 @@ export async function refreshWorkbook(input: Uint8Array, options: RefreshOptions
   report.skipped = unevaluable(evaluatedAll.outcomes);
   report.evaluated = found.length - report.skipped.length;
   let done = 0;
-  const results: { sheet: string; address: string; value: Cell | Matrix; cause: string | null }[] = [];
+  const results: { sheet: string; address: string; value: PlainCell | PlainCell[][]; cause: string | null }[] = [];
   evaluatedAll.outcomes.forEach((o, i) => {
     if (o.kind !== "value") return;
     options.onProgress?.(++done, report.evaluated);
     // A wrapped formula whose FIRMA call got no answer (budget, service down…) keeps its value even
     // when IFERROR would have hidden the failure.
     const lost = Array.isArray(o.value) ? null : o.firmaErrors.find((e) => e.cause && KEEP_CAUSES.has(e.cause));
-    results.push({ sheet: jobs[i].sheet, address: jobs[i].address, value: o.value, cause: lost?.cause ?? null });
+    results.push({ sheet: jobs[i].sheet, address: jobs[i].address, value: plain(o.value), cause: lost?.cause ?? null });
     if (Array.isArray(o.value) && (o.value.length > 1 || o.value[0].length > 1) && found[i].formulaType !== "array")
       report.arraysInOneCell.push({ sheet: jobs[i].sheet, address: jobs[i].address, size: `${o.value.length}×${o.value[0].length}` });
   });
@@ -219,9 +219,20 @@ const KEEP_CAUSES = new Set([
   "invalid_key",
 ]);
 
-/** A 1×1 result as its one cell, as the single-call path always wrote it. */
-function simplify(m: Matrix): Cell | Matrix {
-  return m.length === 1 && m[0].length === 1 ? m[0][0] : m;
+/**
+ * A 1×1 result as its one cell, as the single-call path always wrote it. A card (none comes without
+ * EvalContext.cards, which the CLI leaves off) would be written as its text: a file holds no entity.
+ */
+function simplify(m: Matrix): PlainCell | PlainCell[][] {
+  const plain = m.map((row) => row.map(plainCell));
+  return plain.length === 1 && plain[0].length === 1 ? plain[0][0] : plain;
+}
+
+const plainCell = (v: Cell): PlainCell => (isCard(v) ? v.text : v);
+
+/** A result as the file can hold it (simplify() already made it so; evaluate-formula.ts types it as any Cell). */
+function plain(v: Cell | Matrix): PlainCell | PlainCell[][] {
+  return Array.isArray(v) ? v.map((row) => row.map(plainCell)) : plainCell(v);
 }
 
 function cells(v: Cell | Matrix): Cell[] {

@@ -31,7 +31,7 @@ export interface EvalContext {
 /** A failure as the cell shows it; in a value preview, "not cached" is the placeholder that says Enter fetches. */
 function errorCell(e: unknown, ctx: EvalContext, financial = false): CellError {
   if (ctx.preview && (e as { kind?: unknown } | null)?.kind === "not_cached") return cellError("preview", ctx.lang, "not_cached");
-  return errorCell(e, ctx, financial);
+  return toCellError(e, ctx.lang, financial);
 }
 
 /** Per-field functions: name → field of the service's record. */

@@ -67,6 +67,7 @@ describe("the generated metadata", () => {
         "DATORII",
         "DENUMIRE",
         "FINANCIAR",
+        "FISA",
         "ISTORIC",
         "JUDET",
         "JUDETE",

@@ -57,6 +57,7 @@ describe("the generated metadata", () => {
     expect(ids).toEqual(
       [
         "ACTIVE",
+        "ACTUALIZAT",
         "ADRESA",
         "ANGAJATI",
         "CA",

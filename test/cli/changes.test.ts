@@ -67,7 +67,10 @@ describe("firma refresh --changes", () => {
     const second = await firma(["refresh", file, "--key", key, "--base-url", sb.url, "--cache-dir", cache, "--changes", csv, "--force"]);
     expect(second.code).toBe(0);
     expect(second.out).toMatch(/schimbări de stare, TVA, denumire sau adresă: 2/);
-    const lines = readFileSync(csv, "utf8").replace(/^\ufeff/, "").trimEnd().split("\r\n");
+    const lines = readFileSync(csv, "utf8")
+      .replace(/^\ufeff/, "")
+      .trimEnd()
+      .split("\r\n");
     expect(lines[0]).toBe("CUI,câmp/field,înainte/before,după/after,date");
     const rows = lines.slice(1).map((l) => l.split(/,(?=(?:[^"]*"[^"]*")*[^"]*$)/));
     expect(rows.map((r) => r.slice(0, 4))).toEqual([
@@ -84,7 +87,17 @@ describe("firma refresh --changes", () => {
 
   test("an unwritable --changes path is refused before any credit is spent", async () => {
     const key = "demo-enterprise-changes2";
-    const r = await firma(["refresh", book(), "--key", key, "--base-url", sb.url, "--no-cache", "--changes", join(dir, "no-such-dir", "c.csv")]);
+    const r = await firma([
+      "refresh",
+      book(),
+      "--key",
+      key,
+      "--base-url",
+      sb.url,
+      "--no-cache",
+      "--changes",
+      join(dir, "no-such-dir", "c.csv"),
+    ]);
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/no-such-dir/);
     expect(sb.usage(key).total).toBe(0);

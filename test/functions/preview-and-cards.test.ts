@@ -64,7 +64,7 @@ describe("the value preview is free", () => {
     const again = await Promise.all(first.map((c) => xl.call("DENUMIRE", [c], PREVIEW)));
     expect(again).toEqual(fetched);
     const mixed = (await xl.call("DENUMIRE", [cuis.slice(0, 20).map((c) => [c])], PREVIEW)) as unknown[][];
-    mixed.slice(0, 10).forEach(([v], i) => expect(v).toEqual(fetched[i][0][0]));
+    mixed.slice(0, 10).forEach(([v], i) => expect(v).toEqual((fetched[i] as unknown[][])[0][0]));
     mixed.slice(10).forEach(([v]) => expect((v as StandInError).message).toMatch(PLACEHOLDER));
     expect(calls()).toBe(spent);
 

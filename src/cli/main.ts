@@ -14,7 +14,7 @@ import { FirmaEngine } from "../engine/engine";
 import { isPlanName } from "../engine/plans";
 import { KeyValueStore, MemoryStore } from "../engine/store";
 import type { Lang } from "../functions/cells";
-import { refreshWorkbook, RefreshReport } from "./refresh";
+import { changesCsv, refreshWorkbook, RefreshReport } from "./refresh";
 import { CacheStoreError, defaultCacheDir, defaultCachePath, SqliteStore } from "./sqlite-store";
 import { XlsxError } from "./xlsx-package";
 import { cause, count, EXIT, langFromEnv, M, num } from "./messages";
@@ -43,6 +43,7 @@ interface RefreshFlags {
   maxAge?: number;
   valuesOnly?: boolean;
   csv?: string;
+  changes?: string;
 }
 
 function wholeNumber(v: string): number {
@@ -121,6 +122,10 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
       "formulele FIRMA înlocuite cu valorile lor (pentru LibreOffice, Google Sheets) / FIRMA formulas replaced by their values (for LibreOffice, Google Sheets)",
     )
     .option("--csv <file>", "scrie și foaia cu celule FIRMA ca CSV / also write the sheet with FIRMA cells as CSV")
+    .option(
+      "--changes <file>",
+      "scrie ca CSV ce s-a schimbat la firme (stare, TVA, denumire, adresă) / write what changed (status, VAT, name, address) as CSV",
+    )
     .option("--force", "aduce din nou și răspunsurile din cache (după estimare) / fetch cached answers again too (after the estimate)")
     .option(
       "--max-age <days>",
@@ -162,6 +167,7 @@ async function runRefresh(input: string, flags: RefreshFlags, io: Io): Promise<n
   const out = flags.inPlace ? input : resolve(flags.out ?? defaultOutput(input, flags.valuesOnly ? "values" : "refreshed"));
   if (out === input && !flags.inPlace) return fail(t.sameFile);
   const csvOut = flags.csv ? resolve(flags.csv) : null;
+  const changesOut = flags.changes ? resolve(flags.changes) : null;
 
   let bytes: Uint8Array;
   try {
@@ -172,7 +178,8 @@ async function runRefresh(input: string, flags: RefreshFlags, io: Io): Promise<n
   }
   // Before any credit is spent: can the result be saved where it must go?
   if (!flags.dryRun) {
-    for (const target of csvOut ? [out, csvOut] : [out]) {
+    for (const target of [out, csvOut, changesOut]) {
+      if (target === null) continue;
       const why = unwritable(target, lang);
       if (why) return fail(t.unwritable(target, why));
     }
@@ -219,6 +226,7 @@ async function runRefresh(input: string, flags: RefreshFlags, io: Io): Promise<n
       force: flags.force,
       valuesOnly: flags.valuesOnly,
       csv: !!csvOut,
+      changes: !!changesOut,
       signal: stop.signal,
       onProgress: bar ? (done, total) => (done === 1 ? bar.start(total, done) : bar.update(done)) : undefined,
     });
@@ -265,9 +273,19 @@ async function runRefresh(input: string, flags: RefreshFlags, io: Io): Promise<n
   } catch (e) {
     return fail(t.unwritable(out, plainFsError(e, lang)));
   }
+  if (changesOut) {
+    try {
+      // The BOM: Excel reads the diacritics of the header and of the addresses as UTF-8.
+      writeFileSync(`${changesOut}.${process.pid}.tmp`, "\ufeff" + changesCsv(report.changes ?? []));
+      renameSync(`${changesOut}.${process.pid}.tmp`, changesOut);
+    } catch (e) {
+      return fail(t.unwritable(changesOut, plainFsError(e, lang)));
+    }
+  }
   const code = kept > 0 || report.skipped.length > 0 || report.arraysInOneCell.length > 0 ? EXIT.partial : EXIT.ok;
   say(t.done(input, out));
   say(t.found(report.formulas, report.skipped.length, lang));
+  if (changesOut) say(t.changes(report.changes?.length ?? 0, changesOut, lang));
   say(t.refreshed(report.values, errors, lang));
   for (const [what, n] of Object.entries(report.errors).sort((a, b) => b[1] - a[1])) say(`    ${num(n, lang)} × ${what}`);
   if (kept > 0) {

@@ -96,6 +96,10 @@ export const M = {
       `  bugetul --max-credits ${num(max, l)} e sub estimare: se trimit cel mult ${count(max, "call", l)}, restul celulelor își păstrează valorile.`,
     dry: "Rulare de probă (--dry-run): nu s-a cheltuit nimic și nu s-a scris nimic.",
     done: (input: string, out: string) => `FIRMA: ${input} → ${out}`,
+    changes: (n: number, path: string, l: Lang) =>
+      n === 0
+        ? `  nicio schimbare de stare, TVA, denumire sau adresă → ${path}`
+        : `  schimbări de stare, TVA, denumire sau adresă: ${num(n, l)} → ${path}`,
     found: (n: number, skipped: number, l: Lang) => `  formule FIRMA: ${num(n, l)} (necalculabile: ${num(skipped, l)})`,
     refreshed: (values: number, errors: number, l: Lang) =>
       `  actualizate: ${count(values, "cell", l)} cu valori, ${num(errors, l)} cu erori`,
@@ -132,6 +136,10 @@ export const M = {
       `  the --max-credits ${num(max, l)} budget is below the estimate: at most ${count(max, "call", l)} are sent, the other cells keep their values.`,
     dry: "Dry run (--dry-run): nothing was spent and nothing was written.",
     done: (input: string, out: string) => `FIRMA: ${input} → ${out}`,
+    changes: (n: number, path: string, l: Lang) =>
+      n === 0
+        ? `  no change of status, VAT, name or address → ${path}`
+        : `  changes of status, VAT, name or address: ${num(n, l)} → ${path}`,
     found: (n: number, skipped: number, l: Lang) => `  FIRMA formulas: ${num(n, l)} (not computable: ${num(skipped, l)})`,
     refreshed: (values: number, errors: number, l: Lang) =>
       `  refreshed: ${count(values, "cell", l)} with values, ${num(errors, l)} with errors`,

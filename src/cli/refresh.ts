@@ -4,8 +4,8 @@
  * (evaluate-formula.ts: FIRMA calls wrapped in Excel functions and operators, arguments from other
  * cells), and writes only their cached values. Everything else in the package stays byte for byte.
  */
-import type { FirmaEngine, Estimate } from "../engine/engine";
-import { Cell, isCellError, Lang, Matrix } from "../functions/cells";
+import type { Change, FirmaEngine, Estimate } from "../engine/engine";
+import { Cell, isCard, isCellError, Lang, Matrix, PlainCell } from "../functions/cells";
 import { cellRequests, evaluate } from "../functions/evaluate";
 import { patchWorkbook } from "./patch";
 import { sheetCsv, stripFormulas } from "./values";
@@ -27,6 +27,8 @@ export interface RefreshOptions {
   valuesOnly?: boolean;
   /** Also give the sheets holding FIRMA cells as CSV text (report.csv). */
   csv?: boolean;
+  /** Watch what changed (engine.changes()): report.changes lists this run's changes of status, VAT, name, address. */
+  changes?: boolean;
   /** Fetch again what is cached too (the estimate then counts it). */
   force?: boolean;
   /** Stops the run: calls not yet sent are dropped (Ctrl-C). */
@@ -66,6 +68,8 @@ export interface RefreshReport {
   keptCells: { sheet: string; address: string; cause: string }[];
   /** Formulas replaced by their values (--values-only). */
   valuesOnly?: number;
+  /** What changed in the companies' status, VAT, name or address as this run's answers arrived (--changes). */
+  changes?: Change[];
   /** The sheets holding FIRMA cells, as CSV (--csv). */
   csv: { sheet: string; text: string }[];
   /** The budget this run ran under: min(--max-credits, estimate). */
@@ -133,6 +137,8 @@ export async function refreshWorkbook(input: Uint8Array, options: RefreshOptions
   // One planned fetch under a hard budget (the estimate, or --max-credits if lower), then every cell
   // from the cache: nothing is asked twice, and nothing past the budget is ever sent (issue 10).
   const hitsBefore = engine.cache.hits;
+  // The watch: this run's changes are those recorded from here on (the answers of both fetch rounds).
+  const mark = engine.markChanges();
   const fetchUnder = async (reqs: typeof requests, limit: number) => {
     const budget = engine.openBudget(limit);
     try {
@@ -160,19 +166,20 @@ export async function refreshWorkbook(input: Uint8Array, options: RefreshOptions
   report.skipped = unevaluable(evaluatedAll.outcomes);
   report.evaluated = found.length - report.skipped.length;
   let done = 0;
-  const results: { sheet: string; address: string; value: Cell | Matrix; cause: string | null }[] = [];
+  const results: { sheet: string; address: string; value: PlainCell | PlainCell[][]; cause: string | null }[] = [];
   evaluatedAll.outcomes.forEach((o, i) => {
     if (o.kind !== "value") return;
     options.onProgress?.(++done, report.evaluated);
     // A wrapped formula whose FIRMA call got no answer (budget, service down…) keeps its value even
     // when IFERROR would have hidden the failure.
     const lost = Array.isArray(o.value) ? null : o.firmaErrors.find((e) => e.cause && KEEP_CAUSES.has(e.cause));
-    results.push({ sheet: jobs[i].sheet, address: jobs[i].address, value: o.value, cause: lost?.cause ?? null });
+    results.push({ sheet: jobs[i].sheet, address: jobs[i].address, value: plain(o.value), cause: lost?.cause ?? null });
     if (Array.isArray(o.value) && (o.value.length > 1 || o.value[0].length > 1) && found[i].formulaType !== "array")
       report.arraysInOneCell.push({ sheet: jobs[i].sheet, address: jobs[i].address, size: `${o.value.length}×${o.value[0].length}` });
   });
   // ---- end of the formula evaluation
   report.cacheHits = engine.cache.hits - hitsBefore;
+  if (options.changes) report.changes = engine.changes(mark);
   await engine.persist();
 
   // A cell that could not get an answer keeps what it had: only answers replace values.
@@ -193,6 +200,17 @@ export async function refreshWorkbook(input: Uint8Array, options: RefreshOptions
   if (options.csv) for (const sheet of new Set(found.map((f) => f.sheet))) report.csv.push({ sheet, text: sheetCsv(wb, sheet) });
   report.output = wb.pkg.toBytes();
   return report;
+}
+
+/** The changes as CSV (RFC 4180), a header row in both languages; the date is when the new value was fetched (ISO 8601, UTC). */
+export function changesCsv(changes: readonly Change[]): string {
+  const field = (v: unknown) => {
+    const text = v === null || v === undefined ? "" : typeof v === "boolean" ? (v ? "TRUE" : "FALSE") : String(v);
+    return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  };
+  const lines = ["CUI,câmp/field,înainte/before,după/after,date"];
+  for (const c of changes) lines.push([c.cui, c.field, c.before, c.after, new Date(c.afterFetchedAt).toISOString()].map(field).join(","));
+  return lines.join("\r\n") + "\r\n";
 }
 
 /**
@@ -219,9 +237,20 @@ const KEEP_CAUSES = new Set([
   "invalid_key",
 ]);
 
-/** A 1×1 result as its one cell, as the single-call path always wrote it. */
-function simplify(m: Matrix): Cell | Matrix {
-  return m.length === 1 && m[0].length === 1 ? m[0][0] : m;
+/**
+ * A 1×1 result as its one cell, as the single-call path always wrote it. A card (none comes without
+ * EvalContext.cards, which the CLI leaves off) would be written as its text: a file holds no entity.
+ */
+function simplify(m: Matrix): PlainCell | PlainCell[][] {
+  const plain = m.map((row) => row.map(plainCell));
+  return plain.length === 1 && plain[0].length === 1 ? plain[0][0] : plain;
+}
+
+const plainCell = (v: Cell): PlainCell => (isCard(v) ? v.text : v);
+
+/** A result as the file can hold it (simplify() already made it so; evaluate-formula.ts types it as any Cell). */
+function plain(v: Cell | Matrix): PlainCell | PlainCell[][] {
+  return Array.isArray(v) ? v.map((row) => row.map(plainCell)) : plainCell(v);
 }
 
 function cells(v: Cell | Matrix): Cell[] {

@@ -16,6 +16,7 @@ import { ApiError, NotFoundError, ResponseShapeError } from "../api/errors";
 import { FINANCIAL_FIELDS, type BatchIdentificationItem, type FinancialYear } from "../api/types";
 import { TTL, type PersistentCache } from "./cache";
 import type { Capabilities } from "./capabilities";
+import type { ChangeLog } from "./changes";
 import { BASIC_PROFILE } from "./estimate";
 import { DROPPED, type CallGate } from "./gate";
 import { financialKey } from "./keys";
@@ -32,6 +33,8 @@ export interface DispatchContext {
   gate: CallGate;
   years: YearPolicy;
   latestYear(): number;
+  /** The watch on what changed (changes.ts): told of every profile that arrives. */
+  changes?: ChangeLog;
 }
 
 export class Dispatcher {
@@ -53,9 +56,15 @@ export class Dispatcher {
       return null;
     }
     const old = cache.peek<Rec | null>(key)?.value;
+    const oldFetchedAt = cache.fetchedAt(key);
     const merged: Rec = { ...(old ?? {}) } as Rec;
     for (const [k, v] of Object.entries(item)) if (v !== undefined) merged[k] = v;
     cache.set(key, merged, ttl);
+    // Every answer passes here: the watch compares the new profile with the one held (stale or not),
+    // item by item, before the merge hides what the cache had.
+    if (this.ctx.changes && key.startsWith("p:")) {
+      this.ctx.changes.compare(Number(key.slice(2)), old, oldFetchedAt, item, cache.fetchedAt(key) ?? Date.now());
+    }
     return merged;
   }
 

@@ -34,6 +34,7 @@ import type {
 import { FINANCIAL_FIELDS } from "../api/types";
 import { TTL, PersistentCache } from "./cache";
 import { Capabilities, ServiceCapabilities } from "./capabilities";
+import { Change, ChangeLog } from "./changes";
 import { describeCuiFailure, parseCui } from "./cui";
 import { Dispatcher, EXTRA_PROFILE } from "./dispatch";
 import { LocalInputError } from "./errors";
@@ -49,6 +50,7 @@ import { covers, fail, notFound, type Rec, type Waiter, type Want } from "./want
 import { latestCompleteYear, YearPolicy, yearsDown } from "./years";
 
 export { BudgetReachedError } from "./gate";
+export type { Change, WatchedField } from "./changes";
 export type { Budget, QuotaStop } from "./gate";
 export type { HeldBurst } from "./guard";
 
@@ -120,6 +122,17 @@ export interface Estimate {
   exact: boolean;
 }
 
+/**
+ * How one request may be answered. `cacheOnly`: from the cache (fresh, else stale) or "not cached",
+ * never by the service — Excel's value preview (functions.ts) asks this way for one invocation,
+ * while the engine-wide `cacheOnly` of the CLI stays as it is. An EvalContext passes as it is.
+ */
+export interface RequestOptions {
+  cacheOnly?: boolean;
+}
+
+const DEFAULT_REQUEST: RequestOptions = {};
+
 export interface PrefetchReport {
   /** Answers asked for, and of those, that failed (by error kind). */
   wanted: number;
@@ -151,6 +164,7 @@ export class FirmaEngine {
   private readonly queue: RequestQueue;
   private readonly lists: ListFetches;
   private readonly failures = new Map<string, unknown>();
+  private readonly changeLog: ChangeLog;
   private clientFor: { baseUrl: string; client: FirmaClient } | null = null;
   private readyPromise: Promise<void> | null = null;
   private isReady = false;
@@ -168,6 +182,7 @@ export class FirmaEngine {
     this.gate = new CallGate(options.store, options.concurrency ?? 6, this.now, (id) => this.opts.plan?.() ?? this.meter.detectedPlan(id));
     this.guard = new BurstGuard(options.guardThreshold ?? null, this.now);
     this.capabilities = new ServiceCapabilities(options.store);
+    this.changeLog = new ChangeLog(options.store);
     this.years = new YearPolicy(
       () => this.latestYear(),
       () => this.plan(),
@@ -179,6 +194,7 @@ export class FirmaEngine {
       gate: this.gate,
       years: this.years,
       latestYear: () => this.latestYear(),
+      changes: this.changeLog,
     });
     this.queue = new RequestQueue({ windowMs, maxWaitMs, send: (wants) => this.sendFlush(wants) });
     this.lists = new ListFetches(this.cache);
@@ -187,7 +203,13 @@ export class FirmaEngine {
   /** Loads the cache, the meter, the credit stops and what was learned about services. */
   ready(): Promise<void> {
     if (!this.readyPromise) {
-      this.readyPromise = Promise.all([this.cache.load(), this.meter.load(), this.gate.load(), this.capabilities.load()]).then(() => {
+      this.readyPromise = Promise.all([
+        this.cache.load(),
+        this.meter.load(),
+        this.gate.load(),
+        this.capabilities.load(),
+        this.changeLog.load(),
+      ]).then(() => {
         this.isReady = true;
       });
     }
@@ -335,7 +357,22 @@ export class FirmaEngine {
 
   /** Writes cache, meter, stops and learned facts now (a refresh ends with it; the CLI before it exits). */
   async persist(): Promise<void> {
-    await Promise.all([this.cache.save(), this.meter.save(), this.capabilities.save()]);
+    await Promise.all([this.cache.save(), this.meter.save(), this.capabilities.save(), this.changeLog.save()]);
+  }
+
+  // ---- the watch on what changed (changes.ts) --------------------------------------------------
+
+  /**
+   * What changed in the companies' status, VAT registration, name or address, as answers arrived
+   * since the last markChanges() (or since `mark`, a number markChanges() returned), oldest first.
+   */
+  changes(mark?: number): Change[] {
+    return this.changeLog.since(mark);
+  }
+
+  /** Starts a new watch period (a refresh begins with it); returns its mark. Persisted with persist(). */
+  markChanges(): number {
+    return this.changeLog.markNow();
   }
 
   /**
@@ -408,25 +445,31 @@ export class FirmaEngine {
     return rec === undefined ? NOT_CACHED : ((rec[field] as number | null | undefined) ?? null);
   }
 
-  async profileField(cuiInput: unknown, field: ProfileField, signal?: CancelSignal): Promise<unknown> {
-    const rec = await this.request("p", this.cui(cuiInput), 0, [field], signal);
+  async profileField(cuiInput: unknown, field: ProfileField, signal?: CancelSignal, options?: RequestOptions): Promise<unknown> {
+    const rec = await this.request("p", this.cui(cuiInput), 0, [field], signal, options);
     return rec[field] ?? null;
   }
 
-  async profile(cuiInput: unknown, signal?: CancelSignal): Promise<CompanyProfile> {
-    const rec = await this.request("p", this.cui(cuiInput), 0, ["denumire", "stare", ...EXTRA_PROFILE], signal);
+  async profile(cuiInput: unknown, signal?: CancelSignal, options?: RequestOptions): Promise<CompanyProfile> {
+    const rec = await this.request("p", this.cui(cuiInput), 0, ["denumire", "stare", ...EXTRA_PROFILE], signal, options);
     return rec as unknown as CompanyProfile;
   }
 
-  async financialField(cuiInput: unknown, yearInput: unknown, field: FinancialField, signal?: CancelSignal): Promise<number | null> {
+  async financialField(
+    cuiInput: unknown,
+    yearInput: unknown,
+    field: FinancialField,
+    signal?: CancelSignal,
+    options?: RequestOptions,
+  ): Promise<number | null> {
     const cui = this.cui(cuiInput);
-    const rec = await this.request("f", cui, this.years.year(yearInput), [field], signal);
+    const rec = await this.request("f", cui, this.years.year(yearInput), [field], signal, options);
     return (rec[field] as number | null | undefined) ?? null;
   }
 
-  async financialRecord(cuiInput: unknown, yearInput: unknown, signal?: CancelSignal): Promise<FinancialYear> {
+  async financialRecord(cuiInput: unknown, yearInput: unknown, signal?: CancelSignal, options?: RequestOptions): Promise<FinancialYear> {
     const cui = this.cui(cuiInput);
-    const rec = await this.request("f", cui, this.years.year(yearInput), [...FINANCIAL_FIELDS], signal);
+    const rec = await this.request("f", cui, this.years.year(yearInput), [...FINANCIAL_FIELDS], signal, options);
     return rec as unknown as FinancialYear;
   }
 
@@ -437,12 +480,13 @@ export class FirmaEngine {
     toInput: unknown,
     fields: readonly FinancialField[] = FINANCIAL_FIELDS,
     signal?: CancelSignal,
+    options?: RequestOptions,
   ): Promise<FinancialYear[]> {
     const cui = this.cui(cuiInput);
     const [from, to] = this.years.range(fromInput, toInput);
     const rows = await Promise.all(
       yearsDown(from, to).map((y) =>
-        this.request("f", cui, y, fields, signal).then(
+        this.request("f", cui, y, fields, signal, options).then(
           (r) => r as unknown as FinancialYear,
           (e) => {
             // a year the service has no data for, or that the plan turns out not to cover, is left out
@@ -462,9 +506,9 @@ export class FirmaEngine {
    * When the company's profile was fetched (ms since the epoch), fetching it first if it is not
    * cached (then it costs what DENUMIRE costs). The answer FIRMA.ACTUALIZAT shows.
    */
-  async fetchedAt(cuiInput: unknown, signal?: CancelSignal): Promise<number> {
+  async fetchedAt(cuiInput: unknown, signal?: CancelSignal, options?: RequestOptions): Promise<number> {
     const cui = this.cui(cuiInput);
-    await this.request("p", cui, 0, one("denumire"), signal);
+    await this.request("p", cui, 0, one("denumire"), signal, options);
     return this.cache.fetchedAt(profileKey(cui)) ?? this.now();
   }
 
@@ -515,11 +559,11 @@ export class FirmaEngine {
 
   // ---- lists ----------------------------------------------------------------------------------
 
-  search(params: SearchParams & { limit?: number }, signal?: CancelSignal): Promise<SearchItem[]> {
+  search(params: SearchParams & { limit?: number }, signal?: CancelSignal, options?: RequestOptions): Promise<SearchItem[]> {
     const limit = params.limit ?? 20;
     if (!validLimit(limit)) return Promise.reject(limitError());
     const p = { q: params.q, judet: params.judet, caen: params.caen, stare: params.stare };
-    return this.list(searchKey(p, limit), TTL.list, signal, async (s) => {
+    return this.list(searchKey(p, limit), TTL.list, signal, options, async (s) => {
       const out: SearchItem[] = [];
       for await (const item of this.client.search({ ...p, limit: Math.min(limit, 100) }, { signal: s })) {
         out.push(item);
@@ -529,11 +573,11 @@ export class FirmaEngine {
     });
   }
 
-  rankings(params: RankingListParams, signal?: CancelSignal): Promise<RankingSummary[]> {
-    return this.list(rankingsKey(params), TTL.list, signal, (s) => this.client.listRankings(params, { signal: s }));
+  rankings(params: RankingListParams, signal?: CancelSignal, options?: RequestOptions): Promise<RankingSummary[]> {
+    return this.list(rankingsKey(params), TTL.list, signal, options, (s) => this.client.listRankings(params, { signal: s }));
   }
 
-  ranking(slug: string, limit: number, signal?: CancelSignal): Promise<RankingEntry[]> {
+  ranking(slug: string, limit: number, signal?: CancelSignal, options?: RequestOptions): Promise<RankingEntry[]> {
     if (typeof slug !== "string" || !/^[A-Za-z0-9][A-Za-z0-9_-]{0,119}$/.test(slug)) {
       return Promise.reject(
         new LocalInputError(
@@ -543,7 +587,7 @@ export class FirmaEngine {
       );
     }
     if (!validLimit(limit)) return Promise.reject(limitError());
-    return this.list(rankingKey(slug, limit), TTL.list, signal, async (s) => {
+    return this.list(rankingKey(slug, limit), TTL.list, signal, options, async (s) => {
       const out: RankingEntry[] = [];
       for await (const e of this.client.ranking(slug, { limit: Math.min(limit, 100), signal: s })) {
         out.push(e);
@@ -553,8 +597,8 @@ export class FirmaEngine {
     });
   }
 
-  counties(signal?: CancelSignal): Promise<County[]> {
-    return this.list(COUNTIES_KEY, TTL.counties, signal, (s) => this.client.counties({ signal: s }));
+  counties(signal?: CancelSignal, options?: RequestOptions): Promise<County[]> {
+    return this.list(COUNTIES_KEY, TTL.counties, signal, options, (s) => this.client.counties({ signal: s }));
   }
 
   private fetchList(spec: ListSpec, signal?: CancelSignal): Promise<unknown> {
@@ -564,9 +608,15 @@ export class FirmaEngine {
     return this.counties(signal);
   }
 
-  private async list<T>(key: string, ttl: number, signal: CancelSignal | undefined, fetcher: (s: CancelSignal) => Promise<T>): Promise<T> {
+  private async list<T>(
+    key: string,
+    ttl: number,
+    signal: CancelSignal | undefined,
+    options: RequestOptions = DEFAULT_REQUEST,
+    fetcher: (s: CancelSignal) => Promise<T>,
+  ): Promise<T> {
     if (!this.isReady) await this.ready();
-    if (this.cacheOnly) return this.cachedOnly<T>(key, null);
+    if (this.cacheOnly || options.cacheOnly) return this.cachedOnly<T>(key, null, !!options.cacheOnly);
     return this.lists.get(key, ttl, fetcher, signal);
   }
 
@@ -667,13 +717,20 @@ export class FirmaEngine {
     return rec;
   }
 
-  private async request(kind: "p" | "f", cui: number, year: number, fields: readonly string[], signal?: CancelSignal): Promise<Rec> {
+  private async request(
+    kind: "p" | "f",
+    cui: number,
+    year: number,
+    fields: readonly string[],
+    signal?: CancelSignal,
+    options: RequestOptions = DEFAULT_REQUEST,
+  ): Promise<Rec> {
     if (!this.isReady) await this.ready();
     const key = kind === "p" ? profileKey(cui) : financialKey(cui, year);
     const rec = this.fresh(key, kind, cui, year, fields);
     if (rec !== undefined) return rec;
-    if (this.cacheOnly) {
-      const r = this.cachedOnly<Rec | null>(key, fields);
+    if (this.cacheOnly || options.cacheOnly) {
+      const r = this.cachedOnly<Rec | null>(key, fields, !!options.cacheOnly);
       if (r === null) throw notFound(cui, kind === "f" ? year : undefined);
       return r;
     }
@@ -681,11 +738,15 @@ export class FirmaEngine {
     return this.queue.request(kind, key, cui, year, fields, signal);
   }
 
-  /** A cache-only answer: stale if that is all there is, else the last fetch's error, else "not cached". */
-  private cachedOnly<T>(key: string, fields: readonly string[] | null): T {
+  /**
+   * A cache-only answer: stale if that is all there is, else the last fetch's error, else "not
+   * cached". A request-level cache-only read (`perRequest`, the value preview) skips the last fetch's
+   * error: that belongs to the CLI's run, and the preview says instead that Enter fetches.
+   */
+  private cachedOnly<T>(key: string, fields: readonly string[] | null, perRequest = false): T {
     const h = this.cache.peek<T>(key);
     if (h && (fields === null || h.value === null || covers(h.value as Record<string, unknown>, fields))) return h.value;
-    const e = this.failures.get(key);
+    const e = perRequest ? undefined : this.failures.get(key);
     if (e !== undefined) throw e;
     throw new LocalInputError(
       "not_cached",

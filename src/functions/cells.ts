@@ -13,13 +13,33 @@ export interface CellError {
   readonly cause?: string;
 }
 export type Scalar = string | number | boolean;
-export type Cell = Scalar | CellError;
+
+/**
+ * A company card (FIRMA.FISA), Office-free: the cell's text and named values in sections.
+ * functions.ts makes Excel's entity value of it; the CLI and hosts without entity values never get
+ * one (EvalContext.cards false: the function answers the text).
+ */
+export interface CardCell {
+  card: true;
+  text: string;
+  /** Property name → value, in card order; null values are left out. */
+  properties: Record<string, Scalar>;
+  /** The card's sections: a title and the property names listed under it. */
+  sections: { title: string; properties: string[] }[];
+}
+export type Cell = Scalar | CellError | CardCell;
+/** A cell as a file holds it: no card. */
+export type PlainCell = Scalar | CellError;
 export type Matrix = Cell[][];
 
 export type Lang = "ro" | "en";
 
 export function isCellError(v: unknown): v is CellError {
   return typeof v === "object" && v !== null && typeof (v as CellError).error === "string" && (v as CellError).error.startsWith("#");
+}
+
+export function isCard(v: unknown): v is CardCell {
+  return typeof v === "object" && v !== null && (v as CardCell).card === true;
 }
 
 /** Short messages that say what happened and what to do; Romanian first, English when the user chose it. */
@@ -111,6 +131,7 @@ const MESSAGES: Record<string, [ExcelErrorName, string, string]> = {
     "Oprit de limita de credite: confirmați în panoul FIRMA pentru a completa.",
     "Held by the credit limit: confirm in the FIRMA pane to fill these cells.",
   ],
+  preview: ["#N/A", "Previzualizare: apăsați Enter pentru a aduce datele.", "Preview: press Enter to fetch the data."],
   not_cached: ["#N/A", "Nu s-a primit răspuns pentru această celulă; reîncercați.", "No answer was received for this cell; retry."],
 };
 

@@ -7,12 +7,31 @@
 import type { CancelSignal, FinancialField, ProfileField } from "../api/types";
 import { NOT_CACHED, type CellRequest, type FirmaEngine, type ListSpec } from "../engine/engine";
 import { LocalErrorKind, LocalInputError } from "../engine/errors";
-import { Cell, cellError, Lang, Matrix, Scalar, toCellError } from "./cells";
+import { CardCell, Cell, CellError, cellError, isCard, Lang, Matrix, Scalar, toCellError } from "./cells";
 
+/**
+ * One evaluation's context. It is also the RequestOptions the engine's methods receive (its
+ * `cacheOnly`), passed as it is: no object per call.
+ */
 export interface EvalContext {
   engine: FirmaEngine;
   lang: Lang;
   signal?: CancelSignal;
+  /** Answer from the cache only, this evaluation alone (the engine-wide mode of the CLI is the engine's own). */
+  cacheOnly?: boolean;
+  /**
+   * Excel's value preview (functions.ts): cache-only, and what is not cached shows the preview
+   * placeholder, "press Enter to fetch", rather than a failure.
+   */
+  preview?: boolean;
+  /** The host shows entity values (FIRMA.FISA's card); otherwise FISA answers the company's name. */
+  cards?: boolean;
+}
+
+/** A failure as the cell shows it; in a value preview, "not cached" is the placeholder that says Enter fetches. */
+function errorCell(e: unknown, ctx: EvalContext, financial = false): CellError {
+  if (ctx.preview && (e as { kind?: unknown } | null)?.kind === "not_cached") return cellError("preview", ctx.lang, "not_cached");
+  return toCellError(e, ctx.lang, financial);
 }
 
 /** Per-field functions: name → field of the service's record. */
@@ -93,6 +112,11 @@ function cell(v: unknown): Scalar {
   return String(v);
 }
 
+/** cell(), a card left as it is. */
+function cellOf(v: unknown): Cell {
+  return isCard(v) ? v : cell(v);
+}
+
 /** One value or a range, as a matrix. */
 export function asMatrix(v: unknown): unknown[][] {
   if (Array.isArray(v)) return v.every(Array.isArray) ? (v as unknown[][]) : v.map((row) => (Array.isArray(row) ? row : [row]));
@@ -120,13 +144,13 @@ function perCui(input: unknown, args: unknown[], ctx: EvalContext, financial: bo
     if (isBlank(v)) return [[cellError("empty_cui", ctx.lang)]];
     try {
       const x = get.now(ctx, v, args);
-      if (x !== NOT_CACHED) return [[cell(x)]];
+      if (x !== NOT_CACHED) return [[cellOf(x)]];
     } catch (e) {
-      return [[toCellError(e, ctx.lang, financial)]];
+      return [[errorCell(e, ctx, financial)]];
     }
     return get.one(ctx, v, args).then(
       (x): Matrix => [[x]],
-      (e): Matrix => [[toCellError(e, ctx.lang, financial)]],
+      (e): Matrix => [[errorCell(e, ctx, financial)]],
     );
   }
   const out: Cell[][] = [];
@@ -142,11 +166,11 @@ function perCui(input: unknown, args: unknown[], ctx: EvalContext, financial: bo
       try {
         const x = get.now(ctx, v, args);
         if (x !== NOT_CACHED) {
-          cells.push(cell(x));
+          cells.push(cellOf(x));
           continue;
         }
       } catch (e) {
-        cells.push(toCellError(e, ctx.lang, financial));
+        cells.push(errorCell(e, ctx, financial));
         continue;
       }
       const at = cells.length;
@@ -154,7 +178,7 @@ function perCui(input: unknown, args: unknown[], ctx: EvalContext, financial: bo
       (waiting ??= []).push(
         get.one(ctx, v, args).then(
           (x) => void (cells[at] = x),
-          (e) => void (cells[at] = toCellError(e, ctx.lang, financial)),
+          (e) => void (cells[at] = errorCell(e, ctx, financial)),
         ),
       );
     }
@@ -180,7 +204,7 @@ async function rowPerCui(
         if (isBlank(v)) return [cellError("empty_cui", ctx.lang), ...Array<Cell>(width - 1).fill("")];
         return await one(v);
       } catch (e) {
-        return [toCellError(e, ctx.lang, financial), ...Array<Cell>(width - 1).fill("")];
+        return [errorCell(e, ctx, financial), ...Array<Cell>(width - 1).fill("")];
       }
     }),
   );
@@ -220,18 +244,18 @@ type Impl = (args: unknown[], ctx: EvalContext) => Matrix | Promise<Matrix>;
 
 /** How a per-CUI function reads one CUI: waiting for the engine, or at once from its cache. */
 interface PerCui {
-  one(ctx: EvalContext, cui: unknown, args: unknown[]): Promise<Scalar>;
+  one(ctx: EvalContext, cui: unknown, args: unknown[]): Promise<Scalar | CardCell>;
   now(ctx: EvalContext, cui: unknown, args: unknown[]): unknown;
 }
 
 const profileField = (field: ProfileField): PerCui => ({
-  one: (ctx, c) => ctx.engine.profileField(c, field, ctx.signal).then(cell),
+  one: (ctx, c) => ctx.engine.profileField(c, field, ctx.signal, ctx).then(cell),
   now: (ctx, c) => ctx.engine.profileFieldNow(c, field),
 });
 
 /** args[1] is the year. */
 const financialField = (field: FinancialField): PerCui => ({
-  one: (ctx, c, args) => ctx.engine.financialField(c, args[1], field, ctx.signal).then(cell),
+  one: (ctx, c, args) => ctx.engine.financialField(c, args[1], field, ctx.signal, ctx).then(cell),
   now: (ctx, c, args) => ctx.engine.financialFieldNow(c, args[1], field),
 });
 
@@ -244,7 +268,7 @@ export function excelDate(ms: number): number {
 }
 
 const fetchDate: PerCui = {
-  one: async (ctx, c) => excelDate(await ctx.engine.fetchedAt(c, ctx.signal)),
+  one: async (ctx, c) => excelDate(await ctx.engine.fetchedAt(c, ctx.signal, ctx)),
   now: (ctx, c) => {
     const t = ctx.engine.fetchedAtNow(c);
     return t === NOT_CACHED ? NOT_CACHED : excelDate(t);
@@ -255,13 +279,84 @@ const namedField: PerCui = {
   one: async (ctx, c, [, camp, an]) => {
     const f = fieldByName(camp);
     return isProfileField(f)
-      ? cell(await ctx.engine.profileField(c, f, ctx.signal))
-      : cell(await ctx.engine.financialField(c, an, f, ctx.signal));
+      ? cell(await ctx.engine.profileField(c, f, ctx.signal, ctx))
+      : cell(await ctx.engine.financialField(c, an, f, ctx.signal, ctx));
   },
   now: (ctx, c, [, camp, an]) => {
     const f = fieldByName(camp);
     return isProfileField(f) ? ctx.engine.profileFieldNow(c, f) : ctx.engine.financialFieldNow(c, an, f);
   },
+};
+
+/** FISA's card: property names in the user's language, in sections (identity, status, address, activity, finances). */
+const CARD_LABELS = {
+  ro: {
+    identity: "Identificare",
+    status: "Stare",
+    address: "Sediu",
+    activity: "Activitate",
+    finances: "Date financiare",
+    year: "An financiar",
+  },
+  en: {
+    identity: "Identity",
+    status: "Status",
+    address: "Registered office",
+    activity: "Activity",
+    finances: "Financials",
+    year: "Financial year",
+  },
+};
+
+/** Financial-year failures that leave the card without figures rather than failing it: the company filed nothing for that year. */
+const NO_FIGURES = new Set(["not_found", "plan_history", "year_outside_plan", "year_unavailable"]);
+
+/**
+ * FIRMA.FISA: the profile and the latest financial year (the credits of FIRMA.PROFIL and
+ * FIRMA.FINANCIAR, shared with them through the cache), as a card; the name where cards cannot show.
+ */
+const companyCard: PerCui = {
+  one: async (ctx, c) => {
+    const [p, f] = await Promise.all([
+      ctx.engine.profile(c, ctx.signal, ctx),
+      ctx.engine.financialRecord(c, null, ctx.signal, ctx).catch((e) => {
+        if (NO_FIGURES.has(String((e as { kind?: unknown } | null)?.kind))) return null;
+        throw e;
+      }),
+    ]);
+    if (!ctx.cards) return cell(p.denumire);
+    const [, name, stare, judet, localitate, adresa, caen, tva, nrreg] = HEADERS.PROFIL[ctx.lang];
+    const fin = HEADERS.FINANCIAR[ctx.lang];
+    const l = CARD_LABELS[ctx.lang];
+    const properties: Record<string, Scalar> = {};
+    const put = (k: string, v: unknown) => {
+      if (v !== null && v !== undefined && v !== "") properties[k] = cell(v);
+    };
+    put("CUI", p.cui);
+    put(name, p.denumire);
+    put(nrreg, p.j_cod);
+    put(stare, p.stare);
+    put(judet, p.judet);
+    put(localitate, p.localitate);
+    put(adresa, p.adresa);
+    put(caen, p.caen_principal);
+    put(tva, p.platitor_tva);
+    if (f) {
+      put(l.year, f.an);
+      FINANCIAL_ORDER.forEach((field, i) => put(fin[i + 1], f[field]));
+    }
+    const section = (title: string, names: string[]) => ({ title, properties: names.filter((n) => n in properties) });
+    const sections = [
+      section(l.identity, ["CUI", name, nrreg]),
+      section(l.status, [stare, tva]),
+      section(l.address, [judet, localitate, adresa]),
+      section(l.activity, [caen]),
+      section(l.finances, [l.year, ...fin.slice(1)]),
+    ].filter((s) => s.properties.length > 0);
+    return { card: true, text: String(p.denumire ?? p.cui), properties, sections };
+  },
+  // Always asks one(): a card needs two answers, and the cache-only read of both is one() with the cache warm.
+  now: () => NOT_CACHED,
 };
 
 /** All functions, by their Excel name (without the FIRMA. namespace). */
@@ -281,18 +376,21 @@ export const FUNCTIONS: Readonly<Record<string, Impl>> = {
 
   CAMP: (args, ctx) => perCui(args[0], args, ctx, false, namedField),
 
+  /** A company card: the name in the cell, identity, status, address, CAEN, VAT and the latest year's figures on the card. */
+  FISA: (args, ctx) => perCui(args[0], args, ctx, false, companyCard),
+
   /** When FIRMA fetched the company's data: an Excel date (days since 1899-12-30, with the time). */
   ACTUALIZAT: (args, ctx) => perCui(args[0], args, ctx, false, fetchDate),
 
   PROFIL: ([cui], ctx) =>
     rowPerCui(cui, ctx, false, 9, async (c) => {
-      const p = await ctx.engine.profile(c, ctx.signal);
+      const p = await ctx.engine.profile(c, ctx.signal, ctx);
       return [p.cui, ...PROFILE_ORDER.map((f) => cell(p[f]))];
     }),
 
   FINANCIAR: ([cui, an], ctx) =>
     rowPerCui(cui, ctx, true, 6, async (c) => {
-      const r = await ctx.engine.financialRecord(c, an, ctx.signal);
+      const r = await ctx.engine.financialRecord(c, an, ctx.signal, ctx);
       return [r.an, ...FINANCIAL_ORDER.map((f) => cell(r[f]))];
     }),
 
@@ -303,10 +401,10 @@ export const FUNCTIONS: Readonly<Record<string, Impl>> = {
       if (isProfileField(field)) throw new LocalInputError("invalid_field", "financial indicator expected");
       const c = asMatrix(cui)[0][0];
       if (isBlank(c)) return [[cellError("empty_cui", ctx.lang)]];
-      const years = await ctx.engine.history(c, from, to, [field], ctx.signal);
+      const years = await ctx.engine.history(c, from, to, [field], ctx.signal, ctx);
       return years.map((y) => [y.an, cell(y[field])]);
     } catch (e) {
-      return [[toCellError(e, ctx.lang, true)]]; // one error in its own cell: IFERROR sees it
+      return [[errorCell(e, ctx, true)]]; // one error in its own cell: IFERROR sees it
     }
   },
 
@@ -321,6 +419,7 @@ export const FUNCTIONS: Readonly<Record<string, Impl>> = {
           limit: whole(limit, 20, "limit", "invalid_limit"),
         },
         ctx.signal,
+        ctx,
       );
       return items.map((i) => [i.cui, i.denumire, cell(i.judet), cell(i.localitate), cell(i.stare), cell(i.caen_principal), cell(i.j_cod)]);
     }),
@@ -328,7 +427,11 @@ export const FUNCTIONS: Readonly<Record<string, Impl>> = {
   TOPURI: ([an, categorie, scop], ctx) =>
     list(ctx, "TOPURI", async () => {
       const year = isBlank(an) ? undefined : whole(an, 0, "an", "invalid_year");
-      const items = await ctx.engine.rankings({ an: year, categorie: text(categorie, "categorie"), scop: text(scop, "scop") }, ctx.signal);
+      const items = await ctx.engine.rankings(
+        { an: year, categorie: text(categorie, "categorie"), scop: text(scop, "scop") },
+        ctx.signal,
+        ctx,
+      );
       return items.map((r) => [r.slug, r.titlu, cell(r.an), cell(r.categorie), cell(r.scop)]);
     }),
 
@@ -339,14 +442,14 @@ export const FUNCTIONS: Readonly<Record<string, Impl>> = {
       async () => {
         const s = text(slug, "slug", "invalid_slug");
         if (!s) throw new LocalInputError("invalid_slug", "slug");
-        const items = await ctx.engine.ranking(s, whole(limit, 10, "limit", "invalid_limit"), ctx.signal);
+        const items = await ctx.engine.ranking(s, whole(limit, 10, "limit", "invalid_limit"), ctx.signal, ctx);
         return items.map((e) => [e.pozitie, e.cui, e.denumire, cell(e.valoare), cell(e.variatie)]);
       },
       "not_found_ranking",
     ),
 
   JUDETE: (_args, ctx) =>
-    list(ctx, "JUDETE", async () => (await ctx.engine.counties(ctx.signal)).map((j) => [j.cod, j.denumire, cell(j.firme_active)])),
+    list(ctx, "JUDETE", async () => (await ctx.engine.counties(ctx.signal, ctx)).map((j) => [j.cod, j.denumire, cell(j.firme_active)])),
 };
 
 /** A list with its header row; a failure is one error cell under the header. */
@@ -358,8 +461,7 @@ async function list(ctx: EvalContext, name: keyof typeof HEADERS, rows: () => Pr
   } catch (e) {
     // One error in the formula's own cell, so that IFERROR and ISERROR see it (issue 11); a header
     // row above an error would make the formula's cell a plain text.
-    const err =
-      notFound && (e as { kind?: unknown } | null)?.kind === "not_found" ? cellError(notFound, ctx.lang) : toCellError(e, ctx.lang);
+    const err = notFound && (e as { kind?: unknown } | null)?.kind === "not_found" ? cellError(notFound, ctx.lang) : errorCell(e, ctx);
     return [[err]];
   }
 }
@@ -426,6 +528,8 @@ export function cellRequests(name: string, args: unknown[]): CellRequest[] {
       return profile("adresa");
     case "ACTUALIZAT":
       return profile("denumire");
+    case "FISA":
+      return [...profile("adresa"), ...FINANCIAL_ORDER.flatMap(financial)];
     case "FINANCIAR":
       return FINANCIAL_ORDER.flatMap(financial);
     case "ISTORIC": {

@@ -5,7 +5,7 @@
  * CLI); `run` only bridges Excel's invocation and error objects.
  * Descriptions: Romanian, then English after " / ".
  */
-import { Lang, Matrix } from "./cells";
+import { CardCell, isCard, Lang, Matrix, Scalar } from "./cells";
 import { EvalContext, evaluateNow } from "./evaluate";
 import { getEngine, readyEngine } from "./runtime";
 import type { CancelSignal } from "../api/types";
@@ -208,6 +208,17 @@ export function camp(cui: any[][], camp: any, an: any, invocation: CustomFunctio
 }
 
 /**
+ * Fișa firmei: denumirea în celulă; identificare, stare, adresă, CAEN, TVA și ultimul an financiar pe fișă (=A1.Stare). / Company card: the name in the cell; identity, status, address, CAEN, VAT and the latest financial year on the card (=A1.Status).
+ * @customfunction FISA
+ * @param cui CUI-ul firmei (cifre, cu sau fără RO) sau un domeniu de CUI-uri. / The company's CUI (digits, RO prefix optional) or a range of CUIs.
+ * @param invocation Invocation.
+ * @returns Fișa firmei (denumirea unde fișele nu sunt disponibile). / The company card (the name where cards are not available).
+ */
+export function fisa(cui: any[][], invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return run("FISA", [cui], invocation);
+}
+
+/**
  * Toți indicatorii financiari ai unui an, pe un rând: an, cifra de afaceri, profit net, active, datorii, angajați. / All financial figures of a year in one row.
  * @customfunction FINANCIAR
  * @param cui CUI-ul firmei (cifre, cu sau fără RO) sau un domeniu de CUI-uri. / The company's CUI (digits, RO prefix optional) or a range of CUIs.
@@ -310,16 +321,46 @@ const ERROR_CODES: Record<string, keyof typeof CustomFunctions.ErrorCode> = {
   "#NULL!": "nullReference",
 };
 
+/**
+ * A card as Excel's entity value (EntityCellValue): `type: "Entity"`, the cell's `text`, and
+ * `properties` whose every value is a cell value with its own `type` and `basicValue`; the card's
+ * title and sections in `layouts.card`. Property names are what dot syntax reaches (=A1.Stare).
+ * See https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-data-types-concepts
+ * (enabled by allowCustomDataForDataTypeAny in functions.json, which the metadata generator writes),
+ * https://learn.microsoft.com/office/dev/add-ins/excel/excel-data-types-entity-card and
+ * https://learn.microsoft.com/javascript/api/excel/excel.entitycellvalue.
+ */
+export function entityValue(card: CardCell): Record<string, unknown> {
+  const properties: Record<string, { type: string; basicValue: Scalar }> = {};
+  for (const [name, v] of Object.entries(card.properties)) {
+    properties[name] = { type: typeof v === "number" ? "Double" : typeof v === "boolean" ? "Boolean" : "String", basicValue: v };
+  }
+  const title = Object.keys(card.properties).find((k) => card.properties[k] === card.text);
+  return {
+    type: "Entity",
+    text: card.text,
+    properties,
+    layouts: {
+      card: {
+        ...(title ? { title: { property: title } } : {}),
+        sections: card.sections.map((s) => ({ layout: "List", title: s.title, properties: s.properties })),
+      },
+    },
+  };
+}
+
 function toExcel(m: Matrix): any[][] {
-  let hasError = false;
-  for (const row of m) for (const v of row) if (typeof v === "object") hasError = true;
-  const out = !hasError
+  let hasObject = false;
+  for (const row of m) for (const v of row) if (typeof v === "object") hasObject = true;
+  const out = !hasObject
     ? m
     : m.map((row) =>
         row.map((v) =>
-          typeof v === "object"
-            ? new CustomFunctions.Error(CustomFunctions.ErrorCode[ERROR_CODES[v.error] ?? "notAvailable"], v.message)
-            : v,
+          typeof v !== "object"
+            ? v
+            : isCard(v)
+              ? entityValue(v)
+              : new CustomFunctions.Error(CustomFunctions.ErrorCode[ERROR_CODES[v.error] ?? "notAvailable"], v.message),
         ),
       );
   // A lone error is thrown, so the cell itself shows it with its message.
@@ -363,6 +404,9 @@ class Cancellation implements CancelSignal {
 class InvocationContext implements EvalContext {
   engine!: FirmaEngine;
   lang: Lang = "ro";
+  cacheOnly = false;
+  preview = false;
+  cards = false;
   private cancellation: Cancellation | null = null;
   private canceled = false;
 
@@ -384,8 +428,29 @@ class InvocationContext implements EvalContext {
 function run(name: string, args: unknown[], invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   const ctx = new InvocationContext();
   if (invocation) invocation.onCanceled = () => ctx.cancel();
+  // Excel evaluates a formula while it is typed, for its value preview, with isInValuePreview set
+  // (https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-formula-value-preview;
+  // CustomFunctions.Invocation.isInValuePreview). Every call costs a credit: the preview answers from
+  // the cache only, and what is not there says Enter fetches it. The typings say string, the page a
+  // boolean: both are read.
+  const preview = (invocation as { isInValuePreview?: unknown } | undefined)?.isInValuePreview;
+  if (preview === true || preview === "true") ctx.preview = ctx.cacheOnly = true;
+  if (name === "FISA") ctx.cards = supportsEntityValues();
   const engine = readyEngine();
   return engine ? evaluateIn(ctx, engine, name, args) : getEngine().then((e) => evaluateIn(ctx, e, name, args));
+}
+
+/**
+ * Whether custom functions may return entity values here: CustomFunctionsRuntime 1.4, asked at run
+ * time (https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-data-types-concepts).
+ * Not remembered: Office.context may not be ready at the first calculation. Without it, FISA gives the name.
+ */
+function supportsEntityValues(): boolean {
+  try {
+    return typeof Office !== "undefined" && !!Office.context?.requirements?.isSetSupported("CustomFunctionsRuntime", "1.4");
+  } catch {
+    return false;
+  }
 }
 
 /** Evaluates with the engine ready; a result the cache answered in full needs no waiting. */

@@ -57,6 +57,7 @@ describe("the generated metadata", () => {
     expect(ids).toEqual(
       [
         "ACTIVE",
+        "ACTUALIZAT",
         "ADRESA",
         "ANGAJATI",
         "CA",
@@ -67,6 +68,7 @@ describe("the generated metadata", () => {
         "DATORII",
         "DENUMIRE",
         "FINANCIAR",
+        "FISA",
         "ISTORIC",
         "JUDET",
         "JUDETE",

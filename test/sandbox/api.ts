@@ -123,9 +123,16 @@ function notFoundCompany(cui: number): never {
 
 // ---- endpoints --------------------------------------------------------------------------------
 
-function companyEndpoint({ params }: Call): Result {
-  const cui = cuiOf(params[0]);
+/** The company as the registry has it now: generated, with the overrides of the config applied. */
+function current(cui: number, config: SandboxConfig): Company | null {
   const found = company(cui);
+  const o = config.overrides[String(cui)];
+  return found && o ? ({ ...found, ...o } as Company) : found;
+}
+
+function companyEndpoint({ params, config }: Call): Result {
+  const cui = cuiOf(params[0]);
+  const found = current(cui, config);
   if (!found) notFoundCompany(cui);
   return { kind: "document", status: 200, body: { ...found } };
 }
@@ -156,7 +163,7 @@ function batchEndpoint({ query, config }: Call): Result {
   const asked = (query.get("include") ?? "").split(",").map((f) => f.trim());
   const fields = config.includeMode === "ignored" ? [] : asked.includes("all") ? INCLUDABLE : INCLUDABLE.filter((f) => asked.includes(f));
   const items = cuis
-    .map(company)
+    .map((c) => current(c, config))
     .filter((c): c is Company => c !== null)
     .map((c) => {
       const item: Record<string, unknown> = { cui: c.cui, denumire: c.denumire, stare: c.stare };

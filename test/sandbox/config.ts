@@ -62,7 +62,16 @@ export interface SandboxConfig {
   latestYear: number;
   /** Faults to inject; fields left out are off (NO_FAULTS). */
   faults: Partial<FaultConfig>;
+  /**
+   * A company's data changed at the registry: CUI → profile fields that replace the generated ones in
+   * profile and batch answers, e.g. { "14399840": { stare: "RADIATA" } } (the watch on changes, issue 12).
+   */
+  overrides: Record<string, Partial<Record<OverridableField, string | boolean>>>;
 }
+
+/** Profile fields an override may change. */
+export const OVERRIDABLE = ["denumire", "stare", "judet", "localitate", "adresa", "caen_principal", "platitor_tva", "j_cod"] as const;
+export type OverridableField = (typeof OVERRIDABLE)[number];
 
 const NO_FAULTS: FaultConfig = {
   seed: 1,
@@ -93,6 +102,7 @@ export function defaultConfig(latestYear: number): SandboxConfig {
     chargeFailures: false,
     latestYear,
     faults: {},
+    overrides: {},
   };
 }
 
@@ -119,6 +129,16 @@ const RULES: Record<Exclude<keyof SandboxConfig, "faults">, Rule> = {
   retryAfterSeconds: (v) => v === null || integer(0, 86_400)(v),
   chargeFailures: oneOf(true, false),
   latestYear: integer(FIRST_YEAR, 2100),
+  overrides: (v) =>
+    isRecord(v) &&
+    Object.entries(v).every(
+      ([cui, o]) =>
+        /^\d{1,10}$/.test(cui) &&
+        isRecord(o) &&
+        Object.entries(o).every(
+          ([f, x]) => (OVERRIDABLE as readonly string[]).includes(f) && (typeof x === "string" || typeof x === "boolean"),
+        ),
+    ),
 };
 
 const FAULT_RULES: Record<keyof FaultConfig, Rule> = {

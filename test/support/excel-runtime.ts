@@ -61,6 +61,29 @@ export class StandInStorage {
 
 export interface Invocation {
   onCanceled?: () => void;
+  /**
+   * Set by Excel when it evaluates a formula for its value preview, while the formula is typed
+   * (CustomFunctions.Invocation.isInValuePreview, CustomFunctionsRuntime 1.5:
+   * https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-formula-value-preview).
+   */
+  isInValuePreview?: boolean;
+}
+
+export interface StandInOptions {
+  /**
+   * The requirement sets this Excel supports, name → highest version ("CustomFunctionsRuntime" →
+   * "1.4"), answered by Office.context.requirements.isSetSupported. Left out: no Office global, as
+   * when office.js has not told the functions anything.
+   */
+  requirementSets?: Record<string, string>;
+}
+
+/** Whether version `have` is at least `want` ("1.10" > "1.4"). */
+function atLeast(have: string, want: string): boolean {
+  const a = have.split(".").map(Number);
+  const b = want.split(".").map(Number);
+  for (let i = 0; i < Math.max(a.length, b.length); i++) if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) > (b[i] ?? 0);
+  return true;
 }
 
 export class ExcelStandIn {
@@ -71,6 +94,7 @@ export class ExcelStandIn {
   constructor(
     readonly storage = new StandInStorage(),
     dist = DIST,
+    options: StandInOptions = {},
   ) {
     const file = path.join(dist, "functions.js");
     if (!fs.existsSync(file)) throw new Error(`${file} is missing: run "npm run build" first`);
@@ -103,7 +127,13 @@ export class ExcelStandIn {
       console,
       Intl,
     };
-    this.context = vm.createContext({ ...sandboxGlobals });
+    const sets = options.requirementSets;
+    const office = sets && {
+      context: {
+        requirements: { isSetSupported: (name: string, version = "1.1") => name in sets && atLeast(sets[name], version) },
+      },
+    };
+    this.context = vm.createContext({ ...sandboxGlobals, ...(office ? { Office: office } : {}) });
     (this.context as Record<string, unknown>).globalThis = this.context;
     (this.context as Record<string, unknown>).self = this.context;
     (this.context as Record<string, unknown>).window = this.context;

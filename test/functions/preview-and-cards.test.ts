@@ -1,0 +1,150 @@
+/**
+ * Issue 12 items 1 and 3, in the stand-in for Excel's runtime (the BUILT bundle; `npm run build` first):
+ *  - the value preview (invocation.isInValuePreview, https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-formula-value-preview)
+ *    answers from the cache only: no call, a placeholder for what is not cached, values for what is;
+ *  - FIRMA.FISA returns an entity value (https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-data-types-concepts,
+ *    https://learn.microsoft.com/javascript/api/excel/excel.entitycellvalue) where CustomFunctionsRuntime 1.4 is supported, else the name.
+ */
+import { ExcelStandIn, StandInError, StandInOptions, StandInStorage } from "../support/excel-runtime";
+import { startSandbox, Sandbox } from "../sandbox/server";
+import * as data from "../sandbox/dataset";
+import { latestCompleteYear } from "../../src/engine/years";
+
+let sb: Sandbox;
+let n = 0;
+const LATEST = latestCompleteYear();
+
+beforeAll(async () => {
+  sb = await startSandbox({ port: 0 });
+});
+afterAll(async () => {
+  await sb.close();
+});
+
+function excel(options: StandInOptions = {}) {
+  const key = `demo-enterprise-pv${++n}`;
+  const storage = new StandInStorage();
+  storage.data.set("firma.apiKey", key);
+  storage.data.set("firma.baseUrl", sb.url);
+  storage.data.set("firma.batchWindowMs", "5");
+  return { xl: new ExcelStandIn(storage, undefined, options), calls: () => sb.usage(key).total };
+}
+
+const PREVIEW = { isInValuePreview: true };
+const PLACEHOLDER = /^Previzualizare: apăsați Enter pentru a aduce datele/;
+
+describe("the value preview is free", () => {
+  const cuis = data.sampleCuis(1000, 1212);
+
+  test("1,000 CUIs previewed: 0 calls, each cell says Enter fetches; cached ones show values; then Enter fetches", async () => {
+    const { xl, calls } = excel();
+    // One invocation per CUI, as 1,000 formulas typed one after another…
+    const one = await Promise.all(cuis.map((c) => xl.call("DENUMIRE", [c], PREVIEW)));
+    for (const r of one) {
+      expect(r).toBeInstanceOf(StandInError);
+      expect((r as StandInError).code).toBe("#N/A");
+      expect((r as StandInError).message).toMatch(PLACEHOLDER);
+    }
+    // …and one formula over the whole range, a financial one, and a list.
+    const range = (await xl.call("CA", [cuis.map((c) => [c])], PREVIEW)) as unknown[][];
+    expect(range).toHaveLength(1000);
+    for (const [cell] of range) expect((cell as StandInError).message).toMatch(PLACEHOLDER);
+    expect(((await xl.call("JUDETE", [], PREVIEW)) as StandInError).message).toMatch(PLACEHOLDER);
+    expect(((await xl.call("FISA", [cuis[0]], PREVIEW)) as StandInError).message).toMatch(PLACEHOLDER);
+    expect(calls()).toBe(0);
+
+    // Enter: the real calculation fetches as usual.
+    const first = cuis.slice(0, 10);
+    const fetched = await Promise.all(first.map((c) => xl.call("DENUMIRE", [c])));
+    expect(fetched).toEqual(first.map((c) => [[data.company(c)?.denumire ?? expect.anything()]]));
+    const spent = calls();
+    expect(spent).toBeGreaterThan(0);
+
+    // Previewed again: the cached ones show their values, still at no cost.
+    const again = await Promise.all(first.map((c) => xl.call("DENUMIRE", [c], PREVIEW)));
+    expect(again).toEqual(fetched);
+    const mixed = (await xl.call("DENUMIRE", [cuis.slice(0, 20).map((c) => [c])], PREVIEW)) as unknown[][];
+    mixed.slice(0, 10).forEach(([v], i) => expect(v).toEqual((fetched[i] as unknown[][])[0][0]));
+    mixed.slice(10).forEach(([v]) => expect((v as StandInError).message).toMatch(PLACEHOLDER));
+    expect(calls()).toBe(spent);
+
+    // An invalid CUI says so in the preview too (refused locally, as always).
+    expect(((await xl.call("DENUMIRE", ["123"], PREVIEW)) as StandInError).code).toBe("#VALUE!");
+    expect(calls()).toBe(spent);
+  });
+
+  test("isInValuePreview false is an ordinary calculation", async () => {
+    const { xl, calls } = excel();
+    const c = cuis.find((x) => data.company(x))!;
+    expect(await xl.call("STARE", [c], { isInValuePreview: false })).toEqual([[data.company(c)!.stare]]);
+    expect(calls()).toBe(1);
+  });
+});
+
+describe("FIRMA.FISA, the company card", () => {
+  /** A company that filed the latest year. */
+  const CUI = data.sampleCuis(200, 777).find((c) => data.financials(c)[0]?.an === LATEST)!;
+  const company = data.company(CUI)!;
+  const fin = data.financials(CUI).find((f) => f.an === LATEST)!;
+  const CELL_TYPES: Record<string, string> = { String: "string", Double: "number", Boolean: "boolean" };
+
+  test("an entity value where CustomFunctionsRuntime 1.4 is supported, in the docs' shape; profile + latest year = 2 calls, then cached", async () => {
+    const { xl, calls } = excel({ requirementSets: { CustomFunctionsRuntime: "1.4" } });
+    const result = (await xl.call("FISA", [CUI])) as unknown[][];
+    expect(result).toHaveLength(1);
+    expect(result[0]).toHaveLength(1);
+    const e = result[0][0] as {
+      type: string;
+      text: string;
+      properties: Record<string, { type: string; basicValue: unknown }>;
+      layouts: { card: { title?: { property: string }; sections: { layout: string; title?: string; properties: string[] }[] } };
+    };
+    // EntityCellValue: type "Entity", the cell's text, properties each with its own type and basicValue.
+    expect(e.type).toBe("Entity");
+    expect(e.text).toBe(company.denumire);
+    for (const [name, p] of Object.entries(e.properties)) {
+      expect(Object.keys(p).sort()).toEqual(["basicValue", "type"]);
+      expect(typeof p.basicValue).toBe(CELL_TYPES[p.type] ?? `a cell value type, not ${p.type} (${name})`);
+    }
+    // The card's layout names only properties that exist (entity card: title { property }, sections of layout "List").
+    expect(e.properties[e.layouts.card.title!.property].basicValue).toBe(company.denumire);
+    for (const s of e.layouts.card.sections) {
+      expect(s.layout).toBe("List");
+      for (const p of s.properties) expect(e.properties).toHaveProperty([p]);
+    }
+    // What dot syntax reaches (=A1.Stare, =A1.[Cifra de afaceri]).
+    const v = (k: string) => e.properties[k]?.basicValue;
+    expect(v("CUI")).toBe(CUI);
+    expect(v("Denumire")).toBe(company.denumire);
+    expect(v("Stare")).toBe(company.stare);
+    expect(v("Adresă")).toBe(company.adresa);
+    expect(v("Județ")).toBe(company.judet);
+    expect(v("CAEN")).toBe(company.caen_principal);
+    expect(v("Plătitor TVA")).toBe(company.platitor_tva);
+    expect(v("An financiar")).toBe(LATEST);
+    expect(v("Cifra de afaceri")).toBe(fin.cifra_afaceri);
+    expect(v("Angajați")).toBe(fin.numar_angajati);
+    expect(calls()).toBe(2);
+
+    // Cached like the rest: again at no cost, and the preview shows the card too.
+    expect(await xl.call("FISA", [CUI])).toEqual(result);
+    expect(await xl.call("FISA", [CUI], PREVIEW)).toEqual(result);
+    expect(calls()).toBe(2);
+  });
+
+  test("where the platform lacks CustomFunctionsRuntime 1.4 (or Office has not said), the cell shows the name", async () => {
+    for (const options of [{ requirementSets: { CustomFunctionsRuntime: "1.3" } }, {}]) {
+      const { xl } = excel(options);
+      expect(await xl.call("FISA", [CUI])).toEqual([[company.denumire]]);
+    }
+  });
+
+  test("an invalid CUI is #VALUE! with its message, at no cost", async () => {
+    const { xl, calls } = excel({ requirementSets: { CustomFunctionsRuntime: "1.4" } });
+    const r = (await xl.call("FISA", ["RO123"])) as StandInError;
+    expect(r).toBeInstanceOf(StandInError);
+    expect(r.code).toBe("#VALUE!");
+    expect(r.message).toMatch(/CUI invalid/);
+    expect(calls()).toBe(0);
+  });
+});

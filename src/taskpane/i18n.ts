@@ -371,6 +371,14 @@ export const STRINGS = {
     "Toate datele de identificare pe un rând: CUI, denumire, stare, județ, localitate, adresă, CAEN, TVA, nr. reg. com.",
     "All identification data in one row: CUI, name, status, county, locality, address, CAEN, VAT, trade-registry number.",
   ],
+  "fn.FISA": [
+    "Fișa firmei într-o singură celulă (tip de date Excel): denumirea, iar pe card identitatea, starea, adresa, CAEN, TVA și ultimul an financiar; câmpurile se citesc cu punct, de ex. =A2.Stare.",
+    "The company's card in one cell (an Excel data type): the name, and on the card identity, status, address, CAEN, VAT and the latest financial year; fields are read with a dot, e.g. =A2.Status.",
+  ],
+  "fn.ACTUALIZAT": [
+    "Când au fost aduse datele firmei de la serviciu (dată Excel: formatați celula ca dată și oră).",
+    "When the company's data was fetched from the service (an Excel date: format the cell as date and time).",
+  ],
   "fn.CAMP": [
     "Un câmp oarecare, după nume: denumire, stare, judet, localitate, adresa, caen_principal, platitor_tva, j_cod, cifra_afaceri, profit_net, active_totale, datorii_totale, numar_angajati.",
     "Any field, by name: denumire, stare, judet, localitate, adresa, caen_principal, platitor_tva, j_cod, cifra_afaceri, profit_net, active_totale, datorii_totale, numar_angajati.",

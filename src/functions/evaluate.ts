@@ -77,6 +77,16 @@ const FIELD_ALIASES: Readonly<Record<string, ProfileField | FinancialField>> = {
   profit_net: "profit_net",
   employees: "numar_angajati",
   angajati: "numar_angajati",
+  locality: "localitate",
+  caen_code: "caen_principal",
+  vat_payer: "platitor_tva",
+  trade_register: "j_cod",
+  net_profit: "profit_net",
+  assets: "active_totale",
+  total_assets: "active_totale",
+  liabilities: "datorii_totale",
+  total_liabilities: "datorii_totale",
+  stare_firma: "stare",
 };
 
 const HEADERS: Record<string, { ro: string[]; en: string[] }> = {
@@ -224,11 +234,14 @@ function whole(v: unknown, fallback: number, what: string, kind: LocalErrorKind)
 }
 
 function fieldByName(v: unknown): ProfileField | FinancialField {
+  // As users write them: any case, spaces or dots for underscores, and with diacritics (județ, angajați).
   const key =
     typeof v === "string"
       ? v
           .trim()
           .toLowerCase()
+          .normalize("NFD")
+          .replace(/[\u0300-\u036f]/g, "")
           .replace(/[\s.]+/g, "_")
       : "";
   const f = FIELD_ALIASES[key];
@@ -443,7 +456,14 @@ export const FUNCTIONS: Readonly<Record<string, Impl>> = {
         const s = text(slug, "slug", "invalid_slug");
         if (!s) throw new LocalInputError("invalid_slug", "slug");
         const items = await ctx.engine.ranking(s, whole(limit, 10, "limit", "invalid_limit"), ctx.signal, ctx);
-        return items.map((e) => [e.pozitie, e.cui, e.denumire, cell(e.valoare), cell(e.variatie)]);
+        // The annual change as a fraction (26.8 % → 0.268), so that Excel's % format shows it right (issue 12).
+        return items.map((e) => [
+          e.pozitie,
+          e.cui,
+          e.denumire,
+          cell(e.valoare),
+          cell(e.variatie === null ? null : Math.round(e.variatie * 10) / 1000),
+        ]);
       },
       "not_found_ranking",
     ),

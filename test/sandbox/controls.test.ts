@@ -39,7 +39,7 @@ describe("CORS", () => {
       headers: { Origin: "https://example.org" },
     });
     expect(r.headers.get("access-control-allow-origin")).toBe("*");
-    expect(r.headers.get("access-control-expose-headers")).toBe("X-Plan, X-Credits-Remaining");
+    expect(r.headers.get("access-control-expose-headers")).toBe("X-Plan, X-Credits-Remaining, X-Credits-Limit, Retry-After");
     await fetch(`${sb.url}/v4/firme/${cui}`, { method: "OPTIONS", headers: { "X-API-Key": key } });
     expect(sb.requests.filter((e) => e.key === key)).toHaveLength(1);
   });

@@ -42,9 +42,14 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
+/**
+ * CORS as the real service must answer the add-in (its pages run in a browser: Fetch standard, CORS
+ * protocol): every origin, and every header the client reads exposed — the plan and credits (O23)
+ * and Retry-After (the stop after credits spent); a preflight allows the X-API-Key header.
+ */
 const CORS = {
   "Access-Control-Allow-Origin": "*",
-  "Access-Control-Expose-Headers": "X-Plan, X-Credits-Remaining",
+  "Access-Control-Expose-Headers": "X-Plan, X-Credits-Remaining, X-Credits-Limit, Retry-After",
 };
 const PREFLIGHT = {
   "Access-Control-Allow-Methods": "GET, POST, PUT, DELETE, OPTIONS",

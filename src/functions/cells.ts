@@ -71,8 +71,8 @@ const MESSAGES: Record<string, [ExcelErrorName, string, string]> = {
   ],
   invalid_field: [
     "#VALUE!",
-    "Câmp necunoscut. Nume valide: denumire, stare, județ, localitate, adresa, caen_principal, platitor_tva, j_cod, cifra_afaceri, profit_net, active_totale, datorii_totale, numar_angajati.",
-    "Unknown field. Valid names: denumire (name), stare (status), judet (county), localitate (locality), adresa (address), caen_principal, platitor_tva (vat), j_cod, cifra_afaceri (revenue), profit_net, active_totale (assets), datorii_totale (liabilities), numar_angajati (employees).",
+    "Câmp necunoscut: folosiți un nume valid: denumire, stare, județ, localitate, adresa, caen_principal, platitor_tva, j_cod, cifra_afaceri, profit_net, active_totale, datorii_totale, numar_angajati.",
+    "Unknown field: use a valid name: denumire (name), stare (status), judet (county), localitate (locality), adresa (address), caen_principal, platitor_tva (vat), j_cod, cifra_afaceri (revenue), profit_net, active_totale (assets), datorii_totale (liabilities), numar_angajati (employees).",
   ],
   invalid_argument: ["#VALUE!", "Argument invalid: vedeți Ajutor în panoul FIRMA.", "Invalid argument: see Help in the FIRMA pane."],
   year_outside_plan: [

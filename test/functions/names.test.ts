@@ -42,7 +42,7 @@ test.each([
 test("an unknown field: #VALUE! listing the valid names, no call", async () => {
   const key = "demo-enterprise-names3";
   const m = await evaluate("CAMP", [data.EXAMPLE_CUI, "telefon"], { engine: engine(key), lang: "en" });
-  expect(m).toEqual([[{ error: "#VALUE!", message: expect.stringMatching(/Valid names: .*judet.*numar_angajati/) }]]);
+  expect(m).toEqual([[{ error: "#VALUE!", message: expect.stringMatching(/use a valid name: .*judet.*numar_angajati/) }]]);
   expect(sb.usage(key).total).toBe(0);
 });
 

@@ -204,6 +204,11 @@ export const STRINGS = {
     "Fără estimare (argumente calculate de alte formule), dar recalculate și ele: {formulas}.",
     "Not estimated (arguments computed by other formulas), but recalculated too: {formulas}.",
   ],
+  "est.age": [
+    "Datele din registru: cele mai vechi aduse la {oldest}, cele mai noi la {newest} (ora României). Actualizarea le aduce din nou.",
+    "Data in this workbook: oldest fetched {oldest}, newest {newest} (Romania's time). Refreshing fetches them again.",
+  ],
+  "est.ageNone": ["Datele din registru: nimic în cache încă.", "Data in this workbook: nothing cached yet."],
   "est.lists": [
     "Liste (CAUTA, TOP, TOPURI, JUDETE) lăsate cum sunt în cache: {formulas}. Alegeți „Toate celulele FIRMA” ca să le aduceți din nou.",
     "Lists (CAUTA, TOP, TOPURI, JUDETE) left as cached: {formulas}. Choose “All FIRMA cells” to fetch them again.",

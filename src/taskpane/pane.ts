@@ -141,6 +141,8 @@ interface Prepared {
   plan: RefreshPlan;
   estimate: Estimate;
   left: number | null;
+  /** How old the cached answers behind these cells are (issue 11: the age of the workbook's data). */
+  age: { oldest: number | null; newest: number | null; cached: number; missing: number };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -800,7 +802,7 @@ export class Pane {
     const plan = planRefresh(scan.cells, scan, { includeLists: scope === "all" });
     const estimate = engine.estimate(plan.requests, { refresh: true });
     const left = this.view(engine).left;
-    const p: Prepared = { scope, scan, plan, estimate, left };
+    const p: Prepared = { scope, scan, plan, estimate, left, age: engine.freshness(plan.requests) };
     this.lastEstimate = p;
     this.renderEstimate(p);
     if (plan.formulas.length === 0) this.say(status, (l) => t(l, scope === "all" ? "est.noneAll" : "est.noneSelection"), "info");
@@ -829,6 +831,17 @@ export class Pane {
     set("est-left", p.left, p.left === null ? t(l, "usage.unknown") : formatNumber(p.left, l));
     this.el["est-credits"].parentElement!.classList.toggle("over", needsConfirmation(p.estimate.credits, p.left));
     const notes: string[] = [];
+    const when = (ms: number) =>
+      new Intl.DateTimeFormat(l === "en" ? "en-GB" : "ro-RO", {
+        dateStyle: "short",
+        timeStyle: "short",
+        timeZone: "Europe/Bucharest",
+      }).format(ms);
+    notes.push(
+      p.age.oldest === null || p.age.newest === null
+        ? t(l, "est.ageNone")
+        : t(l, "est.age", { oldest: when(p.age.oldest), newest: when(p.age.newest) }),
+    );
     if (!p.estimate.exact) notes.push(t(l, "est.atMostNote"));
     if (p.estimate.invalid > 0) notes.push(t(l, "est.invalid", { cells: count(p.estimate.invalid, "cell", l) }));
     if (p.plan.unestimable > 0) notes.push(t(l, "est.unestimable", { formulas: count(p.plan.unestimable, "formula", l) }));

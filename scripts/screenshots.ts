@@ -6,7 +6,7 @@
  * the calls are real calls to the sandbox), tests the key, fills a workbook, and shows a refresh
  * estimate.
  *
- *   npx tsx scripts/screenshots.ts          → docs/screenshots/pane-ro.png, docs/screenshots/pane-en.png
+ *   npx tsx scripts/screenshots.ts          → docs/screenshots/pane-ro.png, pane-en.png, refresh-ok.png, refresh-failed.png
  *
  * Needs Debian's Chromium (/usr/bin/chromium, or FIRMA_CHROMIUM).
  */
@@ -99,6 +99,41 @@ async function shoot(h: Harness, lang: "ro" | "en"): Promise<string> {
   return file;
 }
 
+/** The refresh section after a refresh that worked, and after one the service failed (issue 11: both outcomes, truthfully). */
+async function outcome(h: Harness, kind: "ok" | "failed"): Promise<string> {
+  const key = `demo-business-outcome-${kind}`;
+  h.sandbox.reset(key);
+  const { page, context, pageErrors } = await openPane(h, {
+    displayLanguage: "ro-RO",
+    viewport: { width: 360, height: 900 },
+    deviceScaleFactor: 2,
+  });
+  const idle = () => page.waitForFunction(() => document.getElementById("pane")!.dataset.busy === "false");
+  await page.fill("#api-key", key);
+  await page.click("#save-key");
+  await idle();
+  await page.evaluate(async (def) => {
+    const s = (window as unknown as Win).__firmaStandIn;
+    await s.setup(def);
+    s.calculateAll();
+    await s.idle();
+  }, workbook());
+  if (kind === "failed") h.sandbox.config.faults = { errorRate: 1 };
+  try {
+    await page.click("#refresh");
+    await idle();
+    await page.waitForFunction(() => !!document.getElementById("refresh-status")!.dataset.outcome);
+  } finally {
+    h.sandbox.config.faults = {};
+  }
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  if (pageErrors.length) throw new Error(`the page failed: ${pageErrors.join("; ")}`);
+  const file = path.join(OUT, `refresh-${kind}.png`);
+  await page.locator("#refresh-section").screenshot({ path: file });
+  await context.close();
+  return file;
+}
+
 async function main(): Promise<void> {
   if (!haveChromium) throw new Error(`no Chromium at ${CHROMIUM} (apt-get install chromium, or set FIRMA_CHROMIUM)`);
   fs.mkdirSync(OUT, { recursive: true });
@@ -106,6 +141,7 @@ async function main(): Promise<void> {
   const h = await startHarness({ sandboxPort: 3001 }).catch(() => startHarness());
   try {
     for (const lang of ["ro", "en"] as const) console.log(`wrote ${path.relative(process.cwd(), await shoot(h, lang))}`);
+    for (const kind of ["ok", "failed"] as const) console.log(`wrote ${path.relative(process.cwd(), await outcome(h, kind))}`);
   } finally {
     await h.close();
   }

@@ -84,8 +84,10 @@ function check(generated, table) {
     const seen = new Map();
     for (const [id, t] of Object.entries(table)) {
       const name = t.name[lang];
-      if (typeof name !== "string" || !NAME_RULE.test(name)) problems.push(`${id}: ${lang} name ${JSON.stringify(name)} breaks the naming rules`);
-      else if (name.length < 3 && !SHORT_NAMES_KEPT.has(`${lang}:${name}`)) problems.push(`${id}: ${lang} name ${name} is shorter than 3 characters`);
+      if (typeof name !== "string" || !NAME_RULE.test(name))
+        problems.push(`${id}: ${lang} name ${JSON.stringify(name)} breaks the naming rules`);
+      else if (name.length < 3 && !SHORT_NAMES_KEPT.has(`${lang}:${name}`))
+        problems.push(`${id}: ${lang} name ${name} is shorter than 3 characters`);
       else if (name.length > 128) problems.push(`${id}: ${lang} name is longer than 128 characters`);
       if (seen.has(name)) problems.push(`${id}: ${lang} name ${name} is also ${seen.get(name)}'s`);
       seen.set(name, id);
@@ -114,7 +116,11 @@ function localize(generated, table, lang) {
         ...f,
         name: t.name[lang],
         description: t.description[lang],
-        parameters: f.parameters.map((p, i) => ({ ...p, name: t.parameters[i].name[lang], description: t.parameters[i].description[lang] })),
+        parameters: f.parameters.map((p, i) => ({
+          ...p,
+          name: t.parameters[i].name[lang],
+          description: t.parameters[i].description[lang],
+        })),
       };
     }),
   };

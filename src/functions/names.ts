@@ -91,12 +91,7 @@ export const FUNCTION_TEXTS: Readonly<Record<string, FunctionTexts>> = {
   ADRESA: perCui("ADRESA", "REGISTERED_ADDRESS", "Adresa sediului social.", "Address of the registered office."),
   CAEN: perCui("CAEN", "CAEN", "Codul CAEN principal (4 cifre).", "Main CAEN activity code (4 digits)."),
   TVA: perCui("TVA", "VAT", "ADEVĂRAT dacă firma este plătitoare de TVA.", "TRUE when the company is a VAT payer."),
-  NRREG: perCui(
-    "NRREG",
-    "REGNO",
-    "Numărul de înregistrare la Registrul Comerțului (J../../....).",
-    "Trade-registry number (J../../....).",
-  ),
+  NRREG: perCui("NRREG", "REGNO", "Numărul de înregistrare la Registrul Comerțului (J../../....).", "Trade-registry number (J../../....)."),
   // CA is the short name of CIFRA_AFACERI (two ids, one figure). English: REVENUE for CIFRA_AFACERI and
   // TURNOVER (the British word for the same figure) for CA, so each id keeps its own, distinct name.
   CA: perCui(

@@ -15,7 +15,6 @@ import { generateCustomFunctionsMetadata } from "custom-functions-metadata";
 import { FUNCTION_TEXTS, LANGUAGES } from "../../src/functions/names";
 import { FUNCTIONS_SCHEMA, ROOT } from "./paths";
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const localizer = require("../../scripts/localize-functions.js") as {
   localize(generated: Metadata, table: typeof FUNCTION_TEXTS, lang: string): Metadata;
   localizeAll(generated: Metadata, table?: typeof FUNCTION_TEXTS): Record<string, Metadata>;

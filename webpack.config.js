@@ -1,6 +1,8 @@
 /**
- * Builds the add-in into dist/: one entry per surface (functions, taskpane), functions.json from the
- * JSDoc of src/functions/functions.ts, the task pane page (which, in the shared runtime, is also the
+ * Builds the add-in into dist/: one entry per surface (functions, taskpane), the functions' metadata
+ * (functions.json, Romanian, and functions-en.json, English: generated from the JSDoc of
+ * src/functions/functions.ts, texts from src/functions/names.ts; see scripts/localize-functions.js and
+ * docs/excel.md), the task pane page (which, in the shared runtime, is also the
  * page that loads the functions), the icons, the manifest and a local copy of office.js.
  *
  *   npm run build       production: manifest URLs → urlProd, office.js from the Office CDN
@@ -12,6 +14,7 @@ const webpack = require("webpack");
 const CopyWebpackPlugin = require("copy-webpack-plugin");
 const CustomFunctionsMetadataPlugin = require("custom-functions-metadata-plugin");
 const HtmlWebpackPlugin = require("html-webpack-plugin");
+const { LocalizeFunctionsMetadataPlugin } = require("./scripts/localize-functions");
 
 const urlDev = "https://localhost:3000/";
 const urlProd = "https://addin.firma.example/"; // placeholder: replace with where the production build is hosted
@@ -76,10 +79,13 @@ module.exports = async (env, options) => {
       new webpack.DefinePlugin({
         FIRMA_DEFAULT_BASE_URL: JSON.stringify(dev ? serviceUrlDev : serviceUrlProd),
       }),
+      // https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-json-autogeneration
       new CustomFunctionsMetadataPlugin({
         output: "functions.json",
         input: "./src/functions/functions.ts",
       }),
+      // Then: one metadata file per language, allowErrorForDataTypeAny (scripts/localize-functions.js).
+      new LocalizeFunctionsMetadataPlugin(),
       new HtmlWebpackPlugin({
         filename: "taskpane.html",
         template: "./src/taskpane/taskpane.html",

@@ -3,7 +3,9 @@
  * dist/functions.json (CustomFunctionsMetadataPlugin), which also adds the CustomFunctions.associate
  * calls. Each body is one line: the work is table-driven in evaluate.ts (Office-free, shared with the
  * CLI); `run` only bridges Excel's invocation and error objects.
- * Descriptions: Romanian, then English after " / ".
+ * Display texts (names, descriptions, parameter names, Romanian and English) come from
+ * src/functions/names.ts: the build replaces the JSDoc's texts with them (functions.json Romanian,
+ * functions-en.json English; docs/excel.md). A new function here needs its row there.
  */
 import { CardCell, isCard, Lang, Matrix, Scalar } from "./cells";
 import { EvalContext, evaluateNow } from "./evaluate";

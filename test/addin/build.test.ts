@@ -9,7 +9,11 @@ import * as os from "os";
 import * as path from "path";
 import { spawn } from "child_process";
 import Ajv from "ajv-draft-04";
-import { FUNCTIONS_SCHEMA, ROOT } from "./paths";
+import { FUNCTIONS_SCHEMA, MANIFEST_XSD, ROOT } from "./paths";
+
+const { validateManifest } = require("../../scripts/validate-manifest.js") as {
+  validateManifest(file: string): { status: "valid" | "invalid" | "skipped" | "no-xmllint"; output: string };
+};
 
 const WEBPACK_CLI = path.join(ROOT, "node_modules", "webpack-cli", "bin", "cli.js");
 
@@ -58,6 +62,7 @@ describe.each([
     for (const f of [
       "functions.js",
       "functions.json",
+      "functions-en.json",
       "taskpane.js",
       "taskpane.html",
       "taskpane.css",
@@ -78,16 +83,36 @@ describe.each([
     expect(fn.description).toMatch(/Denumirea firmei/);
   });
 
-  test("functions.json fits Microsoft's custom-functions schema", () => {
+  test.each(["functions.json", "functions-en.json"])("%s fits Microsoft's custom-functions schema", (file) => {
     if (!fs.existsSync(FUNCTIONS_SCHEMA)) {
       console.log(`functions.json schema check SKIPPED: ${FUNCTIONS_SCHEMA} not found (the shared folder is absent).`);
       return;
     }
     const ajv = new Ajv({ strict: false, allErrors: true });
     const validate = ajv.compile(JSON.parse(fs.readFileSync(FUNCTIONS_SCHEMA, "utf8")));
-    const ok = validate(JSON.parse(read(dir(), "functions.json")));
+    const ok = validate(JSON.parse(read(dir(), file)));
     expect(validate.errors ?? []).toEqual([]);
     expect(ok).toBe(true);
+  });
+
+  test("functions-en.json: the same ids as functions.json, English names; both accept errors in ranges", () => {
+    const ro = JSON.parse(read(dir(), "functions.json"));
+    const en = JSON.parse(read(dir(), "functions-en.json"));
+    const ids = (m: { functions: { id: string; parameters: unknown[] }[] }) => m.functions.map((f) => `${f.id}/${f.parameters.length}`);
+    expect(ids(en)).toEqual(ids(ro));
+    expect(en.functions.find((f: { id: string }) => f.id === "DENUMIRE").name).toBe("NAME");
+    expect(ro.allowErrorForDataTypeAny).toBe(true);
+    expect(en.allowErrorForDataTypeAny).toBe(true);
+  });
+
+  test("the built manifest, with its locale overrides, fits the manifest XSD", () => {
+    if (!fs.existsSync(MANIFEST_XSD)) {
+      console.log(`built manifest XSD check SKIPPED: ${MANIFEST_XSD} not found (the shared folder is absent).`);
+      return;
+    }
+    const file = path.join(dir(), "manifest.xml");
+    expect(read(dir(), "manifest.xml")).toMatch(/<bt:Override Locale="en-US" Value="[^"]*\/functions-en\.json"\/>/);
+    expect(validateManifest(file)).toMatchObject({ status: "valid" });
   });
 
   test("the functions bundle registers DENUMIRE", () => {
@@ -112,6 +137,7 @@ describe("development and production differ where they should", () => {
     const prodManifest = read(prod, "manifest.xml");
     expect(prodManifest).not.toContain("https://localhost:3000/");
     expect(prodManifest).toContain("/taskpane.html");
+    expect(prodManifest).toContain("https://addin.firma.example/functions-en.json");
   });
 
   test("the default service address: the sandbox in development, the service in production", () => {

@@ -4,7 +4,7 @@
  */
 import * as fs from "fs";
 import * as path from "path";
-import { ASSETS, MANIFEST } from "./paths";
+import { ASSETS, MANIFEST, ROOT } from "./paths";
 
 const xml = fs.readFileSync(MANIFEST, "utf8");
 const DEV_URL = "https://localhost:3000/";
@@ -79,14 +79,32 @@ describe("manifest.xml references", () => {
     expect(xml).toContain(`<SourceLocation DefaultValue="${DEV_URL}taskpane.html"/>`);
   });
 
-  test("requires the shared runtime and the custom functions runtime", () => {
+  // CustomFunctions.Error is CustomFunctionsRuntime 1.2, its ErrorCode values 1.3 (functions.ts uses both):
+  // https://learn.microsoft.com/javascript/api/requirement-sets/excel/custom-functions-requirement-sets
+  test("requires the shared runtime and CustomFunctionsRuntime 1.3", () => {
     expect(xml).toMatch(/<Set Name="SharedRuntime" MinVersion="1\.1"\/>/);
-    expect(xml).toMatch(/<Set Name="CustomFunctionsRuntime" MinVersion="1\.1"\/>/);
+    expect(xml).toMatch(/<Set Name="CustomFunctionsRuntime" MinVersion="1\.3"\/>/);
+    expect(fs.readFileSync(path.join(ROOT, "src", "functions", "functions.ts"), "utf8")).toMatch(/CustomFunctions\.ErrorCode\b/);
   });
 
   test("the functions' script and metadata are the build's outputs", () => {
     expect(defined.get(residOf("Script>\\s*<SourceLocation"))?.value).toBe(`${DEV_URL}functions.js`);
     expect(defined.get(residOf("Metadata>\\s*<SourceLocation"))?.value).toBe(`${DEV_URL}functions.json`);
+  });
+
+  // One metadata file per language, chosen by a bt:Override on the metadata URL resource:
+  // https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-naming#localize-your-add-in
+  test("the metadata URL: Romanian by default, English for en-US and en-GB, and no other resource is overridden to it", () => {
+    expect(xml).toMatch(/<DefaultLocale>ro-RO<\/DefaultLocale>/);
+    const id = residOf("Metadata>\\s*<SourceLocation");
+    const element = new RegExp(`<bt:Url id="${id}" DefaultValue="[^"]*">([\\s\\S]*?)</bt:Url>`).exec(xml);
+    expect(element).not.toBeNull();
+    const overrides = [...element![1].matchAll(/<bt:Override Locale="([^"]+)" Value="([^"]+)"\/>/g)].map((m) => [m[1], m[2]]);
+    expect(overrides).toEqual([
+      ["en-US", `${DEV_URL}functions-en.json`],
+      ["en-GB", `${DEV_URL}functions-en.json`],
+    ]);
+    expect(xml.split("functions-en.json").length - 1).toBe(2);
   });
 });
 
@@ -114,16 +132,18 @@ describe("manifest.xml icons", () => {
     }
   });
 
-  test("IconUrl is 64×64 and HighResolutionIconUrl 128×128", () => {
+  // Task pane add-in: IconUrl 32×32 (https://learn.microsoft.com/javascript/api/manifest/iconurl),
+  // HighResolutionIconUrl 64×64 (https://learn.microsoft.com/javascript/api/manifest/highresolutioniconurl).
+  test("IconUrl is 32×32 and HighResolutionIconUrl 64×64", () => {
     const icon = /<IconUrl DefaultValue="([^"]+)"/.exec(xml)![1];
     const hiRes = /<HighResolutionIconUrl DefaultValue="([^"]+)"/.exec(xml)![1];
-    expect(pngSize(assetFile(icon))).toEqual({ width: 64, height: 64 });
-    expect(pngSize(assetFile(hiRes))).toEqual({ width: 128, height: 128 });
+    expect(pngSize(assetFile(icon))).toEqual({ width: 32, height: 32 });
+    expect(pngSize(assetFile(hiRes))).toEqual({ width: 64, height: 64 });
   });
 
   test("every dev-server URL names a file the build produces", () => {
     const urls = [...xml.matchAll(/"(https:\/\/localhost:3000\/[^"]*)"/g)].map((m) => m[1].slice(DEV_URL.length));
-    const built = new Set(["functions.js", "functions.json", "taskpane.html"]);
+    const built = new Set(["functions.js", "functions.json", "functions-en.json", "taskpane.html"]);
     for (const rel of urls) {
       if (rel.startsWith("assets/")) expect(fs.existsSync(path.join(ASSETS, rel.slice(7)))).toBe(true);
       else expect(built.has(rel)).toBe(true);

@@ -34,6 +34,21 @@ withSchemas("manifest.xml against the XSD", () => {
     expect(status).toBe(0);
   });
 
+  test("the metadata URL's locale overrides are checked too: an override without a Value is rejected", () => {
+    const broken = fs.readFileSync(MANIFEST, "utf8").replace(/(<bt:Override Locale="en-GB") Value="[^"]*"/, "$1");
+    expect(broken).toContain('<bt:Override Locale="en-GB"/>');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "firma-manifest-"));
+    try {
+      const file = path.join(dir, "manifest.xml");
+      fs.writeFileSync(file, broken);
+      const { status, output } = xmllint(file);
+      expect(status).not.toBe(0);
+      expect(output).toMatch(/Value/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test("the check really checks: a broken copy is rejected", () => {
     const broken = fs
       .readFileSync(MANIFEST, "utf8")

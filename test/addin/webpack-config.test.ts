@@ -43,3 +43,11 @@ test.each([
   const define = config.plugins.find((p) => p.constructor.name === "DefinePlugin");
   expect(define?.definitions?.FIRMA_DEFAULT_BASE_URL).toBe(value);
 });
+
+test("the metadata is localized after it is generated", async () => {
+  const config = await makeConfig({}, { mode: "production" });
+  const names = config.plugins.map((p) => p.constructor.name);
+  const generate = names.indexOf("CustomFunctionsMetadataPlugin");
+  expect(generate).toBeGreaterThanOrEqual(0);
+  expect(names.indexOf("LocalizeFunctionsMetadataPlugin")).toBeGreaterThan(generate);
+});

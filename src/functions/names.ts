@@ -144,6 +144,12 @@ export const FUNCTION_TEXTS: Readonly<Record<string, FunctionTexts>> = {
       },
     ],
   },
+  FISA: perCui(
+    "FISA",
+    "COMPANY_CARD",
+    "Fișa firmei: denumirea în celulă; identificare, stare, adresă, CAEN, TVA și ultimul an financiar pe fișă (=A1.Stare).",
+    "Company card: the name in the cell; identity, status, address, CAEN, VAT and the latest financial year on the card (=A1.Status).",
+  ),
   FINANCIAR: perCui(
     "FINANCIAR",
     "FINANCIALS",

@@ -40,9 +40,13 @@ export const FUNCTION_HELP: readonly FunctionHelp[] = [
   { name: "ACTUALIZAT", params: PER_CUI, example: "=FIRMA.ACTUALIZAT(A2)" },
   { name: "FINANCIAR", params: PER_CUI_YEAR, example: "=FIRMA.FINANCIAR(A2, 2024)" },
   { name: "ISTORIC", params: ["cui", "an_de_la", "an_pana", "[indicator]"], example: '=FIRMA.ISTORIC(A2, 2020, 2024, "profit_net")' },
-  { name: "CAUTA", params: ["q", "[judet]", "[caen]", "[stare]", "[limit]"], example: '=FIRMA.CAUTA("construct", "CJ", , "ACTIVA", 50)' },
+  {
+    name: "CAUTA",
+    params: ["text", "[judet]", "[caen]", "[stare]", "[limita]"],
+    example: '=FIRMA.CAUTA("construct", "CJ", , "ACTIVA", 50)',
+  },
   { name: "TOPURI", params: ["[an]", "[categorie]", "[scop]"], example: '=FIRMA.TOPURI(2024, "cifra-afaceri", "judet")' },
-  { name: "TOP", params: ["slug", "[limit]"], example: '=FIRMA.TOP("top-cifra-afaceri-2024-judet-cj", 20)' },
+  { name: "TOP", params: ["id_top", "[limita]"], example: '=FIRMA.TOP("top-cifra-afaceri-2024-judet-cj", 20)' },
   { name: "JUDETE", params: [], example: "=FIRMA.JUDETE()" },
 ];
 

@@ -6,6 +6,7 @@ import * as fs from "fs";
 import * as path from "path";
 import { analyzeFormula } from "../../src/cli/formula";
 import { FUNCTIONS } from "../../src/functions/evaluate";
+import { FUNCTION_TEXTS } from "../../src/functions/names";
 import { FUNCTION_HELP, syntaxOf } from "../../src/taskpane/help";
 import { STRINGS } from "../../src/taskpane/i18n";
 
@@ -17,7 +18,17 @@ function declared(): Map<string, string[]> {
     const name = /@customfunction\s+(\w+)/.exec(block)?.[1];
     if (!name) continue;
     const params = [...block.matchAll(/@param\s+(\[?\w+\]?)/g)].map((m) => m[1]).filter((p) => p !== "invocation");
-    out.set(name, params);
+    // Excel shows each parameter under its Romanian name from the one table (names.ts), not its JSDoc id.
+    const texts = FUNCTION_TEXTS[name]?.parameters ?? [];
+    out.set(
+      name,
+      params.map((p) => {
+        const optional = p.startsWith("[");
+        const id = p.replace(/[[\]]/g, "");
+        const ro = texts.find((t) => t.id === id)?.name.ro ?? id;
+        return optional ? `[${ro}]` : ro;
+      }),
+    );
   }
   return out;
 }

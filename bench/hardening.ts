@@ -19,6 +19,7 @@ import { MemoryStore } from "../src/engine/store";
 import { evaluate } from "../src/functions/evaluate";
 import { buildWorkbook, demoSpec } from "../src/cli/build-workbook";
 import { refreshWorkbook } from "../src/cli/refresh";
+import { resolveFaults } from "../test/sandbox/config";
 import { KvAnswerStore } from "../src/engine/answer-store";
 import { ExcelStandIn, StandInError, StandInStorage } from "../test/support/excel-runtime";
 import * as data from "../test/sandbox/dataset";
@@ -40,22 +41,8 @@ export const SANDBOX_DEFAULTS = {
   rangeShape: "full",
   retryAfterSeconds: null,
   chargeFailures: false,
-  faults: {
-    seed: 1,
-    errorRate: 0,
-    spikeRate: 0,
-    spikeMs: 0,
-    resetRate: 0,
-    malformedRate: 0,
-    batchDrop: 0,
-    batchShuffle: false,
-    batchDuplicate: 0,
-    batchConflict: 0,
-    batchStranger: 0,
-    failNext: 0,
-    rateLimitAfter: null,
-    dripMs: 0,
-  },
+  // every fault off, each named (the sandbox merges fault settings field by field): its own table
+  faults: resolveFaults({}),
 };
 
 const CONCURRENCY = 6;

@@ -244,3 +244,20 @@ export const FUNCTION_TEXTS: Readonly<Record<string, FunctionTexts>> = {
     parameters: [],
   },
 };
+
+const BY_NAME: ReadonlyMap<string, string> = new Map(
+  Object.entries(FUNCTION_TEXTS).flatMap(([id, f]) => [
+    [id, id],
+    [f.name.ro.toUpperCase(), id],
+    [f.name.en.toUpperCase(), id],
+  ]),
+);
+
+/**
+ * The function id behind a name as a formula may spell it: the id, the Romanian or the English
+ * name, any case (an English Excel may hand the pane `=FIRMA.NAME(A2)`, a Romanian one
+ * `=FIRMA.DENUMIRE(A2)`). Undefined for a name that is not FIRMA's.
+ */
+export function functionId(name: string): string | undefined {
+  return BY_NAME.get(name.toUpperCase());
+}

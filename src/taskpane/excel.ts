@@ -33,9 +33,26 @@ export interface FreezeResult {
   busy: boolean;
 }
 
+/** What this Excel lacks for a part of the pane: the missing requirement set ("ExcelApi 1.7"), or null. */
+export interface HostSupport {
+  /** Finding and refreshing FIRMA formulas (scan, recalculate, state). */
+  refresh: string | null;
+  /** Freezing the selection's FIRMA formulas to values. */
+  freeze: string | null;
+}
+
 export interface WorkbookHost {
+  /** What the pane may offer in this Excel (checked at run time, not in the manifest: see docs/excel.md). */
+  support(): HostSupport;
   scan(scope: Scope): Promise<WorkbookScan>;
+  /** Re-runs the FIRMA functions of `cells` (their cache entries were marked stale first). */
   recalculate(cells: readonly FormulaCell[]): Promise<void>;
+  /**
+   * After `cells` have settled: recalculates the cells that depend on them, all the way down, and
+   * only those (no workbook-wide calculation). Returns how many dependent cells were recalculated,
+   * or null when this Excel cannot find dependents (ExcelApi 1.15 missing).
+   */
+  recalculateDependents(cells: readonly FormulaCell[]): Promise<number | null>;
   state(cells: readonly FormulaCell[]): Promise<CellsState>;
   freezeSelection(): Promise<FreezeResult>;
 }
@@ -118,16 +135,54 @@ export function runsOf(cells: readonly FormulaCell[]): Map<string, string[]> {
 }
 
 /**
- * Cells read per request: Excel on the web refuses answers over about 5 MB, so a large used range
- * is read in blocks of whole rows.
+ * Excel on the web refuses a request or an answer over 5 MB ("Excel add-ins" in
+ * https://learn.microsoft.com/office/dev/add-ins/concepts/resource-limits-and-performance-optimization ;
+ * the error code is `ResponsePayloadSizeLimitExceeded`, Excel.ErrorCodes). A sheet is read in blocks
+ * of whole rows sized from what the previous block weighed, so that each answer stays near
+ * READ_BUDGET_BYTES, well under the limit; a block refused anyway is read again in halves.
  */
-export const CELLS_PER_READ = 40_000;
+export const PAYLOAD_LIMIT_BYTES = 5 * 1024 * 1024;
+export const READ_BUDGET_BYTES = 2 * 1024 * 1024;
+/** The first block of a sheet, before anything is known of its cells' weight. */
+export const FIRST_READ_CELLS = 5_000;
+
+/** The ExcelApi sets the pane's calls need, with the members that need them (docs/excel.md). */
+export const EXCEL_API = {
+  /** Worksheet.getUsedRangeOrNullObject, WorksheetCollection.getItemOrNullObject */
+  usedRange: "1.4",
+  /** Range.calculate */
+  calculate: "1.6",
+  /** Worksheet.getRangeByIndexes */
+  byIndexes: "1.7",
+  /** RangeAreas.calculate */
+  areas: "1.9",
+  /** Range.getSpillingToRangeOrNullObject */
+  spill: "1.12",
+  /** Range.getDependents */
+  dependents: "1.15",
+} as const;
+
+/** Bytes a JSON answer of these arrays takes (what Excel on the web counts against its limit). */
+function weight(...parts: unknown[]): number {
+  let n = 0;
+  for (const p of parts) if (p !== undefined) n += JSON.stringify(p).length;
+  return n;
+}
+
+function isPayloadTooLarge(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  return code === "ResponsePayloadSizeLimitExceeded" || code === "RequestPayloadSizeLimitExceeded";
+}
 
 const emptySheet = (name: string): SheetData => ({ name, top: 1, left: 1, values: [], formulas: [], types: [] });
 
-/** A sheet's used range (values, and formulas and value types when asked), read in blocks of rows. */
+/**
+ * A sheet's used range (values, and formulas and value types when asked), read in blocks of rows.
+ * The used range counts cells with values only (`valuesOnly`: a formula always has a value), so
+ * rows that only carry formatting are not read.
+ */
 async function readUsed(context: Excel.RequestContext, ws: Excel.Worksheet, name: string, withFormulas: boolean): Promise<SheetData> {
-  const used = ws.getUsedRangeOrNullObject();
+  const used = ws.getUsedRangeOrNullObject(true);
   used.load(["rowIndex", "columnIndex", "rowCount", "columnCount"]);
   await context.sync();
   if (used.isNullObject) return emptySheet(name);
@@ -139,26 +194,62 @@ async function readUsed(context: Excel.RequestContext, ws: Excel.Worksheet, name
     formulas: withFormulas ? [] : undefined,
     types: withFormulas ? [] : undefined,
   };
-  const rowsPerRead = Math.max(1, Math.floor(CELLS_PER_READ / used.columnCount));
-  for (let r = 0; r < used.rowCount; r += rowsPerRead) {
-    const block = ws.getRangeByIndexes(used.rowIndex + r, used.columnIndex, Math.min(rowsPerRead, used.rowCount - r), used.columnCount);
+  const cols = used.columnCount;
+  let rows = Math.max(1, Math.floor(FIRST_READ_CELLS / cols));
+  for (let r = 0; r < used.rowCount;) {
+    const count = Math.min(rows, used.rowCount - r);
+    const block = ws.getRangeByIndexes(used.rowIndex + r, used.columnIndex, count, cols);
     // The properties are loaded (the rule cannot read a conditional list), and a sheet is read block
-    // by block on purpose: one sync per 40,000 cells bounds the memory a large sheet takes.
+    // by block on purpose: one sync per block bounds each answer's size and the memory it takes.
     /* eslint-disable office-addins/no-empty-load, office-addins/no-context-sync-in-loop, office-addins/load-object-before-read */
     block.load(withFormulas ? ["values", "formulas", "valueTypes"] : ["values"]);
-    await context.sync();
+    try {
+      await context.sync();
+    } catch (e) {
+      if (!isPayloadTooLarge(e) || count === 1) throw e;
+      rows = Math.max(1, Math.floor(count / 2));
+      continue;
+    }
     out.values.push(...block.values);
     if (withFormulas) {
       out.formulas!.push(...block.formulas);
       out.types!.push(...(block.valueTypes as string[][]));
     }
+    const bytes = weight(block.values, withFormulas ? block.formulas : undefined, withFormulas ? block.valueTypes : undefined);
     /* eslint-enable office-addins/no-empty-load, office-addins/no-context-sync-in-loop, office-addins/load-object-before-read */
+    r += count;
+    // The next block: as many rows as the budget holds at this block's weight per row.
+    rows = Math.max(1, Math.floor(READ_BUDGET_BYTES / Math.max(1, bytes / count)));
   }
   return out;
 }
 
+/** `Office.context.requirements.isSetSupported` for ExcelApi, as the pane asks it at run time. */
+export type ExcelApiCheck = (version: string) => boolean;
+
+const officeCheck: ExcelApiCheck = (version) => {
+  // https://learn.microsoft.com/office/dev/add-ins/develop/specify-api-requirements-runtime
+  // (the version as a string: "1.10" is not the number 1.1)
+  const req = typeof Office !== "undefined" ? Office.context?.requirements : undefined;
+  return !!req && req.isSetSupported("ExcelApi", version);
+};
+
 /** The Excel implementation of WorkbookHost. */
 export class ExcelWorkbook implements WorkbookHost {
+  constructor(private readonly hasExcelApi: ExcelApiCheck = officeCheck) {}
+
+  support(): HostSupport {
+    const missing = (...versions: string[]) => {
+      const v = versions.find((x) => !this.hasExcelApi(x));
+      return v ? `ExcelApi ${v}` : null;
+    };
+    // Range.calculate (1.6) is not required: without it the formulas are entered again (1.1).
+    return {
+      refresh: missing(EXCEL_API.usedRange, EXCEL_API.byIndexes),
+      freeze: missing(EXCEL_API.usedRange, EXCEL_API.byIndexes, EXCEL_API.spill),
+    };
+  }
+
   scan(scope: Scope): Promise<WorkbookScan> {
     return Excel.run(async (context) => {
       const sheets = new Map<string, SheetData>();
@@ -201,14 +292,76 @@ export class ExcelWorkbook implements WorkbookHost {
     });
   }
 
+  /**
+   * How a refresh makes Excel run the FIRMA functions again (docs/excel.md, "Refresh"): no Microsoft
+   * page promises that any calculate method re-runs a non-volatile custom function whose arguments
+   * did not change. `Range.calculate()` on the FIRMA cells only (ExcelApi 1.6, "Calculates a range of
+   * cells on a worksheet") is what the office-js issues show doing it (office-js #576, #3108), and it
+   * touches no other cell or workbook; `Worksheet.calculate(true)` (Excel-Custom-Functions #298)
+   * would re-run every volatile formula of the sheet, `Application.calculate` every open workbook.
+   * Where Range.calculate is missing, the same formulas are entered again (`Range.formulas`,
+   * ExcelApi 1.1): a cell whose formula is entered is calculated, as when the user presses Enter.
+   */
   recalculate(cells: readonly FormulaCell[]): Promise<void> {
     if (cells.length === 0) return Promise.resolve();
+    const canCalculate = this.hasExcelApi(EXCEL_API.calculate);
     return Excel.run(async (context) => {
+      const reenter: Excel.Range[] = [];
       for (const [sheet, ranges] of runsOf(cells)) {
         const ws = context.workbook.worksheets.getItem(sheet);
-        for (const address of ranges) ws.getRange(address).calculate();
+        for (const address of ranges) {
+          const range = ws.getRange(address);
+          if (canCalculate) range.calculate();
+          else reenter.push(range.load("formulas"));
+        }
       }
       await context.sync();
+      if (reenter.length === 0) return;
+      // eslint-disable-next-line no-self-assign -- entering the same formulas again is the point
+      for (const range of reenter) range.formulas = range.formulas;
+      await context.sync();
+    });
+  }
+
+  /**
+   * The cells that depend on refreshed FIRMA cells, recalculated once those have their new values.
+   * `Range.calculate` is not documented to recalculate dependents, and office-js #5063/#6885 report
+   * that it (and RangeAreas.calculate) reaches only direct ones; `Range.getDependents()` (ExcelApi
+   * 1.15) returns every dependent cell, on any sheet, and `RangeAreas.calculate()` (1.9) calculates
+   * exactly those — the workaround #5063 was given. Nothing else in any open workbook is calculated.
+   */
+  recalculateDependents(cells: readonly FormulaCell[]): Promise<number | null> {
+    if (!this.hasExcelApi(EXCEL_API.dependents) || !this.hasExcelApi(EXCEL_API.areas)) return Promise.resolve(null);
+    if (cells.length === 0) return Promise.resolve(0);
+    return Excel.run(async (context) => {
+      const found: Excel.WorkbookRangeAreas[] = [];
+      for (const [sheet, ranges] of runsOf(cells)) {
+        const ws = context.workbook.worksheets.getItem(sheet);
+        for (const address of ranges) {
+          const deps = ws.getRange(address).getDependents();
+          deps.load("addresses");
+          // getDependents throws ItemNotFound when a range has no dependents (the API reference), and
+          // a failed sync fails every call in it: one sync per run, so one run without dependents
+          // does not hide the others'.
+          // eslint-disable-next-line office-addins/no-context-sync-in-loop
+          try {
+            await context.sync();
+            found.push(deps);
+          } catch (e) {
+            if ((e as { code?: unknown }).code !== "ItemNotFound") throw e;
+          }
+        }
+      }
+      for (const deps of found) deps.areas.load("items/cellCount");
+      await context.sync();
+      let count = 0;
+      for (const deps of found)
+        for (const areas of deps.areas.items) {
+          areas.calculate();
+          count += areas.cellCount;
+        }
+      await context.sync();
+      return count;
     });
   }
 

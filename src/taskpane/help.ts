@@ -1,8 +1,11 @@
 /**
- * The Help part of the pane: every FIRMA function with its parameters and an example. Names and
- * examples are the same in both languages; the descriptions are in the i18n table (`fn.<NAME>`).
+ * The Help part of the pane: every FIRMA function with its parameters and an example, in the pane's
+ * language: the function and parameter names Excel shows in that language (the one table,
+ * src/functions/names.ts), and the list separator of that language's Excel — ";" in Romanian, where
+ * "," is the decimal separator, "," in English. The descriptions are in the i18n table (`fn.<NAME>`).
  * test/pane/help.test.ts checks this list against the functions the add-in registers.
  */
+import { FUNCTION_TEXTS } from "../functions/names";
 import { t, type Lang, type TextKey } from "./i18n";
 
 export interface FunctionHelp {
@@ -50,9 +53,43 @@ export const FUNCTION_HELP: readonly FunctionHelp[] = [
   { name: "JUDETE", params: [], example: "=FIRMA.JUDETE()" },
 ];
 
-/** "=FIRMA.CA(cui, [an])" */
-export function syntaxOf(f: FunctionHelp): string {
-  return `=FIRMA.${f.name}(${f.params.join(", ")})`;
+/** The argument separator a formula is typed with in Excel of that language. */
+export function listSeparator(lang: Lang): string {
+  return lang === "ro" ? ";" : ",";
+}
+
+/** Replaces the "," between arguments (not inside "text") with `sep`. */
+function withSeparator(formula: string, sep: string): string {
+  if (sep === ",") return formula;
+  let out = "";
+  let inText = false;
+  for (const ch of formula) {
+    if (ch === '"') inText = !inText;
+    out += !inText && ch === "," ? sep : ch;
+  }
+  return out;
+}
+
+/** A function's help as Excel of language `lang` shows it: its name, parameters and example there. */
+export function localized(f: FunctionHelp, lang: Lang): FunctionHelp {
+  const texts = FUNCTION_TEXTS[f.name];
+  if (!texts) return f;
+  const name = texts.name[lang];
+  const params = f.params.map((p) => {
+    const optional = p.startsWith("[");
+    const ro = p.replace(/[[\]]/g, "");
+    const shown = texts.parameters.find((x) => x.name.ro === ro)?.name[lang] ?? ro;
+    return optional ? `[${shown}]` : shown;
+  });
+  const example = withSeparator(f.example.replace(new RegExp(`^=FIRMA\\.${f.name}\\(`), `=FIRMA.${name}(`), listSeparator(lang));
+  return { name, params, example };
+}
+
+/** "=FIRMA.CA(cui, [an])"; with `lang`, in that language's names and separator ("=FIRMA.CA(cui; [an])"). */
+export function syntaxOf(f: FunctionHelp, lang?: Lang): string {
+  if (!lang) return `=FIRMA.${f.name}(${f.params.join(", ")})`;
+  const l = localized(f, lang);
+  return `=FIRMA.${l.name}(${l.params.join(`${listSeparator(lang)} `)})`;
 }
 
 /** Renders the list into `container` (replacing what was there). */
@@ -62,10 +99,11 @@ export function renderHelp(container: HTMLElement, lang: Lang): void {
   const list = doc.createElement("dl");
   list.className = "help-list";
   for (const f of FUNCTION_HELP) {
+    const shown = localized(f, lang);
     const dt = doc.createElement("dt");
     dt.id = `help-${f.name}`;
     const name = doc.createElement("code");
-    name.textContent = `FIRMA.${f.name}`;
+    name.textContent = `FIRMA.${shown.name}`;
     dt.append(name);
     const dd = doc.createElement("dd");
     dd.dataset.fn = f.name;
@@ -82,7 +120,7 @@ export function renderHelp(container: HTMLElement, lang: Lang): void {
       p.append(l, c);
       return p;
     };
-    dd.append(desc, line("help.syntax", syntaxOf(f), "help-syntax"), line("help.example", f.example, "help-example"));
+    dd.append(desc, line("help.syntax", syntaxOf(f, lang), "help-syntax"), line("help.example", shown.example, "help-example"));
     list.append(dt, dd);
   }
   container.append(list);

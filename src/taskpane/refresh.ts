@@ -13,6 +13,7 @@ import { lettersToCol } from "../cli/a1";
 import { FormulaArg, analyzeFormula } from "../cli/formula";
 import type { CellRequest } from "../engine/engine";
 import { cellRequests } from "../functions/evaluate";
+import { functionId } from "../functions/names";
 
 export const NAMESPACE = "FIRMA";
 
@@ -125,13 +126,16 @@ function resolveArg(arg: FormulaArg, cell: FormulaCell, values: CellValues): { o
 export function readFormula(cell: FormulaCell, values: CellValues): FormulaKind {
   const a = analyzeFormula(cell.formula, NAMESPACE);
   if (a.kind !== "call") return { kind: "unestimable" };
+  // Excel may give the formula with the English names (FIRMA.NAME) or the Romanian ones.
+  const id = functionId(a.call.name);
+  if (id === undefined) return { kind: "unestimable" };
   const args: unknown[] = [];
   for (const arg of a.call.args) {
     const r = resolveArg(arg, cell, values);
     if (!r.ok) return { kind: "unestimable" };
     args.push(r.value);
   }
-  return { kind: "call", name: a.call.name, args };
+  return { kind: "call", name: id, args };
 }
 
 /** Sheets the formulas refer to (other than their own), so the adapter can read their values. */

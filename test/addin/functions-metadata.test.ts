@@ -12,7 +12,7 @@ import * as fs from "fs";
 import * as path from "path";
 import Ajv from "ajv-draft-04";
 import { generateCustomFunctionsMetadata } from "custom-functions-metadata";
-import { FUNCTION_TEXTS, LANGUAGES } from "../../src/functions/names";
+import { FUNCTION_TEXTS, LANGUAGES, functionId } from "../../src/functions/names";
 import { FUNCTIONS_SCHEMA, ROOT } from "./paths";
 
 const localizer = require("../../scripts/localize-functions.js") as {
@@ -203,4 +203,16 @@ describe("the table and functions.ts cannot drift", () => {
       ].sort(),
     );
   });
+});
+
+test("a function name means one function in either language, so a formula read in English Excel finds its id", () => {
+  const seen = new Map<string, string>();
+  for (const [id, f] of Object.entries(FUNCTION_TEXTS)) {
+    for (const name of new Set([id, f.name.ro.toUpperCase(), f.name.en.toUpperCase()])) {
+      expect([name, seen.get(name) ?? id]).toEqual([name, id]);
+      seen.set(name, id);
+      expect(functionId(name.toLowerCase())).toBe(id);
+    }
+  }
+  expect(functionId("SUM")).toBeUndefined();
 });

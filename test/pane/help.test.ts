@@ -7,7 +7,7 @@ import * as path from "path";
 import { analyzeFormula } from "../../src/cli/formula";
 import { FUNCTIONS } from "../../src/functions/evaluate";
 import { FUNCTION_TEXTS } from "../../src/functions/names";
-import { FUNCTION_HELP, syntaxOf } from "../../src/taskpane/help";
+import { FUNCTION_HELP, listSeparator, localized, syntaxOf } from "../../src/taskpane/help";
 import { STRINGS } from "../../src/taskpane/i18n";
 
 /** @customfunction NAME and its @param lines (without the invocation), from functions.ts. */
@@ -62,4 +62,47 @@ test("each example is one call of its function, with no more arguments than it t
 test("syntax is written as Excel shows it", () => {
   expect(syntaxOf(FUNCTION_HELP.find((f) => f.name === "CA")!)).toBe("=FIRMA.CA(cui, [an])");
   expect(syntaxOf(FUNCTION_HELP.find((f) => f.name === "JUDETE")!)).toBe("=FIRMA.JUDETE()");
+});
+
+describe("in the pane's language", () => {
+  const ca = FUNCTION_HELP.find((f) => f.name === "CAMP")!;
+
+  test("Romanian: Romanian names and ';' between arguments, as a Romanian Excel needs", () => {
+    expect(syntaxOf(ca, "ro")).toBe("=FIRMA.CAMP(cui; camp; [an])");
+    expect(localized(ca, "ro").example).toBe('=FIRMA.CAMP(A2; "numar_angajati"; 2023)');
+  });
+
+  test("English: English function and parameter names and ','", () => {
+    expect(
+      syntaxOf(
+        FUNCTION_HELP.find((f) => f.name === "CA")!,
+        "en",
+      ),
+    ).toBe("=FIRMA.TURNOVER(cui, [year])");
+    expect(
+      localized(
+        FUNCTION_HELP.find((f) => f.name === "DENUMIRE")!,
+        "en",
+      ).example,
+    ).toBe("=FIRMA.NAME(14399840)");
+  });
+
+  test("every example, in either language, is one call of its function once the separator is ','", () => {
+    for (const lang of ["ro", "en"] as const)
+      for (const f of FUNCTION_HELP) {
+        const ex = localized(f, lang).example;
+        expect(ex.startsWith(`=FIRMA.${FUNCTION_TEXTS[f.name].name[lang]}(`)).toBe(true);
+        if (lang === "ro") expect(ex.includes(",") && !/"[^"]*,[^"]*"/.test(ex)).toBe(false);
+        // Back to the en-US form Excel's API gives (","), the example parses as the same call.
+        let plain = "";
+        let inText = false;
+        for (const ch of ex) {
+          if (ch === '"') inText = !inText;
+          plain += !inText && ch === listSeparator(lang) ? "," : ch;
+        }
+        const a = analyzeFormula(plain, "FIRMA");
+        const original = analyzeFormula(f.example, "FIRMA");
+        expect(a.kind === "call" && original.kind === "call" && a.call.args.length === original.call.args.length).toBe(true);
+      }
+  });
 });

@@ -46,6 +46,17 @@ describe("reading a formula", () => {
     expect(readFormula(cell("=firma.stare(a2)"), book)).toMatchObject({ kind: "call", name: "STARE", args: [14399840] });
   });
 
+  test("English Excel's names (FIRMA.NAME, FIRMA.TURNOVER) are the same functions and cost the same", () => {
+    expect(readFormula(cell("=FIRMA.NAME(A2)"), book)).toEqual({ kind: "call", name: "DENUMIRE", args: [14399840] });
+    expect(readFormula(cell("=FIRMA.TURNOVER(A2, 2022)"), book)).toEqual({ kind: "call", name: "CA", args: [14399840, 2022] });
+    const en = planRefresh([cell("=FIRMA.NAME(A2:A3)"), cell("=FIRMA.COUNTIES()")], book, { includeLists: false });
+    const ro = planRefresh([cell("=FIRMA.DENUMIRE(A2:A3)"), cell("=FIRMA.JUDETE()")], book, { includeLists: false });
+    expect(en.requests).toEqual(ro.requests);
+    expect(en.listsLeftOut).toBe(1);
+    // A name that is not FIRMA's is not guessed at: the cell is refreshed but not estimated.
+    expect(readFormula(cell("=FIRMA.NOSUCH(A2)"), book)).toEqual({ kind: "unestimable" });
+  });
+
   test("a whole column or row is read as far as the sheet is used", () => {
     const withExtent: CellValues = { ...book, extent: (s) => (s.toLowerCase() === "foaie1" ? { rows: 4, cols: 3 } : { rows: 1, cols: 1 }) };
     expect(readFormula(cell("=FIRMA.DENUMIRE(A:A)"), withExtent)).toEqual({

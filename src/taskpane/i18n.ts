@@ -183,6 +183,14 @@ export const STRINGS = {
     "Actualizarea și înghețarea valorilor funcționează numai în Excel. Deschideți FIRMA din Excel pentru ele; cheia și consumul se pot gestiona și aici.",
     "Refresh and freeze need Excel. Open FIRMA from Excel to use them; the key and usage can be managed here too.",
   ],
+  "refresh.unsupported": [
+    "Actualizarea din panou are nevoie de {set}, pe care acest Excel nu îl are; funcțiile FIRMA din celule merg în continuare. Actualizați Office pentru ea.",
+    "Refreshing from the pane needs {set}, which this Excel lacks; the FIRMA functions in cells still work. Update Office to use it.",
+  ],
+  "refresh.noDependents": [
+    "Acest Excel nu poate recalcula de aici celulele care depind de cele FIRMA (lipsește ExcelApi 1.15): dacă vreuna a rămas în urmă, apăsați Ctrl+Alt+F9 (fără credite: datele sunt în cache).",
+    "This Excel cannot recalculate from here the cells that depend on FIRMA cells (ExcelApi 1.15 is missing): if one lags behind, press Ctrl+Alt+F9 (no credits: the data is cached).",
+  ],
   "refresh.intro": [
     "Aduce din nou datele de la serviciu. Costul se arată înainte de orice cheltuială.",
     "Fetches the data from the service again. The cost is shown before anything is spent.",
@@ -297,6 +305,10 @@ export const STRINGS = {
   ],
   "freeze.yes": ["Da, îngheață", "Yes, freeze"],
   "freeze.no": ["Anulează", "Cancel"],
+  "freeze.unsupported": [
+    "Înghețarea are nevoie de {set}, pe care acest Excel nu îl are. Actualizați Office pentru ea.",
+    "Freezing needs {set}, which this Excel lacks. Update Office to use it.",
+  ],
   "freeze.done": ["Înlocuite cu valorile lor: {formulas}.", "Replaced with their values: {formulas}."],
   "freeze.none": ["Selecția nu conține formule FIRMA.", "The selection has no FIRMA formulas."],
   "freeze.busy": [
@@ -347,8 +359,8 @@ export const STRINGS = {
   // help
   "help.heading": ["Ajutor: funcțiile FIRMA", "Help: the FIRMA functions"],
   "help.intro": [
-    "CUI-ul se scrie cu sau fără RO; în locul unui CUI puteți da un domeniu de celule, iar rezultatul are aceeași formă. Argumentele între [ ] se pot omite. Dacă Excel folosește „;” între argumente (setări regionale românești), scrieți „;” în loc de „,”.",
-    "A CUI may be written with or without RO; instead of one CUI you may give a range of cells, and the result has the same shape. Arguments in [ ] may be left out. If Excel separates arguments with “;” (Romanian regional settings), type “;” instead of “,”.",
+    "CUI-ul se scrie cu sau fără RO; în locul unui CUI puteți da un domeniu de celule, iar rezultatul are aceeași formă. Argumentele între [ ] se pot omite. Exemplele folosesc „;” între argumente, ca Excel-ul cu setări regionale românești; dacă Excel-ul dvs. folosește „,”, scrieți „,”.",
+    "A CUI may be written with or without RO; instead of one CUI you may give a range of cells, and the result has the same shape. Arguments in [ ] may be left out. Names are those of an English Excel and examples use “,” between arguments; if your Excel uses “;” (e.g. Romanian regional settings), type “;”.",
   ],
   "help.syntax": ["Sintaxă", "Syntax"],
   "help.example": ["Exemplu", "Example"],

@@ -255,6 +255,7 @@ export class Pane {
     this.el["excel-only"].hidden = inExcel;
     for (const id of ["estimate", "refresh", "freeze"] as const) (this.el[id] as HTMLButtonElement).disabled = !inExcel;
     this.el["refresh-scope"].toggleAttribute("disabled", !inExcel);
+    this.applySupport();
     try {
       const engine = await this.engine();
       // The functions runtime makes the engine without the user's threshold (it would start with the
@@ -414,7 +415,7 @@ export class Pane {
    */
   async recalcFailedCells(): Promise<Render | null> {
     const host = this.options.host;
-    if (!host || this.working) return null;
+    if (!host || this.working || host.support().refresh) return null;
     try {
       const scan = await host.scan("all");
       const failed = scan.cells.filter((c) => c.error && !isBusyValue(c.value));
@@ -680,8 +681,9 @@ export class Pane {
     engine.confirmHeld();
     this.el["guard-box"].hidden = true;
     const host = this.options.host;
-    if (!host || this.working) {
-      // Outside Excel (or while a refresh recalculates): the next calculation of the cells fetches them.
+    if (!host || this.working || host.support().refresh) {
+      // Outside Excel, in an Excel the pane cannot read (see applySupport), or while a refresh
+      // recalculates: the next calculation of the cells fetches them.
       this.clear(status);
       return;
     }
@@ -789,6 +791,26 @@ export class Pane {
     this.working = on;
     for (const id of ["estimate", "refresh", "freeze", "refresh-continue", "guard-fill"] as const)
       (this.el[id] as HTMLButtonElement).disabled = on || (id !== "guard-fill" && !this.options.host);
+    this.applySupport(false);
+  }
+
+  /**
+   * What this Excel lacks (ExcelApi sets checked at run time, docs/excel.md): the parts that need
+   * it are disabled and say which set is missing; the functions in cells are not affected.
+   */
+  private applySupport(tell = true): void {
+    const support = this.options.host?.support();
+    if (!support) return;
+    if (support.refresh) {
+      for (const id of ["estimate", "refresh", "refresh-continue"] as const) (this.el[id] as HTMLButtonElement).disabled = true;
+      const set = support.refresh;
+      if (tell) this.say(this.el["refresh-status"], (l) => t(l, "refresh.unsupported", { set }), "warn");
+    }
+    if (support.freeze) {
+      (this.el.freeze as HTMLButtonElement).disabled = true;
+      const set = support.freeze;
+      if (tell) this.say(this.el["freeze-status"], (l) => t(l, "freeze.unsupported", { set }), "warn");
+    }
   }
 
   /** Reads the formulas in scope and shows what refreshing them would cost. */
@@ -957,6 +979,7 @@ export class Pane {
     const budget = engine.openBudget(credits);
     let outcome: PrefetchReport;
     let state: CellsState;
+    let dependents: number | null = 0;
     const ticker = setInterval(() => report(0), Math.max(this.pollMs, 250));
     try {
       try {
@@ -976,6 +999,8 @@ export class Pane {
         if (engine.heldBurst() === null) engine.confirmHeld();
         await host.recalculate(cells);
         state = await this.settle(cells, (st) => report(total - st.busy));
+        // Then the cells that depend on them, once they have their new values (docs/excel.md, "Refresh").
+        dependents = await host.recalculateDependents(cells).catch(() => null);
       }
     } finally {
       budget.close();
@@ -989,6 +1014,7 @@ export class Pane {
     progress.value = total - state.busy;
     const final = spent();
     status.dataset.spent = String(final);
+    status.dataset.dependents = dependents === null ? "unsupported" : String(dependents);
     const failed = { ...outcome.failed };
     const failedCount = Object.values(failed).reduce((a, b) => a + b, 0);
     const cut = failed.budget_reached ?? 0;
@@ -1047,6 +1073,7 @@ export class Pane {
             t(l, "refresh.done", { formulas: total - busy, spent: final, credits }),
             errors > 0 ? t(l, "refresh.doneErrors", { cells: count(errors, "cell", l) }) : "",
             busy > 0 ? t(l, "refresh.stillBusy", { cells: count(busy, "cell", l) }) : "",
+            dependents === null ? t(l, "refresh.noDependents") : "",
           ]
             .filter(Boolean)
             .join(" "),

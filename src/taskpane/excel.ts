@@ -45,8 +45,13 @@ export interface WorkbookHost {
   /** What the pane may offer in this Excel (checked at run time, not in the manifest: see docs/excel.md). */
   support(): HostSupport;
   scan(scope: Scope): Promise<WorkbookScan>;
-  /** Re-runs the FIRMA functions of `cells` (their cache entries were marked stale first). */
+  /** Asks Excel to calculate the FIRMA cells `cells` again (Range.calculate). */
   recalculate(cells: readonly FormulaCell[]): Promise<void>;
+  /**
+   * Enters the formulas of `cells` again: Excel calculates a formula that is entered. The fallback
+   * when `recalculate` did not make Excel run the functions (docs/excel.md, "Refresh").
+   */
+  reenter(cells: readonly FormulaCell[]): Promise<void>;
   /**
    * After `cells` have settled: recalculates the cells that depend on them, all the way down, and
    * only those (no workbook-wide calculation). Returns how many dependent cells were recalculated,
@@ -243,9 +248,8 @@ export class ExcelWorkbook implements WorkbookHost {
       const v = versions.find((x) => !this.hasExcelApi(x));
       return v ? `ExcelApi ${v}` : null;
     };
-    // Range.calculate (1.6) is not required: without it the formulas are entered again (1.1).
     return {
-      refresh: missing(EXCEL_API.usedRange, EXCEL_API.byIndexes),
+      refresh: missing(EXCEL_API.usedRange, EXCEL_API.calculate, EXCEL_API.byIndexes),
       freeze: missing(EXCEL_API.usedRange, EXCEL_API.byIndexes, EXCEL_API.spill),
     };
   }
@@ -299,26 +303,36 @@ export class ExcelWorkbook implements WorkbookHost {
    * cells on a worksheet") is what the office-js issues show doing it (office-js #576, #3108), and it
    * touches no other cell or workbook; `Worksheet.calculate(true)` (Excel-Custom-Functions #298)
    * would re-run every volatile formula of the sheet, `Application.calculate` every open workbook.
-   * Where Range.calculate is missing, the same formulas are entered again (`Range.formulas`,
-   * ExcelApi 1.1): a cell whose formula is entered is calculated, as when the user presses Enter.
+   * Because no page promises it, the pane checks that the functions did run (engine.lookups()) and
+   * otherwise calls reenter().
    */
   recalculate(cells: readonly FormulaCell[]): Promise<void> {
     if (cells.length === 0) return Promise.resolve();
-    const canCalculate = this.hasExcelApi(EXCEL_API.calculate);
     return Excel.run(async (context) => {
-      const reenter: Excel.Range[] = [];
       for (const [sheet, ranges] of runsOf(cells)) {
         const ws = context.workbook.worksheets.getItem(sheet);
-        for (const address of ranges) {
-          const range = ws.getRange(address);
-          if (canCalculate) range.calculate();
-          else reenter.push(range.load("formulas"));
-        }
+        for (const address of ranges) ws.getRange(address).calculate();
       }
       await context.sync();
-      if (reenter.length === 0) return;
+    });
+  }
+
+  /**
+   * The same formulas entered again (`Range.formulas`, ExcelApi 1.1): Excel calculates a formula that
+   * is entered, as when the user presses Enter. Only the FIRMA cells' runs are written; a spill's
+   * anchor keeps its formula, so the spill comes back.
+   */
+  reenter(cells: readonly FormulaCell[]): Promise<void> {
+    if (cells.length === 0) return Promise.resolve();
+    return Excel.run(async (context) => {
+      const ranges: Excel.Range[] = [];
+      for (const [sheet, addresses] of runsOf(cells)) {
+        const ws = context.workbook.worksheets.getItem(sheet);
+        for (const address of addresses) ranges.push(ws.getRange(address).load("formulas"));
+      }
+      await context.sync();
       // eslint-disable-next-line no-self-assign -- entering the same formulas again is the point
-      for (const range of reenter) range.formulas = range.formulas;
+      for (const range of ranges) range.formulas = range.formulas;
       await context.sync();
     });
   }

@@ -146,6 +146,8 @@ interface Prepared {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** How long Excel gets to start running the functions after Range.calculate before the formulas are entered again. */
+const RERUN_WAIT_MS = 2_000;
 
 /** Why answers of a refresh failed, by error kind (the engine's kinds; anything else is "other"). */
 const CAUSES: Record<string, TextKey> = {
@@ -432,7 +434,7 @@ export class Pane {
             left: formatNumber(left!, l),
           });
       }
-      await host.recalculate(plan.toRecalculate);
+      await this.rerun(engine, plan.toRecalculate);
       return (l) => t(l, "key.recalc", { cells: count(failed.length, "formula", l), credits: count(est.credits, "credit", l) });
     } catch {
       return null;
@@ -693,7 +695,7 @@ export class Pane {
       this.say(status, (l) => t(l, "guard.filling"), "info");
       const scan = await host.scan("all");
       const cells = planRefresh(scan.cells, scan, { includeLists: true }).toRecalculate;
-      await host.recalculate(cells);
+      await this.rerun(engine, cells);
       const state = await this.settle(cells);
       const spent = Math.max(0, engine.usage().month - before);
       const errors = state.errors;
@@ -723,6 +725,23 @@ export class Pane {
   }
 
   /** Waits (up to the refresh timeout) until Excel has finished calculating `cells`. */
+  /**
+   * Makes Excel run the FIRMA functions of `cells` again: Range.calculate, and when the engine saw no
+   * cell ask for an answer within RERUN_WAIT_MS (no page promises that Range.calculate re-runs a
+   * custom function whose arguments did not change), the formulas are entered again.
+   */
+  private async rerun(engine: FirmaEngine, cells: readonly FormulaCell[]): Promise<"calculate" | "reentered"> {
+    const host = this.options.host!;
+    if (cells.length === 0) return "calculate";
+    const before = engine.lookups();
+    await host.recalculate(cells);
+    const deadline = Date.now() + RERUN_WAIT_MS;
+    while (engine.lookups() === before && Date.now() < deadline) await sleep(Math.min(this.pollMs, 50));
+    if (engine.lookups() !== before) return "calculate";
+    await host.reenter(cells);
+    return "reentered";
+  }
+
   private async settle(cells: readonly FormulaCell[], progress?: (state: CellsState) => void): Promise<CellsState> {
     const host = this.options.host!;
     const deadline = Date.now() + this.timeoutMs;
@@ -997,7 +1016,7 @@ export class Pane {
         // The refresh was confirmed and its budget caps it: its own recalculation is not the surprise
         // burst the guard is for. A burst already held elsewhere is left for the user to answer.
         if (engine.heldBurst() === null) engine.confirmHeld();
-        await host.recalculate(cells);
+        status.dataset.rerun = await this.rerun(engine, cells);
         state = await this.settle(cells, (st) => report(total - st.busy));
         // Then the cells that depend on them, once they have their new values (docs/excel.md, "Refresh").
         dependents = await host.recalculateDependents(cells).catch(() => null);

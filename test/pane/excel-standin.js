@@ -13,6 +13,17 @@
  * - document settings and custom XML parts (both the Excel API's and Office.context.document's),
  *   so a test can check that nothing was written there.
  *
+ * - the ExcelApi requirement sets of `S.excelApi` (Office.context.requirements.isSetSupported
+ *   answers from it, and a method of a newer set fails at sync with ApiNotFound), Excel on the
+ *   web's 5 MB answer limit, formatting-only cells, `Range.getDependents()` with `RangeAreas`, and
+ *   a few plain formulas (=B2, =LEN(B2), =UPPER(B2), =B2&"x") so that dependents can be checked.
+ *
+ * Calculation does only what Microsoft's pages promise (docs/excel.md, "Refresh"): a calculate
+ * method calculates the cells it is given; a formula entered through the API is calculated; a FIRMA
+ * result arriving after `Range.calculate` does not recalculate the cells that depend on it (no page
+ * says it does; office-js #5063 and #6885 report it does not), while Excel's full calculation
+ * (`S.calculateAll`, as on opening) calculates everything, dependents after their precedents.
+ *
  * While a FIRMA cell calculates it shows "#BUSY!", as in Excel. Arguments are passed as Excel
  * does, from functions.json: a matrix parameter gets a 2-D array, an omitted optional one null,
  * an empty cell "". A result larger than one cell spills (or gives #SPILL! when blocked).
@@ -87,10 +98,41 @@
     customXmlParts: [],
     displayLanguage: "ro-RO",
     host: "Excel",
+    /** The newest ExcelApi requirement set this Excel supports ("1.17": Excel on the web today). */
+    excelApi: "1.17",
+    /** The CustomFunctionsRuntime requirement set (1.4 brings entity values for FISA). */
+    customFunctionsRuntime: "1.3",
+    /**
+     * Excel on the web's payload limit for a request's answer: "Excel on the web has a payload size
+     * limit for requests and responses of 5MB" and fails with ResponsePayloadSizeLimitExceeded
+     * (https://learn.microsoft.com/office/dev/add-ins/concepts/resource-limits-and-performance-optimization,
+     * https://learn.microsoft.com/office/dev/add-ins/excel/excel-add-ins-error-handling).
+     */
+    payloadLimit: 5 * 1024 * 1024,
+    /**
+     * Whether a calculate method runs a FIRMA function again although its arguments did not change.
+     * No page promises it (office-js #576 and #3108 show Range.calculate doing it); false plays an
+     * Excel that does not, for the pane's fallback.
+     */
+    calculateReruns: true,
+    /** The largest answer of a sync that succeeded, in bytes of JSON. */
+    maxAnswerBytes: 0,
   };
   window.__firmaStandIn = S;
 
-  const emptyCell = () => ({ formula: null, value: "", error: null, spillFrom: null, spill: null });
+  const emptyCell = () => ({ formula: null, value: "", error: null, spillFrom: null, spill: null, format: false });
+
+  /** "1.10" ≥ "1.9": requirement set versions compare part by part, not as decimals. */
+  const atLeast = (have, want) => {
+    const [a1, a2 = 0] = String(have).split(".").map(Number);
+    const [b1, b2 = 0] = String(want).split(".").map(Number);
+    return a1 > b1 || (a1 === b1 && a2 >= b2);
+  };
+  /** A method of ExcelApi `version` in an Excel that lacks it fails at sync (the host has no such API). */
+  function requireApi(version, what) {
+    if (!atLeast(S.excelApi, version))
+      throw Object.assign(new Error(`${what} needs ExcelApi ${version}; this Excel has ${S.excelApi}.`), { code: "ApiNotFound" });
+  }
 
   function sheetOf(name) {
     const s = S.sheets.get(String(name).toLowerCase());
@@ -121,10 +163,15 @@
     return "String";
   }
 
-  function usedBox(sheet) {
+  /**
+   * The used range: cells with values or formulas, and with `valuesOnly` false also cells that carry
+   * only formatting ("valuesOnly: Considers only cells with values as used cells (ignores
+   * formatting)", Worksheet.getUsedRange, https://learn.microsoft.com/javascript/api/excel/excel.worksheet).
+   */
+  function usedBox(sheet, valuesOnly) {
     let box = null;
     for (const [key, cell] of sheet.cells) {
-      if (isEmpty(cell)) continue;
+      if (isEmpty(cell) && !(cell.format && !valuesOnly)) continue;
       const [r, c] = key.split(",").map(Number);
       if (!box) box = { top: r, left: c, bottom: r, right: c };
       else {
@@ -169,6 +216,7 @@
     const old = sheet.cells.get(key);
     if (old && old.spill) clearSpill(sheet, key);
     const cell = emptyCell();
+    cell.format = !!(old && old.format);
     if (asFormula && typeof v === "string" && v.startsWith("=")) {
       cell.formula = v;
       cell.value = 0;
@@ -249,12 +297,17 @@
     Object.assign(anchor, toCell(m[0][0]));
   }
 
-  /** Starts calculating one formula cell (FIRMA calls only; other formulas keep their value). */
-  function calculateCell(sheet, r, c) {
+  const FIRMA_CALL = /^=\s*FIRMA\.([A-Za-z_][A-Za-z0-9_]*)\s*\(([\s\S]*)\)\s*$/i;
+
+  /**
+   * Starts calculating one FIRMA cell. With `propagate` (Excel's full calculation), the cells that
+   * depend on it are calculated once its result is in.
+   */
+  function calculateCell(sheet, r, c, propagate) {
     const cell = cellAt(sheet, r, c);
     if (!cell || cell.formula === null) return;
     const formula = cell.formula;
-    const m = /^=\s*FIRMA\.([A-Za-z_][A-Za-z0-9_]*)\s*\(([\s\S]*)\)\s*$/i.exec(formula);
+    const m = FIRMA_CALL.exec(formula);
     if (!m) return;
     const id = m[1].toUpperCase();
     const fn = S.functions.get(id);
@@ -286,22 +339,181 @@
     } catch (e) {
       p = Promise.reject(e);
     }
-    const done = p.then(
-      (result) => setResult(sheet, r, c, formula, result),
-      (e) => setResult(sheet, r, c, formula, e instanceof StandInError ? e : new StandInError("#VALUE!", String(e))),
-    );
+    const done = p
+      .then(
+        (result) => setResult(sheet, r, c, formula, result),
+        (e) => setResult(sheet, r, c, formula, e instanceof StandInError ? e : new StandInError("#VALUE!", String(e))),
+      )
+      .then(() => {
+        if (!propagate) return;
+        const anchor = cellAt(sheet, r, c);
+        const box = anchor && anchor.spill ? { top: r, left: c, bottom: anchor.spill.bottom, right: anchor.spill.right } : one(r, c);
+        calculateCells(dependentsOf([{ sheet, box }]).filter((x) => !FIRMA_CALL.test(x.cell.formula)));
+      });
     S.pending.add(done);
     done.finally(() => S.pending.delete(done));
   }
 
-  function calculateBox(sheet, box) {
-    const targets = [];
+  const one = (r, c) => ({ top: r, left: c, bottom: r, right: c });
+  const inBox = (b, r, c) => r >= b.top && r <= b.bottom && c >= b.left && c <= b.right;
+  const overlaps = (a, b) => a.top <= b.bottom && b.top <= a.bottom && a.left <= b.right && b.left <= a.right;
+
+  /** The formula cells of `box`: [{ sheet, r, c, cell }]. */
+  function formulaCellsIn(sheet, box) {
+    const out = [];
     for (const [key, cell] of sheet.cells) {
       if (cell.formula === null) continue;
       const [r, c] = key.split(",").map(Number);
-      if (r >= box.top && r <= box.bottom && c >= box.left && c <= box.right) targets.push([r, c]);
+      if (inBox(box, r, c)) out.push({ sheet, r, c, cell });
     }
-    for (const [r, c] of targets) calculateCell(sheet, r, c);
+    return out;
+  }
+  const ALL = { top: 1, left: 1, bottom: 1048576, right: 16384 };
+
+  /** A formula's references, outside string literals: [{ sheet, box }] (sheet objects; unknown sheets left out). */
+  const REF_TOKEN =
+    /(?<![A-Za-z0-9_.$])(?:(?:'(?:[^']|'')+'|[A-Za-z_][A-Za-z0-9_.]*)!)?\$?[A-Za-z]{1,3}\$?\d+(?::\$?[A-Za-z]{1,3}\$?\d+)?(?![A-Za-z0-9_(])/g;
+  function refsOf(formula, sheet) {
+    const text = formula.replace(/"(?:[^"]|"")*"/g, '""');
+    const out = [];
+    for (const m of text.matchAll(REF_TOKEN)) {
+      const ref = parseRef(m[0]);
+      if (!ref) continue;
+      const s = ref.sheet === null ? sheet : S.sheets.get(ref.sheet.toLowerCase());
+      if (s) out.push({ sheet: s, box: ref.box });
+    }
+    return out;
+  }
+
+  /**
+   * Every cell that depends on `targets` ([{ sheet, box }]), directly or through other cells, on any
+   * sheet — what Range.getDependents returns ("all the dependent cells of a specified range in the
+   * same worksheet or across multiple worksheets", ExcelApi 1.15,
+   * https://learn.microsoft.com/javascript/api/excel/excel.range#excel-excel-range-getdependents-member(1)).
+   */
+  function dependentsOf(targets) {
+    const all = [];
+    for (const sheet of S.sheets.values()) all.push(...formulaCellsIn(sheet, ALL));
+    const seen = new Set();
+    const out = [];
+    let frontier = targets;
+    while (frontier.length > 0) {
+      const next = [];
+      for (const x of all) {
+        const id = `${x.sheet.name}!${k(x.r, x.c)}`;
+        if (seen.has(id)) continue;
+        const hit = refsOf(x.cell.formula, x.sheet).some((ref) => frontier.some((f) => f.sheet === ref.sheet && overlaps(f.box, ref.box)));
+        if (!hit) continue;
+        seen.add(id);
+        out.push(x);
+        next.push({
+          sheet: x.sheet,
+          box: x.cell.spill ? { top: x.r, left: x.c, bottom: x.cell.spill.bottom, right: x.cell.spill.right } : one(x.r, x.c),
+        });
+      }
+      frontier = next;
+    }
+    return out;
+  }
+
+  /**
+   * The value of a plain formula the stand-in understands: a reference, a string or a number, LEN(…),
+   * UPPER(…), joined with &. Undefined for anything else (the cell then keeps its value). An error in
+   * a referenced cell is the result, as in Excel.
+   */
+  function evaluatePlain(formula, sheet) {
+    const text = formula.slice(1);
+    let i = 0;
+    const ws = () => {
+      while (text[i] === " ") i++;
+    };
+    const fail = {};
+    function term() {
+      ws();
+      const rest = text.slice(i);
+      let m;
+      if ((m = /^"((?:[^"]|"")*)"/.exec(rest))) {
+        i += m[0].length;
+        return m[1].replace(/""/g, '"');
+      }
+      if ((m = /^-?\d+(?:\.\d+)?/.exec(rest))) {
+        i += m[0].length;
+        return Number(m[0]);
+      }
+      if ((m = /^(LEN|UPPER)\s*\(/i.exec(rest))) {
+        i += m[0].length;
+        const v = expr();
+        ws();
+        if (text[i] !== ")") throw fail;
+        i++;
+        if (v instanceof StandInError) return v;
+        return m[1].toUpperCase() === "LEN" ? String(v).length : String(v).toUpperCase();
+      }
+      if ((m = /^(?:(?:'(?:[^']|'')+'|[A-Za-z_][A-Za-z0-9_.]*)!)?\$?[A-Za-z]{1,3}\$?\d+/.exec(rest))) {
+        i += m[0].length;
+        const ref = parseRef(m[0]);
+        const s = ref.sheet === null ? sheet : S.sheets.get(ref.sheet.toLowerCase());
+        if (!s) return new StandInError("#REF!", "");
+        const cell = cellAt(s, ref.box.top, ref.box.left);
+        if (cell && cell.error) return new StandInError(cell.error.code, cell.error.message);
+        return readValue(cell);
+      }
+      throw fail;
+    }
+    function expr() {
+      let v = term();
+      ws();
+      while (text[i] === "&") {
+        i++;
+        const w = term();
+        if (v instanceof StandInError) continue;
+        v = w instanceof StandInError ? w : String(v) + String(w);
+        ws();
+      }
+      return v;
+    }
+    try {
+      const v = expr();
+      ws();
+      return i === text.length ? { value: v } : undefined;
+    } catch (e) {
+      if (e === fail) return undefined;
+      throw e;
+    }
+  }
+
+  /**
+   * Calculates the given formula cells ([{ sheet, r, c }]): FIRMA calls start; plain formulas are
+   * evaluated, each after those of the set it refers to (Excel calculates a range's cells in their
+   * dependency order).
+   */
+  function calculateCells(list) {
+    const plain = [];
+    const seen = new Set();
+    for (const x of list) {
+      const cell = cellAt(x.sheet, x.r, x.c);
+      const id = `${x.sheet.name}!${k(x.r, x.c)}`;
+      if (!cell || cell.formula === null || seen.has(id)) continue;
+      seen.add(id);
+      if (FIRMA_CALL.test(cell.formula)) {
+        if (!(x.byCalculate && !S.calculateReruns)) calculateCell(x.sheet, x.r, x.c, !!x.propagate);
+      } else plain.push({ sheet: x.sheet, r: x.r, c: x.c, cell });
+    }
+    const waiting = new Set(plain);
+    while (waiting.size > 0) {
+      let ready = [...waiting].filter((x) =>
+        refsOf(x.cell.formula, x.sheet).every(
+          (ref) => ![...waiting].some((y) => y !== x && y.sheet === ref.sheet && inBox(ref.box, y.r, y.c)),
+        ),
+      );
+      if (ready.length === 0) ready = [...waiting]; // a circular reference: in any order
+      for (const x of ready) {
+        waiting.delete(x);
+        const result = evaluatePlain(x.cell.formula, x.sheet);
+        if (result !== undefined) setResult(x.sheet, x.r, x.c, x.cell.formula, result.value);
+        S.plainCalculations.push(`${x.sheet.name}!${colLetters(x.c)}${x.r}`);
+      }
+    }
   }
 
   // ---- the Excel API proxies ----------------------------------------------------------------------
@@ -342,11 +554,15 @@
     }
     load(props) {
       const list = propList(props);
-      this._ctx._ops.push(() => {
+      const ctx = this._ctx;
+      ctx._ops.push(() => {
         const snap = this._snapshot(list);
-        this._data = Object.assign(this._data || {}, snap);
-        for (const key of Object.keys(snap)) this._loaded.add(key);
-        this._loaded.add("isNullObject");
+        // What was loaded reaches the add-in only if the whole answer is within the limit.
+        ctx._commits.push(() => {
+          this._data = Object.assign(this._data || {}, snap);
+          for (const key of Object.keys(snap)) this._loaded.add(key);
+          this._loaded.add("isNullObject");
+        });
       });
       return this;
     }
@@ -378,8 +594,10 @@
       };
       const out = { isNullObject: false };
       for (const name of list || Object.keys(all)) if (all[name]) out[name] = all[name]();
-      if (out.values || out.formulas)
+      if (out.values || out.formulas) {
         S.reads.push({ sheet: sheet.name, address: boxAddress(box), cells: (box.bottom - box.top + 1) * (box.right - box.left + 1) });
+        this._ctx._answerBytes += JSON.stringify(out).length;
+      }
       return out;
     }
     get address() {
@@ -427,6 +645,8 @@
         }
         for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) writeCell(sheet, box.top + i, box.left + j, m[i][j], asFormula);
         S.writes.push({ sheet: sheet.name, address: boxAddress(box), asFormula });
+        // A formula entered is calculated, as when the user types it and presses Enter.
+        if (asFormula) this._ctx._calc.push(...formulaCellsIn(sheet, box));
       });
     }
     get worksheet() {
@@ -435,16 +655,33 @@
         return r ? r.sheet : null;
       });
     }
+    /**
+     * "Calculates a range of cells on a worksheet" (ExcelApi 1.6,
+     * https://learn.microsoft.com/javascript/api/excel/excel.range#excel-excel-range-calculate-member(1)):
+     * the range's formula cells, nothing else — not the cells that depend on them.
+     */
     calculate() {
       this._ctx._ops.push(() => {
+        requireApi("1.6", "Range.calculate");
         const { sheet, box } = this._resolve();
-        calculateBox(sheet, box);
+        this._ctx._calc.push(...formulaCellsIn(sheet, box).map((x) => ({ ...x, byCalculate: true })));
+      });
+    }
+    getDependents() {
+      return new WorkbookRangeAreas(this._ctx, () => {
+        requireApi("1.15", "Range.getDependents");
+        const { sheet, box } = this._resolve();
+        const deps = dependentsOf([{ sheet, box }]);
+        // "Throws an ItemNotFound error if no dependents are found." (the API reference)
+        if (deps.length === 0) throw Object.assign(new Error("No dependents were found."), { code: "ItemNotFound" });
+        return deps;
       });
     }
     getSpillingToRangeOrNullObject() {
       return new Range(
         this._ctx,
         () => {
+          requireApi("1.12", "Range.getSpillingToRangeOrNullObject");
           const r = this._resolve();
           if (!r) return null;
           const anchor = cellAt(r.sheet, r.box.top, r.box.left);
@@ -495,28 +732,110 @@
       }));
     }
     getRangeByIndexes(row, col, rowCount, colCount) {
-      return new Range(this._ctx, () => ({
-        sheet: this._resolveSheet(),
-        box: { top: row + 1, left: col + 1, bottom: row + rowCount, right: col + colCount },
-      }));
-    }
-    getUsedRange() {
       return new Range(this._ctx, () => {
-        const sheet = this._resolveSheet();
-        return { sheet, box: usedBox(sheet) || { top: 1, left: 1, bottom: 1, right: 1 } };
+        requireApi("1.7", "Worksheet.getRangeByIndexes");
+        return { sheet: this._resolveSheet(), box: { top: row + 1, left: col + 1, bottom: row + rowCount, right: col + colCount } };
       });
     }
-    getUsedRangeOrNullObject() {
+    getUsedRange(valuesOnly) {
+      return new Range(this._ctx, () => {
+        const sheet = this._resolveSheet();
+        return { sheet, box: usedBox(sheet, !!valuesOnly) || { top: 1, left: 1, bottom: 1, right: 1 } };
+      });
+    }
+    getUsedRangeOrNullObject(valuesOnly) {
       return new Range(
         this._ctx,
         () => {
+          requireApi("1.4", "Worksheet.getUsedRangeOrNullObject");
           const sheet = this._resolveSheet();
           if (!sheet) return null;
-          const box = usedBox(sheet);
+          const box = usedBox(sheet, !!valuesOnly);
           return box ? { sheet, box } : null;
         },
         true,
       );
+    }
+  }
+
+  /**
+   * What Range.getDependents returns (ExcelApi 1.15): `addresses`, and `areas`, one RangeAreas per
+   * worksheet (https://learn.microsoft.com/javascript/api/excel/excel.workbookrangeareas). resolve()
+   * gives the dependent cells ([{ sheet, r, c }]) or throws.
+   */
+  class WorkbookRangeAreas extends ClientObject {
+    constructor(ctx, resolve) {
+      super(ctx);
+      this._resolveCells = resolve;
+      // The call itself fails at sync (ItemNotFound) even when nothing is loaded.
+      ctx._ops.push(() => resolve());
+    }
+    _bySheet() {
+      const by = new Map();
+      for (const x of this._resolveCells()) {
+        if (!by.has(x.sheet)) by.set(x.sheet, []);
+        by.get(x.sheet).push(x);
+      }
+      return by;
+    }
+    _snapshot() {
+      const addresses = [];
+      for (const [sheet, cells] of this._bySheet())
+        for (const x of cells) addresses.push(`${quoteSheet(sheet.name)}!${colLetters(x.c)}${x.r}`);
+      return { isNullObject: false, addresses };
+    }
+    get addresses() {
+      return this._get("addresses");
+    }
+    get areas() {
+      // a navigation property: the same proxy each time, as office.js keeps it
+      this._areas ??= new RangeAreasCollection(this._ctx, () => [...this._bySheet().entries()]);
+      return this._areas;
+    }
+  }
+
+  class RangeAreasCollection extends ClientObject {
+    constructor(ctx, resolve) {
+      super(ctx);
+      this._resolveSheets = resolve;
+    }
+    _snapshot() {
+      return {
+        items: this._resolveSheets().map(([sheet, cells]) => {
+          const areas = new RangeAreas(this._ctx, () => cells);
+          areas._data = {
+            cellCount: cells.length,
+            address: cells.map((x) => `${quoteSheet(sheet.name)}!${colLetters(x.c)}${x.r}`).join(","),
+          };
+          areas._loaded.add("cellCount");
+          areas._loaded.add("address");
+          return areas;
+        }),
+      };
+    }
+    get items() {
+      return this._get("items");
+    }
+  }
+
+  /** Rectangles of one worksheet (ExcelApi 1.9, https://learn.microsoft.com/javascript/api/excel/excel.rangeareas). */
+  class RangeAreas extends ClientObject {
+    constructor(ctx, resolve) {
+      super(ctx);
+      this._resolveCells = resolve;
+    }
+    get cellCount() {
+      return this._get("cellCount");
+    }
+    get address() {
+      return this._get("address");
+    }
+    /** "Calculates all cells in the RangeAreas." (ExcelApi 1.9) */
+    calculate() {
+      this._ctx._ops.push(() => {
+        requireApi("1.9", "RangeAreas.calculate");
+        this._ctx._calc.push(...this._resolveCells().map((x) => ({ ...x, byCalculate: true })));
+      });
     }
   }
 
@@ -539,7 +858,14 @@
       return new Worksheet(this._ctx, () => sheetOf(name));
     }
     getItemOrNullObject(name) {
-      return new Worksheet(this._ctx, () => S.sheets.get(String(name).toLowerCase()) || null, true);
+      return new Worksheet(
+        this._ctx,
+        () => {
+          requireApi("1.4", "WorksheetCollection.getItemOrNullObject");
+          return S.sheets.get(String(name).toLowerCase()) || null;
+        },
+        true,
+      );
     }
     getActiveWorksheet() {
       return new Worksheet(this._ctx, () => sheetOf(S.active));
@@ -567,6 +893,9 @@
   class RequestContext {
     constructor() {
       this._ops = [];
+      this._commits = [];
+      this._calc = [];
+      this._answerBytes = 0;
       const ctx = this;
       this.workbook = {
         worksheets: new WorksheetCollection(ctx),
@@ -586,8 +915,17 @@
     async sync() {
       const ops = this._ops;
       this._ops = [];
+      this._commits = [];
+      this._calc = [];
+      this._answerBytes = 0;
       S.syncs++;
       for (const op of ops) op();
+      if (this._answerBytes > S.payloadLimit) {
+        throw Object.assign(new Error("The response payload size has exceeded the limit."), { code: "ResponsePayloadSizeLimitExceeded" });
+      }
+      S.maxAnswerBytes = Math.max(S.maxAnswerBytes, this._answerBytes);
+      for (const commit of this._commits) commit();
+      calculateCells(this._calc);
       await new Promise((r) => setTimeout(r, 0));
     }
   }
@@ -604,12 +942,14 @@
 
   // ---- what the tests call ------------------------------------------------------------------------
   S.writes = [];
+  /** Every plain (non-FIRMA) formula calculated, as "Sheet!A1", in order. */
+  S.plainCalculations = [];
   /** Every read of cell contents (values or formulas): { sheet, address, cells }. */
   S.reads = [];
   S.syncs = 0;
 
   /**
-   * Replaces the workbook: `sheets` is { name: { A1: value | "=formula" | { formula, value } } },
+   * Replaces the workbook: `sheets` is { name: { A1: value | "=formula" | { formula, value } | { format: true } } },
    * the first sheet is active; `selection` like "Sheet!B2:C4".
    */
   S.setup = async (def) => {
@@ -621,7 +961,9 @@
       S.order.push(name);
       for (const [addr, v] of Object.entries(cells)) {
         const ref = parseRef(addr);
-        if (v && typeof v === "object") {
+        if (v && typeof v === "object" && v.format && v.formula === undefined) {
+          ensureCell(sheet, ref.box.top, ref.box.left).format = true; // formatting only, no value
+        } else if (v && typeof v === "object") {
           writeCell(sheet, ref.box.top, ref.box.left, v.formula, true);
           ensureCell(sheet, ref.box.top, ref.box.left).value = v.value;
         } else writeCell(sheet, ref.box.top, ref.box.left, v, true);
@@ -649,7 +991,9 @@
 
   /** Excel's calculation of every formula (as when a workbook is opened or calculated in full). */
   S.calculateAll = () => {
-    for (const sheet of S.sheets.values()) calculateBox(sheet, { top: 1, left: 1, bottom: 1048576, right: 16384 });
+    const list = [];
+    for (const sheet of S.sheets.values()) list.push(...formulaCellsIn(sheet, ALL).map((x) => ({ ...x, propagate: true })));
+    calculateCells(list);
   };
 
   /** Resolves when no FIRMA cell is calculating. */
@@ -736,6 +1080,15 @@
         const context = O.context || (O.context = {});
         const define = (obj, name, value) => Object.defineProperty(obj, name, { value, configurable: true, writable: true });
         define(context, "displayLanguage", S.displayLanguage);
+        // https://learn.microsoft.com/office/dev/add-ins/develop/specify-api-requirements-runtime
+        define(context, "requirements", {
+          isSetSupported: (name, version = "1.1") =>
+            name === "ExcelApi"
+              ? atLeast(S.excelApi, version)
+              : name === "CustomFunctionsRuntime"
+                ? atLeast(S.customFunctionsRuntime, version)
+                : false,
+        });
         define(context, "document", {
           settings: officeSettings,
           customXmlParts: {

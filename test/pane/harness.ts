@@ -127,6 +127,8 @@ export interface PaneOptions {
   excel?: boolean;
   /** Office's display language the stand-in reports. @default "ro-RO" */
   displayLanguage?: string;
+  /** The newest ExcelApi requirement set the stand-in supports. @default the stand-in's ("1.17") */
+  excelApi?: string;
   /** Stored as the service address before the page loads. @default the sandbox's URL */
   baseUrl?: string | null;
   viewport?: { width: number; height: number };
@@ -172,6 +174,12 @@ export async function openPane(h: Harness, options: PaneOptions = {}): Promise<O
       const s = (window as unknown as { __firmaStandIn?: { displayLanguage: string } }).__firmaStandIn;
       if (s) s.displayLanguage = lang;
     }, options.displayLanguage ?? "ro-RO");
+    if (options.excelApi) {
+      await context.addInitScript((v: string) => {
+        const s = (window as unknown as { __firmaStandIn?: { excelApi: string } }).__firmaStandIn;
+        if (s) s.excelApi = v;
+      }, options.excelApi);
+    }
     // Runs after office.js and before the bundles: hook CustomFunctions.associate and Office.onReady.
     await context.route(`${h.origin}/office-js/office.js`, async (route) => {
       const response = await route.fetch();
@@ -216,6 +224,15 @@ export interface StandIn {
   call(id: string, args: unknown[]): Promise<unknown>;
   calls: { id: string; args: unknown[] }[];
   reads: { sheet: string; address: string; cells: number }[];
+  writes: { sheet: string; address: string; asFormula: boolean }[];
+  /** Plain (non-FIRMA) formulas calculated, "Sheet!A1", in order. */
+  plainCalculations: string[];
+  /** The newest ExcelApi set this Excel has (set before the pane opens: addInitScript). */
+  excelApi: string;
+  payloadLimit: number;
+  calculateReruns: boolean;
+  maxAnswerBytes: number;
+  syncs: number;
   documentSettings: Map<string, string>;
   customXmlParts: string[];
   functions: Map<string, unknown>;

@@ -310,20 +310,168 @@ withChromium("the task pane in a browser", () => {
       await page.context().close();
     });
 
-    test("a large sheet is read in blocks, and formulas in every block are found", async () => {
+    test("a large sheet is read in blocks from the used range of values, and formulas in every block are found", async () => {
       const { page } = await openPane(h);
       await saveKey(page, keyFor("pro"));
       const [a, b] = data.sampleCuis(2, 1500);
       const big: Record<string, unknown> = { A10: a, B10: "=FIRMA.DENUMIRE(A10)", A1990: b, B1990: "=FIRMA.JUDET(A1990)" };
       for (let r = 1; r <= 2000; r++) big[`Z${r}`] = r; // 26 columns × 2,000 rows = 52,000 cells
+      big.AD5000 = { format: true }; // formatting only: not part of the used range of values
       await setup(page, { sheets: { Mare: big } });
       const readsBefore = await page.evaluate(() => (window as unknown as Win).__firmaStandIn.reads.length);
       await act(page, "#estimate");
       expect(await numberIn(page, "#est-formulas")).toBe(2);
       expect(await numberIn(page, "#est-cuis")).toBe(2);
       const reads = await page.evaluate((n) => (window as unknown as Win).__firmaStandIn.reads.slice(n), readsBefore);
-      expect(reads.map((r) => r.address)).toEqual(["A1:Z1538", "A1539:Z2000"]); // 40,000 cells at most per read
+      // a first block of 5,000 cells at most, then blocks sized by its weight (small numbers: the rest at once)
+      expect(reads.map((r) => r.address)).toEqual(["A1:Z192", "A193:Z2000"]);
       await page.context().close();
+    });
+
+    /** A sheet of long texts, `rows` × 40 columns (about 10 MB of values, formulas and types), with FIRMA cells at both ends. */
+    const wideSheet = (page: Page, rows: number, cuis: number[]) =>
+      page.evaluate(
+        async ([n, c]) => {
+          const s = (window as unknown as Win).__firmaStandIn;
+          const cells: Record<string, unknown> = { A1: c[0], B1: "=FIRMA.DENUMIRE(A1)", [`A${n}`]: c[1], [`B${n}`]: `=FIRMA.JUDET(A${n})` };
+          const text = "Observație lungă despre client, păstrată în registrul de lucru al contabilului: ".padEnd(90, ".");
+          for (let r = 2; r < n; r++)
+            for (let col = 3; col <= 40; col++)
+              cells[
+                `${String.fromCharCode(64 + Math.floor((col - 1) / 26)).replace("@", "")}${String.fromCharCode(65 + ((col - 1) % 26))}${r}`
+              ] = text;
+          await s.setup({ sheets: { Note: cells } });
+        },
+        [rows, cuis] as const,
+      );
+
+    test("a wide sheet is read in answers under Excel on the web's 5 MB limit; a block over the limit is halved and read again", async () => {
+      const { page, pageErrors } = await openPane(h);
+      await saveKey(page, keyFor("pro"));
+      const cuis = data.sampleCuis(2, 1700);
+      await wideSheet(page, 1500, cuis);
+      const S = () =>
+        page.evaluate(() => {
+          const s = (window as unknown as Win).__firmaStandIn;
+          return { reads: s.reads.length, max: s.maxAnswerBytes };
+        });
+      const before = await S();
+      await act(page, "#estimate");
+      expect(await numberIn(page, "#est-formulas")).toBe(2); // the first row and the last
+      const after = await S();
+      expect(after.reads - before.reads).toBeGreaterThanOrEqual(3); // about 10 MB does not come in one answer
+      expect(after.max).toBeGreaterThan(1_000_000); // blocks are not needlessly small…
+      expect(after.max).toBeLessThanOrEqual(5 * 1024 * 1024); // …and each answer stays under the limit
+
+      // An Excel whose limit is lower than the blocks FIRMA sizes: it says so, and the block is halved.
+      await page.evaluate(() => {
+        const s = (window as unknown as Win).__firmaStandIn;
+        s.payloadLimit = 300_000;
+        s.maxAnswerBytes = 0;
+      });
+      await act(page, "#estimate");
+      expect(await numberIn(page, "#est-formulas")).toBe(2);
+      const low = await S();
+      expect(low.max).toBeGreaterThan(0);
+      expect(low.max).toBeLessThanOrEqual(300_000);
+      expect(pageErrors).toEqual([]);
+      await page.context().close();
+    });
+
+    /** FIRMA names with stale values, cells that depend on them on two sheets, and cells that do not. */
+    const withDependents = (cuis: number[]) => ({
+      Firme: {
+        A2: cuis[0],
+        B2: { formula: "=FIRMA.DENUMIRE(A2)", value: "VECHI" },
+        C2: { formula: "=UPPER(B2)", value: "VECHI" },
+        D2: { formula: '=C2&"!"', value: "VECHI!" },
+        A3: cuis[1],
+        B3: { formula: "=FIRMA.DENUMIRE(A3)", value: "ALT" },
+        C3: { formula: "=UPPER(B3)", value: "ALT" },
+        A9: "neatins",
+      },
+      Alta: { A1: { formula: "=LEN(Firme!D2)", value: 0 }, B1: { formula: "=UPPER(Firme!A9)", value: "neatins" } },
+    });
+    const standIn = (page: Page) =>
+      page.evaluate(() => {
+        const s = (window as unknown as Win).__firmaStandIn;
+        return { plain: [...s.plainCalculations], writes: s.writes.map((w) => ({ ...w })) };
+      });
+
+    test("a refresh re-runs the FIRMA cells with Range.calculate, then recalculates their dependents on every sheet, in order, and nothing else", async () => {
+      const { page, pageErrors } = await openPane(h);
+      const key = keyFor("business");
+      await saveKey(page, key);
+      await setup(page, { sheets: withDependents(data.sampleCuis(2, 4100)), selection: "Firme!B2" });
+      const before = await standIn(page);
+      const spent = h.sandbox.usage(key).month;
+      await page.check("#scope-selection");
+      await act(page, "#refresh");
+      expect(h.sandbox.usage(key).month - spent).toBe(1);
+      const name = (await cellOf(page, "Firme", "B2")).value as string;
+      expect(typeof name).toBe("string");
+      expect(name).not.toBe("VECHI");
+      expect((await cellOf(page, "Firme", "C2")).value).toBe(name.toUpperCase());
+      expect((await cellOf(page, "Firme", "D2")).value).toBe(`${name.toUpperCase()}!`);
+      expect((await cellOf(page, "Alta", "A1")).value).toBe(name.length + 1);
+      // outside the selection and its dependents nothing was calculated
+      expect((await cellOf(page, "Firme", "B3")).value).toBe("ALT");
+      expect((await cellOf(page, "Firme", "C3")).value).toBe("ALT");
+      const after = await standIn(page);
+      expect(after.plain.slice(before.plain.length)).toEqual(["Firme!C2", "Firme!D2", "Alta!A1"]);
+      expect(after.writes.length).toBe(before.writes.length); // no formula was entered again
+      expect(await page.getAttribute("#refresh-status", "data-rerun")).toBe("calculate");
+      expect(await page.getAttribute("#refresh-status", "data-dependents")).toBe("3");
+      expect(pageErrors).toEqual([]);
+      await page.context().close();
+    });
+
+    test("where Range.calculate does not run the functions again, the FIRMA formulas (and only they) are entered again", async () => {
+      const { page, pageErrors } = await openPane(h);
+      const key = keyFor("business");
+      await saveKey(page, key);
+      await setup(page, { sheets: withDependents(data.sampleCuis(2, 4200)) });
+      await page.evaluate(() => ((window as unknown as Win).__firmaStandIn.calculateReruns = false));
+      const before = await standIn(page);
+      await act(page, "#estimate");
+      const estimate = await numberIn(page, "#est-credits");
+      const spent = h.sandbox.usage(key).month;
+      await act(page, "#refresh");
+      expect(h.sandbox.usage(key).month - spent).toBe(estimate);
+      expect(await page.getAttribute("#refresh-status", "data-rerun")).toBe("reentered");
+      const written = (await standIn(page)).writes.slice(before.writes.length);
+      expect(written).toEqual([{ sheet: "Firme", address: "B2:B3", asFormula: true }]);
+      const name = (await cellOf(page, "Firme", "B2")).value as string;
+      expect(name).not.toBe("VECHI");
+      expect((await cellOf(page, "Firme", "B2")).formula).toBe("=FIRMA.DENUMIRE(A2)");
+      expect((await cellOf(page, "Firme", "B3")).value).not.toBe("ALT");
+      expect((await cellOf(page, "Alta", "A1")).value).toBe(name.length + 1);
+      expect((await cellOf(page, "Alta", "B1")).value).toBe("neatins");
+      expect(pageErrors).toEqual([]);
+      await page.context().close();
+    });
+
+    test("without ExcelApi 1.15 the refresh leaves dependents to Excel and says how to update them; without 1.7 it is disabled and says why", async () => {
+      const old = await openPane(h, { excelApi: "1.14" });
+      await saveKey(old.page, keyFor("business"));
+      await setup(old.page, { sheets: withDependents(data.sampleCuis(2, 4300)) });
+      await act(old.page, "#refresh");
+      expect((await cellOf(old.page, "Firme", "B2")).value).not.toBe("VECHI");
+      expect((await cellOf(old.page, "Firme", "C2")).value).toBe("VECHI"); // nothing promises it: the pane says so
+      expect(await old.page.getAttribute("#refresh-status", "data-dependents")).toBe("unsupported");
+      expect(await text(old.page, "#refresh-status")).toContain("Ctrl+Alt+F9");
+      expect(old.pageErrors).toEqual([]);
+      await old.context.close();
+
+      const older = await openPane(h, { excelApi: "1.6" });
+      await saveKey(older.page, keyFor("business"));
+      for (const id of ["#estimate", "#refresh"]) expect(await older.page.isDisabled(id)).toBe(true);
+      expect(await text(older.page, "#refresh-status")).toContain("ExcelApi 1.7");
+      expect(await older.page.isDisabled("#freeze")).toBe(true);
+      expect(await text(older.page, "#freeze-status")).toContain("ExcelApi 1.7");
+      const reads = await older.page.evaluate(() => (window as unknown as Win).__firmaStandIn.reads.length);
+      expect(reads).toBe(0);
+      await older.context.close();
     });
 
     test("asks for confirmation when the cost would pass what is left; cancelling spends nothing", async () => {
@@ -602,12 +750,27 @@ withChromium("the task pane in a browser", () => {
     expect(shown.map((s) => s.fn).sort()).toEqual(meta.map((m) => m.id).sort());
     for (const m of meta) {
       const s = shown.find((x) => x.fn === m.id)!;
-      expect(s.syntax).toBe(`=FIRMA.${m.id}(${m.parameters.map((p) => (p.optional ? `[${p.name}]` : p.name)).join(", ")})`);
+      expect(s.syntax).toBe(`=FIRMA.${m.id}(${m.parameters.map((p) => (p.optional ? `[${p.name}]` : p.name)).join("; ")})`); // Romanian Excel's separator
       expect(s.example).toMatch(new RegExp(`^=FIRMA\\.${m.id}\\(`));
       expect(s.text!.length).toBeGreaterThan(10);
     }
     expect(await page.isVisible("#help-DENUMIRE")).toBe(true);
     await context.close();
+
+    // In English: the names an English Excel shows (functions-en.json), with its separator
+    const en = await openPane(h, { displayLanguage: "en-US" });
+    const metaEn = JSON.parse(fs.readFileSync(path.join(h.dist, "functions-en.json"), "utf8")).functions as {
+      id: string;
+      name: string;
+      parameters: { name: string; optional?: boolean }[];
+    }[];
+    await en.page.click("#help-section summary");
+    const ca = metaEn.find((m) => m.id === "CA")!;
+    expect(ca.name).toBe("TURNOVER");
+    const syntax = await text(en.page, '#help-list dd[data-fn="CA"] .help-syntax code');
+    expect(syntax).toBe(`=FIRMA.${ca.name}(${ca.parameters.map((p) => (p.optional ? `[${p.name}]` : p.name)).join(", ")})`);
+    expect(await text(en.page, '#help-list dd[data-fn="CA"] .help-example code')).toMatch(/^=FIRMA\.TURNOVER\([^;]*\)$/);
+    await en.context.close();
   });
 
   test("every control has a label, messages are announced, and the key can be saved from the keyboard", async () => {

@@ -62,6 +62,19 @@ module.exports = async (env, options) => {
     resolve: {
       extensions: [".ts", ".js"],
     },
+    // One engine in the add-in (issue 13): the page loads both entries, and with one webpack runtime
+    // they share one module registry, so the modules both use (engine, client, settings, messages)
+    // sit once in shared.js and are instantiated once — one engine, one cache, one meter.
+    optimization: {
+      runtimeChunk: "single",
+      splitChunks: {
+        cacheGroups: {
+          default: false,
+          defaultVendors: false,
+          shared: { name: "shared", chunks: "all", minChunks: 2, enforce: true },
+        },
+      },
+    },
     module: {
       rules: [
         {
@@ -89,7 +102,8 @@ module.exports = async (env, options) => {
       new HtmlWebpackPlugin({
         filename: "taskpane.html",
         template: "./src/taskpane/taskpane.html",
-        // Shared runtime: Excel runs the functions in this page, so it loads both bundles.
+        // Shared runtime: Excel runs the functions in this page, so it loads both entries (with
+        // runtime.js and shared.js, which html-webpack-plugin adds from the entry points).
         chunks: ["taskpane", "functions"],
         officeJsUrl: dev ? `${officeJsLocalDir}/office.js` : officeJsCdn,
       }),

@@ -1,19 +1,19 @@
 /**
- * The one engine of the add-in's runtime. The functions bundle and the pane bundle are loaded
- * into the same shared runtime page but are separate bundles, so the engine lives on globalThis
- * under a registered symbol: both see the same cache, meter and queue.
+ * The one engine of the add-in's runtime. The functions and the pane are two webpack entries of one
+ * build with one webpack runtime (webpack.config.js, `runtimeChunk: "single"`), loaded by the same
+ * shared-runtime page: this module is instantiated once, so both get the same engine, cache, meter
+ * and queue through the module system.
  */
 import { FirmaEngine } from "../engine/engine";
 import { getApiKey, getSettings, loadSettings, settingsStore } from "../taskpane/settings";
 
-const KEY = Symbol.for("firma.engine");
-
-/** The shared engine's promise as this bundle last saw it, and the engine once that promise has resolved. */
-let seen: Promise<FirmaEngine> | undefined;
+/** The engine's start, once begun (a failed start is forgotten so that the next call tries again). */
+let started: Promise<FirmaEngine> | undefined;
+/** The engine once its start has resolved. */
 let ready: FirmaEngine | null = null;
 
 /**
- * The shared engine if it is ready (a getEngine() of this bundle has resolved), else null: lets a
+ * The engine if it is ready (getEngine() has resolved), else null: lets a
  * recalculation answered from the cache run without waiting for a promise.
  */
 export function readyEngine(): FirmaEngine | null {
@@ -21,8 +21,7 @@ export function readyEngine(): FirmaEngine | null {
 }
 
 export function getEngine(): Promise<FirmaEngine> {
-  const g = globalThis as unknown as Record<symbol, Promise<FirmaEngine> | undefined>;
-  let p = g[KEY];
+  let p = started;
   if (!p) {
     p = loadSettings().then(() => {
       const engine = new FirmaEngine({
@@ -36,19 +35,16 @@ export function getEngine(): Promise<FirmaEngine> {
       });
       return engine.ready().then(() => engine);
     });
-    p.catch(() => {
-      if (g[KEY] === p) g[KEY] = undefined;
-    });
-    g[KEY] = p;
-  }
-  if (p !== seen) {
-    const mine = (seen = p);
-    // Once resolved, the shared engine is never replaced (only a failed start is forgotten).
-    mine.then(
+    const mine = p;
+    started = p;
+    // Once resolved, the engine is never replaced (only a failed start is forgotten).
+    p.then(
       (engine) => {
-        if (seen === mine) ready = engine;
+        if (started === mine) ready = engine;
       },
-      () => undefined,
+      () => {
+        if (started === mine) started = undefined;
+      },
     );
   }
   return p;

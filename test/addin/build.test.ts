@@ -61,6 +61,8 @@ describe.each([
   test("writes the bundles, the metadata, the pane, the manifest, the icons and office.js", () => {
     for (const f of [
       "functions.js",
+      "runtime.js",
+      "shared.js",
       "functions.json",
       "functions-en.json",
       "taskpane.js",
@@ -119,10 +121,20 @@ describe.each([
     expect(read(dir(), "functions.js")).toMatch(/CustomFunctions\.associate\(\s*"DENUMIRE"/);
   });
 
-  test("the pane page loads office.js first, then the taskpane and functions bundles", () => {
+  test("the pane page loads office.js, then one webpack runtime, the shared modules, the functions and the pane", () => {
     const srcs = scriptSrcs(read(dir(), "taskpane.html"));
     expect(srcs[0]).toMatch(/(^|\/)office\.js$/);
-    expect(srcs.slice(1).sort()).toEqual(["functions.js", "taskpane.js"]);
+    // runtime first (one module registry for both entries), the functions before the pane
+    expect(srcs.slice(1)).toEqual(["runtime.js", "shared.js", "functions.js", "taskpane.js"]);
+  });
+
+  test("one engine: its code is in shared.js only, once, and no global links two copies", () => {
+    // A message only the engine's option check has, and the client's class: each in one file.
+    for (const marker of ["FIRMA engine option", "X-API-Key"]) {
+      const holders = ["runtime.js", "shared.js", "functions.js", "taskpane.js"].filter((f) => read(dir(), f).includes(marker));
+      expect(holders).toEqual(["shared.js"]);
+    }
+    for (const f of ["shared.js", "functions.js", "taskpane.js"]) expect(read(dir(), f)).not.toContain("firma.engine");
   });
 });
 
@@ -141,8 +153,9 @@ describe("development and production differ where they should", () => {
   });
 
   test("the default service address: the sandbox in development, the service in production", () => {
-    const devJs = read(dev, "functions.js") + read(dev, "taskpane.js");
-    const prodJs = read(prod, "functions.js") + read(prod, "taskpane.js");
+    const bundles = (dir: string) => ["shared.js", "functions.js", "taskpane.js"].map((f) => read(dir, f)).join("\n");
+    const devJs = bundles(dev);
+    const prodJs = bundles(prod);
     expect(devJs).toContain("http://127.0.0.1:3001");
     expect(prodJs).not.toContain("http://127.0.0.1:3001");
     expect(prodJs).toContain("https://api.firma.example/");

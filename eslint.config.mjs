@@ -3,6 +3,71 @@
 import officeAddins from "eslint-plugin-office-addins";
 import tsParser from "@typescript-eslint/parser";
 
+/**
+ * The layers (docs/architecture.md): each folder may import only the layers below it.
+ *   src/api → src/engine → src/shared → src/office (Office adapters) → src/functions, src/taskpane
+ *                                     ↘ src/cli
+ * `below[folder]` lists what it must NOT import: the layers above it and the surfaces beside it.
+ */
+const LAYERS = ["api", "engine", "shared", "office", "functions", "taskpane", "cli"];
+const FORBIDDEN = {
+  api: ["engine", "shared", "office", "functions", "taskpane", "cli"],
+  engine: ["shared", "office", "functions", "taskpane", "cli"],
+  shared: ["office", "functions", "taskpane", "cli"],
+  office: ["functions", "taskpane", "cli"],
+  functions: ["taskpane", "cli"],
+  taskpane: ["functions", "cli"],
+  cli: ["office", "functions", "taskpane"],
+};
+/** Office's globals: only the Office surfaces and their adapters may touch them. */
+const OFFICE_GLOBALS = ["Office", "Excel", "CustomFunctions", "OfficeRuntime", "OfficeExtension"].map((name) => ({
+  name,
+  message: "Office globals belong in src/functions, src/taskpane and src/office (docs/architecture.md).",
+}));
+const OFFICE_FREE = ["api", "engine", "shared", "cli"];
+
+/** One config block per layer: its forbidden imports (relative paths climbing into those folders), and test/, bench/, sandbox/. */
+const layerRules = LAYERS.map((layer) => ({
+  files: [`src/${layer}/**/*.ts`],
+  rules: {
+    "no-restricted-imports": [
+      "error",
+      {
+        patterns: [
+          {
+            regex: `^(\\.\\./)+(${FORBIDDEN[layer].join("|")})(/|$)`,
+            message: `src/${layer} must not import from a higher layer or another surface (docs/architecture.md).`,
+          },
+          {
+            regex: "^(\\.\\./)+(test|bench|sandbox|scripts)(/|$)",
+            message: "The product does not import tests, the bench, the sandbox or scripts.",
+          },
+        ],
+      },
+    ],
+    ...(OFFICE_FREE.includes(layer) ? { "no-restricted-globals": ["error", ...OFFICE_GLOBALS] } : {}),
+  },
+}));
+
+/** The sandbox is a service of its own: it may share the API's types, nothing of the add-in above them. */
+const sandboxRules = {
+  files: ["sandbox/**/*.ts"],
+  rules: {
+    "no-restricted-imports": [
+      "error",
+      {
+        patterns: [
+          {
+            regex: "^(\\.\\./)+(src/(engine|shared|office|functions|taskpane|cli)|test|bench)(/|$)",
+            message: "The sandbox plays the service: it may use src/api's types only (docs/architecture.md).",
+          },
+        ],
+      },
+    ],
+    "no-restricted-globals": ["error", ...OFFICE_GLOBALS],
+  },
+};
+
 export default [
   { ignores: ["dist/**", "build/**", "coverage/**", "node_modules/**"] },
   ...officeAddins.configs.recommended,
@@ -20,6 +85,8 @@ export default [
       "@typescript-eslint/no-unused-vars": ["error", { varsIgnorePattern: "^_", argsIgnorePattern: "^_" }],
     },
   },
+  ...layerRules,
+  sandboxRules,
   {
     // The Excel stand-in runs inside the browser page under test.
     files: ["test/pane/*.js"],

@@ -1,7 +1,7 @@
 /**
  * Builds the add-in into dist/: one entry per surface (functions, taskpane), the functions' metadata
  * (functions.json, Romanian, and functions-en.json, English: generated from the JSDoc of
- * src/functions/functions.ts, texts from src/functions/names.ts; see scripts/localize-functions.js and
+ * src/functions/functions.ts, texts from src/shared/function-names.ts; see scripts/localize-functions.js and
  * docs/excel.md), the task pane page (which, in the shared runtime, is also the
  * page that loads the functions), the icons, the manifest and a local copy of office.js.
  *

@@ -15,7 +15,7 @@
  *   still without de-duplication or cache.
  */
 import { FirmaClient } from "../src/api";
-import { parseCui } from "../src/engine/cui";
+import { parseCui } from "../src/api/cui";
 import { limiter } from "../src/engine/limiter";
 import { MAX_BATCH_FINANCIAL, MAX_BATCH_IDENTIFICATION } from "../src/engine/plans";
 import { Cell, FINANCIAL_FIELD, LATEST, PROFILE_FIELD, Shown } from "./workloads";

@@ -16,13 +16,13 @@
  */
 import { FirmaEngine } from "../src/engine/engine";
 import { MemoryStore } from "../src/engine/store";
-import { evaluate } from "../src/functions/evaluate";
-import { buildWorkbook, demoSpec } from "../src/cli/build-workbook";
+import { evaluate } from "../src/shared/evaluate";
+import { buildWorkbook, demoSpec } from "../test/fixtures/build-workbook";
 import { refreshWorkbook } from "../src/cli/refresh";
-import { resolveFaults } from "../test/sandbox/config";
+import { resolveFaults } from "../sandbox/config";
 import { KvAnswerStore } from "../src/engine/answer-store";
 import { ExcelStandIn, StandInError, StandInStorage } from "../test/support/excel-runtime";
-import * as data from "../test/sandbox/dataset";
+import * as data from "../sandbox/dataset";
 import { MemoryPeak, round } from "./measure";
 import { apiMinimum, Cell, expected, FINANCIAL_FIELD, LATEST, latencyBound, w3 } from "./workloads";
 

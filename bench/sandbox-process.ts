@@ -4,7 +4,7 @@
  * Started by run.ts with fork(); reports its address over IPC and stops when the parent goes.
  * Counters and settings are read and changed through the sandbox's HTTP controls (/__sandbox/).
  */
-import { startSandbox } from "../test/sandbox/server";
+import { startSandbox } from "../sandbox/server";
 
 async function main(): Promise<void> {
   const latencyMs = Number(process.env.FIRMA_BENCH_LATENCY_MS ?? 100);

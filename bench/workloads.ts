@@ -2,10 +2,10 @@
  * The benchmark's sheets (W1–W6 of issue 5), the answer each cell should show, and the fewest calls
  * the service's documented limits allow for a sheet.
  */
-import { prng } from "../src/cli/build-workbook";
-import { parseCui } from "../src/engine/cui";
+import { prng } from "../test/fixtures/build-workbook";
+import { parseCui } from "../src/api/cui";
 import { MAX_BATCH_FINANCIAL, MAX_BATCH_IDENTIFICATION } from "../src/engine/plans";
-import * as data from "../test/sandbox/dataset";
+import * as data from "../sandbox/dataset";
 
 /** One cell: FIRMA.<fn>(args…). args[0] is the CUI as the cell holds it, args[1] the year for financial functions. */
 export interface Cell {

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from "fs";
 import { tmpdir } from "os";
 import { join, resolve } from "path";
 import { main } from "../src/cli/main";
-import { startSandbox } from "../test/sandbox/server";
+import { startSandbox } from "../sandbox/server";
 
 async function demo(): Promise<number> {
   const example = resolve(__dirname, "../examples/firma-exemplu.xlsx");

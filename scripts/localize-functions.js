@@ -8,7 +8,7 @@
  *    the metadata URL resource in the manifest.
  *    https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-naming#localize-custom-functions
  *    So the generated file is kept for what the code decides (ids, parameter types, dimensionality,
- *    optional, options) and the texts come from ONE table, src/functions/names.ts: functions.json gets
+ *    optional, options) and the texts come from ONE table, src/shared/function-names.ts: functions.json gets
  *    the Romanian texts (the default), functions-en.json the English ones.
  *
  * 2. allowErrorForDataTypeAny: true, so that a range argument holding an error cell still reaches the
@@ -32,13 +32,13 @@ const path = require("path");
 const Module = require("module");
 
 const ROOT = path.resolve(__dirname, "..");
-const NAMES_FILE = path.join(ROOT, "src", "functions", "names.ts");
+const NAMES_FILE = path.join(ROOT, "src", "shared", "function-names.ts");
 
 /** The metadata file of each language; the first is the default (DefaultValue of the JSON.Url resource). */
 const OUTPUTS = { ro: "functions.json", en: "functions-en.json" };
 
 /**
- * Loads src/functions/names.ts (self-contained TypeScript) without webpack: transpiled with the
+ * Loads src/shared/function-names.ts (self-contained TypeScript) without webpack: transpiled with the
  * project's TypeScript to CommonJS and compiled as a module. Read afresh on each call (watch mode).
  */
 function loadTable(file = NAMES_FILE) {
@@ -72,7 +72,7 @@ function check(generated, table) {
   for (const f of generated.functions) {
     const t = table[f.id];
     if (!t) {
-      problems.push(`${f.id}: in functions.ts but not in src/functions/names.ts`);
+      problems.push(`${f.id}: in functions.ts but not in src/shared/function-names.ts`);
       continue;
     }
     const want = f.parameters.map((p) => p.name).join(", ");
@@ -103,7 +103,8 @@ function check(generated, table) {
 /** The metadata of one language: the generated file with the table's texts and the error flag. */
 function localize(generated, table, lang) {
   const problems = check(generated, table);
-  if (problems.length > 0) throw new Error(`custom functions metadata does not match src/functions/names.ts:\n  ${problems.join("\n  ")}`);
+  if (problems.length > 0)
+    throw new Error(`custom functions metadata does not match src/shared/function-names.ts:\n  ${problems.join("\n  ")}`);
   // allowCustomDataForDataTypeAny is left out (see 3. above); the rest of the top level is kept.
   // eslint-disable-next-line @typescript-eslint/no-unused-vars
   const { allowCustomDataForDataTypeAny, functions, ...rest } = generated;

@@ -1,5 +1,5 @@
 /**
- * Writes an example workbook in Excel's own form for the FIRMA add-in (see src/cli/build-workbook.ts).
+ * Writes an example workbook in Excel's own form for the FIRMA add-in (see test/fixtures/build-workbook.ts).
  *
  *   npx tsx scripts/make-example-workbook.ts                          # examples/firma-exemplu.xlsx, 20 rows
  *   npx tsx scripts/make-example-workbook.ts out.xlsx --rows 500      # the load-test shape
@@ -9,8 +9,8 @@
  */
 import { mkdirSync, writeFileSync } from "fs";
 import { dirname, resolve } from "path";
-import { buildWorkbook, demoSpec, type BuildSheet } from "../src/cli/build-workbook";
-import { EXAMPLE_CUI, sampleCuis } from "../test/sandbox/dataset";
+import { buildWorkbook, demoSpec, type BuildSheet } from "../test/fixtures/build-workbook";
+import { EXAMPLE_CUI, sampleCuis } from "../sandbox/dataset";
 
 function main(argv: string[]): void {
   let out = resolve(__dirname, "..", "examples", "firma-exemplu.xlsx");

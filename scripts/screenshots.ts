@@ -14,7 +14,7 @@ import * as fs from "fs";
 import * as path from "path";
 import type { Page } from "playwright-core";
 import { bucharestDay } from "../src/engine/meter";
-import * as data from "../test/sandbox/dataset";
+import * as data from "../sandbox/dataset";
 import { haveChromium, CHROMIUM, openPane, startHarness, type Harness, type StandIn } from "../test/pane/harness";
 
 const OUT = path.resolve(__dirname, "..", "docs", "screenshots");

@@ -4,12 +4,12 @@
  * timeouts, retries and call records; the tolerant reader (`normalize.ts`) does the bodies.
  * No Office globals: runs unchanged in Node 20 and in browsers.
  */
-import { chunk, mapLimit, unique } from "./chunk";
+import { unique } from "./chunk";
 import { MissingKeyError, InvalidKeyError, redactError } from "./errors";
 import { queryString, send, type Call } from "./http";
 import * as read from "./normalize";
 import { normalizeOptions, normalizeRequestOptions, type ClientOptions, type ResolvedOptions } from "./options";
-import { isValidCui } from "../engine/cui";
+import { isValidCui } from "./cui";
 import type {
   BatchIdentificationItem,
   CallRecord,
@@ -119,21 +119,6 @@ export class FirmaClient {
     return this.get({ endpoint: "batchFinancial", path: "/v4/firme/batch/financiar", query: q, cuiCount: list.length }, opts, (b) =>
       read.readBatchFinancial(b, list, keep),
     );
-  }
-
-  /** Any number of CUIs: deduped, in chunks of 100, `concurrency` calls at a time. Keyed by CUI; unknown CUIs absent. */
-  async identifyMany(cuis: Iterable<number>, opts: BatchOptions = {}): Promise<Map<number, BatchIdentificationItem>> {
-    const parts = chunk(unique(cuis).map(checkCui), MAX_BATCH_IDENTIFICATION);
-    const results = await mapLimit(parts, this.o.concurrency, (part) => this.batchIdentification(part, opts));
-    return new Map(results.flat().map((item) => [item.cui, item]));
-  }
-
-  /** Any number of CUIs: deduped, in chunks of 50, `concurrency` calls at a time. */
-  async financialMany(cuis: Iterable<number>, years: FinancialYears = {}, opts?: RequestOptions): Promise<FinancialYear[]> {
-    yearsQuery(years);
-    const parts = chunk(unique(cuis).map(checkCui), MAX_BATCH_FINANCIAL);
-    const results = await mapLimit(parts, this.o.concurrency, (part) => this.batchFinancial(part, years, opts));
-    return results.flat();
   }
 
   /** Pages of a search (O1, O9). Break out of the loop to stop: no further page is fetched. */

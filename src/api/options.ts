@@ -29,8 +29,6 @@ export interface ClientOptions {
   retryDelayMs?: number;
   /** Safety cap on the pages one pagination reads (O9). @default 1000 */
   maxPages?: number;
-  /** Batch calls in flight at once in `identifyMany`/`financialMany`. @default 4 */
-  concurrency?: number;
   /** The fetch implementation. @default globalThis.fetch (looked up at each call) */
   fetch?: typeof fetch;
   /**
@@ -56,7 +54,6 @@ export interface ResolvedOptions {
   retries: number;
   retryDelayMs: number;
   maxPages: number;
-  concurrency: number;
   fetch: typeof fetch;
   onCall: ((call: CallRecord) => void) | null;
   beforeCall: ((attempt: { endpoint: string; path: string; attempt: number }) => void) | null;
@@ -68,7 +65,6 @@ export const DEFAULTS = {
   retries: 1,
   retryDelayMs: 200,
   maxPages: 1000,
-  concurrency: 4,
 } satisfies Partial<ResolvedOptions>;
 
 const KNOWN = new Set([
@@ -79,7 +75,6 @@ const KNOWN = new Set([
   "retries",
   "retryDelayMs",
   "maxPages",
-  "concurrency",
   "fetch",
   "onCall",
   "beforeCall",
@@ -103,7 +98,6 @@ export function normalizeOptions(options: ClientOptions): ResolvedOptions {
     retries: getValidInteger("retries", options.retries, DEFAULTS.retries, 0),
     retryDelayMs: getValidNumber("retryDelayMs", options.retryDelayMs, DEFAULTS.retryDelayMs, 0),
     maxPages: getValidInteger("maxPages", options.maxPages, DEFAULTS.maxPages, 1),
-    concurrency: getValidInteger("concurrency", options.concurrency, DEFAULTS.concurrency, 1),
     // Looked up at each call and called as a plain function (browsers refuse an unbound window.fetch).
     fetch: fetchImpl ?? ((input, init) => globalThis.fetch(input, init)),
     onCall: onCall ?? null,

@@ -21,16 +21,16 @@
  */
 import FormulaParser, { FormulaError, FormulaHelpers, Types, type CellRef, type FunctionArg, type RangeRef } from "fast-formula-parser";
 import { Infix } from "fast-formula-parser/formulas/operators";
-import { CellError, Cell, Matrix, isCellError } from "../functions/cells";
-import { cellKey } from "./a1";
-import { describeReason, FormulaSyntaxError, matchNamespaceFunction, NotEvaluableReason, tokenize } from "./formula";
-import { ReadValue } from "./types";
+import { CellError, Cell, Matrix, isCellError } from "../shared/cells";
+import { cellKey } from "../shared/sheet/a1";
+import { describeReason, FormulaSyntaxError, matchNamespaceFunction, NotEvaluableReason, tokenize } from "../shared/sheet/formula";
+import { ReadValue } from "../shared/sheet/cell-values";
 import { Workbook } from "./workbook";
 
 export interface FirmaCall {
   /** Bare function name, upper-case: "DENUMIRE". */
   name: string;
-  /** Arguments as the functions of src/functions/evaluate.ts take them (null = omitted or empty). */
+  /** Arguments as the functions of src/shared/evaluate.ts take them (null = omitted or empty). */
   args: unknown[];
 }
 

@@ -13,7 +13,7 @@ import type { PlanName } from "../api/types";
 import { FirmaEngine } from "../engine/engine";
 import { isPlanName } from "../engine/plans";
 import { KeyValueStore, MemoryStore } from "../engine/store";
-import type { Lang } from "../functions/cells";
+import type { Lang } from "../shared/cells";
 import { changesCsv, refreshWorkbook, RefreshReport } from "./refresh";
 import { CacheStoreError, defaultCacheDir, defaultCachePath, SqliteStore } from "./sqlite-store";
 import { XlsxError } from "./xlsx-package";

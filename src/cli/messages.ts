@@ -3,7 +3,7 @@
  * words, speaking of its options and environment variables, never of the pane. Numbers with the
  * language's thousands separators, plurals by the language's rules (Intl).
  */
-import type { Lang } from "../functions/cells";
+import type { Lang } from "../shared/cells";
 
 /** Exit codes, documented in `firma --help` and the README. */
 export const EXIT = {

@@ -45,8 +45,8 @@ import {
   formatCellRef,
   parseBox,
   parseCellRef,
-} from "./a1";
-import { CLASSIC_ERRORS, CellError, CellValue, isCellError } from "./types";
+} from "../shared/sheet/a1";
+import { CLASSIC_ERRORS, CellError, CellValue, isCellError } from "../shared/sheet/cell-values";
 import { childElements, elementSpan, escapeXmlText, encodeOoxmlString, rawAttributes, scanTags, setAttribute } from "./xml";
 
 export type ResultValue = CellValue | null;

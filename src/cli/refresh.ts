@@ -5,8 +5,8 @@
  * cells), and writes only their cached values. Everything else in the package stays byte for byte.
  */
 import type { Change, FirmaEngine, Estimate } from "../engine/engine";
-import { Cell, isCard, isCellError, Lang, Matrix, PlainCell } from "../functions/cells";
-import { cellRequests, evaluate } from "../functions/evaluate";
+import { Cell, isCard, isCellError, Lang, Matrix, PlainCell } from "../shared/cells";
+import { cellRequests, evaluate } from "../shared/evaluate";
 import { patchWorkbook } from "./patch";
 import { sheetCsv, stripFormulas } from "./values";
 import { Workbook } from "./workbook";

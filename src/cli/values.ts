@@ -4,8 +4,8 @@
  * add-in's functions, show the values instead of #NAME?; `--csv` writes a sheet's values as CSV.
  * Both work on the package the refresh produced; every other byte stays as it was.
  */
-import { cellKey, formatCellRef, parseCellRef } from "./a1";
-import { isCellError } from "./types";
+import { cellKey, formatCellRef, parseCellRef } from "../shared/sheet/a1";
+import { isCellError } from "../shared/sheet/cell-values";
 import type { Workbook } from "./workbook";
 import { childElements, elementSpan, scanTags, setAttribute } from "./xml";
 

@@ -19,9 +19,9 @@ import {
   stringItemText,
   type ElementSpan,
 } from "./xml";
-import { Box, boxesIntersect, cellKey, formatCellRef, parseBox, parseCellRef } from "./a1";
-import { FormulaArg, NamespaceCall, NotEvaluableReason, analyzeFormula, describeReason, shiftFormula } from "./formula";
-import { ReadValue } from "./types";
+import { Box, boxesIntersect, cellKey, formatCellRef, parseBox, parseCellRef } from "../shared/sheet/a1";
+import { FormulaArg, NamespaceCall, NotEvaluableReason, analyzeFormula, describeReason, shiftFormula } from "../shared/sheet/formula";
+import { ReadValue } from "../shared/sheet/cell-values";
 
 const REL_OFFICE_DOCUMENT = /\/officeDocument$/;
 const REL_WORKSHEET = /\/worksheet$/;
@@ -215,10 +215,6 @@ export class Workbook {
   /** Opens a workbook from the bytes of an .xlsx file; throws `XlsxError` when it is not one. */
   static open(bytes: Uint8Array): Workbook {
     return new Workbook(XlsxPackage.open(bytes));
-  }
-
-  static fromPackage(pkg: XlsxPackage): Workbook {
-    return new Workbook(pkg);
   }
 
   private text(part: string): string {

@@ -221,12 +221,6 @@ export function attributes(tagText: string): Map<string, string> {
   return m;
 }
 
-/** Local-name lookup ignoring any prefix (`r:id` matches "id" only when asked with the prefix). */
-export function attr(tagText: string, name: string): string | undefined {
-  for (const a of rawAttributes(tagText)) if (a.name === name) return a.value;
-  return undefined;
-}
-
 /**
  * Sets (value string) or removes (null) one attribute in a start tag's text, touching nothing
  * else. A new attribute goes right after the last present attribute among `after`

@@ -35,7 +35,7 @@ import { FINANCIAL_FIELDS } from "../api/types";
 import { TTL, PersistentCache } from "./cache";
 import { Capabilities, ServiceCapabilities } from "./capabilities";
 import { Change, ChangeLog } from "./changes";
-import { describeCuiFailure, parseCui } from "./cui";
+import { describeCuiFailure, parseCui } from "../api/cui";
 import { Dispatcher, EXTRA_PROFILE } from "./dispatch";
 import { LocalInputError } from "./errors";
 import { addFinancialWant, addProfileWant, emptyWants, upperBoundCalls, WantSet } from "./estimate";
@@ -253,6 +253,33 @@ export class FirmaEngine {
       };
     }
     return this.clientFor.client;
+  }
+
+  /**
+   * One call (the counties list, the cheapest answer) with `key`, which need not be the saved one,
+   * to check it: the plan and the credits left as the service reports them. Counted by the meter
+   * under that key like every call; no retry (a test should say at once what happened). Rejects with
+   * the client's typed errors, or LocalInputError "invalid_base_url".
+   */
+  async testKey(key: string): Promise<{ plan: string | null; remaining: number | null }> {
+    const baseUrl = this.baseUrl();
+    try {
+      getValidBaseUrl(baseUrl);
+    } catch (e) {
+      throw new LocalInputError("invalid_base_url", (e as Error).message);
+    }
+    const id = keyFingerprint(key);
+    const client = new FirmaClient({
+      baseUrl,
+      apiKey: () => key,
+      retries: 0,
+      timeoutMs: this.opts.timeoutMs,
+      fetch: this.opts.fetch,
+      onCall: (call) => this.meter.record(id, call),
+    });
+    await client.counties();
+    const quota = client.lastQuota;
+    return { plan: quota.plan ?? null, remaining: quota.remaining ?? null };
   }
 
   /** What was learned about the current service (capabilities.ts). */

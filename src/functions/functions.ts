@@ -4,15 +4,19 @@
  * calls. Each body is one line: the work is table-driven in evaluate.ts (Office-free, shared with the
  * CLI); `run` only bridges Excel's invocation and error objects.
  * Display texts (names, descriptions, parameter names, Romanian and English) come from
- * src/functions/names.ts: the build replaces the JSDoc's texts with them (functions.json Romanian,
+ * src/shared/function-names.ts: the build replaces the JSDoc's texts with them (functions.json Romanian,
  * functions-en.json English; docs/excel.md). A new function here needs its row there.
  */
-import { CardCell, isCard, Lang, Matrix, Scalar } from "./cells";
-import { EvalContext, evaluateNow } from "./evaluate";
-import { getEngine, readyEngine } from "./runtime";
+import { CardCell, isCard, Lang, Matrix, Scalar } from "../shared/cells";
+import { EvalContext, evaluateNow } from "../shared/evaluate";
+import { getEngine, readyEngine } from "../shared/engine-instance";
 import type { CancelSignal } from "../api/types";
 import type { FirmaEngine } from "../engine/engine";
-import { getSettings } from "../taskpane/settings";
+import { getSettings } from "../shared/settings";
+import { useOfficeStorage } from "../office/storage";
+
+// Office's storage for the settings and the cache, chosen before any function asks for the engine.
+useOfficeStorage();
 
 /**
  * Când au fost aduse datele firmei (dată Excel; formatați celula ca dată și oră). / When FIRMA fetched the company's data (an Excel date; format the cell as date and time).

@@ -8,7 +8,7 @@
  * This module never writes document settings, custom XML parts or anything else but the values
  * of the cells being frozen: the API key has no way into the workbook.
  */
-import { colToLetters } from "../cli/a1";
+import { colToLetters } from "../shared/sheet/a1";
 import { CellValues, FormulaCell, isBusyValue, mentionsFirma, referencedSheets } from "./refresh";
 
 export type Scope = "all" | "selection";
@@ -357,8 +357,8 @@ export class ExcelWorkbook implements WorkbookHost {
           // getDependents throws ItemNotFound when a range has no dependents (the API reference), and
           // a failed sync fails every call in it: one sync per run, so one run without dependents
           // does not hide the others'.
-          // eslint-disable-next-line office-addins/no-context-sync-in-loop
           try {
+            // eslint-disable-next-line office-addins/no-context-sync-in-loop
             await context.sync();
             found.push(deps);
           } catch (e) {

@@ -4,7 +4,7 @@
  * fills them, and the pane's code asks `t()` for the rest. Numbers follow the language's format.
  * No text here ever includes the API key; `{name}` placeholders are filled by `t()`.
  */
-import type { Language } from "./settings";
+import type { Language } from "../shared/settings";
 
 export type Lang = Language;
 

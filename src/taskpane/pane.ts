@@ -7,13 +7,11 @@
  * The API key is only ever in the masked input (until saved, then the field is cleared) and in the
  * add-in's storage (settings.ts). No message, attribute, log or URL here contains it.
  */
-import { FirmaClient } from "../api";
 import type { PlanName } from "../api/types";
 import { getValidBaseUrl } from "../api/options";
 import type { CellRequest, Estimate, FirmaEngine, PrefetchReport } from "../engine/engine";
-import { keyFingerprint } from "../engine/meter";
 import { isPlanName } from "../engine/plans";
-import { getEngine } from "../functions/runtime";
+import { getEngine } from "../shared/engine-instance";
 import type { CellsState, Scope, WorkbookHost, WorkbookScan } from "./excel";
 import { renderHelp } from "./help";
 import { applyTexts, count, formatNumber, t, type Lang, type TextKey } from "./i18n";
@@ -30,7 +28,7 @@ import {
   saveSetting,
   setDisplayLanguage,
   type Language,
-} from "./settings";
+} from "../shared/settings";
 import { needsConfirmation, usageView, type UsageView } from "./usage";
 
 export interface PaneOptions {
@@ -38,7 +36,7 @@ export interface PaneOptions {
   host: WorkbookHost | null;
   /** Office's display language (Office.context.displayLanguage), if known. */
   displayLanguage?: string | null;
-  /** The shared engine. @default getEngine (src/functions/runtime.ts) */
+  /** The shared engine. @default getEngine (src/shared/engine-instance.ts) */
   engine?: () => Promise<FirmaEngine>;
   /** Longest wait for Excel to finish recalculating after a refresh. @default 120000 */
   refreshTimeoutMs?: number;
@@ -473,20 +471,16 @@ export class Pane {
     const baseUrl = getSettings().baseUrl;
     try {
       const engine = await this.engine();
-      let client: FirmaClient;
+      let quota: { plan: string | null; remaining: number | null };
       try {
-        client = new FirmaClient({
-          baseUrl,
-          apiKey: () => key,
-          retries: 0,
-          onCall: (call) => engine.meter.record(keyFingerprint(key), call),
-        });
-      } catch {
-        this.say(status, (l) => t(l, "settings.badUrl"), "error");
-        return;
+        quota = await engine.testKey(key);
+      } catch (e) {
+        if ((e as { kind?: unknown } | null)?.kind === "invalid_base_url") {
+          this.say(status, (l) => t(l, "settings.badUrl"), "error");
+          return;
+        }
+        throw e;
       }
-      await client.counties();
-      const quota = client.lastQuota;
       const plan: PlanName | null = isPlanName(quota.plan) ? quota.plan : null;
       const remaining = quota.remaining;
       const planText = (l: Lang) => (plan ? t(l, `plan.${plan}` as TextKey).split(" — ")[0] : t(l, "key.testPlanUnknown"));

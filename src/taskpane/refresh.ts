@@ -4,16 +4,16 @@
  * the cells, this module reads the formulas.
  *
  * Formulas come from Excel's `range.formulas` in the en-US form ("=FIRMA.DENUMIRE(A2)", ","
- * between arguments); they are read with the formula tokenizer the CLI uses (src/cli/formula.ts,
+ * between arguments); they are read with the formula tokenizer the CLI uses (src/shared/sheet/formula.ts,
  * pure). An argument is resolved when it is a literal, an array constant, or a reference to cells
  * (their current values: constants, or what other formulas show now). A formula whose FIRMA call
  * is nested in a larger formula, or whose arguments compute something, cannot be estimated.
  */
-import { lettersToCol } from "../cli/a1";
-import { FormulaArg, analyzeFormula } from "../cli/formula";
+import { lettersToCol } from "../shared/sheet/a1";
+import { FormulaArg, analyzeFormula } from "../shared/sheet/formula";
 import type { CellRequest } from "../engine/engine";
-import { cellRequests } from "../functions/evaluate";
-import { functionId } from "../functions/names";
+import { cellRequests } from "../shared/evaluate";
+import { functionId } from "../shared/function-names";
 
 export const NAMESPACE = "FIRMA";
 

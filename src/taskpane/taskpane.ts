@@ -3,8 +3,11 @@
  * workbook adapter (excel.ts); opened in a plain browser (host null) it gets none, and shows the
  * key and usage parts while saying that refresh and freeze need Excel. The logic is in pane.ts.
  */
+import { useOfficeStorage } from "../office/storage";
 import { ExcelWorkbook } from "./excel";
 import { startPane } from "./pane";
+
+useOfficeStorage();
 
 export { startPane } from "./pane";
 

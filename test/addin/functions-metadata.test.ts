@@ -1,5 +1,5 @@
 /**
- * The functions' metadata per language (scripts/localize-functions.js, texts from src/functions/names.ts),
+ * The functions' metadata per language (scripts/localize-functions.js, texts from src/shared/function-names.ts),
  * made here from the generator's output for src/functions/functions.ts, as the build makes it: each
  * language's file fits Microsoft's schema; both have the same ids, parameters, types and options and
  * differ only in names and descriptions; allowErrorForDataTypeAny is set; the names follow the naming
@@ -12,7 +12,7 @@ import * as fs from "fs";
 import * as path from "path";
 import Ajv from "ajv-draft-04";
 import { generateCustomFunctionsMetadata } from "custom-functions-metadata";
-import { FUNCTION_TEXTS, LANGUAGES, functionId } from "../../src/functions/names";
+import { FUNCTION_TEXTS, LANGUAGES, functionId } from "../../src/shared/function-names";
 import { FUNCTIONS_SCHEMA, ROOT } from "./paths";
 
 const localizer = require("../../scripts/localize-functions.js") as {
@@ -179,8 +179,8 @@ describe("the table and functions.ts cannot drift", () => {
   test("a function added to functions.ts but not to the table fails, naming it", () => {
     const g = clone(generated);
     g.functions.push({ id: "NOU", name: "NOU", parameters: [], result: { dimensionality: "matrix" } });
-    expect(localizer.check(g, FUNCTION_TEXTS)).toEqual(["NOU: in functions.ts but not in src/functions/names.ts"]);
-    expect(() => localizer.localize(g, FUNCTION_TEXTS, "en")).toThrow(/NOU: in functions.ts but not in src\/functions\/names.ts/);
+    expect(localizer.check(g, FUNCTION_TEXTS)).toEqual(["NOU: in functions.ts but not in src/shared/function-names.ts"]);
+    expect(() => localizer.localize(g, FUNCTION_TEXTS, "en")).toThrow(/NOU: in functions.ts but not in src\/shared\/function-names.ts/);
   });
 
   test("a function only in the table, a parameter added or reordered, a missing text: each is reported", () => {

@@ -3,7 +3,7 @@
  * bundles in one runtime) see the same settings.
  */
 import type { KeyValueStore } from "../../src/engine/store";
-import * as settings from "../../src/taskpane/settings";
+import * as settings from "../../src/shared/settings";
 
 /** A store that records what was written. */
 function recordingStore(initial: Record<string, string> = {}): KeyValueStore & { data: Map<string, string> } {
@@ -77,24 +77,24 @@ describe("settings", () => {
     const keys = Object.keys(settings.STORAGE_KEYS).length;
     expect(reads).toBe(2 * keys); // every key, for the failed load and the good one; then the cached promise
   });
-
-  test("what one bundle saves, another bundle's copy of the module sees", async () => {
-    settings.useStore(recordingStore());
-    let other!: typeof settings;
-    jest.isolateModules(() => {
-      other = require("../../src/taskpane/settings");
-    });
-    expect(other).not.toBe(settings);
-    await settings.saveApiKey("demo-pro-shared");
-    expect(other.getApiKey()).toBe("demo-pro-shared");
-  });
 });
 
 describe("settings store choice", () => {
-  test("OfficeRuntime.storage when the runtime has it", () => {
+  test("OfficeRuntime.storage when the runtime has it (the Office surfaces prefer it at start), and a store in use stays", async () => {
     const storage = recordingStore();
     g.OfficeRuntime = { storage };
-    expect(settings.defaultStore()).toBe(storage);
+    let fresh!: typeof settings;
+    let office!: typeof import("../../src/office/storage");
+    jest.isolateModules(() => {
+      fresh = require("../../src/shared/settings");
+      office = require("../../src/office/storage");
+    });
+    office.useOfficeStorage();
+    expect(fresh.settingsStore()).toBe(storage);
+    await fresh.saveApiKey("demo-pro-office");
+    expect(storage.data.get(fresh.STORAGE_KEYS.apiKey)).toBe("demo-pro-office");
+    fresh.preferStore(recordingStore());
+    expect(fresh.settingsStore()).toBe(storage);
   });
 
   test("else localStorage", async () => {

@@ -1,5 +1,5 @@
-/** CUI parsing (src/engine/cui.ts), table-driven: what a user may type or a cell may hold. */
-import { controlDigit, describeCuiFailure, isValidCui, parseCui, withControlDigit, type CuiFailure } from "../../src/engine/cui";
+/** CUI parsing (src/api/cui.ts), table-driven: what a user may type or a cell may hold. */
+import { controlDigit, describeCuiFailure, isValidCui, parseCui, withControlDigit, type CuiFailure } from "../../src/api/cui";
 
 describe("parseCui: accepted", () => {
   test.each<[string, unknown, number]>([

@@ -5,7 +5,7 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { withControlDigit } from "../../src/engine/cui";
+import { withControlDigit } from "../../src/api/cui";
 
 export interface Reply {
   status?: number;

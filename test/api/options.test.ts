@@ -59,7 +59,7 @@ describe("base URL (O27)", () => {
 
 describe("options", () => {
   test("defaults (each documented with @default)", () => {
-    expect(DEFAULTS).toEqual({ timeoutMs: 10_000, totalTimeoutMs: 30_000, retries: 1, retryDelayMs: 200, maxPages: 1000, concurrency: 4 });
+    expect(DEFAULTS).toEqual({ timeoutMs: 10_000, totalTimeoutMs: 30_000, retries: 1, retryDelayMs: 200, maxPages: 1000 });
   });
 
   test.each([
@@ -72,8 +72,6 @@ describe("options", () => {
     ["retries", -1],
     ["retryDelayMs", -5],
     ["maxPages", 0],
-    ["concurrency", 0],
-    ["concurrency", 2.5],
     ["fetch", "fetch"],
     ["onCall", 1],
     ["apiKey", 12345],
@@ -107,7 +105,7 @@ describe("arguments are checked before any call", () => {
 
   test.each([14399841, 0, -14399840, 1.5, NaN, 12345678901, "14399840"])("CUI %p → TypeError", async (cui) => {
     await expect(c.getCompany(cui as number)).rejects.toThrow(TypeError);
-    await expect(c.identifyMany([cui as number])).rejects.toThrow(TypeError);
+    await expect(c.batchIdentification([cui as number])).rejects.toThrow(TypeError);
   });
 
   test("batch identification: more than 100 distinct CUIs → RangeError", async () => {
@@ -127,7 +125,7 @@ describe("arguments are checked before any call", () => {
   test("years: a reversed range, both an and a range, a non-year", async () => {
     await expect(c.getFinancialRange(14399840, 2024, 2020)).rejects.toThrow(RangeError);
     await expect(c.batchFinancial([14399840], { an: 2024, anDeLa: 2020, anPana: 2024 } as never)).rejects.toThrow(TypeError);
-    await expect(c.financialMany([14399840], { anDeLa: 2020 } as never)).rejects.toThrow(TypeError);
+    await expect(c.batchFinancial([14399840], { anDeLa: 2020 } as never)).rejects.toThrow(TypeError);
     await expect(c.getFinancialYear(14399840, 24)).rejects.toThrow(TypeError);
   });
 
@@ -146,8 +144,6 @@ describe("arguments are checked before any call", () => {
   test("an empty batch resolves to [] without a call", async () => {
     await expect(c.batchIdentification([])).resolves.toEqual([]);
     await expect(c.batchFinancial([])).resolves.toEqual([]);
-    await expect(c.identifyMany([])).resolves.toEqual(new Map());
-    await expect(c.financialMany([])).resolves.toEqual([]);
   });
 
   test("no method throws synchronously: a bad argument is a rejection", async () => {

@@ -1,5 +1,5 @@
 /**
- * End to end against the sandbox (test/sandbox/server.ts) over loopback HTTP: every client method,
+ * End to end against the sandbox (sandbox/server.ts) over loopback HTTP: every client method,
  * every error status, pagination, chunking counted by the client and by the sandbox, quota headers,
  * the sandbox's envelope variants, batch tampering and injected faults. Each test uses its own key
  * (demo-<plan>-<suffix>) so that its counters are its own.
@@ -20,8 +20,8 @@ import {
   type ClientOptions,
   type Page,
 } from "../../src/api";
-import * as data from "../sandbox/dataset";
-import { startSandbox, type Sandbox, type SandboxConfig } from "../sandbox/server";
+import * as data from "../../sandbox/dataset";
+import { startSandbox, type Sandbox, type SandboxConfig } from "../../sandbox/server";
 import { caught, expectNoKey } from "./fixture";
 
 let sb: Sandbox;
@@ -199,32 +199,23 @@ describe("pagination across pages (O9)", () => {
   });
 });
 
-describe("chunking, counted by the client and by the sandbox", () => {
-  test("250 CUIs → exactly 3 identification calls (3 credits)", async () => {
-    const cuis = data.sampleCuis(250);
-    const map = await client().identifyMany([...cuis, ...cuis.slice(0, 20)]);
-    expect(map.size).toBe(250);
-    expect(calls.map((c) => c.cuiCount).sort()).toEqual([100, 100, 50]);
-    expect(
-      logOf()
-        .map((r) => r.cuiCount)
-        .sort(),
-    ).toEqual([100, 100, 50]);
-    expect(logOf().every((r) => r.endpoint === "batch")).toBe(true);
-    expect(sb.usage(key).total).toBe(3);
+describe("full batches, counted by the client and by the sandbox", () => {
+  test("100 CUIs (and their repeats) → one identification call, one credit", async () => {
+    const cuis = data.sampleCuis(100);
+    const items = await client().batchIdentification([...cuis, ...cuis.slice(0, 20)]);
+    expect(items).toHaveLength(100);
+    expect(calls.map((c) => c.cuiCount)).toEqual([100]);
+    expect(logOf().map((r) => [r.endpoint, r.cuiCount])).toEqual([["batch", 100]]);
+    expect(sb.usage(key).total).toBe(1);
   });
 
-  test("120 CUIs → exactly 3 financial calls (3 credits)", async () => {
-    const cuis = data.sampleCuis(120);
-    const years = await client().financialMany(cuis, { an: latest });
+  test("50 CUIs → one financial call, one credit", async () => {
+    const cuis = data.sampleCuis(50);
+    const years = await client().batchFinancial(cuis, { an: latest });
     expect(years.length).toBe(cuis.filter((c) => data.financialYear(c, latest, latest)).length);
-    expect(calls.map((c) => c.cuiCount).sort()).toEqual([20, 50, 50]);
-    expect(
-      logOf()
-        .map((r) => r.cuiCount)
-        .sort(),
-    ).toEqual([20, 50, 50]);
-    expect(sb.usage(key).total).toBe(3);
+    expect(calls.map((c) => c.cuiCount)).toEqual([50]);
+    expect(logOf().map((r) => r.cuiCount)).toEqual([50]);
+    expect(sb.usage(key).total).toBe(1);
   });
 
   test("the client's credited count matches the sandbox's (O20)", async () => {
@@ -390,8 +381,11 @@ describe("batch tampering and faults", () => {
 
   test("injected 5xx at a rate: the retries get through", async () => {
     sb.config.faults = { ...sb.config.faults, errorRate: 0.3, seed: 3 };
-    const map = await client({ retries: 4 }).identifyMany(data.sampleCuis(500));
-    expect(map.size).toBe(500);
+    const c = client({ retries: 4 });
+    const cuis = data.sampleCuis(500);
+    let items = 0;
+    for (let i = 0; i < 500; i += 100) items += (await c.batchIdentification(cuis.slice(i, i + 100))).length;
+    expect(items).toBe(500);
     expect(sb.usage(key).total).toBe(5);
   });
 

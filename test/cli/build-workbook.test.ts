@@ -1,8 +1,8 @@
 import { XMLValidator } from "fast-xml-parser";
-import { buildWorkbook, demoSpec, FIRMA_ADDIN_ID, type BuildSpec } from "../../src/cli/build-workbook";
+import { buildWorkbook, demoSpec, FIRMA_ADDIN_ID, type BuildSpec } from "../fixtures/build-workbook";
 import { Workbook } from "../../src/cli/workbook";
 import { XlsxPackage } from "../../src/cli/xlsx-package";
-import { parseCui } from "../../src/engine/cui";
+import { parseCui } from "../../src/api/cui";
 import { cellXml, fixtureBytes, sameBytes, unzipText } from "./helpers";
 
 describe("buildWorkbook: Excel's own form", () => {

@@ -6,12 +6,12 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "fs";
 import { tmpdir } from "os";
 import { join } from "path";
-import { buildWorkbook } from "../../src/cli/build-workbook";
+import { buildWorkbook } from "../fixtures/build-workbook";
 import { main, Io } from "../../src/cli/main";
 import { FirmaEngine } from "../../src/engine/engine";
 import { MemoryStore } from "../../src/engine/store";
-import { startSandbox, Sandbox } from "../sandbox/server";
-import * as data from "../sandbox/dataset";
+import { startSandbox, Sandbox } from "../../sandbox/server";
+import * as data from "../../sandbox/dataset";
 
 let sb: Sandbox;
 let dir: string;

@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from "fs";
 import { tmpdir } from "os";
 import { join } from "path";
-import { buildWorkbook, demoSpec } from "../../src/cli/build-workbook";
+import { buildWorkbook, demoSpec } from "../fixtures/build-workbook";
 import { Workbook } from "../../src/cli/workbook";
 import { patchWorkbook } from "../../src/cli/patch";
 import { XlsxPackage } from "../../src/cli/xlsx-package";

@@ -8,11 +8,11 @@ import { spawn } from "child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "fs";
 import { tmpdir } from "os";
 import { join, resolve } from "path";
-import { buildWorkbook, BuildCell } from "../../src/cli/build-workbook";
+import { buildWorkbook, BuildCell } from "../fixtures/build-workbook";
 import { Io, main } from "../../src/cli/main";
 import { Workbook } from "../../src/cli/workbook";
-import * as data from "../sandbox/dataset";
-import { startSandbox, Sandbox } from "../sandbox/server";
+import * as data from "../../sandbox/dataset";
+import { startSandbox, Sandbox } from "../../sandbox/server";
 
 let sb: Sandbox;
 let dir: string;

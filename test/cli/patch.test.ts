@@ -1,7 +1,7 @@
 import { XlsxPackage } from "../../src/cli/xlsx-package";
 import { Workbook } from "../../src/cli/workbook";
 import { patchWorkbook, type CellResult } from "../../src/cli/patch";
-import { buildWorkbook } from "../../src/cli/build-workbook";
+import { buildWorkbook } from "../fixtures/build-workbook";
 import { cellXml, fixtureBytes, handMadeWorkbook, rawEntries, sameBytes, unzipText } from "./helpers";
 
 /** The fixture with its CONTOSO functions renamed to FIRMA (sheets and add-in binding), as Excel would store FIRMA's. */

@@ -6,10 +6,10 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "fs";
 import { tmpdir } from "os";
 import { join } from "path";
-import { buildWorkbook, BuildCell } from "../../src/cli/build-workbook";
+import { buildWorkbook, BuildCell } from "../fixtures/build-workbook";
 import { Io, main } from "../../src/cli/main";
-import * as data from "../sandbox/dataset";
-import { startSandbox, Sandbox } from "../sandbox/server";
+import * as data from "../../sandbox/dataset";
+import { startSandbox, Sandbox } from "../../sandbox/server";
 import { hasSoffice, toCsv, unzipText } from "./helpers";
 
 let sb: Sandbox;

@@ -5,12 +5,12 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "fs";
 import { tmpdir } from "os";
 import { join } from "path";
-import { buildWorkbook, BuildValue, demoSpec } from "../../src/cli/build-workbook";
+import { buildWorkbook, BuildValue, demoSpec } from "../fixtures/build-workbook";
 import { main, Io } from "../../src/cli/main";
 import { Workbook } from "../../src/cli/workbook";
-import { parseCui } from "../../src/engine/cui";
-import { startSandbox, Sandbox } from "../sandbox/server";
-import * as data from "../sandbox/dataset";
+import { parseCui } from "../../src/api/cui";
+import { startSandbox, Sandbox } from "../../sandbox/server";
+import * as data from "../../sandbox/dataset";
 import { FIXTURE, fixtureBytes, hasSoffice, toCsv, unzipBytes, unzipText, sameBytes } from "./helpers";
 
 let sb: Sandbox;

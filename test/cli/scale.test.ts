@@ -8,11 +8,11 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "fs";
 import { tmpdir } from "os";
 import { join } from "path";
-import { buildWorkbook, BuildCell } from "../../src/cli/build-workbook";
+import { buildWorkbook, BuildCell } from "../fixtures/build-workbook";
 import { main } from "../../src/cli/main";
 import { Workbook } from "../../src/cli/workbook";
-import * as data from "../sandbox/dataset";
-import { startSandbox, Sandbox } from "../sandbox/server";
+import * as data from "../../sandbox/dataset";
+import { startSandbox, Sandbox } from "../../sandbox/server";
 
 const ROWS = 100_000;
 let sb: Sandbox;

@@ -8,10 +8,10 @@ import { tmpdir } from "os";
 import { join } from "path";
 import { main, Io } from "../../src/cli/main";
 import { CacheStoreError, defaultCachePath, SqliteStore } from "../../src/cli/sqlite-store";
-import { buildWorkbook, demoSpec } from "../../src/cli/build-workbook";
+import { buildWorkbook, demoSpec } from "../fixtures/build-workbook";
 import { PersistentCache, TTL } from "../../src/engine/cache";
-import { startSandbox, Sandbox } from "../sandbox/server";
-import { company, financialYear, sampleCuis, LATEST_YEAR } from "../sandbox/dataset";
+import { startSandbox, Sandbox } from "../../sandbox/server";
+import { company, financialYear, sampleCuis, LATEST_YEAR } from "../../sandbox/dataset";
 
 let dir: string;
 let n = 0;

@@ -7,15 +7,15 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "fs";
 import { tmpdir } from "os";
 import { join } from "path";
-import { buildWorkbook, BuildCell, BuildValue, FormulaSpec } from "../../src/cli/build-workbook";
+import { buildWorkbook, BuildCell, BuildValue, FormulaSpec } from "../fixtures/build-workbook";
 import { FormulaEvaluator, excelNumberText } from "../../src/cli/evaluate-formula";
 import { main, Io } from "../../src/cli/main";
 import { refreshWorkbook, RefreshReport } from "../../src/cli/refresh";
 import { Workbook } from "../../src/cli/workbook";
 import { FirmaEngine } from "../../src/engine/engine";
 import { MemoryStore } from "../../src/engine/store";
-import { startSandbox, Sandbox } from "../sandbox/server";
-import * as data from "../sandbox/dataset";
+import { startSandbox, Sandbox } from "../../sandbox/server";
+import * as data from "../../sandbox/dataset";
 
 let sb: Sandbox;
 let dir: string;

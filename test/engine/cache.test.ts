@@ -5,7 +5,7 @@
 import { CacheProblem, PersistentCache, TTL } from "../../src/engine/cache";
 import { KvAnswerStore, KV_DEFAULT_MAX_BYTES } from "../../src/engine/answer-store";
 import { KeyValueStore, MemoryStore } from "../../src/engine/store";
-import { company, financialYear, sampleCuis, LATEST_YEAR } from "../sandbox/dataset";
+import { company, financialYear, sampleCuis, LATEST_YEAR } from "../../sandbox/dataset";
 
 const DAY = 86_400_000;
 

@@ -7,8 +7,8 @@
  */
 import { CellRequest, FirmaEngine, EngineOptions } from "../../src/engine/engine";
 import { MemoryStore } from "../../src/engine/store";
-import { startSandbox, Sandbox } from "../sandbox/server";
-import * as data from "../sandbox/dataset";
+import { startSandbox, Sandbox } from "../../sandbox/server";
+import * as data from "../../sandbox/dataset";
 
 let sb: Sandbox;
 let n = 0;
@@ -191,7 +191,7 @@ describe("deadlines measure the call", () => {
 
 describe("estimates that know the cache (issue 11)", () => {
   test("a list already cached costs 0 in the estimate, and the same list twice counts once", async () => {
-    const { cellRequests, evaluate } = await import("../../src/functions/evaluate");
+    const { cellRequests, evaluate } = await import("../../src/shared/evaluate");
     const { engine, charged } = setup();
     const reqs = [...cellRequests("JUDETE", []), ...cellRequests("JUDETE", []), ...cellRequests("CAUTA", ["transport", "CJ"])];
     await engine.ready();

@@ -5,8 +5,8 @@ import { FirmaEngine, EngineOptions } from "../../src/engine/engine";
 import { LocalInputError } from "../../src/engine/errors";
 import { MemoryStore } from "../../src/engine/store";
 import { latestCompleteYear } from "../../src/engine/years";
-import { startSandbox, Sandbox } from "../sandbox/server";
-import * as data from "../sandbox/dataset";
+import { startSandbox, Sandbox } from "../../sandbox/server";
+import * as data from "../../sandbox/dataset";
 
 let sb: Sandbox;
 let n = 0;

@@ -5,8 +5,8 @@
  * Needs `npm run build` first.
  */
 import { ExcelStandIn, StandInError, StandInStorage } from "../support/excel-runtime";
-import { startSandbox, Sandbox } from "../sandbox/server";
-import * as data from "../sandbox/dataset";
+import { startSandbox, Sandbox } from "../../sandbox/server";
+import * as data from "../../sandbox/dataset";
 
 const LATENCY_MS = 400;
 let sb: Sandbox;

@@ -12,7 +12,7 @@
  */
 import { FirmaEngine } from "../../src/engine/engine";
 import { MemoryStore } from "../../src/engine/store";
-import { startSandbox, Sandbox, FaultConfig } from "../sandbox/server";
+import { startSandbox, Sandbox, FaultConfig } from "../../sandbox/server";
 import { datasetValue, drained, fill, minimumCalls, sheet, table, verdict, Verdict } from "./fill";
 
 const TIMING = { timeoutMs: 300, totalTimeoutMs: 1000, retries: 2, retryDelayMs: 20 } as const;

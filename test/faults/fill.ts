@@ -1,9 +1,9 @@
 /** Helpers of the fault tests (not a test file): a fill of cells through evaluate(), and what each cell should show. */
 import { FirmaEngine } from "../../src/engine/engine";
-import { Cell, isCellError } from "../../src/functions/cells";
-import { evaluate } from "../../src/functions/evaluate";
-import type { Sandbox } from "../sandbox/server";
-import * as data from "../sandbox/dataset";
+import { Cell, isCellError } from "../../src/shared/cells";
+import { evaluate } from "../../src/shared/evaluate";
+import type { Sandbox } from "../../sandbox/server";
+import * as data from "../../sandbox/dataset";
 
 export interface FillCell {
   fn: "DENUMIRE" | "CA";

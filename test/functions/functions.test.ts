@@ -7,8 +7,8 @@ import * as fs from "fs";
 import * as path from "path";
 import Ajv from "ajv-draft-04";
 import { ExcelStandIn, StandInError, StandInStorage } from "../support/excel-runtime";
-import { startSandbox, Sandbox } from "../sandbox/server";
-import * as data from "../sandbox/dataset";
+import { startSandbox, Sandbox } from "../../sandbox/server";
+import * as data from "../../sandbox/dataset";
 import { latestCompleteYear } from "../../src/engine/years";
 
 let sb: Sandbox;

@@ -4,9 +4,9 @@
  */
 import { FirmaEngine } from "../../src/engine/engine";
 import { MemoryStore } from "../../src/engine/store";
-import { evaluate } from "../../src/functions/evaluate";
-import { isCellError } from "../../src/functions/cells";
-import { startSandbox, Sandbox } from "../sandbox/server";
+import { evaluate } from "../../src/shared/evaluate";
+import { isCellError } from "../../src/shared/cells";
+import { startSandbox, Sandbox } from "../../sandbox/server";
 
 let sb: Sandbox;
 beforeAll(async () => {

@@ -5,9 +5,9 @@
  */
 import { FirmaEngine } from "../../src/engine/engine";
 import { MemoryStore } from "../../src/engine/store";
-import { evaluate } from "../../src/functions/evaluate";
-import * as data from "../sandbox/dataset";
-import { startSandbox, Sandbox } from "../sandbox/server";
+import { evaluate } from "../../src/shared/evaluate";
+import * as data from "../../sandbox/dataset";
+import { startSandbox, Sandbox } from "../../sandbox/server";
 
 let sb: Sandbox;
 beforeAll(async () => {

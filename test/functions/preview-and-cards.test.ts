@@ -6,8 +6,8 @@
  *    https://learn.microsoft.com/javascript/api/excel/excel.entitycellvalue) where CustomFunctionsRuntime 1.4 is supported, else the name.
  */
 import { ExcelStandIn, StandInError, StandInOptions, StandInStorage } from "../support/excel-runtime";
-import { startSandbox, Sandbox } from "../sandbox/server";
-import * as data from "../sandbox/dataset";
+import { startSandbox, Sandbox } from "../../sandbox/server";
+import * as data from "../../sandbox/dataset";
 import { latestCompleteYear } from "../../src/engine/years";
 
 let sb: Sandbox;

@@ -8,7 +8,7 @@
  * Needs Debian's Chromium (/usr/bin/chromium, or FIRMA_CHROMIUM); skipped, with a message, without it.
  */
 import type { Page } from "playwright-core";
-import * as data from "../sandbox/dataset";
+import * as data from "../../sandbox/dataset";
 import { haveChromium, CHROMIUM, openPane, startHarness, type Harness, type StandIn } from "./harness";
 
 if (!haveChromium) console.log(`pane credit tests SKIPPED: no Chromium at ${CHROMIUM} (apt-get install chromium).`);

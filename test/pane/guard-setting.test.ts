@@ -1,6 +1,6 @@
 /** The credit guard's setting (issue 10): stored like the other settings, "off" kept apart from "not set". */
 import { MemoryStore } from "../../src/engine/store";
-import * as settings from "../../src/taskpane/settings";
+import * as settings from "../../src/shared/settings";
 
 describe("the credit guard's threshold", () => {
   test('absent or unreadable → 100; "off" → null; a whole number ≥ 0 → itself', () => {

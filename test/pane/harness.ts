@@ -14,7 +14,7 @@ import * as path from "path";
 import { spawn } from "child_process";
 import type { AddressInfo } from "net";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
-import { startSandbox, type Sandbox } from "../sandbox/server";
+import { startSandbox, type Sandbox } from "../../sandbox/server";
 
 export const ROOT = path.resolve(__dirname, "..", "..");
 export const CHROMIUM = process.env.FIRMA_CHROMIUM || "/usr/bin/chromium";

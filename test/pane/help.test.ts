@@ -4,9 +4,9 @@
  */
 import * as fs from "fs";
 import * as path from "path";
-import { analyzeFormula } from "../../src/cli/formula";
-import { FUNCTIONS } from "../../src/functions/evaluate";
-import { FUNCTION_TEXTS } from "../../src/functions/names";
+import { analyzeFormula } from "../../src/shared/sheet/formula";
+import { FUNCTIONS } from "../../src/shared/evaluate";
+import { FUNCTION_TEXTS } from "../../src/shared/function-names";
 import { FUNCTION_HELP, listSeparator, localized, syntaxOf } from "../../src/taskpane/help";
 import { STRINGS } from "../../src/taskpane/i18n";
 

@@ -5,9 +5,9 @@
  */
 import { FirmaEngine } from "../../src/engine/engine";
 import { MemoryStore } from "../../src/engine/store";
-import { cellRequests } from "../../src/functions/evaluate";
-import * as data from "../sandbox/dataset";
-import { startSandbox, type Sandbox } from "../sandbox/server";
+import { cellRequests } from "../../src/shared/evaluate";
+import * as data from "../../sandbox/dataset";
+import { startSandbox, type Sandbox } from "../../sandbox/server";
 
 let sb: Sandbox;
 let n = 0;

@@ -9,7 +9,7 @@
 import * as fs from "fs";
 import * as path from "path";
 import type { Page } from "playwright-core";
-import * as data from "../sandbox/dataset";
+import * as data from "../../sandbox/dataset";
 import { haveChromium, CHROMIUM, openPane, startHarness, type Harness, type StandIn } from "./harness";
 
 if (!haveChromium) console.log(`pane browser tests SKIPPED: no Chromium at ${CHROMIUM} (apt-get install chromium).`);

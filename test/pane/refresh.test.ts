@@ -4,7 +4,7 @@
  * estimable; a selection refresh leaves list functions alone. Also the grouping of cells into
  * ranges for recalculation.
  */
-import { cellRequests } from "../../src/functions/evaluate";
+import { cellRequests } from "../../src/shared/evaluate";
 import { runsOf } from "../../src/taskpane/excel";
 import { CellValues, FormulaCell, mentionsFirma, planRefresh, readFormula, referencedSheets } from "../../src/taskpane/refresh";
 

@@ -1,6 +1,6 @@
 import { call, freshKey } from "./testkit";
-import { company, financials, LATEST_YEAR, missingCuis, sampleCuis } from "./dataset";
-import { Sandbox, startSandbox } from "./server";
+import { company, financials, LATEST_YEAR, missingCuis, sampleCuis } from "../../sandbox/dataset";
+import { Sandbox, startSandbox } from "../../sandbox/server";
 
 let sb: Sandbox;
 beforeAll(async () => {

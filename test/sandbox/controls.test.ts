@@ -1,7 +1,7 @@
 import { call, freshKey, Reply } from "./testkit";
-import { company, missingCuis, sampleCuis } from "./dataset";
-import { LOG_SIZE, RequestLog } from "./log";
-import { Sandbox, startSandbox } from "./server";
+import { company, missingCuis, sampleCuis } from "../../sandbox/dataset";
+import { LOG_SIZE, RequestLog } from "../../sandbox/log";
+import { Sandbox, startSandbox } from "../../sandbox/server";
 
 let sb: Sandbox;
 beforeAll(async () => {

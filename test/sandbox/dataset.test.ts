@@ -1,5 +1,5 @@
-import { isValidCui } from "../../src/engine/cui";
-import { latestYearAt } from "./clock";
+import { isValidCui } from "../../src/api/cui";
+import { latestYearAt } from "../../sandbox/clock";
 import {
   company,
   companyByJCode,
@@ -11,9 +11,9 @@ import {
   missingCuis,
   sampleCuis,
   STARI,
-} from "./dataset";
-import { LOCALITIES } from "./romania";
-import { fold } from "./text";
+} from "../../sandbox/dataset";
+import { LOCALITIES } from "../../sandbox/romania";
+import { fold } from "../../sandbox/text";
 
 // prettier-ignore
 const ONRC: Record<string, string> = {

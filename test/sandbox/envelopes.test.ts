@@ -1,6 +1,6 @@
 import { call } from "./testkit";
-import { company, EXAMPLE_CUI, LATEST_YEAR, sampleCuis } from "./dataset";
-import { Sandbox, startSandbox } from "./server";
+import { company, EXAMPLE_CUI, LATEST_YEAR, sampleCuis } from "../../sandbox/dataset";
+import { Sandbox, startSandbox } from "../../sandbox/server";
 
 let sb: Sandbox;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { call, freshKey, timed } from "./testkit";
-import { sampleCuis } from "./dataset";
-import { Sandbox, startSandbox } from "./server";
+import { sampleCuis } from "../../sandbox/dataset";
+import { Sandbox, startSandbox } from "../../sandbox/server";
 
 let sb: Sandbox;
 beforeAll(async () => {

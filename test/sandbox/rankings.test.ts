@@ -1,6 +1,6 @@
 import { call } from "./testkit";
-import { company, financialYear, LATEST_YEAR } from "./dataset";
-import { Sandbox, startSandbox } from "./server";
+import { company, financialYear, LATEST_YEAR } from "../../sandbox/dataset";
+import { Sandbox, startSandbox } from "../../sandbox/server";
 
 let sb: Sandbox;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { call } from "./testkit";
-import { company, sampleCuis } from "./dataset";
-import { Sandbox, startSandbox } from "./server";
-import { UNIVERSE_SIZE } from "./universe";
+import { company, sampleCuis } from "../../sandbox/dataset";
+import { Sandbox, startSandbox } from "../../sandbox/server";
+import { UNIVERSE_SIZE } from "../../sandbox/universe";
 
 let sb: Sandbox;
 beforeAll(async () => {

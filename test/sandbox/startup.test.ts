@@ -1,8 +1,8 @@
 import { ChildProcess, spawn } from "child_process";
 import { join } from "path";
 import { timed } from "./testkit";
-import { company, sampleCuis } from "./dataset";
-import { startSandbox } from "./server";
+import { company, sampleCuis } from "../../sandbox/dataset";
+import { startSandbox } from "../../sandbox/server";
 
 const ROOT = join(__dirname, "..", "..");
 
@@ -28,7 +28,7 @@ describe("startup", () => {
   });
 
   test("the npm run sandbox entry prints its URL, the demo keys and 'ready in N ms' with N under 2,000", async () => {
-    const child = spawn(join(ROOT, "node_modules", ".bin", "tsx"), ["test/sandbox/main.ts"], {
+    const child = spawn(join(ROOT, "node_modules", ".bin", "tsx"), ["sandbox/main.ts"], {
       cwd: ROOT,
       env: { ...process.env, PORT: "0" },
     });

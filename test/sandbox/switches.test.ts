@@ -3,9 +3,9 @@
  * conflicting batch items, Retry-After on 429, charging failed calls, and the running counters.
  */
 import { call, freshKey } from "./testkit";
-import { company, financialYear, financials, LATEST_YEAR, sampleCuis } from "./dataset";
-import { Sandbox, startSandbox } from "./server";
-import { LOG_SIZE } from "./log";
+import { company, financialYear, financials, LATEST_YEAR, sampleCuis } from "../../sandbox/dataset";
+import { Sandbox, startSandbox } from "../../sandbox/server";
+import { LOG_SIZE } from "../../sandbox/log";
 
 let sb: Sandbox;
 beforeAll(async () => {

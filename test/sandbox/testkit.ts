@@ -1,5 +1,5 @@
 /** Helpers shared by the sandbox's tests (not a test file itself). */
-import type { Sandbox } from "./server";
+import type { Sandbox } from "../../sandbox/server";
 
 export interface Reply {
   status: number;

@@ -8,8 +8,8 @@ import { FirmaEngine } from "../../src/engine/engine";
 import { LocalInputError } from "../../src/engine/errors";
 import { MemoryStore } from "../../src/engine/store";
 import { ExcelStandIn, StandInError, StandInStorage } from "../support/excel-runtime";
-import { startSandbox, Sandbox } from "../sandbox/server";
-import * as data from "../sandbox/dataset";
+import { startSandbox, Sandbox } from "../../sandbox/server";
+import * as data from "../../sandbox/dataset";
 
 const KEY = "demo-enterprise-baseurl";
 const [CUI] = data.sampleCuis(1, 810_000);

@@ -8,8 +8,8 @@ import { FirmaClient } from "../../src/api";
 import { FirmaEngine } from "../../src/engine/engine";
 import { MemoryStore } from "../../src/engine/store";
 import { ExcelStandIn, StandInError, StandInStorage } from "../support/excel-runtime";
-import { startSandbox, Sandbox } from "../sandbox/server";
-import * as data from "../sandbox/dataset";
+import { startSandbox, Sandbox } from "../../sandbox/server";
+import * as data from "../../sandbox/dataset";
 
 const KEY = "demo-enterprise-S3cr3tK3yZ9";
 const SECRET = "S3cr3tK3yZ9"; // the part of the key no other text contains

@@ -1,6 +1,6 @@
 /**
  * A stand-in for Excel's custom-functions runtime, for tests and benchmarks: it loads the BUILT
- * functions bundle (dist/functions.js) in a fresh JavaScript context with the globals Excel's
+ * functions bundle (dist/runtime.js, shared.js and functions.js) in a fresh JavaScript context with the globals Excel's
  * shared runtime gives (CustomFunctions, OfficeRuntime.storage, fetch, timers), records what the
  * bundle associates, and invokes functions the way Excel does: metadata decides whether an
  * argument arrives as a matrix, omitted optional arguments arrive as null, and cancelable
@@ -137,7 +137,12 @@ export class ExcelStandIn {
     (this.context as Record<string, unknown>).globalThis = this.context;
     (this.context as Record<string, unknown>).self = this.context;
     (this.context as Record<string, unknown>).window = this.context;
-    vm.runInContext(fs.readFileSync(file, "utf8"), this.context, { filename: file });
+    // As the page loads them: the one webpack runtime, the modules shared with the pane, then the
+    // functions entry (webpack.config.js). The pane's entry is left out: no DOM here.
+    for (const f of ["runtime.js", "shared.js", "functions.js"]) {
+      const script = path.join(dist, f);
+      vm.runInContext(fs.readFileSync(script, "utf8"), this.context, { filename: script });
+    }
     sandboxGlobals.CustomFunctions.ErrorCode = ERROR_CODES;
   }
 

@@ -3,7 +3,7 @@
  * class, a scale, a growth rate, a margin and a few ratios; each year adds the economy's nominal
  * index, a ramp-up in the first years and its own noise. Money in whole lei (O25).
  */
-import { withControlDigit } from "../../src/engine/cui";
+import { withControlDigit } from "../src/api/cui";
 import { hash, rng } from "./random";
 import { existingBase, foundingYear, SALT, sizeClass, stareOf } from "./space";
 

@@ -1,5 +1,5 @@
 /** Company profiles (identification data), generated from the CUI. */
-import { withControlDigit } from "../../src/engine/cui";
+import { withControlDigit } from "../src/api/cui";
 import { companyName } from "./names";
 import { choose, hash, rng, Rng, Weighted } from "./random";
 import { CAEN_CODES, COUNTIES, LOCALITIES, STREETS } from "./romania";

@@ -11,7 +11,7 @@
  * whole column, a 3-D or external reference, a structured reference, the spill operator) is
  * reported as not evaluable: the CLI never guesses what Excel would compute.
  */
-import { ALL_ERROR_CODES, CellError, CellValue } from "./types";
+import { ALL_ERROR_CODES, CellError, CellValue } from "./cell-values";
 import { Box, MAX_COLS, MAX_ROWS, ParsedCellRef, colToLetters, lettersToCol, parseCellRef } from "./a1";
 
 export type TokenKind =

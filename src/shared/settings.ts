@@ -1,10 +1,9 @@
 /**
  * The user's settings (API key, service address), shared by the task pane and the functions.
  *
- * Stored through `OfficeRuntime.storage` when the shared runtime offers it, else `localStorage`,
- * else memory (Node tests). The pane and the functions are two bundles in one runtime, so the
- * in-memory copy lives on `globalThis` under a registered symbol: what the pane saves, the next
- * function call sees, without reading storage again.
+ * Stored through `OfficeRuntime.storage` when the Office surfaces offer it (src/office/storage.ts),
+ * else `localStorage`, else memory (Node tests). The pane and the functions share this module (one
+ * webpack runtime): what the pane saves, the next function call sees, without reading storage again.
  */
 import type { PlanName } from "../api/types";
 import { isPlanName } from "../engine/plans";
@@ -70,29 +69,24 @@ interface SharedState {
  */
 export const DEFAULT_BASE_URL: string = typeof FIRMA_DEFAULT_BASE_URL === "string" ? FIRMA_DEFAULT_BASE_URL : "http://127.0.0.1:3001";
 
-const SHARED = Symbol.for("firma.settings");
+/** The settings of this runtime: one module instance for the functions and the pane (one webpack runtime). */
+const state: SharedState = {
+  store: null,
+  current: {
+    apiKey: null,
+    baseUrl: DEFAULT_BASE_URL,
+    plan: null,
+    language: "ro",
+    languageChoice: null,
+    batchWindowMs: 40,
+    guardThreshold: DEFAULT_GUARD_THRESHOLD,
+  },
+  loading: null,
+  displayLanguage: "ro",
+};
 
 function shared(): SharedState {
-  const g = globalThis as unknown as Record<symbol, SharedState | undefined>;
-  let s = g[SHARED];
-  if (!s) {
-    s = {
-      store: null,
-      current: {
-        apiKey: null,
-        baseUrl: DEFAULT_BASE_URL,
-        plan: null,
-        language: "ro",
-        languageChoice: null,
-        batchWindowMs: 40,
-        guardThreshold: DEFAULT_GUARD_THRESHOLD,
-      },
-      loading: null,
-      displayLanguage: "ro",
-    };
-    g[SHARED] = s;
-  }
-  return s;
+  return state;
 }
 
 /** localStorage behind the async store interface. */
@@ -104,9 +98,11 @@ function localStorageStore(ls: Storage): KeyValueStore {
   };
 }
 
-/** The best store this runtime has: OfficeRuntime.storage, then localStorage, then memory. */
+/**
+ * The store when none was chosen: localStorage, else memory (Node). Inside Office the surfaces
+ * choose OfficeRuntime.storage first (src/office/storage.ts, preferStore).
+ */
 export function defaultStore(): KeyValueStore {
-  if (typeof OfficeRuntime !== "undefined" && OfficeRuntime.storage) return OfficeRuntime.storage;
   try {
     if (typeof localStorage !== "undefined" && localStorage) return localStorageStore(localStorage);
   } catch {
@@ -120,6 +116,15 @@ export function settingsStore(): KeyValueStore {
   const s = shared();
   if (!s.store) s.store = defaultStore();
   return s.store;
+}
+
+/**
+ * The store to use when none is in use yet (the Office surfaces offer OfficeRuntime.storage at
+ * start, before anything is loaded); a store already chosen stays.
+ */
+export function preferStore(store: KeyValueStore): void {
+  const s = shared();
+  if (!s.store) s.store = store;
 }
 
 /** Replaces the store (tests) and forgets what was loaded. */

@@ -5,7 +5,7 @@
  * and queue through the module system.
  */
 import { FirmaEngine } from "../engine/engine";
-import { getApiKey, getSettings, loadSettings, settingsStore } from "../taskpane/settings";
+import { getApiKey, getSettings, loadSettings, settingsStore } from "./settings";
 
 /** The engine's start, once begun (a failed start is forgotten so that the next call tries again). */
 let started: Promise<FirmaEngine> | undefined;

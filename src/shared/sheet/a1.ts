@@ -101,10 +101,3 @@ export function boxUnion(a: Box, b: Box): Box {
 export function cellKey(row: number, col: number): number {
   return (row - 1) * MAX_COLS + (col - 1);
 }
-
-/** Quotes a sheet name for a formula when needed: `'My sheet'`, `'It''s'`. */
-export function quoteSheetName(name: string): string {
-  return /^[A-Za-z_\u00C0-\uFFFF][A-Za-z0-9_.\u00C0-\uFFFF]*$/.test(name) && !parseCellRef(name) && !/^R\d*C\d*$/i.test(name)
-    ? name
-    : `'${name.replace(/'/g, "''")}'`;
-}

@@ -7,7 +7,7 @@
  * (about 1.42 million companies). Bases are handed out in founding order, as real CUIs are: the
  * founding year is the slice of the base range the base falls in.
  */
-import { isValidCui, withControlDigit } from "../../src/engine/cui";
+import { isValidCui, withControlDigit } from "../src/api/cui";
 import { hash, unit, Weighted } from "./random";
 import { COUNTIES, LOCALITIES } from "./romania";
 

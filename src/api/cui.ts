@@ -64,17 +64,3 @@ export function parseCui(input: unknown): CuiParse {
   if (!isValidCui(cui)) return { ok: false, reason: "control", input: shown };
   return { ok: true, cui };
 }
-
-/** Romanian first, English second: why a CUI was refused. */
-export function describeCuiFailure(reason: CuiFailure): string {
-  switch (reason) {
-    case "empty":
-      return "CUI lipsă: scrieți un cod fiscal. / CUI missing.";
-    case "format":
-      return "CUI invalid: doar cifre, opțional cu prefixul RO. / Invalid CUI: digits only, optional RO prefix.";
-    case "length":
-      return "CUI invalid: are între 2 și 10 cifre. / Invalid CUI: 2 to 10 digits.";
-    case "control":
-      return "CUI invalid: cifra de control nu se potrivește. / Invalid CUI: wrong control digit.";
-  }
-}

@@ -13,7 +13,7 @@ import type { PlanName } from "../api/types";
 import { FirmaEngine } from "../engine/engine";
 import { isPlanName } from "../engine/plans";
 import { KeyValueStore, MemoryStore } from "../engine/store";
-import type { Lang } from "../shared/cells";
+import { isMessageKey, t as msg, type Lang } from "../shared/messages";
 import { changesCsv, refreshWorkbook, RefreshReport } from "./refresh";
 import { CacheStoreError, defaultCacheDir, defaultCachePath, SqliteStore } from "./sqlite-store";
 import { XlsxError } from "./xlsx-package";
@@ -189,7 +189,7 @@ async function runRefresh(input: string, flags: RefreshFlags, io: Io): Promise<n
     store = flags.cache ? new SqliteStore(defaultCachePath(flags.cacheDir ?? defaultCacheDir())) : new MemoryStore();
   } catch (e) {
     // A locked, unreadable or corrupt cache file: say which, before anything is asked of the service.
-    if (e instanceof CacheStoreError) return fail(e.message);
+    if (e instanceof CacheStoreError) return fail(msg(lang, "cli.cacheStore", { path: e.path, reason: e.reason }));
     throw e;
   }
   let engine: FirmaEngine;
@@ -201,7 +201,10 @@ async function runRefresh(input: string, flags: RefreshFlags, io: Io): Promise<n
       plan: () => flags.plan ?? null,
     });
     if (!flags.dryRun) void engine.client; // checks the address now (https, or loopback http)
-    engine.cache.onProblem((p) => io.stderr.write(`${p.message}\n`)); // a full or failing cache is told, never silent
+    // a full or failing cache is told, never silent
+    engine.cache.onProblem((p) =>
+      io.stderr.write(`${msg(lang, CACHE_PROBLEMS[p.kind], { evicted: count(p.evicted ?? 0, "answer", lang) })}\n`),
+    );
     if (flags.maxAge !== undefined) engine.cache.setMaxAge(flags.maxAge * 86_400_000);
   } catch (e) {
     return fail((e as Error).message);
@@ -232,7 +235,7 @@ async function runRefresh(input: string, flags: RefreshFlags, io: Io): Promise<n
     });
   } catch (e) {
     bar?.stop();
-    if (e instanceof XlsxError) return fail(`${input}: ${e.message}`);
+    if (e instanceof XlsxError) return fail(`${input}: ${lang === "en" ? e.en : e.ro}${e.detail ? ` (${e.detail})` : ""}`);
     throw e;
   } finally {
     process.removeListener("SIGINT", onSigint);
@@ -241,8 +244,8 @@ async function runRefresh(input: string, flags: RefreshFlags, io: Io): Promise<n
 
   if (report.formulas === 0) return fail(t.noFormulas(input));
   const est = report.estimate;
-  say(t.estimate(report.evaluated, est.distinctCuis, est.cached, est.invalid, est.credits, est.exact, lang));
-  if (flags.maxCredits !== undefined && flags.maxCredits < est.credits) say(t.budget(flags.maxCredits, lang));
+  say(t.estimate(report.evaluated, est.distinctCuis, est.cached, est.invalid, est.credits, est.exact));
+  if (flags.maxCredits !== undefined && flags.maxCredits < est.credits) say(t.budget(flags.maxCredits));
   if (flags.dryRun || !report.output) {
     say(t.dry);
     if (json) io.stdout.write(JSON.stringify(summary(report, input, null, EXIT.ok, Date.now() - started)) + "\n");
@@ -253,7 +256,7 @@ async function runRefresh(input: string, flags: RefreshFlags, io: Io): Promise<n
   // Nothing answered at all (service down, key refused, credits spent): the file is left alone.
   if (report.values + errors === 0 && kept > 0) {
     for (const [c, n] of Object.entries(report.kept)) say(`    ${count(n, "cell", lang)}: ${cause(c, lang)}`);
-    say(t.credits(report.credits, est.credits, report.cacheHits, Date.now() - started, lang));
+    say(t.credits(report.credits, est.credits, report.cacheHits, Date.now() - started));
     const code = fail(t.nothingAnswered);
     return code;
   }
@@ -284,22 +287,22 @@ async function runRefresh(input: string, flags: RefreshFlags, io: Io): Promise<n
   }
   const code = kept > 0 || report.skipped.length > 0 || report.arraysInOneCell.length > 0 ? EXIT.partial : EXIT.ok;
   say(t.done(input, out));
-  say(t.found(report.formulas, report.skipped.length, lang));
-  if (changesOut) say(t.changes(report.changes?.length ?? 0, changesOut, lang));
-  say(t.refreshed(report.values, errors, lang));
+  say(t.found(report.formulas, report.skipped.length));
+  if (changesOut) say(t.changes(report.changes?.length ?? 0, changesOut));
+  say(t.refreshed(report.values, errors));
   for (const [what, n] of Object.entries(report.errors).sort((a, b) => b[1] - a[1])) say(`    ${num(n, lang)} × ${what}`);
   if (kept > 0) {
-    say(t.kept(kept, lang));
+    say(t.kept(kept));
     for (const [c, n] of Object.entries(report.kept).sort((a, b) => b[1] - a[1])) say(`    ${num(n, lang)} × ${cause(c, lang)}`);
     if (flags.verbose) for (const k of report.keptCells) say(`      ${k.sheet}!${k.address} — ${cause(k.cause, lang)}`);
   }
   if (report.skipped.length) {
-    say(t.skipped(report.skipped.length, lang));
+    say(t.skipped(report.skipped.length));
     if (flags.verbose) for (const s of report.skipped) say(`      ${s.sheet}!${s.address} ${s.formula} — ${s.reason}`);
   }
   if (report.arraysInOneCell.length) {
     // An array result in a cell the file holds as an ordinary formula: only its top-left value fits.
-    say(t.arrays(report.arraysInOneCell.length, lang));
+    say(t.arrays(report.arraysInOneCell.length));
     if (flags.verbose) for (const a of report.arraysInOneCell) say(`      ${a.sheet}!${a.address} (${a.size})`);
   }
   if ((kept > 0 || report.skipped.length > 0 || report.arraysInOneCell.length > 0) && !flags.verbose) say(t.verboseHint);
@@ -307,7 +310,7 @@ async function runRefresh(input: string, flags: RefreshFlags, io: Io): Promise<n
     say(t.spill);
     for (const s of report.spillConflicts) say(`    ${s.sheet}!${s.address} — ${s.blockedBy}`);
   }
-  say(t.credits(report.credits, est.credits, report.cacheHits, Date.now() - started, lang));
+  say(t.credits(report.credits, est.credits, report.cacheHits, Date.now() - started));
   say(t.outcome[code === EXIT.ok ? "ok" : "partial"]);
   if (json) io.stdout.write(JSON.stringify(summary(report, input, out, code, Date.now() - started)) + "\n");
   return code;
@@ -349,20 +352,19 @@ function unwritable(out: string, lang: Lang): string | null {
   }
 }
 
-/** A file-system error in words, not a raw ENOENT. */
+/** What the CLI says about a cache that is full or failing (CacheProblem.kind → catalog key). */
+const CACHE_PROBLEMS = {
+  full: "cli.cache.full",
+  write_failed: "cli.cache.writeFailed",
+  read_timeout: "cli.cache.readTimeout",
+  read_failed: "cli.cache.readFailed",
+} as const;
+
+/** A file-system error in words, not a raw ENOENT (catalog `cli.fs.*`). */
 function plainFsError(e: unknown, lang: Lang): string {
   const code = (e as { code?: string }).code ?? "";
-  const words: Record<string, [string, string]> = {
-    ENOENT: ["dosarul sau fișierul nu există", "the folder or file does not exist"],
-    ENOTDIR: ["o parte a căii nu este un dosar", "part of the path is not a folder"],
-    EACCES: ["acces refuzat", "permission denied"],
-    EPERM: ["operație nepermisă", "operation not permitted"],
-    EROFS: ["discul este doar pentru citire", "the disk is read-only"],
-    ENOSPC: ["discul este plin", "the disk is full"],
-    EISDIR: ["este un dosar", "it is a folder"],
-  };
-  const w = words[code];
-  return w ? `${lang === "en" ? w[1] : w[0]} (${code})` : (e as Error).message;
+  const key = `cli.fs.${code.toLowerCase()}`;
+  return /^E[A-Z]+$/.test(code) && isMessageKey(key) ? `${msg(lang, key)} (${code})` : (e as Error).message;
 }
 
 if (require.main === module) {

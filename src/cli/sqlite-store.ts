@@ -9,6 +9,7 @@ import { mkdirSync } from "fs";
 import { homedir } from "os";
 import { dirname, join } from "path";
 import type { AnswerChanges, AnswerStore, KeyValueStoreWithAnswers, StoredAnswer } from "../engine/store";
+import { t } from "../shared/messages";
 
 /** `$XDG_CACHE_HOME/firma`, else `~/.cache/firma`. */
 export function defaultCacheDir(): string {
@@ -26,12 +27,7 @@ export class CacheStoreError extends Error {
     readonly path: string,
     readonly reason: string,
   ) {
-    super(
-      `Cache-ul de pe disc nu poate fi folosit: ${path} (${reason}). Nu s-a cheltuit nimic. Închideți celălalt program care îl folosește, ștergeți fișierul, ` +
-        `alegeți alt dosar cu --cache-dir sau lucrați fără cache cu --no-cache. / ` +
-        `The disk cache cannot be used: ${path} (${reason}). Nothing was spent. Close the other program using it, delete the file, ` +
-        `choose another folder with --cache-dir, or work without a cache with --no-cache.`,
-    );
+    super(`${t("ro", "cli.cacheStore", { path, reason })} / ${t("en", "cli.cacheStore", { path, reason })}`);
     this.name = "CacheStoreError";
   }
 }

@@ -166,7 +166,7 @@ function relsPartOf(part: string): string {
 
 function badPart(part: string, e: unknown): XlsxError {
   const where = e instanceof XmlSyntaxError ? ` @${e.offset}: ${e.message}` : e instanceof Error ? `: ${e.message}` : "";
-  return new XlsxError("corrupt", `Partea ${part} a registrului este deteriorată`, `The workbook part ${part} is damaged`, where.trim());
+  return new XlsxError("corrupt", "xlsx.damagedPart", { part }, where.trim());
 }
 
 /** The root element of an XML part. */
@@ -192,21 +192,12 @@ export class Workbook {
     const rootRels = this.readRels("_rels/.rels", "");
     const office = rootRels.find((r) => REL_OFFICE_DOCUMENT.test(r.type) && r.part);
     if (!office || !office.part || !pkg.has(office.part)) {
-      throw new XlsxError(
-        "not_xlsx",
-        "Fișierul nu este un registru Excel (lipsește partea principală)",
-        "The file is not an Excel workbook (the main part is missing)",
-      );
+      throw new XlsxError("not_xlsx", "xlsx.noMainPart", {});
     }
     this.workbookPart = pkg.entryName(office.part)!;
     const ct = this.contentTypeOf(this.workbookPart);
     if (ct !== null && !MAIN_CONTENT_TYPES.has(ct)) {
-      throw new XlsxError(
-        "not_xlsx",
-        "Fișierul nu este un registru Excel .xlsx (de exemplu un document Word sau un registru binar .xlsb)",
-        "The file is not an Excel .xlsx workbook (for example a Word document or a binary .xlsb workbook)",
-        ct,
-      );
+      throw new XlsxError("not_xlsx", "xlsx.notWorkbook", {}, ct);
     }
     this.workbookRels = this.readRels(relsPartOf(this.workbookPart), this.workbookPart);
     this.sheets = this.readSheets();
@@ -394,12 +385,11 @@ export class Workbook {
   /** Parses (once) and returns a worksheet. */
   parseSheet(name: string): ParsedSheet {
     const info = this.sheet(name);
-    if (!info) throw new XlsxError("not_xlsx", `Foaia „${name}” nu există`, `Sheet "${name}" does not exist`);
+    if (!info) throw new XlsxError("not_xlsx", "xlsx.noSheet", { name });
     const cached = this.parsed.get(info.name);
     // the package hands out the same buffer until the part is rewritten
     if (cached && cached.bytes === this.pkg.read(cached.sheet.part)) return cached.sheet;
-    if (!info.part)
-      throw new XlsxError("unsupported", `Foaia „${info.name}” nu este o foaie de calcul`, `Sheet "${info.name}" is not a worksheet`);
+    if (!info.part) throw new XlsxError("unsupported", "xlsx.notWorksheet", { name: info.name });
     const bytes = this.pkg.read(info.part);
     const xml = this.text(info.part);
     let sheet: ParsedSheet;

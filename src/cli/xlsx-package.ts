@@ -15,6 +15,7 @@
  */
 import { crc32 as zlibCrc32 } from "zlib";
 import { deflateSync, inflateSync } from "fflate";
+import { t, type MessageKey, type Params } from "../shared/messages";
 
 export type XlsxErrorCode =
   /** Not a ZIP file at all (empty, text, random bytes). */
@@ -31,13 +32,20 @@ export type XlsxErrorCode =
 /** The error for any input that cannot be read as an .xlsx. Message: Romanian, then English. */
 export class XlsxError extends Error {
   override readonly name = "XlsxError";
+  /** The message in each language, from the catalogs (`xlsx.*`). */
+  readonly ro: string;
+  readonly en: string;
   constructor(
     readonly code: XlsxErrorCode,
-    readonly ro: string,
-    readonly en: string,
+    key: MessageKey,
+    params: Params = {},
     readonly detail?: string,
   ) {
+    const ro = t("ro", key, params);
+    const en = t("en", key, params);
     super(`${ro} / ${en}${detail ? ` (${detail})` : ""}`);
+    this.ro = ro;
+    this.en = en;
   }
 }
 
@@ -94,12 +102,7 @@ function put32(b: Uint8Array, o: number, v: number): void {
 }
 
 function corrupt(detail: string): XlsxError {
-  return new XlsxError(
-    "corrupt",
-    "Fișierul .xlsx este deteriorat și nu poate fi citit",
-    "The .xlsx file is damaged and cannot be read",
-    detail,
-  );
+  return new XlsxError("corrupt", "xlsx.damaged", {}, detail);
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
@@ -132,20 +135,12 @@ export class XlsxPackage {
   static open(bytes: Uint8Array, opts: { requireWorkbook?: boolean } = {}): XlsxPackage {
     const data = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
     if (data.length >= 8 && data[0] === 0xd0 && data[1] === 0xcf && data[2] === 0x11 && data[3] === 0xe0) {
-      throw new XlsxError(
-        "encrypted_or_xls",
-        "Fișierul nu este un .xlsx obișnuit: este protejat cu parolă sau în formatul vechi .xls; deschideți-l în Excel și salvați-l ca .xlsx fără parolă",
-        "The file is not a plain .xlsx: it is password-protected or in the old .xls format; open it in Excel and save it as .xlsx without a password",
-      );
+      throw new XlsxError("encrypted_or_xls", "xlsx.encryptedOrXls", {});
     }
     if (data.length < 22 || u32(data, 0) !== SIG_LOCAL) {
       // An empty archive starts with the end record; anything else that is not PK\3\4 is not a zip.
       if (!(data.length >= 22 && u32(data, 0) === SIG_EOCD)) {
-        throw new XlsxError(
-          "not_zip",
-          "Fișierul nu este un registru Excel .xlsx (nu este o arhivă ZIP)",
-          "The file is not an Excel .xlsx workbook (not a ZIP archive)",
-        );
+        throw new XlsxError("not_zip", "xlsx.notZip", {});
       }
     }
     // Find the end-of-central-directory record (it may be followed by a comment of up to 65535 bytes).
@@ -170,18 +165,10 @@ export class XlsxPackage {
       cdSize === 0xffffffff ||
       cdOffset === 0xffffffff
     ) {
-      throw new XlsxError(
-        "unsupported",
-        "Registrul folosește formatul ZIP64 (fișier foarte mare), pe care instrumentul nu îl suportă",
-        "The workbook uses the ZIP64 format (very large file), which this tool does not support",
-      );
+      throw new XlsxError("unsupported", "xlsx.zip64", {});
     }
     if (disk !== 0 || cdDisk !== 0 || entriesOnDisk !== totalEntries) {
-      throw new XlsxError(
-        "unsupported",
-        "Arhivele ZIP pe mai multe volume nu sunt suportate",
-        "Multi-volume ZIP archives are not supported",
-      );
+      throw new XlsxError("unsupported", "xlsx.multiVolume", {});
     }
     if (cdOffset + cdSize > eocd) throw corrupt("central directory outside the file");
 
@@ -204,11 +191,7 @@ export class XlsxPackage {
       const recLen = 46 + nameLen + extraLen + commentLen;
       if (p + recLen > cdOffset + cdSize) throw corrupt(`central directory record ${i} overruns the directory`);
       if (compressedSize === 0xffffffff || uncompressedSize === 0xffffffff || localOffset === 0xffffffff || diskStart === 0xffff) {
-        throw new XlsxError(
-          "unsupported",
-          "Registrul folosește formatul ZIP64 (fișier foarte mare), pe care instrumentul nu îl suportă",
-          "The workbook uses the ZIP64 format (very large file), which this tool does not support",
-        );
+        throw new XlsxError("unsupported", "xlsx.zip64", {});
       }
       const name = utf8Decoder.decode(data.subarray(p + 46, p + 46 + nameLen));
       if (pkg.byName.has(name)) throw corrupt(`duplicate entry ${name}`);
@@ -246,11 +229,7 @@ export class XlsxPackage {
 
     if (opts.requireWorkbook !== false) {
       if (!pkg.has("[Content_Types].xml")) {
-        throw new XlsxError(
-          "not_xlsx",
-          "Fișierul este o arhivă ZIP, dar nu un registru Excel .xlsx (lipsește [Content_Types].xml)",
-          "The file is a ZIP archive but not an Excel .xlsx workbook ([Content_Types].xml is missing)",
-        );
+        throw new XlsxError("not_xlsx", "xlsx.noContentTypes", {});
       }
     }
     return pkg;
@@ -286,7 +265,7 @@ export class XlsxPackage {
   /** Uncompressed content of an entry (CRC checked). */
   read(name: string): Uint8Array {
     const e = this.find(name);
-    if (!e) throw new XlsxError("not_xlsx", `Registrul nu are partea ${name}`, `The workbook has no part ${name}`);
+    if (!e) throw new XlsxError("not_xlsx", "xlsx.missingPart", { part: name });
     if (e.replacement) return e.replacement;
     return this.readOriginal(e);
   }
@@ -294,7 +273,7 @@ export class XlsxPackage {
   private readOriginal(e: Entry): Uint8Array {
     if (e.cache) return e.cache;
     if (e.flags & 1) {
-      throw new XlsxError("encrypted_or_xls", "O parte a registrului este criptată", "A part of the workbook is encrypted", e.name);
+      throw new XlsxError("encrypted_or_xls", "xlsx.encryptedPart", {}, e.name);
     }
     const raw = this.original.subarray(e.dataStart, e.dataStart + e.compressedSize);
     let out: Uint8Array;
@@ -307,12 +286,7 @@ export class XlsxPackage {
         throw corrupt(`${e.name}: ${(err as Error).message}`);
       }
     } else {
-      throw new XlsxError(
-        "unsupported",
-        `Metoda de compresie ${e.method} nu este suportată`,
-        `Compression method ${e.method} is not supported`,
-        e.name,
-      );
+      throw new XlsxError("unsupported", "xlsx.compression", { method: String(e.method) }, e.name);
     }
     if (out.length !== e.uncompressedSize || crc32(out) !== e.crc) throw corrupt(`${e.name}: checksum mismatch`);
     e.cache = out;
@@ -323,12 +297,7 @@ export class XlsxPackage {
   readText(name: string): string {
     const b = this.read(name);
     if (b.length >= 2 && ((b[0] === 0xff && b[1] === 0xfe) || (b[0] === 0xfe && b[1] === 0xff))) {
-      throw new XlsxError(
-        "unsupported",
-        "Partea este codificată UTF-16, care nu este suportată",
-        "The part is UTF-16 encoded, which is not supported",
-        name,
-      );
+      throw new XlsxError("unsupported", "xlsx.utf16", {}, name);
     }
     return utf8Decoder.decode(b);
   }
@@ -491,11 +460,7 @@ export class XlsxPackage {
       push(end);
     }
     if (pos > 0xffffffff) {
-      throw new XlsxError(
-        "unsupported",
-        "Registrul rezultat ar depăși 4 GiB (ZIP64 nu este suportat)",
-        "The resulting workbook would exceed 4 GiB (ZIP64 is not supported)",
-      );
+      throw new XlsxError("unsupported", "xlsx.tooLarge", {});
     }
     const out = new Uint8Array(pos);
     let o = 0;

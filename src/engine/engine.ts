@@ -35,9 +35,9 @@ import { FINANCIAL_FIELDS } from "../api/types";
 import { TTL, PersistentCache } from "./cache";
 import { Capabilities, ServiceCapabilities } from "./capabilities";
 import { Change, ChangeLog } from "./changes";
-import { describeCuiFailure, parseCui } from "../api/cui";
+import { parseCui, type CuiFailure } from "../api/cui";
 import { Dispatcher, EXTRA_PROFILE } from "./dispatch";
-import { LocalInputError } from "./errors";
+import { LocalInputError, type MessageRef } from "./errors";
 import { addFinancialWant, addProfileWant, emptyWants, upperBoundCalls, WantSet } from "./estimate";
 import { Budget, CallGate, QuotaStop } from "./gate";
 import { BurstGuard, HeldBurst } from "./guard";
@@ -737,7 +737,7 @@ export class FirmaEngine {
 
   private cui(input: unknown): number {
     const p = parseCui(input);
-    if (!p.ok) throw new LocalInputError("invalid_cui", describeCuiFailure(p.reason));
+    if (!p.ok) throw new LocalInputError("invalid_cui", `invalid CUI (${p.reason})`, cuiDetail(p.reason, p.input));
     return p.cui;
   }
 
@@ -854,4 +854,11 @@ function nonNegative(v: number, name: string): number {
     throw new TypeError(`FIRMA engine option ${name} must be a non-negative number, got ${String(v)}`);
   }
   return v;
+}
+
+/** The precise reason a CUI was refused, for the cell's message (the input shortened: a cell may hold anything). */
+function cuiDetail(reason: CuiFailure, input: string): MessageRef {
+  if (reason === "empty") return { key: "cell.emptyCui" };
+  const shown = input.length > 24 ? `${input.slice(0, 23)}…` : input;
+  return { key: `cell.invalidCui.${reason}`, params: { input: shown } };
 }

@@ -34,10 +34,10 @@ export function parseYear(v: unknown): YearParse {
 }
 
 const invalidYear = (input: string) =>
-  new LocalInputError(
-    "invalid_year",
-    `An invalid: „${input}”; scrieți un an cu patru cifre, de ex. 2024. / Invalid year "${input}": use a four-digit year.`,
-  );
+  new LocalInputError("invalid_year", `invalid year "${input}"`, {
+    key: "cell.invalidYear.input",
+    params: { input: input.length > 24 ? `${input.slice(0, 23)}…` : input },
+  });
 
 /**
  * The year rules a cell meets before anything is asked of the service (all free): a year is written
@@ -87,25 +87,26 @@ export class YearPolicy {
   check(y: number): number {
     const latest = this.latest();
     if (y > latest) {
-      throw new LocalInputError(
-        "year_unavailable",
-        `Anul ${y} nu are încă date; ultimul an disponibil: ${latest}. / No data for ${y} yet; latest year: ${latest}.`,
-      );
+      // years as text: a number parameter would be written with a thousands separator
+      throw new LocalInputError("year_unavailable", `no data for ${y} yet (latest ${latest})`, {
+        key: "cell.yearUnavailable.later",
+        params: { year: String(y), latest: String(latest) },
+      });
     }
     if (y < EARLIEST_YEAR) {
-      throw new LocalInputError(
-        "invalid_year",
-        `Anul ${y} este înainte de ${EARLIEST_YEAR}: serviciul nu are date. / ${y} is before ${EARLIEST_YEAR}: no data.`,
-      );
+      throw new LocalInputError("invalid_year", `${y} is before ${EARLIEST_YEAR}`, {
+        key: "cell.invalidYear.beforeEarliest",
+        params: { year: String(y), earliest: String(EARLIEST_YEAR) },
+      });
     }
     const plan = this.plan();
     const oldest = plan ? oldestYearInPlan(plan, latest) : null;
     if (plan && oldest !== null && y < oldest) {
       const label = PLANS[plan].label;
-      throw new LocalInputError(
-        "year_outside_plan",
-        `Anul ${y} nu e inclus în planul ${label} (ani ${oldest}–${latest}); alegeți un an din plan sau un plan mai mare. / ${y} is outside the ${label} plan's history (${oldest}–${latest}).`,
-      );
+      throw new LocalInputError("year_outside_plan", `${y} is outside the ${label} plan's history (${oldest}–${latest})`, {
+        key: "cell.yearOutsidePlan.plan",
+        params: { year: String(y), plan: label, oldest: String(oldest), latest: String(latest) },
+      });
     }
     return y;
   }

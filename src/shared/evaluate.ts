@@ -8,6 +8,7 @@ import type { CancelSignal, FinancialField, ProfileField } from "../api/types";
 import { NOT_CACHED, type CellRequest, type FirmaEngine, type ListSpec } from "../engine/engine";
 import { LocalErrorKind, LocalInputError } from "../engine/errors";
 import { CardCell, Cell, CellError, cellError, isCard, Lang, Matrix, Scalar, toCellError } from "./cells";
+import { t, type MessageKey } from "./messages";
 
 /**
  * One evaluation's context. It is also the RequestOptions the engine's methods receive (its
@@ -89,30 +90,19 @@ const FIELD_ALIASES: Readonly<Record<string, ProfileField | FinancialField>> = {
   stare_firma: "stare",
 };
 
-const HEADERS: Record<string, { ro: string[]; en: string[] }> = {
-  PROFIL: {
-    ro: ["CUI", "Denumire", "Stare", "Județ", "Localitate", "Adresă", "CAEN", "Plătitor TVA", "Nr. Reg. Com."],
-    en: ["CUI", "Name", "Status", "County", "Locality", "Address", "CAEN", "VAT payer", "Trade reg. no."],
-  },
-  FINANCIAR: {
-    ro: ["An", "Cifra de afaceri", "Profit net", "Active totale", "Datorii totale", "Angajați"],
-    en: ["Year", "Revenue", "Net profit", "Total assets", "Total liabilities", "Employees"],
-  },
-  CAUTA: {
-    ro: ["CUI", "Denumire", "Județ", "Localitate", "Stare", "CAEN", "Nr. Reg. Com."],
-    en: ["CUI", "Name", "County", "Locality", "Status", "CAEN", "Trade reg. no."],
-  },
-  TOPURI: { ro: ["Identificator", "Titlu", "An", "Categorie", "Scop"], en: ["Id", "Title", "Year", "Category", "Scope"] },
-  TOP: {
-    ro: ["Poziție", "CUI", "Denumire", "Valoare", "Variație %"],
-    en: ["Position", "CUI", "Name", "Value", "Change %"],
-  },
-  JUDETE: { ro: ["Cod", "Județ", "Firme active"], en: ["Code", "County", "Active companies"] },
-};
+/** The lists and rows that have a header row: its columns are the catalog's `header.<name>`, "|"-separated. */
+const HEADERS = {
+  PROFIL: "header.profil",
+  FINANCIAR: "header.financiar",
+  CAUTA: "header.cauta",
+  TOPURI: "header.topuri",
+  TOP: "header.top",
+  JUDETE: "header.judete",
+} as const satisfies Record<string, MessageKey>;
 
-/** The header row of a list or row function, in the user's language. */
+/** The header row of a list or row function, in the user's language (a new array: results go to Excel as they are). */
 export function headers(name: keyof typeof HEADERS, lang: Lang): string[] {
-  return [...HEADERS[name][lang]]; // a copy: results go to Excel as they are (functions.ts toExcel)
+  return t(lang, HEADERS[name]).split("|");
 }
 
 /** A value as a cell holds it: null/undefined → "" (an empty-looking cell). */
@@ -301,26 +291,6 @@ const namedField: PerCui = {
   },
 };
 
-/** FISA's card: property names in the user's language, in sections (identity, status, address, activity, finances). */
-const CARD_LABELS = {
-  ro: {
-    identity: "Identificare",
-    status: "Stare",
-    address: "Sediu",
-    activity: "Activitate",
-    finances: "Date financiare",
-    year: "An financiar",
-  },
-  en: {
-    identity: "Identity",
-    status: "Status",
-    address: "Registered office",
-    activity: "Activity",
-    finances: "Financials",
-    year: "Financial year",
-  },
-};
-
 /** Financial-year failures that leave the card without figures rather than failing it: the company filed nothing for that year. */
 const NO_FIGURES = new Set(["not_found", "plan_history", "year_outside_plan", "year_unavailable"]);
 
@@ -338,9 +308,17 @@ const companyCard: PerCui = {
       }),
     ]);
     if (!ctx.cards) return cell(p.denumire);
-    const [, name, stare, judet, localitate, adresa, caen, tva, nrreg] = HEADERS.PROFIL[ctx.lang];
-    const fin = HEADERS.FINANCIAR[ctx.lang];
-    const l = CARD_LABELS[ctx.lang];
+    // FISA's card: property names in the user's language, in sections (identity, status, address, activity, finances)
+    const [, name, stare, judet, localitate, adresa, caen, tva, nrreg] = headers("PROFIL", ctx.lang);
+    const fin = headers("FINANCIAR", ctx.lang);
+    const l = {
+      identity: t(ctx.lang, "card.identity"),
+      status: t(ctx.lang, "card.status"),
+      address: t(ctx.lang, "card.address"),
+      activity: t(ctx.lang, "card.activity"),
+      finances: t(ctx.lang, "card.finances"),
+      year: t(ctx.lang, "card.year"),
+    };
     const properties: Record<string, Scalar> = {};
     const put = (k: string, v: unknown) => {
       if (v !== null && v !== undefined && v !== "") properties[k] = cell(v);

@@ -152,19 +152,19 @@ const CAUSES: Record<string, TextKey> = {
   network: "cause.network",
   timeout: "cause.timeout",
   server: "cause.server",
-  credits_exhausted: "cause.credits_exhausted",
-  budget_reached: "cause.budget_reached",
-  invalid_key: "cause.invalid_key",
-  missing_key: "cause.missing_key",
-  rate_limited: "cause.rate_limited",
+  credits_exhausted: "cause.creditsExhausted",
+  budget_reached: "cause.budgetReached",
+  invalid_key: "cause.invalidKey",
+  missing_key: "cause.missingKey",
+  rate_limited: "cause.rateLimited",
 };
 
 /** What each cache problem means for the user (cache.ts reports them). */
 const CACHE_PROBLEMS: Record<string, TextKey> = {
   full: "cache.full",
-  write_failed: "cache.write_failed",
-  read_timeout: "cache.read_timeout",
-  read_failed: "cache.read_failed",
+  write_failed: "cache.writeFailed",
+  read_timeout: "cache.readTimeout",
+  read_failed: "cache.readFailed",
 };
 
 /** The causes of failed answers, commonest first, in words. */
@@ -427,13 +427,13 @@ export class Pane {
       if (needsConfirmation(est.credits, left)) {
         return (l) =>
           t(l, "key.recalcTooDear", {
-            cells: count(failed.length, "formula", l),
+            cells: count(failed.length, "firmaFormula", l),
             credits: count(est.credits, "credit", l),
             left: formatNumber(left!, l),
           });
       }
       await this.rerun(engine, plan.toRecalculate);
-      return (l) => t(l, "key.recalc", { cells: count(failed.length, "formula", l), credits: count(est.credits, "credit", l) });
+      return (l) => t(l, "key.recalc", { cells: count(failed.length, "firmaFormula", l), credits: count(est.credits, "credit", l) });
     } catch {
       return null;
     }
@@ -649,7 +649,7 @@ export class Pane {
       return;
     }
     box.dataset.kind = p.kind;
-    this.show(box, t(l, CACHE_PROBLEMS[p.kind] ?? "cache.write_failed", { evicted: count(p.evicted ?? 0, "answer", l) }), "warn");
+    this.show(box, t(l, CACHE_PROBLEMS[p.kind] ?? "cache.writeFailed", { evicted: count(p.evicted ?? 0, "answer", l) }), "warn");
   }
 
   /** "Retry now": the user asks FIRMA to send again before the stop clears by itself. */
@@ -879,8 +879,8 @@ export class Pane {
     );
     if (!p.estimate.exact) notes.push(t(l, "est.atMostNote"));
     if (p.estimate.invalid > 0) notes.push(t(l, "est.invalid", { cells: count(p.estimate.invalid, "cell", l) }));
-    if (p.plan.unestimable > 0) notes.push(t(l, "est.unestimable", { formulas: count(p.plan.unestimable, "formula", l) }));
-    if (p.plan.listsLeftOut > 0) notes.push(t(l, "est.lists", { formulas: count(p.plan.listsLeftOut, "formula", l) }));
+    if (p.plan.unestimable > 0) notes.push(t(l, "est.unestimable", { formulas: count(p.plan.unestimable, "firmaFormula", l) }));
+    if (p.plan.listsLeftOut > 0) notes.push(t(l, "est.lists", { formulas: count(p.plan.listsLeftOut, "firmaFormula", l) }));
     this.el["est-notes"].replaceChildren(
       ...notes.map((n) => {
         const li = this.doc.createElement("li");
@@ -1171,7 +1171,7 @@ export class Pane {
       const r = await host.freezeSelection();
       if (r.busy) this.say(status, (l) => t(l, "freeze.busy"), "warn");
       else if (r.frozen === 0) this.say(status, (l) => t(l, "freeze.none"), "info");
-      else this.say(status, (l) => t(l, "freeze.done", { formulas: count(r.frozen, "formula", l) }), "ok");
+      else this.say(status, (l) => t(l, "freeze.done", { formulas: count(r.frozen, "firmaFormula", l) }), "ok");
     } catch (e) {
       this.say(status, (l) => t(l, "refresh.failed", { code: failureCode(e) }), "error");
     } finally {

@@ -32,8 +32,12 @@ const ACTION = /scrieți|verificați|alegeți|lăsați|încercați|copiați|folo
 
 const CUI_INVALID = { code: "#VALUE!", message: /^CUI invalid .*Verificați codul/ };
 const CUI_EMPTY = { code: "#VALUE!", message: /^CUI lipsă: .*scrieți codul fiscal/ };
-const YEAR_INVALID = { code: "#VALUE!", message: /^An invalid: scrieți un an cu 4 cifre/ };
-const YEAR_LATER = { code: "#N/A", message: /^Nu există încă date pentru acest an; lăsați anul gol/ };
+// The precise cause the engine found: the year typed (or the first year with data), and the latest year.
+const YEAR_INVALID = {
+  code: "#VALUE!",
+  message: /^An invalid( \((„.+”|\d+)\))?: (scrieți un an cu 4 cifre|datele încep în 1990; scrieți un an din 1990)/,
+};
+const YEAR_LATER = { code: "#N/A", message: /^Nu există încă date pentru anul \d{4} \(ultimul an cu date: \d{4}\); lăsați anul gol/ };
 const YEAR_PLAN = { code: "#N/A", message: /istoricul planului .*alegeți un an mai recent/ };
 const SLUG_INVALID = { code: "#VALUE!", message: /^Identificator de top invalid: copiați unul din FIRMA\.TOPURI/ };
 const LIMIT_INVALID = { code: "#VALUE!", message: /^Limită invalidă: scrieți un număr întreg de la 1 la 1000/ };

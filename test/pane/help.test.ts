@@ -8,7 +8,7 @@ import { analyzeFormula } from "../../src/shared/sheet/formula";
 import { FUNCTIONS } from "../../src/shared/evaluate";
 import { FUNCTION_TEXTS } from "../../src/shared/function-names";
 import { FUNCTION_HELP, listSeparator, localized, syntaxOf } from "../../src/taskpane/help";
-import { STRINGS } from "../../src/taskpane/i18n";
+import { isTextKey } from "../../src/taskpane/i18n";
 
 /** @customfunction NAME and its @param lines (without the invocation), from functions.ts. */
 function declared(): Map<string, string[]> {
@@ -45,7 +45,7 @@ test("the parameters shown are the ones the registration declares", () => {
 });
 
 test("each function has a description in both languages", () => {
-  for (const f of FUNCTION_HELP) expect(`fn.${f.name}` in STRINGS).toBe(true);
+  for (const f of FUNCTION_HELP) expect(isTextKey(`fn.${f.name}`)).toBe(true);
 });
 
 test("each example is one call of its function, with no more arguments than it takes", () => {

@@ -13,6 +13,7 @@
  */
 import { ALL_ERROR_CODES, CellError, CellValue } from "./cell-values";
 import { Box, MAX_COLS, MAX_ROWS, ParsedCellRef, colToLetters, lettersToCol, parseCellRef } from "./a1";
+import { t, type Lang, type MessageKey } from "../messages";
 
 export type TokenKind =
   | "ws"
@@ -308,27 +309,13 @@ export type NotEvaluableReason =
   | "circular"
   | "rangeTooLarge";
 
-const REASON_TEXT: Record<NotEvaluableReason, string> = {
-  syntax: "formula nu poate fi citită / the formula cannot be read",
-  nested: "apelul FIRMA este în interiorul altei formule / the FIRMA call is inside a larger formula",
-  function: "argumentul conține o funcție / the argument contains a function",
-  expression: "argumentul conține un calcul (operator) / the argument contains a calculation (operator)",
-  name: "argumentul folosește un nume definit / the argument uses a defined name",
-  wholeColumnOrRow: "argumentul este o coloană sau un rând întreg / the argument is a whole column or row",
-  externalReference: "argumentul se referă la alt registru / the argument refers to another workbook",
-  threeDReference: "argumentul se referă la mai multe foi / the argument spans several sheets",
-  structuredReference: "argumentul este o referință de tabel / the argument is a table reference",
-  spillReference: "argumentul folosește operatorul # (zonă revărsată) / the argument uses the # spill operator",
-  arrayConstant: "constanta matrice nu poate fi citită / the array constant cannot be read",
-  unknownSheet: "foaia din referință nu există / the referenced sheet does not exist",
-  circular:
-    "argumentul se referă la celula formulei (referință circulară) / the argument refers to the formula's own cell (circular reference)",
-  rangeTooLarge: "zona din argument este prea mare / the argument's range is too large",
-};
-
-/** Romanian, then English. */
-export function describeReason(reason: NotEvaluableReason): string {
-  return REASON_TEXT[reason];
+/**
+ * Why a formula cannot be evaluated without Excel, from the catalogs (`formula.reason.<reason>`): in
+ * the language given, or both (Romanian / English) where the caller does not know the reader's.
+ */
+export function describeReason(reason: NotEvaluableReason, lang?: Lang): string {
+  const key = `formula.reason.${reason}` as MessageKey;
+  return lang ? t(lang, key) : `${t("ro", key)} / ${t("en", key)}`;
 }
 
 export type FormulaArg =

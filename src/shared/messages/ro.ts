@@ -1,0 +1,424 @@
+/**
+ * Every message FIRMA shows a user in Romanian — the pane, the cells' errors, the CLI — in one table
+ * (issue 13). English is in en.ts, under the same keys (the compiler and test/shared/messages.test.ts
+ * fail on a key in one language only). Keys are dot paths of lowerCamel words: `area.name`, or
+ * `area.name.detail`; `{name}` placeholders are filled by t() (index.ts), numbers formatted for the
+ * language. Plural nouns are `one|few|other` (Romanian) or `one|other` (English), picked by count().
+ * No message ever includes the API key.
+ */
+export const ro = {
+  // app
+  "app.lead": "Date despre firmele din România, direct în celulele Excel.",
+  "app.loadFailed": "Setările nu au putut fi citite: spațiul de stocare al add-in-ului nu răspunde. Redeschideți panoul.",
+  "app.unexpected": "Ceva nu a mers cum trebuia. Încercați din nou; dacă se repetă, redeschideți panoul.",
+
+  // key
+  "key.heading": "Cheia API",
+  "key.label": "Cheia primită de la serviciu",
+  "key.placeholder": "Lipiți cheia aici",
+  "key.show": "Arată",
+  "key.hide": "Ascunde",
+  "key.showLabel": "Arată cheia",
+  "key.hideLabel": "Ascunde cheia",
+  "key.save": "Salvează",
+  "key.test": "Testează (1 credit)",
+  "key.remove": "Șterge",
+  "key.hint":
+    "Testarea face un apel la serviciu și costă 1 credit. Se testează cheia din câmp sau, dacă e gol, cheia salvată. Cheia se păstrează în spațiul add-in-ului, niciodată în registru.",
+  "key.stateSaved": "O cheie API este salvată.",
+  "key.stateNone": "Nicio cheie API salvată: introduceți cheia primită de la serviciu.",
+  "key.saved": "Cheia a fost salvată.",
+  "key.removed": "Cheia a fost ștearsă.",
+  "key.typeFirst": "Introduceți cheia în câmp, apoi apăsați Salvează.",
+  "key.nothingToRemove": "Nu există nicio cheie salvată.",
+  "key.storageFailed": "Cheia nu a putut fi salvată: spațiul de stocare al add-in-ului nu răspunde.",
+  "key.recalc": "{cells} cu erori se recalculează cu noua cheie (cost estimat: {credits}).",
+  "key.recalcTooDear": "{cells} cu erori ar costa {credits}, mai mult decât cele {left} rămase: folosiți Actualizare.",
+  "key.testing": "Se testează cheia…",
+  "key.testOk": "Cheia este validă. Plan: {plan}.",
+  "key.testOkRemaining": "Cheia este validă. Plan: {plan}. Credite rămase: {remaining}.",
+  "key.testPlanUnknown": "nespecificat de serviciu",
+  "key.testNoKey": "Nu există nicio cheie de testat: introduceți cheia în câmp.",
+  "key.testInvalid":
+    "Cheia NU este validă: serviciul a refuzat-o. Verificați că ați copiat-o întreagă, fără spații, sau cereți o cheie nouă.",
+  "key.testExhausted": "Cheia este validă, dar creditele planului s-au terminat pentru perioada curentă.",
+  "key.testNetwork": "Serviciul nu poate fi contactat la {url}. Verificați adresa din Setări și conexiunea.",
+  "key.testTimeout": "Serviciul nu a răspuns la timp. Încercați din nou.",
+  "key.testServer": "Serviciul are o problemă temporară. Încercați mai târziu.",
+  "key.testOther": "Testul nu a reușit: serviciul a răspuns neașteptat.",
+
+  // usage
+  "usage.heading": "Plan și consum",
+  "usage.plan": "Planul",
+  "usage.planAuto": "Automat (după serviciu)",
+  "usage.detected": "Serviciul raportează planul {plan}.",
+  "usage.notDetected": "Serviciul nu a raportat încă planul: alegeți-l din listă ca să vedeți limitele.",
+
+  // plan
+  "plan.free": "Free — 10 apeluri pe zi",
+  "plan.pro": "Pro — 4.000 de credite pe lună",
+  "plan.business": "Business — 20.000 de credite pe lună",
+  "plan.enterprise": "Enterprise — fără limită",
+
+  // usage
+  "usage.today": "Azi",
+  "usage.month": "Luna aceasta",
+  "usage.ofLimit": "{used} din {limit}",
+  "usage.noLimit": "{used} · fără limită",
+  "usage.freeMonth": "{used} · planul Free are doar limită zilnică",
+  "usage.chartLabel": "Credite pe zi în luna aceasta: cel mult {max} într-o zi, azi {today}.",
+  "usage.chartEmpty": "Niciun credit folosit luna aceasta.",
+  "usage.left": "Credite rămase",
+  "usage.serviceRemaining": "Rămase, după serviciu",
+  "usage.cacheHits": "Răspunsuri din cache (fără credite)",
+  "usage.savedByBatching": "Credite economisite prin grupare",
+  "usage.refused": "Apeluri refuzate (nu costă)",
+  "usage.unlimited": "nelimitat",
+  "usage.unknown": "necunoscut: alegeți planul",
+  "usage.cacheSize": "Răspunsuri păstrate în cache",
+  "usage.cacheSizeValue": "{entries} ({size})",
+  "usage.stop": "Creditele s-au epuizat; FIRMA nu mai trimite cereri până la {until} (ora României). Valorile deja aduse rămân.",
+  "usage.stopRetry": "Reîncearcă acum",
+  "usage.stopCleared": "FIRMA trimite din nou cereri. Dacă serviciul spune iar că nu mai sunt credite, oprirea revine.",
+
+  // guard
+  "guard.held": "{cells} ar costa cel mult {credits}, peste limita de {limit} pentru un calcul. Nu s-a cheltuit nimic pentru ele.",
+  "guard.fill": "Completează",
+  "guard.dismiss": "Renunță",
+  "guard.filling": "Se completează celulele oprite de limită…",
+  "guard.filled": "Celulele FIRMA au fost recalculate. Credite cheltuite: {spent}.",
+  "guard.filledErrors": "{cells} afișează încă erori.",
+  "guard.dismissed": "Celulele oprite rămân cu mesajul lor; le puteți completa oricând cu Actualizare.",
+
+  // cache
+  "cache.full":
+    "Cache-ul este plin: {evicted} au fost scoase din el (cele nefolosite de cel mai mult timp). Când vor fi cerute din nou, vor costa credite.",
+  "cache.writeFailed":
+    "Cache-ul nu a putut fi salvat: răspunsurile se păstrează doar până la închiderea Excel, apoi vor costa din nou credite.",
+  "cache.readTimeout":
+    "Cache-ul salvat nu a răspuns la timp: unele răspunsuri păstrate nu au fost citite și se vor cere din nou (cu credite).",
+  "cache.readFailed": "Cache-ul salvat nu a putut fi citit: răspunsurile păstrate se vor cere din nou (cu credite).",
+
+  // usage
+  "usage.note": "Numărate de FIRMA pe acest calculator, pentru cheia salvată; contorul oficial este al serviciului.",
+  "usage.warn80.day":
+    "Ați folosit {pct}% din limita zilnică. La 100%, celulele care cer date noi afișează #N/A până la miezul nopții (ora României).",
+  "usage.warn80.month":
+    "Ați folosit {pct}% din creditele lunii. La 100%, celulele care cer date noi afișează #N/A până la începutul lunii viitoare.",
+  "usage.warn100.day":
+    "Limita zilnică este atinsă: celulele care cer date noi afișează #N/A până la miezul nopții (ora României). Valorile deja aduse rămân.",
+  "usage.warn100.month":
+    "Creditele lunii s-au terminat: celulele care cer date noi afișează #N/A până la începutul lunii viitoare. Valorile deja aduse rămân.",
+
+  // refresh
+  "refresh.heading": "Actualizare",
+  "refresh.excelOnly":
+    "Actualizarea și înghețarea valorilor funcționează numai în Excel. Deschideți FIRMA din Excel pentru ele; cheia și consumul se pot gestiona și aici.",
+  "refresh.unsupported":
+    "Actualizarea din panou are nevoie de {set}, pe care acest Excel nu îl are; funcțiile FIRMA din celule merg în continuare. Actualizați Office pentru ea.",
+  "refresh.noDependents":
+    "Acest Excel nu poate recalcula de aici celulele care depind de cele FIRMA (lipsește ExcelApi 1.15): dacă vreuna a rămas în urmă, apăsați Ctrl+Alt+F9 (fără credite: datele sunt în cache).",
+  "refresh.intro": "Aduce din nou datele de la serviciu. Costul se arată înainte de orice cheltuială.",
+  "refresh.scope": "Ce se actualizează",
+  "refresh.scopeAll": "Toate celulele FIRMA din registru",
+  "refresh.scopeSelection": "Doar celulele selectate",
+  "refresh.estimate": "Estimează costul",
+  "refresh.run": "Actualizează",
+  "refresh.scanning": "Se caută formulele FIRMA…",
+  "refresh.estimateTitle": "Cost estimat",
+
+  // est
+  "est.formulas": "Formule FIRMA",
+  "est.cuis": "CUI-uri distincte",
+  "est.batches": "Apeluri (loturi)",
+  "est.credits": "Credite de cheltuit",
+  "est.left": "Credite rămase",
+  "est.invalid": "Cu CUI sau an invalid (fără cost): {cells}.",
+  "est.unestimable": "Fără estimare (argumente calculate de alte formule), dar recalculate și ele: {formulas}.",
+  "est.age":
+    "Datele din registru: cele mai vechi aduse la {oldest}, cele mai noi la {newest} (ora României). Actualizarea le aduce din nou.",
+  "est.ageNone": "Datele din registru: nimic în cache încă.",
+  "est.lists":
+    "Liste (CAUTA, TOP, TOPURI, JUDETE) lăsate cum sunt în cache: {formulas}. Alegeți „Toate celulele FIRMA” ca să le aduceți din nou.",
+  "est.noneAll": "Registrul nu conține formule FIRMA.",
+  "est.noneSelection": "Selecția nu conține formule FIRMA.",
+
+  // refresh
+  "refresh.confirm":
+    "Costul estimat ({credits}) depășește creditele rămase ({left}). Celulele pentru care nu ajung creditele vor afișa #N/A. Continuați?",
+  "refresh.confirmAtMost":
+    "Costul estimat (cel mult {credits}) depășește creditele rămase ({left}). Celulele pentru care nu ajung creditele vor afișa #N/A. Continuați?",
+
+  // est
+  "est.atMost": "cel mult {credits}",
+  "est.atMostNote": "Cel mult: felul în care serviciul grupează cererile nu e încă știut; actualizarea nu va cheltui mai mult de atât.",
+
+  // refresh
+  "refresh.confirmYes": "Actualizează oricum",
+  "refresh.confirmNo": "Anulează",
+  "refresh.cancelled": "Actualizarea a fost anulată; nu s-a cheltuit nimic.",
+  "refresh.progressLabel": "Progresul actualizării",
+  "refresh.progress": "Se actualizează… Formule gata: {done} din {total}. Credite cheltuite: {spent}.",
+  "refresh.done": "Gata. Formule actualizate: {formulas}. Credite cheltuite: {spent} (estimat: {credits}).",
+  "refresh.doneErrors": "{cells} afișează erori; treceți cu mouse-ul peste ele pentru detalii.",
+  "refresh.stillBusy": "Excel încă recalculează {cells}; consumul de mai sus se actualizează singur.",
+  "refresh.allFailed":
+    "Actualizarea NU a reușit: {cause}. Nicio valoare nu a fost adusă din nou; celulele își păstrează valorile anterioare. Credite cheltuite: {spent}.",
+  "refresh.partial":
+    "Actualizare parțială: {ok} din {wanted} aduse din nou; {failed} nu ({cause}), celulele lor își păstrează valorile anterioare. Credite cheltuite: {spent} (estimat: {credits}).",
+  "refresh.budgetLeft":
+    "{failed} nu au încăput în bugetul confirmat de {credits}; nu s-a cheltuit mai mult. Apăsați „Continuă actualizarea” ca să vedeți cât costă restul.",
+  "refresh.continue": "Continuă actualizarea",
+  "refresh.continueConfirm": "Mai sunt {cells} de adus, cu un cost de {credits}. Continuați?",
+  "refresh.continueNothing": "Nu a mai rămas nimic de adus.",
+
+  // cause
+  "cause.network": "serviciul nu poate fi contactat",
+  "cause.timeout": "serviciul nu a răspuns la timp",
+  "cause.server": "serviciul are o problemă (eroare de server)",
+  "cause.creditsExhausted": "creditele planului s-au epuizat",
+  "cause.budgetReached": "bugetul confirmat s-a atins",
+  "cause.invalidKey": "serviciul a refuzat cheia API",
+  "cause.missingKey": "lipsește cheia API",
+  "cause.rateLimited": "serviciul a cerut o pauză (prea multe cereri)",
+  "cause.budgetNoAnswer": "încercările permise de bugetul confirmat nu au primit un răspuns bun (serviciul pare să aibă probleme)",
+  "cause.other": "serviciul a răspuns cu o eroare",
+
+  // refresh
+  "refresh.failed": "Registrul nu a putut fi citit sau recalculat ({code}). Încercați din nou.",
+
+  // freeze
+  "freeze.heading": "Înghețare la valori",
+  "freeze.intro": "Înlocuiește formulele FIRMA din selecție cu valorile lor, ca să puteți trimite registrul cuiva care nu are cheie.",
+  "freeze.run": "Îngheață selecția",
+  "freeze.confirm": "Înlocuiți formulele FIRMA din selecție cu valorile lor? Operația nu se poate anula.",
+  "freeze.yes": "Da, îngheață",
+  "freeze.no": "Anulează",
+  "freeze.unsupported": "Înghețarea are nevoie de {set}, pe care acest Excel nu îl are. Actualizați Office pentru ea.",
+  "freeze.done": "Înlocuite cu valorile lor: {formulas}.",
+  "freeze.none": "Selecția nu conține formule FIRMA.",
+  "freeze.busy": "Unele celule din selecție încă se calculează: așteptați să se termine, apoi încercați din nou.",
+  "freeze.cancelled": "Nimic nu a fost schimbat.",
+
+  // settings
+  "settings.heading": "Setări",
+  "settings.baseUrl": "Adresa serviciului",
+  "settings.baseUrlHint": "Implicit: {url}. Este necesar https, cu excepția adreselor locale (127.0.0.1, localhost).",
+  "settings.language": "Limba",
+  "settings.langAuto": "Ca Office (acum: {lang})",
+  "settings.langRo": "Română",
+  "settings.langEn": "English",
+
+  // lang
+  "lang.ro": "română",
+  "lang.en": "engleză",
+
+  // settings
+  "settings.window": "Fereastra de grupare (ms)",
+  "settings.windowHint":
+    "Cât așteaptă FIRMA alte celule ca să le ceară împreună: 0–5000, implicit 40. Se aplică la următoarea pornire a add-in-ului.",
+  "settings.guard": "Limită de credite pentru un calcul",
+  "settings.guardHint":
+    "Când Excel recalculează celule (lipire, copiere în jos, deschiderea registrului) care ar costa mai mult de atâtea credite, FIRMA le oprește și vă întreabă aici. Număr întreg ≥ 0; implicit 100; gol = fără limită.",
+  "settings.badGuard": "Limita de credite pentru un calcul trebuie să fie un număr întreg ≥ 0 (sau gol, fără limită).",
+  "settings.save": "Salvează setările",
+  "settings.saved": "Setările au fost salvate.",
+  "settings.badUrl": "Adresă invalidă: folosiți https://… (http doar pentru 127.0.0.1 sau localhost).",
+  "settings.badWindow": "Fereastra de grupare trebuie să fie un număr întreg între 0 și 5000.",
+  "settings.failed": "Setările nu au putut fi salvate.",
+
+  // help
+  "help.heading": "Ajutor: funcțiile FIRMA",
+  "help.intro":
+    "CUI-ul se scrie cu sau fără RO; în locul unui CUI puteți da un domeniu de celule, iar rezultatul are aceeași formă. Argumentele între [ ] se pot omite. Exemplele folosesc „;” între argumente, ca Excel-ul cu setări regionale românești; dacă Excel-ul dvs. folosește „,”, scrieți „,”.",
+  "help.syntax": "Sintaxă",
+  "help.example": "Exemplu",
+
+  // fn
+  "fn.DENUMIRE": "Denumirea firmei.",
+  "fn.STARE": "Starea firmei (de ex. ACTIVA, RADIATA).",
+  "fn.JUDET": "Județul sediului social.",
+  "fn.LOCALITATE": "Localitatea sediului social.",
+  "fn.ADRESA": "Adresa sediului social.",
+  "fn.CAEN": "Codul CAEN principal (4 cifre).",
+  "fn.TVA": "ADEVĂRAT dacă firma este plătitoare de TVA.",
+  "fn.NRREG": "Numărul de la Registrul Comerțului (J../../....).",
+  "fn.CA": "Cifra de afaceri într-un an, în lei; implicit ultimul an disponibil. Același lucru ca FIRMA.CIFRA_AFACERI.",
+  "fn.CIFRA_AFACERI": "Cifra de afaceri într-un an, în lei; implicit ultimul an disponibil.",
+  "fn.PROFIT": "Profitul net într-un an, în lei (negativ = pierdere).",
+  "fn.ACTIVE": "Activele totale într-un an, în lei.",
+  "fn.DATORII": "Datoriile totale într-un an, în lei.",
+  "fn.ANGAJATI": "Numărul de angajați într-un an.",
+  "fn.PROFIL": "Toate datele de identificare pe un rând: CUI, denumire, stare, județ, localitate, adresă, CAEN, TVA, nr. reg. com.",
+  "fn.FISA":
+    "Fișa firmei într-o singură celulă (tip de date Excel): denumirea, iar pe card identitatea, starea, adresa, CAEN, TVA și ultimul an financiar; câmpurile se citesc cu punct, de ex. =A2.Stare.",
+  "fn.ACTUALIZAT": "Când au fost aduse datele firmei de la serviciu (dată Excel: formatați celula ca dată și oră).",
+  "fn.CAMP":
+    "Un câmp oarecare, după nume: denumire, stare, judet, localitate, adresa, caen_principal, platitor_tva, j_cod, cifra_afaceri, profit_net, active_totale, datorii_totale, numar_angajati.",
+  "fn.FINANCIAR": "Toți indicatorii unui an pe un rând: an, cifra de afaceri, profit net, active, datorii, angajați.",
+  "fn.ISTORIC": "Istoricul unui indicator pe ani, cel mai recent primul (coloanele an și valoare); implicit cifra de afaceri.",
+  "fn.CAUTA": "Caută firme după nume, CUI sau nr. de registru; primul rând este antetul.",
+  "fn.TOPURI": "Lista topurilor disponibile; primul rând este antetul.",
+  "fn.TOP": "Un top: poziție, CUI, denumire, valoare, variație anuală %; primul rând este antetul.",
+  "fn.JUDETE": "Județele, cu codul și numărul de firme active; primul rând este antetul.",
+
+  // noun
+  "noun.credit": "credit|credite|de credite",
+  "noun.cell": "celulă|celule|de celule",
+  "noun.answer": "răspuns|răspunsuri|de răspunsuri",
+  "noun.firmaFormula": "formulă FIRMA|formule FIRMA|de formule FIRMA",
+  "noun.formula": "formulă|formule|de formule",
+  "noun.call": "apel|apeluri|de apeluri",
+
+  // cell
+  "cell.invalidCui": "CUI invalid (cifra de control sau formatul). Verificați codul.",
+  "cell.emptyCui": "CUI lipsă: celula e goală; scrieți codul fiscal al firmei.",
+  "cell.invalidYear": "An invalid: scrieți un an cu 4 cifre, din 1990 încoace, de ex. 2024.",
+  "cell.invalidSlug": "Identificator de top invalid: copiați unul din FIRMA.TOPURI.",
+  "cell.invalidLimit": "Limită invalidă: scrieți un număr întreg de la 1 la 1000.",
+  "cell.invalidField":
+    "Câmp necunoscut: folosiți un nume valid: denumire, stare, județ, localitate, adresa, caen_principal, platitor_tva, j_cod, cifra_afaceri, profit_net, active_totale, datorii_totale, numar_angajati.",
+  "cell.invalidArgument": "Argument invalid: vedeți Ajutor în panoul FIRMA.",
+  "cell.yearOutsidePlan": "Anul nu e inclus în istoricul planului dvs.; alegeți un an mai recent.",
+  "cell.planHistory": "Anul nu e inclus în istoricul planului dvs.; alegeți un an mai recent.",
+  "cell.yearUnavailable": "Nu există încă date pentru acest an; lăsați anul gol pentru ultimul an disponibil.",
+  "cell.notFound": "Firma nu a fost găsită (CUI inexistent); verificați codul.",
+  "cell.notFoundYear": "Nu există date financiare pentru acest an; încercați alt an (vezi FIRMA.ISTORIC).",
+  "cell.notFoundRanking": "Topul nu există: alegeți unul din FIRMA.TOPURI.",
+  "cell.invalidBaseUrl": "Adresa serviciului nu e acceptată: folosiți o adresă https în panoul FIRMA.",
+  "cell.missingKey": "Lipsește cheia API: introduceți-o în panoul FIRMA.",
+  "cell.invalidKey": "Cheie API invalidă: verificați-o în panoul FIRMA.",
+  "cell.creditsExhausted": "Credite epuizate pentru perioada curentă; vedeți Consum în panou.",
+  "cell.badRequest": "Serviciul a respins cererea: verificați argumentele.",
+  "cell.unavailable": "Serviciu indisponibil; reîncercați cu Actualizare din panou.",
+  "cell.timeout": "Serviciul nu a răspuns la timp; reîncercați cu Actualizare din panou.",
+  "cell.aborted": "Calcul anulat.",
+  "cell.budgetReached": "Bugetul de credite al actualizării s-a atins; măriți-l și reîncercați.",
+  "cell.guardHeld": "Oprit de limita de credite: confirmați în panoul FIRMA pentru a completa.",
+  "cell.preview": "Previzualizare: apăsați Enter pentru a aduce datele.",
+  "cell.notCached": "Nu s-a primit răspuns pentru această celulă; reîncercați.",
+
+  // cli
+  "cli.cause.budgetReached": "bugetul de credite s-a atins (--max-credits sau estimarea); rulați din nou: ce e deja în cache nu mai costă",
+  "cli.cause.network": "serviciul nu poate fi contactat; verificați --base-url / FIRMA_BASE_URL și conexiunea",
+  "cli.cause.server": "eroare a serviciului (5xx); încercați din nou mai târziu",
+  "cli.cause.timeout": "serviciul nu a răspuns la timp; încercați din nou mai târziu",
+  "cli.cause.shape": "răspuns de neînțeles de la serviciu; încercați din nou",
+  "cli.cause.creditsExhausted":
+    "creditele planului s-au epuizat; așteptați resetarea planului sau folosiți altă cheie (--key / FIRMA_API_KEY)",
+  "cli.cause.missingKey": "lipsește cheia API: dați --key sau FIRMA_API_KEY",
+  "cli.cause.invalidKey": "cheia API a fost refuzată: verificați --key / FIRMA_API_KEY",
+  "cli.cause.aborted": "oprit (Ctrl-C) înainte de răspuns",
+  "cli.cause.notCached": "niciun răspuns pentru aceste celule; rulați din nou",
+
+  // header
+  "header.profil": "CUI|Denumire|Stare|Județ|Localitate|Adresă|CAEN|Plătitor TVA|Nr. Reg. Com.",
+  "header.financiar": "An|Cifra de afaceri|Profit net|Active totale|Datorii totale|Angajați",
+  "header.cauta": "CUI|Denumire|Județ|Localitate|Stare|CAEN|Nr. Reg. Com.",
+  "header.topuri": "Identificator|Titlu|An|Categorie|Scop",
+  "header.top": "Poziție|CUI|Denumire|Valoare|Variație %",
+  "header.judete": "Cod|Județ|Firme active",
+
+  // formula
+  "formula.reason.syntax": "formula nu poate fi citită",
+  "formula.reason.nested": "apelul FIRMA este în interiorul altei formule",
+  "formula.reason.function": "argumentul conține o funcție",
+  "formula.reason.expression": "argumentul conține un calcul (operator)",
+  "formula.reason.name": "argumentul folosește un nume definit",
+  "formula.reason.wholeColumnOrRow": "argumentul este o coloană sau un rând întreg",
+  "formula.reason.externalReference": "argumentul se referă la alt registru",
+  "formula.reason.threeDReference": "argumentul se referă la mai multe foi",
+  "formula.reason.structuredReference": "argumentul este o referință de tabel",
+  "formula.reason.spillReference": "argumentul folosește operatorul # (zonă revărsată)",
+  "formula.reason.arrayConstant": "constanta matrice nu poate fi citită",
+  "formula.reason.unknownSheet": "foaia din referință nu există",
+  "formula.reason.circular": "argumentul se referă la celula formulei (referință circulară)",
+  "formula.reason.rangeTooLarge": "zona din argument este prea mare",
+
+  // cell: the precise cause the engine found (EngineMessageKey in src/engine/errors.ts)
+  "cell.invalidCui.format": "CUI invalid („{input}”): doar cifre, opțional cu prefixul RO. Verificați codul.",
+  "cell.invalidCui.length": "CUI invalid („{input}”): un CUI are între 2 și 10 cifre. Verificați codul.",
+  "cell.invalidCui.control": "CUI invalid („{input}”): cifra de control nu se potrivește. Verificați codul.",
+  "cell.invalidYear.input": "An invalid („{input}”): scrieți un an cu 4 cifre, din 1990 încoace, de ex. 2024.",
+  "cell.invalidYear.beforeEarliest": "An invalid ({year}): datele încep în {earliest}; scrieți un an din {earliest} încoace.",
+  "cell.yearUnavailable.later":
+    "Nu există încă date pentru anul {year} (ultimul an cu date: {latest}); lăsați anul gol pentru ultimul an disponibil.",
+  "cell.yearOutsidePlan.plan":
+    "Anul {year} nu e inclus în istoricul planului {plan} ({oldest}–{latest}); alegeți un an mai recent sau un plan mai mare.",
+
+  // card: FIRMA.FISA's sections
+  "card.identity": "Identificare",
+  "card.status": "Stare",
+  "card.address": "Sediu",
+  "card.activity": "Activitate",
+  "card.finances": "Date financiare",
+  "card.year": "An financiar",
+
+  // cli: what firma refresh says
+  "cli.noKey":
+    "Lipsește cheia API. Dați-o cu --key sau în variabila FIRMA_API_KEY; o cheie se generează din contul dvs. Company Data Service, după înregistrare. Pentru o încercare fără cont: npm run sandbox, apoi --key demo-pro --base-url http://127.0.0.1:3001",
+  "cli.noUrl":
+    "Lipsește adresa serviciului. Dați-o cu --base-url sau în variabila FIRMA_BASE_URL (adresa Company Data Service API v4, https://…). Pentru o încercare locală: npm run sandbox și --base-url http://127.0.0.1:3001",
+  "cli.sameFile": "Fișierul de ieșire ar fi chiar cel de intrare: folosiți --in-place dacă asta doriți.",
+  "cli.valuesInPlace": "--values-only scrie o copie fără formule: nu se poate folosi cu --in-place (formulele originalului s-ar pierde).",
+  "cli.unwritable": "Nu se poate scrie rezultatul în {path} ({why}); nu s-a cheltuit nimic. Alegeți alt loc cu --out.",
+  "cli.unreadable": "Nu se poate citi {path}: {why}",
+  "cli.noFormulas": "{path} nu conține nicio formulă FIRMA: nu e nimic de actualizat.",
+  "cli.nothingAnswered": "Niciun răspuns de la serviciu: registrul nu a fost scris, valorile lui au rămas cum erau.",
+  "cli.estimate": "Estimare: {formulas} de calculat, {cuis} CUI distincte, {cached} din cache, {invalid} invalide → {credits}.",
+  "cli.estimateAtMost":
+    "Estimare: {formulas} de calculat, {cuis} CUI distincte, {cached} din cache, {invalid} invalide → cel mult {credits}.",
+  "cli.budget": "  bugetul --max-credits {max} e sub estimare: se trimit cel mult {calls}, restul celulelor își păstrează valorile.",
+  "cli.dry": "Rulare de probă (--dry-run): nu s-a cheltuit nimic și nu s-a scris nimic.",
+  "cli.done": "FIRMA: {input} → {out}",
+  "cli.changesNone": "  nicio schimbare de stare, TVA, denumire sau adresă → {path}",
+  "cli.changes": "  schimbări de stare, TVA, denumire sau adresă: {n} → {path}",
+  "cli.found": "  formule FIRMA: {n} (necalculabile: {skipped})",
+  "cli.refreshed": "  actualizate: {cells} cu valori, {errors} cu erori",
+  "cli.kept": "  și-au păstrat valoarea anterioară: {cells}",
+  "cli.skipped": "  necalculabile (formula nu poate fi evaluată fără Excel): {formulas}",
+  "cli.verboseHint": "  (--verbose listează celulele)",
+  "cli.arrays":
+    "  rezultate matrice într-o singură celulă (formula nu e salvată ca matrice dinamică; s-a scris doar valoarea din stânga sus): {cells}",
+  "cli.credits": "  credite cheltuite: {spent} (estimare {estimate}); răspunsuri din cache: {hits}; timp: {seconds} s",
+  "cli.spill": "  rezultate care nu încap (#SPILL!):",
+  "cli.outcome.ok": "Gata: toate celulele au fost actualizate.",
+  "cli.outcome.partial": "Parțial: unele celule nu au fost actualizate (vezi mai sus).",
+  "cli.outcome.nothing": "Nu s-a făcut nimic.",
+  "cli.cacheStore":
+    "Cache-ul de pe disc nu poate fi folosit: {path} ({reason}). Nu s-a cheltuit nimic. Închideți celălalt program care îl folosește, ștergeți fișierul, alegeți alt dosar cu --cache-dir sau lucrați fără cache cu --no-cache.",
+  "cli.cache.full":
+    "Cache-ul de pe disc este plin: {evicted} au fost scoase din el (cele nefolosite de cel mai mult timp); vor costa credite când vor fi cerute din nou.",
+  "cli.cache.writeFailed":
+    "Cache-ul de pe disc nu a putut fi salvat: răspunsurile acestei rulări se vor cere din nou (cu credite) data viitoare.",
+  "cli.cache.readTimeout": "Cache-ul de pe disc nu a răspuns la timp: unele răspunsuri păstrate se vor cere din nou (cu credite).",
+  "cli.cache.readFailed": "Cache-ul de pe disc nu a putut fi citit: răspunsurile păstrate se vor cere din nou (cu credite).",
+  "cli.fs.enoent": "dosarul sau fișierul nu există",
+  "cli.fs.enotdir": "o parte a căii nu este un dosar",
+  "cli.fs.eacces": "acces refuzat",
+  "cli.fs.eperm": "operație nepermisă",
+  "cli.fs.erofs": "discul este doar pentru citire",
+  "cli.fs.enospc": "discul este plin",
+  "cli.fs.eisdir": "este un dosar",
+
+  // xlsx: a workbook the CLI cannot read or write
+  "xlsx.damaged": "Fișierul .xlsx este deteriorat și nu poate fi citit",
+  "xlsx.encryptedOrXls":
+    "Fișierul nu este un .xlsx obișnuit: este protejat cu parolă sau în formatul vechi .xls; deschideți-l în Excel și salvați-l ca .xlsx fără parolă",
+  "xlsx.notZip": "Fișierul nu este un registru Excel .xlsx (nu este o arhivă ZIP)",
+  "xlsx.zip64": "Registrul folosește formatul ZIP64 (fișier foarte mare), pe care instrumentul nu îl suportă",
+  "xlsx.multiVolume": "Arhivele ZIP pe mai multe volume nu sunt suportate",
+  "xlsx.noContentTypes": "Fișierul este o arhivă ZIP, dar nu un registru Excel .xlsx (lipsește [Content_Types].xml)",
+  "xlsx.missingPart": "Registrul nu are partea {part}",
+  "xlsx.encryptedPart": "O parte a registrului este criptată",
+  "xlsx.compression": "Metoda de compresie {method} nu este suportată",
+  "xlsx.utf16": "Partea este codificată UTF-16, care nu este suportată",
+  "xlsx.tooLarge": "Registrul rezultat ar depăși 4 GiB (ZIP64 nu este suportat)",
+  "xlsx.damagedPart": "Partea {part} a registrului este deteriorată",
+  "xlsx.noMainPart": "Fișierul nu este un registru Excel (lipsește partea principală)",
+  "xlsx.notWorkbook": "Fișierul nu este un registru Excel .xlsx (de exemplu un document Word sau un registru binar .xlsb)",
+  "xlsx.noSheet": "Foaia „{name}” nu există",
+  "xlsx.notWorksheet": "Foaia „{name}” nu este o foaie de calcul",
+} as const;
+
+export type MessageKey = keyof typeof ro;

@@ -60,6 +60,11 @@ export interface WorkbookHost {
   recalculateDependents(cells: readonly FormulaCell[]): Promise<number | null>;
   state(cells: readonly FormulaCell[]): Promise<CellsState>;
   freezeSelection(): Promise<FreezeResult>;
+  /**
+   * Adds a worksheet named `name` (or "name (2)", … when taken), writes `rows` from A1 as constants
+   * (never formulas), activates it and returns its name. `textColumns`: the columns written as text.
+   */
+  writeSheet(name: string, rows: readonly (readonly (string | number)[])[], textColumns: readonly number[]): Promise<string>;
 }
 
 /** A sheet's used range as loaded: values (and formulas/types when asked) from (top, left). */
@@ -441,6 +446,37 @@ export class ExcelWorkbook implements WorkbookHost {
       }
       await context.sync();
       return { frozen: cells.length, busy: false };
+    });
+  }
+
+  writeSheet(name: string, rows: readonly (readonly (string | number)[])[], textColumns: readonly number[]): Promise<string> {
+    return Excel.run(async (context) => {
+      const sheets = context.workbook.worksheets;
+      sheets.load("items/name");
+      await context.sync();
+      const taken = new Set(sheets.items.map((ws) => ws.name.toLowerCase()));
+      const base = name.replace(/[:\\/?*[\]]/g, " ").slice(0, 31 - " (99)".length);
+      let unique = base;
+      for (let i = 2; taken.has(unique.toLowerCase()); i++) unique = `${base} (${i})`;
+      // "Adds a new worksheet to the workbook. The worksheet will be added at the end of existing
+      // worksheets." (WorksheetCollection.add, ExcelApi 1.1)
+      const ws = sheets.add(unique);
+      const width = Math.max(1, ...rows.map((r) => r.length));
+      // Range.values: "If the returned value starts with a plus ("+"), minus ("-"), or equal sign
+      // ("="), Excel interprets this value as a formula" (https://learn.microsoft.com/javascript/api/excel/excel.range#excel-excel-range-values-member):
+      // a company's data is text, so its columns get the text format ("@") before the values.
+      for (const col of textColumns) ws.getRangeByIndexes(0, col, rows.length, 1).numberFormat = rows.map(() => ["@"]);
+      // In blocks, each its own request: Excel on the web's 5 MB limit holds for requests too (docs/excel.md).
+      const BLOCK = 1_000;
+      for (let top = 0; top < rows.length; top += BLOCK) {
+        const part = rows.slice(top, top + BLOCK).map((r) => [...r, ...Array<string>(width - r.length).fill("")]);
+        ws.getRangeByIndexes(top, 0, part.length, width).values = part;
+        // eslint-disable-next-line office-addins/no-context-sync-in-loop -- one request per block, each under the 5 MB limit
+        await context.sync();
+      }
+      ws.activate();
+      await context.sync();
+      return unique;
     });
   }
 }

@@ -9,8 +9,9 @@
  */
 import type { PlanName } from "../api/types";
 import { getValidBaseUrl } from "../api/options";
-import type { CellRequest, Estimate, FirmaEngine, PrefetchReport } from "../engine/engine";
+import type { Change, CellRequest, Estimate, FirmaEngine, PrefetchReport } from "../engine/engine";
 import { isPlanName } from "../engine/plans";
+import { changeTable } from "../shared/changes-table";
 import { getEngine } from "../shared/engine-instance";
 import type { CellsState, Scope, WorkbookHost, WorkbookScan } from "./excel";
 import { renderHelp } from "./help";
@@ -101,12 +102,19 @@ const IDS = [
   "refresh-progress",
   "refresh-status",
   "refresh-continue",
+  "changes-box",
+  "changes-summary",
+  "changes-rows",
+  "changes-more",
+  "changes-write",
+  "changes-status",
   "freeze",
   "freeze-confirm",
   "freeze-yes",
   "freeze-no",
   "freeze-status",
   "settings-form",
+  "advanced-settings",
   "base-url",
   "base-url-hint",
   "language",
@@ -146,6 +154,9 @@ interface Prepared {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** How long Excel gets to start running the functions after Range.calculate before the formulas are entered again. */
 const RERUN_WAIT_MS = 2_000;
+
+/** The most changes listed in the pane; all of them go to the sheet. */
+const CHANGES_SHOWN = 50;
 
 /** Why answers of a refresh failed, by error kind (the engine's kinds; anything else is "other"). */
 const CAUSES: Record<string, TextKey> = {
@@ -211,6 +222,9 @@ export class Pane {
   private confirmAnswer: ((yes: boolean) => void) | null = null;
   /** A refresh the confirmed budget did not cover entirely: what "Continue" offers to finish. */
   private unfinished: Prepared | null = null;
+  /** The watch's mark taken when the last refresh began, and what that refresh found changed. */
+  private changesMark: number | null = null;
+  private lastChanges: Change[] | null = null;
   private readonly timeoutMs: number;
   private readonly pollMs: number;
 
@@ -286,6 +300,7 @@ export class Pane {
     on("refresh-yes", "click", () => this.answer(true));
     on("refresh-no", "click", () => this.answer(false));
     on("refresh-continue", "click", () => this.onContinue());
+    on("changes-write", "click", () => this.onWriteChanges());
     on("guard-fill", "click", () => this.onGuardFill());
     on("guard-dismiss", "click", () => this.onGuardDismiss());
     on("quota-retry", "click", () => this.onRetryNow());
@@ -337,6 +352,7 @@ export class Pane {
     });
     for (const [el, m] of this.messages) this.show(el, m.render(lang), m.tone);
     if (this.lastEstimate) this.renderEstimate(this.lastEstimate);
+    void this.renderChanges();
     void this.renderUsage();
   }
 
@@ -985,6 +1001,11 @@ export class Pane {
     delete status.dataset.outcome;
 
     if (!continuing) {
+      // The watch: what this refresh finds changed is recorded from here on (a "Continue" adds to it).
+      this.changesMark = engine.markChanges();
+      this.lastChanges = null;
+      this.el["changes-box"].hidden = true;
+      this.clear(this.el["changes-status"]);
       if (p.scope === "all") engine.refreshAll();
       else engine.markStale(p.plan.requests);
     }
@@ -1093,6 +1114,10 @@ export class Pane {
         errors > 0 || busy > 0 ? "warn" : "ok",
       );
     }
+    if (!(wanted > 0 && failedCount === wanted) && this.changesMark !== null) {
+      this.lastChanges = engine.changes(this.changesMark);
+      await this.renderChanges();
+    }
     if (cut > 0) {
       // Never past the confirmed figure silently: the rest is a new estimate and a new confirmation.
       this.unfinished = p;
@@ -1143,6 +1168,87 @@ export class Pane {
     } finally {
       this.el["refresh-progress"].hidden = true;
       this.setWorking(false);
+    }
+  }
+
+  // ---- the changes a refresh found (issue 12) ---------------------------------------------------
+
+  /** The company's name now, from the cache (no call): the list's "Company" column. */
+  private nameOf(engine: FirmaEngine): (cui: number) => string | null {
+    return (cui) => {
+      try {
+        const v = engine.profileFieldNow(cui, "denumire");
+        return typeof v === "string" ? v : null;
+      } catch {
+        return null;
+      }
+    };
+  }
+
+  /** Lists the last refresh's changes (at most CHANGES_SHOWN; the sheet gets all), in the pane's language. */
+  async renderChanges(): Promise<void> {
+    const changes = this.lastChanges;
+    const box = this.el["changes-box"];
+    if (changes === null) {
+      box.hidden = true;
+      return;
+    }
+    const engine = await this.engine();
+    const l = this.lang;
+    const table = changeTable(changes.slice(0, CHANGES_SHOWN), l, this.nameOf(engine));
+    box.hidden = false;
+    box.dataset.count = String(changes.length);
+    this.el["changes-summary"].textContent =
+      changes.length === 0 ? t(l, "changes.none") : t(l, "changes.some", { changes: count(changes.length, "change", l) });
+    const body = this.el["changes-rows"];
+    body.replaceChildren(
+      ...table.rows.map(([cui, company, field, before, after]) => {
+        const tr = this.doc.createElement("tr");
+        const who = this.doc.createElement("td");
+        who.append(String(company || cui));
+        if (company) {
+          const small = this.doc.createElement("span");
+          small.className = "cui";
+          small.textContent = `CUI ${cui}`;
+          who.append(small);
+        }
+        const cells = [field, before, after].map((v, i) => {
+          const td = this.doc.createElement("td");
+          td.textContent = String(v);
+          if (i === 1) td.className = "before";
+          return td;
+        });
+        tr.append(who, ...cells);
+        return tr;
+      }),
+    );
+    (body.closest("table") as HTMLElement).hidden = changes.length === 0;
+    const more = changes.length - table.rows.length;
+    this.el["changes-more"].hidden = more <= 0;
+    this.el["changes-more"].textContent = more > 0 ? t(l, "changes.more", { changes: count(more, "change", l) }) : "";
+    this.el["changes-write"].hidden = changes.length === 0 || !this.options.host;
+  }
+
+  /** "Write to a new sheet": every change of the last refresh, with its dates, on a sheet of its own. */
+  async onWriteChanges(): Promise<void> {
+    const host = this.options.host;
+    const changes = this.lastChanges;
+    if (!host || !changes || changes.length === 0 || this.working) return;
+    const status = this.el["changes-status"];
+    const button = this.el["changes-write"] as HTMLButtonElement;
+    button.disabled = true;
+    try {
+      const engine = await this.engine();
+      const l = this.lang;
+      const table = changeTable(changes, l, this.nameOf(engine));
+      // Every column but the CUI is text: a name or address is never taken for a formula or a date.
+      const sheet = await host.writeSheet(t(l, "changes.sheetName"), [table.header, ...table.rows], [1, 2, 3, 4, 5, 6]);
+      status.dataset.sheet = sheet;
+      this.say(status, (lang) => t(lang, "changes.written", { sheet }), "ok");
+    } catch (e) {
+      this.say(status, (lang) => t(lang, "changes.writeFailed", { reason: failureCode(e) }), "error");
+    } finally {
+      button.disabled = false;
     }
   }
 
@@ -1202,6 +1308,7 @@ export class Pane {
       } catch {
         this.say(status, (l) => t(l, "settings.badUrl"), "error");
         this.el["base-url"].setAttribute("aria-invalid", "true");
+        (this.el["advanced-settings"] as HTMLDetailsElement).open = true;
         this.el["base-url"].focus();
         return;
       }
@@ -1211,6 +1318,7 @@ export class Pane {
     if (!Number.isInteger(w) || w < 0 || w > 5000) {
       this.say(status, (l) => t(l, "settings.badWindow"), "error");
       this.el["batch-window"].setAttribute("aria-invalid", "true");
+      (this.el["advanced-settings"] as HTMLDetailsElement).open = true;
       this.el["batch-window"].focus();
       return;
     }

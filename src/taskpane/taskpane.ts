@@ -6,6 +6,7 @@
 import { useOfficeStorage } from "../office/storage";
 import { ExcelWorkbook } from "./excel";
 import { startPane } from "./pane";
+import { applyTheme, type OfficeThemeLike } from "./theme";
 
 useOfficeStorage();
 
@@ -14,7 +15,17 @@ export { startPane } from "./pane";
 if (typeof Office !== "undefined") {
   Office.onReady((info) => {
     const inExcel = info.host === Office.HostType.Excel;
-    const displayLanguage = (Office.context as { displayLanguage?: string } | undefined)?.displayLanguage ?? null;
+    const context = Office.context as { displayLanguage?: string; officeTheme?: OfficeThemeLike } | undefined;
+    const displayLanguage = context?.displayLanguage ?? null;
+    // The Office theme (light, dark): theme.ts. Read when the pane opens: the event that reports a
+    // change of theme (Office.EventType.OfficeThemeChanged) exists in Outlook only (Mailbox 1.14).
+    let theme: OfficeThemeLike | null = null;
+    try {
+      theme = context?.officeTheme ?? null;
+    } catch {
+      /* an Office without themes: the system's light or dark choice applies */
+    }
+    applyTheme(document, theme);
     void startPane(document, { host: inExcel ? new ExcelWorkbook() : null, displayLanguage });
   });
 }

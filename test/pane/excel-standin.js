@@ -115,12 +115,24 @@
      * Excel that does not, for the pane's fallback.
      */
     calculateReruns: true,
+    /**
+     * Office.context.officeTheme (https://learn.microsoft.com/javascript/api/office/office.officetheme):
+     * the Colorful theme's colours by default; null: an Office that gives no theme.
+     */
+    officeTheme: {
+      bodyBackgroundColor: "#FFFFFF",
+      bodyForegroundColor: "#000000",
+      controlBackgroundColor: "#FFFFFF",
+      controlForegroundColor: "#262626",
+      isDarkTheme: false,
+      themeId: "Colorful",
+    },
     /** The largest answer of a sync that succeeded, in bytes of JSON. */
     maxAnswerBytes: 0,
   };
   window.__firmaStandIn = S;
 
-  const emptyCell = () => ({ formula: null, value: "", error: null, spillFrom: null, spill: null, format: false });
+  const emptyCell = () => ({ formula: null, value: "", error: null, spillFrom: null, spill: null, format: false, text: false });
 
   /** "1.10" ≥ "1.9": requirement set versions compare part by part, not as decimals. */
   const atLeast = (have, want) => {
@@ -217,7 +229,12 @@
     if (old && old.spill) clearSpill(sheet, key);
     const cell = emptyCell();
     cell.format = !!(old && old.format);
-    if (asFormula && typeof v === "string" && v.startsWith("=")) {
+    cell.text = !!(old && old.text);
+    // Range.values: "If the returned value starts with a plus ("+"), minus ("-"), or equal sign ("="),
+    // Excel interprets this value as a formula" (https://learn.microsoft.com/javascript/api/excel/excel.range):
+    // modelled for "=", unless the cell has the text format ("@"), where what is entered stays text.
+    if (!asFormula && !cell.text && typeof v === "string" && v.startsWith("=") && v.length > 1) asFormula = true;
+    if (asFormula && !cell.text && typeof v === "string" && v.startsWith("=")) {
       cell.formula = v;
       cell.value = 0;
     } else if (typeof v === "string" && ERROR_VALUES.has(v)) {
@@ -630,6 +647,20 @@
     set formulas(v) {
       this._write(v, true);
     }
+    /** The number format; "@" (text) makes what is written afterwards text, as in Excel. */
+    set numberFormat(v) {
+      const copy = JSON.parse(JSON.stringify(v));
+      this._ctx._ops.push(() => {
+        const { sheet, box } = this._resolve();
+        for (let r = box.top; r <= box.bottom; r++)
+          for (let c = box.left; c <= box.right; c++) {
+            const f = Array.isArray(copy) ? copy[r - box.top][c - box.left] : copy;
+            const cell = ensureCell(sheet, r, c);
+            cell.text = f === "@";
+            cell.format = true;
+          }
+      });
+    }
     _write(v, asFormula) {
       const copy = JSON.parse(JSON.stringify(v));
       this._ctx._ops.push(() => {
@@ -735,6 +766,14 @@
       return new Range(this._ctx, () => {
         requireApi("1.7", "Worksheet.getRangeByIndexes");
         return { sheet: this._resolveSheet(), box: { top: row + 1, left: col + 1, bottom: row + rowCount, right: col + colCount } };
+      });
+    }
+    /** "Activate the worksheet in the Excel UI." (ExcelApi 1.1) */
+    activate() {
+      this._ctx._ops.push(() => {
+        const sheet = this._resolveSheet();
+        S.active = sheet.name;
+        S.selection = { sheet: sheet.name, box: { top: 1, left: 1, bottom: 1, right: 1 } };
       });
     }
     getUsedRange(valuesOnly) {
@@ -870,6 +909,30 @@
     getActiveWorksheet() {
       return new Worksheet(this._ctx, () => sheetOf(S.active));
     }
+    /**
+     * "Adds a new worksheet to the workbook. The worksheet will be added at the end of existing
+     * worksheets." (ExcelApi 1.1, https://learn.microsoft.com/javascript/api/excel/excel.worksheetcollection#excel-excel-worksheetcollection-add-member(1));
+     * a name already taken fails with ItemAlreadyExists (https://learn.microsoft.com/office/dev/add-ins/excel/excel-add-ins-error-handling).
+     */
+    add(name) {
+      let created = null;
+      this._ctx._ops.push(() => {
+        let n = name;
+        if (n === undefined || n === null) {
+          let i = S.order.length + 1;
+          while (S.sheets.has(`sheet${i}`)) i++;
+          n = `Sheet${i}`;
+        }
+        n = String(n);
+        if (S.sheets.has(n.toLowerCase())) throw Object.assign(new Error("The resource already exists."), { code: "ItemAlreadyExists" });
+        if (n.length > 31 || /[:\\/?*[\]]/.test(n)) throw Object.assign(new Error(`Invalid sheet name ${n}`), { code: "InvalidArgument" });
+        created = { name: n, cells: new Map() };
+        S.sheets.set(n.toLowerCase(), created);
+        S.order.push(n);
+        S.added.push(n);
+      });
+      return new Worksheet(this._ctx, () => created);
+    }
   }
 
   class SettingsCollection {
@@ -942,6 +1005,8 @@
 
   // ---- what the tests call ------------------------------------------------------------------------
   S.writes = [];
+  /** Worksheets added through WorksheetCollection.add, in order. */
+  S.added = [];
   /** Every plain (non-FIRMA) formula calculated, as "Sheet!A1", in order. */
   S.plainCalculations = [];
   /** Every read of cell contents (values or formulas): { sheet, address, cells }. */
@@ -1080,6 +1145,7 @@
         const context = O.context || (O.context = {});
         const define = (obj, name, value) => Object.defineProperty(obj, name, { value, configurable: true, writable: true });
         define(context, "displayLanguage", S.displayLanguage);
+        if (S.officeTheme) define(context, "officeTheme", S.officeTheme);
         // https://learn.microsoft.com/office/dev/add-ins/develop/specify-api-requirements-runtime
         define(context, "requirements", {
           isSetSupported: (name, version = "1.1") =>

@@ -129,6 +129,8 @@ export interface PaneOptions {
   displayLanguage?: string;
   /** The newest ExcelApi requirement set the stand-in supports. @default the stand-in's ("1.17") */
   excelApi?: string;
+  /** Office.context.officeTheme the stand-in reports (null: none). @default the stand-in's (Colorful) */
+  officeTheme?: Record<string, unknown> | null;
   /** Stored as the service address before the page loads. @default the sandbox's URL */
   baseUrl?: string | null;
   viewport?: { width: number; height: number };
@@ -179,6 +181,12 @@ export async function openPane(h: Harness, options: PaneOptions = {}): Promise<O
         const s = (window as unknown as { __firmaStandIn?: { excelApi: string } }).__firmaStandIn;
         if (s) s.excelApi = v;
       }, options.excelApi);
+    }
+    if (options.officeTheme !== undefined) {
+      await context.addInitScript((theme: Record<string, unknown> | null) => {
+        const s = (window as unknown as { __firmaStandIn?: { officeTheme: unknown } }).__firmaStandIn;
+        if (s) s.officeTheme = theme;
+      }, options.officeTheme);
     }
     // Runs after office.js and before the bundles: hook CustomFunctions.associate and Office.onReady.
     await context.route(`${h.origin}/office-js/office.js`, async (route) => {
@@ -232,6 +240,8 @@ export interface StandIn {
   payloadLimit: number;
   calculateReruns: boolean;
   maxAnswerBytes: number;
+  /** Worksheets added by the add-in, in order. */
+  added: string[];
   syncs: number;
   documentSettings: Map<string, string>;
   customXmlParts: string[];

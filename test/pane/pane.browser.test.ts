@@ -138,6 +138,7 @@ withChromium("the task pane in a browser", () => {
 
       // a service that cannot be reached is named by its address
       await page.click("#settings-section summary");
+      await page.click("#advanced-settings summary");
       await page.fill("#base-url", "http://127.0.0.1:9");
       await act(page, "#save-settings");
       await page.fill("#api-key", key);
@@ -569,6 +570,175 @@ withChromium("the task pane in a browser", () => {
     });
   });
 
+  describe("the watch on what changed", () => {
+    const overrides = (o: Record<string, Record<string, string | boolean>>) => {
+      h.sandbox.config.overrides = o;
+    };
+    afterEach(() => overrides({}));
+
+    test("a refresh after a status and a name change in the registry lists both (company, field, before, after); the list goes to a new sheet as text, for no credit", async () => {
+      const { page, pageErrors } = await openPane(h);
+      const key = keyFor("business");
+      await saveKey(page, key);
+      const cuis = data.sampleCuis(3, 5200);
+      const firme: Record<string, unknown> = { A1: "CUI", B1: "Denumire", C1: "Stare" };
+      cuis.forEach((c, i) => {
+        firme[`A${i + 2}`] = c;
+        firme[`B${i + 2}`] = `=FIRMA.DENUMIRE(A${i + 2})`;
+        firme[`C${i + 2}`] = `=FIRMA.STARE(A${i + 2})`;
+      });
+      await setup(page, { sheets: { Firme: firme } });
+      await calculateAll(page);
+      const oldStatus = (await cellOf(page, "Firme", "C2")).value as string;
+      const oldName = (await cellOf(page, "Firme", "B3")).value as string;
+      expect(typeof oldStatus).toBe("string");
+      const newStatus = oldStatus === "RADIATA" ? "ACTIVA" : "RADIATA";
+      // the registry changes: a company struck off, another renamed (to a name that looks like a formula)
+      const newName = "=1+1 NOU SRL";
+      overrides({ [String(cuis[0])]: { stare: newStatus }, [String(cuis[1])]: { denumire: newName } });
+
+      await act(page, "#refresh");
+      expect(await page.getAttribute("#refresh-status", "data-outcome")).toBe("ok");
+      expect(await page.isVisible("#changes-box")).toBe(true);
+      expect(await page.getAttribute("#changes-box", "data-count")).toBe("2");
+      expect(await text(page, "#changes-summary")).toBe("Această actualizare a găsit 2 schimbări la firmele urmărite:");
+      const rows = await page.$$eval("#changes-rows tr", (trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
+      const firstName = (await cellOf(page, "Firme", "B2")).value as string;
+      expect(rows).toEqual([
+        [`${firstName}CUI ${cuis[0]}`, "Stare", oldStatus, newStatus],
+        [`${newName}CUI ${cuis[1]}`, "Denumire", oldName, newName],
+      ]);
+
+      // written to a new sheet: every column, the dates, a name that starts with "=" kept as text
+      const spent = h.sandbox.usage(key).month;
+      await act(page, "#changes-write");
+      expect(await text(page, "#changes-status")).toBe("Lista a fost scrisă în foaia nouă „Schimbări FIRMA”.");
+      const sheet = (await page.evaluate(() => {
+        const s = (window as unknown as Win).__firmaStandIn;
+        return { added: s.added, cells: s.dump().filter((c) => c.sheet === "Schimbări FIRMA") };
+      })) as { added: string[]; cells: { address: string; formula: string | null; value: unknown }[] };
+      expect(sheet.added).toEqual(["Schimbări FIRMA"]);
+      const at = (a: string) => sheet.cells.find((c) => c.address === a);
+      expect(["A1", "B1", "C1", "D1", "E1", "F1", "G1"].map((a) => at(a)?.value)).toEqual([
+        "CUI",
+        "Firma",
+        "Câmp",
+        "Înainte",
+        "După",
+        "Valoare veche din",
+        "Aflat la",
+      ]);
+      expect([at("A2")?.value, at("C2")?.value, at("D2")?.value, at("E2")?.value]).toEqual([cuis[0], "Stare", oldStatus, newStatus]);
+      expect(at("B3")).toMatchObject({ value: newName, formula: null });
+      expect(at("E3")).toMatchObject({ value: newName, formula: null });
+      expect(String(at("G2")?.value)).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d$/);
+      expect(sheet.cells.filter((c) => c.formula !== null)).toEqual([]);
+      expect(await page.evaluate(() => (window as unknown as Win).__firmaStandIn.dump().length)).toBeGreaterThan(0);
+      // a second time: a sheet of its own, never over the first
+      await act(page, "#changes-write");
+      expect(await page.getAttribute("#changes-status", "data-sheet")).toBe("Schimbări FIRMA (2)");
+      expect(h.sandbox.usage(key).month).toBe(spent);
+
+      // in English the list follows
+      await page.click("#settings-section summary");
+      await page.selectOption("#language", "en");
+      await act(page, "#save-settings");
+      expect(await text(page, "#changes-summary")).toBe("This refresh found 2 changes among the companies watched:");
+      expect(await page.$$eval("#changes-rows tr td:nth-child(2)", (tds) => tds.map((td) => td.textContent))).toEqual(["Status", "Name"]);
+
+      // a refresh that finds nothing new says so, with nothing to write
+      await act(page, "#refresh");
+      expect(await page.getAttribute("#changes-box", "data-count")).toBe("0");
+      expect(await text(page, "#changes-summary")).toBe("No change of status, VAT, name or address among the companies refreshed.");
+      expect(await page.isVisible("#changes-write")).toBe(false);
+      expect(pageErrors).toEqual([]);
+      await page.context().close();
+    });
+
+    test("a refresh the service fails shows no list of changes (nothing was compared)", async () => {
+      const { page } = await openPane(h);
+      const key = keyFor("business");
+      await saveKey(page, key);
+      const cui = data.sampleCuis(1, 5300)[0];
+      await setup(page, { sheets: { Firme: { A1: cui, B1: "=FIRMA.STARE(A1)" } } });
+      await calculateAll(page);
+      overrides({ [String(cui)]: { stare: "RADIATA" } });
+      h.sandbox.config.faults = { errorRate: 1 };
+      try {
+        await act(page, "#refresh");
+      } finally {
+        h.sandbox.config.faults = {};
+      }
+      expect(await page.getAttribute("#refresh-status", "data-outcome")).toBe("failed");
+      expect(await page.isVisible("#changes-box")).toBe(false);
+      await page.context().close();
+    });
+  });
+
+  describe("the look", () => {
+    const colors = (page: Page) =>
+      page.evaluate(() => {
+        const css = (el: Element) => getComputedStyle(el);
+        const card = document.querySelector(".card")!;
+        return {
+          theme: document.documentElement.getAttribute("data-theme"),
+          body: css(document.body).backgroundColor,
+          text: css(document.body).color,
+          card: css(card).backgroundColor,
+          cardText: css(card.querySelector("h2")!).color,
+        };
+      });
+    /** WCAG contrast ratio of two "rgb(r, g, b)" colours. */
+    const contrast = (a: string, b: string) => {
+      const lum = (c: string) => {
+        const [r, g, bl] = (c.match(/\d+/g) ?? []).slice(0, 3).map((x) => Number(x) / 255);
+        const lin = (v: number) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+        return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(bl);
+      };
+      const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
+      return (x + 0.05) / (y + 0.05);
+    };
+
+    test("follows the Office theme: Black gives a dark pane with readable text, Colorful a light one", async () => {
+      const dark = await openPane(h, {
+        officeTheme: {
+          bodyBackgroundColor: "#262626",
+          bodyForegroundColor: "#FFFFFF",
+          controlBackgroundColor: "#404040",
+          controlForegroundColor: "#FFFFFF",
+          isDarkTheme: true,
+          themeId: "Black",
+        },
+      });
+      const d = await colors(dark.page);
+      expect(d.theme).toBe("dark");
+      expect(d.body).toBe("rgb(38, 38, 38)");
+      expect(contrast(d.text, d.body)).toBeGreaterThanOrEqual(4.5);
+      expect(contrast(d.cardText, d.card)).toBeGreaterThanOrEqual(4.5);
+      await dark.context.close();
+
+      const light = await openPane(h);
+      const l = await colors(light.page);
+      expect(l.theme).toBe("light");
+      expect(contrast(l.cardText, l.card)).toBeGreaterThanOrEqual(4.5);
+      expect(contrast(d.card, l.card)).toBeGreaterThan(5); // the two looks are not the same
+      await light.context.close();
+    });
+
+    test("without an Office theme the system's dark choice applies; high contrast draws borders in system colours", async () => {
+      const { page, context } = await openPane(h, { officeTheme: null });
+      await page.emulateMedia({ colorScheme: "dark" });
+      const d = await colors(page);
+      expect(d.theme).toBeNull();
+      expect(contrast(d.cardText, d.card)).toBeGreaterThanOrEqual(4.5);
+      expect(contrast(d.body, "rgb(255, 255, 255)")).toBeGreaterThan(10);
+      await page.emulateMedia({ colorScheme: "light", forcedColors: "active" });
+      const border = await page.evaluate(() => getComputedStyle(document.getElementById("estimate")!).borderTopStyle);
+      expect(border).toBe("solid");
+      await context.close();
+    });
+  });
+
   test("the key appears nowhere: not in document settings, custom XML parts, cells, the DOM outside its masked input, the console or a URL", async () => {
     const run = await openPane(h);
     const { page } = run;
@@ -702,9 +872,20 @@ withChromium("the task pane in a browser", () => {
     await context.close();
   });
 
-  test("settings: the service address needs https except on loopback; the batch window is checked", async () => {
+  test("settings: the service address and the batch window are folded under Advanced; the address needs https except on loopback; the window is checked", async () => {
     const { page, context } = await openPane(h);
     await page.click("#settings-section summary");
+    // the fold is closed: the user's settings (language, credit limit) show, the tuning does not
+    expect(await page.isVisible("#guard-threshold")).toBe(true);
+    expect(await page.isVisible("#batch-window")).toBe(false);
+    expect(await page.isVisible("#base-url")).toBe(false);
+    expect(await text(page, "#advanced-settings summary")).toBe("Avansat");
+    // a bad value inside the closed fold opens it and takes the focus there
+    await page.evaluate(() => ((document.getElementById("batch-window") as HTMLInputElement).value = "-1"));
+    await act(page, "#save-settings");
+    expect(await page.getAttribute("#advanced-settings", "open")).toBe("");
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("batch-window");
+    await page.fill("#batch-window", "40");
     expect(await page.getAttribute("#base-url", "placeholder")).toBe("http://127.0.0.1:3001"); // the development build's default
     expect(await page.inputValue("#base-url")).toBe(h.sandbox.url);
     await page.fill("#base-url", "http://api.example.ro");

@@ -109,6 +109,30 @@ export const en: Readonly<Record<MessageKey, string>> = {
     "Refreshing from the pane needs {set}, which this Excel lacks; the FIRMA functions in cells still work. Update Office to use it.",
   "refresh.noDependents":
     "This Excel cannot recalculate from here the cells that depend on FIRMA cells (ExcelApi 1.15 is missing): if one lags behind, press Ctrl+Alt+F9 (no credits: the data is cached).",
+
+  // the watch on what changed (issue 12): the list after a refresh, and the sheet it can be written to
+  "changes.heading": "What changed",
+  "changes.none": "No change of status, VAT, name or address among the companies refreshed.",
+  "changes.some": "This refresh found {changes} among the companies watched:",
+  "changes.more": "… and {changes} more. Write the list to a new sheet to see them all.",
+  "changes.write": "Write to a new sheet",
+  "changes.written": "The list was written to the new sheet “{sheet}”.",
+  "changes.writeFailed": "The sheet of changes could not be written ({reason}). Try again.",
+  "changes.sheetName": "FIRMA changes",
+  "changes.col.cui": "CUI",
+  "changes.col.company": "Company",
+  "changes.col.field": "Field",
+  "changes.col.before": "Before",
+  "changes.col.after": "After",
+  "changes.col.beforeDate": "Old value as of",
+  "changes.col.afterDate": "Found on",
+  "changes.field.stare": "Status",
+  "changes.field.platitor_tva": "VAT registered",
+  "changes.field.denumire": "Name",
+  "changes.field.adresa": "Address",
+  "changes.yes": "yes",
+  "changes.no": "no",
+
   "refresh.intro": "Fetches the data from the service again. The cost is shown before anything is spent.",
   "refresh.scope": "What to refresh",
   "refresh.scopeAll": "All FIRMA cells in the workbook",
@@ -210,6 +234,8 @@ export const en: Readonly<Record<MessageKey, string>> = {
   "settings.guard": "Credit limit for one calculation",
   "settings.guardHint":
     "When Excel recalculates cells (a paste, a fill-down, opening the workbook) that would cost more than this many credits, FIRMA holds them and asks you here. A whole number ≥ 0; default 100; empty = no limit.",
+  "settings.advanced": "Advanced",
+  "settings.advancedHint": "For troubleshooting and the test service; the defaults suit most users.",
   "settings.badGuard": "The credit limit for one calculation must be a whole number ≥ 0 (or empty, for no limit).",
   "settings.save": "Save settings",
   "settings.saved": "The settings were saved.",
@@ -261,6 +287,7 @@ export const en: Readonly<Record<MessageKey, string>> = {
   "noun.call": "call|calls",
 
   // cell
+  "noun.change": "change|changes",
   "cell.invalidCui": "Invalid CUI (control digit or format). Check the code.",
   "cell.emptyCui": "CUI missing: the cell is empty; enter the company's tax ID.",
   "cell.invalidYear": "Invalid year: use a four-digit year from 1990 on, e.g. 2024.",

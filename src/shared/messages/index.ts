@@ -40,7 +40,7 @@ export function t(lang: Lang, key: MessageKey, params: Params = {}): string {
   });
 }
 
-export type Noun = "credit" | "cell" | "answer" | "firmaFormula" | "formula" | "call";
+export type Noun = "credit" | "cell" | "answer" | "firmaFormula" | "formula" | "call" | "change";
 
 /**
  * "1 credit", "5 credite", "20 de credite" / "1 credit", "5 credits": the noun's form by the

@@ -118,6 +118,30 @@ export const ro = {
     "Actualizarea din panou are nevoie de {set}, pe care acest Excel nu îl are; funcțiile FIRMA din celule merg în continuare. Actualizați Office pentru ea.",
   "refresh.noDependents":
     "Acest Excel nu poate recalcula de aici celulele care depind de cele FIRMA (lipsește ExcelApi 1.15): dacă vreuna a rămas în urmă, apăsați Ctrl+Alt+F9 (fără credite: datele sunt în cache).",
+
+  // the watch on what changed (issue 12): the list after a refresh, and the sheet it can be written to
+  "changes.heading": "Ce s-a schimbat",
+  "changes.none": "Nicio schimbare de stare, TVA, denumire sau adresă la firmele actualizate.",
+  "changes.some": "Această actualizare a găsit {changes} la firmele urmărite:",
+  "changes.more": "… și încă {changes}. Scrieți lista într-o foaie nouă ca să le vedeți pe toate.",
+  "changes.write": "Scrie într-o foaie nouă",
+  "changes.written": "Lista a fost scrisă în foaia nouă „{sheet}”.",
+  "changes.writeFailed": "Foaia cu schimbările nu a putut fi scrisă ({reason}). Încercați din nou.",
+  "changes.sheetName": "Schimbări FIRMA",
+  "changes.col.cui": "CUI",
+  "changes.col.company": "Firma",
+  "changes.col.field": "Câmp",
+  "changes.col.before": "Înainte",
+  "changes.col.after": "După",
+  "changes.col.beforeDate": "Valoare veche din",
+  "changes.col.afterDate": "Aflat la",
+  "changes.field.stare": "Stare",
+  "changes.field.platitor_tva": "Plătitor de TVA",
+  "changes.field.denumire": "Denumire",
+  "changes.field.adresa": "Adresă",
+  "changes.yes": "da",
+  "changes.no": "nu",
+
   "refresh.intro": "Aduce din nou datele de la serviciu. Costul se arată înainte de orice cheltuială.",
   "refresh.scope": "Ce se actualizează",
   "refresh.scopeAll": "Toate celulele FIRMA din registru",
@@ -220,6 +244,8 @@ export const ro = {
   "settings.guard": "Limită de credite pentru un calcul",
   "settings.guardHint":
     "Când Excel recalculează celule (lipire, copiere în jos, deschiderea registrului) care ar costa mai mult de atâtea credite, FIRMA le oprește și vă întreabă aici. Număr întreg ≥ 0; implicit 100; gol = fără limită.",
+  "settings.advanced": "Avansat",
+  "settings.advancedHint": "Pentru depanare și pentru serviciul de test; valorile implicite se potrivesc majorității utilizatorilor.",
   "settings.badGuard": "Limita de credite pentru un calcul trebuie să fie un număr întreg ≥ 0 (sau gol, fără limită).",
   "settings.save": "Salvează setările",
   "settings.saved": "Setările au fost salvate.",
@@ -271,6 +297,7 @@ export const ro = {
   "noun.call": "apel|apeluri|de apeluri",
 
   // cell
+  "noun.change": "schimbare|schimbări|de schimbări",
   "cell.invalidCui": "CUI invalid (cifra de control sau formatul). Verificați codul.",
   "cell.emptyCui": "CUI lipsă: celula e goală; scrieți codul fiscal al firmei.",
   "cell.invalidYear": "An invalid: scrieți un an cu 4 cifre, din 1990 încoace, de ex. 2024.",

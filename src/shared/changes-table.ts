@@ -1,0 +1,63 @@
+/**
+ * The watch's changes (engine.changes()) as a table in the user's language: what the pane lists
+ * after a refresh and writes to a new sheet. Pure: the company name comes from `nameOf` (the pane
+ * reads it from the cache, engine.profileFieldNow), so building the table costs nothing.
+ */
+import type { Change } from "../engine/engine";
+import { t, type Lang, type MessageKey } from "./messages";
+
+export type ChangeCell = string | number;
+
+export interface ChangeTable {
+  header: string[];
+  rows: ChangeCell[][];
+}
+
+const FIELD_KEYS: Record<Change["field"], MessageKey> = {
+  stare: "changes.field.stare",
+  platitor_tva: "changes.field.platitor_tva",
+  denumire: "changes.field.denumire",
+  adresa: "changes.field.adresa",
+};
+
+/** A value as the user reads it: booleans in words, nothing for a missing value. */
+export function changeValue(v: unknown, lang: Lang): string {
+  if (v === null || v === undefined) return "";
+  if (typeof v === "boolean") return t(lang, v ? "changes.yes" : "changes.no");
+  return String(v);
+}
+
+/** A date as YYYY-MM-DD HH:MM in the local time zone (sorts as text, reads the same in both languages). */
+export function changeDate(ms: number | null): string {
+  if (ms === null || !Number.isFinite(ms)) return "";
+  const d = new Date(ms);
+  const p = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
+}
+
+/**
+ * One row per change: CUI, company, field, before, after, when the old value was fetched, when the
+ * change was found. The company is its name now (the new name when the name is what changed).
+ */
+export function changeTable(changes: readonly Change[], lang: Lang, nameOf: (cui: number) => string | null = () => null): ChangeTable {
+  const columns: MessageKey[] = [
+    "changes.col.cui",
+    "changes.col.company",
+    "changes.col.field",
+    "changes.col.before",
+    "changes.col.after",
+    "changes.col.beforeDate",
+    "changes.col.afterDate",
+  ];
+  const header = columns.map((key) => t(lang, key));
+  const rows = changes.map((c) => [
+    c.cui,
+    (c.field === "denumire" ? changeValue(c.after, lang) : null) || nameOf(c.cui) || "",
+    t(lang, FIELD_KEYS[c.field]),
+    changeValue(c.before, lang),
+    changeValue(c.after, lang),
+    changeDate(c.beforeFetchedAt),
+    changeDate(c.afterFetchedAt),
+  ]);
+  return { header, rows };
+}

@@ -6,7 +6,12 @@
  * the calls are real calls to the sandbox), tests the key, fills a workbook, and shows a refresh
  * estimate.
  *
- *   npx tsx scripts/screenshots.ts          → docs/screenshots/pane-ro.png, pane-en.png, refresh-ok.png, refresh-failed.png
+ *   npx tsx scripts/screenshots.ts          → docs/screenshots/pane-ro.png, pane-en.png, refresh-ok.png, refresh-failed.png,
+ *                                             changes.png, dark.png, help-en.png, card.png
+ *
+ * card.png is not Excel's own card (Excel cannot run here): it is the entity value FIRMA.FISA
+ * returns in the stand-in (CustomFunctionsRuntime 1.4), laid out as Excel's card lays one out —
+ * the title property, then each section's properties with their values.
  *
  * Needs Debian's Chromium (/usr/bin/chromium, or FIRMA_CHROMIUM).
  */
@@ -134,6 +139,163 @@ async function outcome(h: Harness, kind: "ok" | "failed"): Promise<string> {
   return file;
 }
 
+/** The changes a refresh found (issue 12): the registry changes three companies (sandbox overrides), then a refresh. */
+async function changes(h: Harness): Promise<string> {
+  const key = "demo-business-changes";
+  h.sandbox.reset(key);
+  const { page, context, pageErrors } = await openPane(h, {
+    displayLanguage: "ro-RO",
+    viewport: { width: 360, height: 900 },
+    deviceScaleFactor: 2,
+  });
+  const idle = () => page.waitForFunction(() => document.getElementById("pane")!.dataset.busy === "false");
+  await page.fill("#api-key", key);
+  await page.click("#save-key");
+  await idle();
+  const def = workbook();
+  await page.evaluate(async (d) => {
+    const s = (window as unknown as Win).__firmaStandIn;
+    await s.setup(d);
+    s.calculateAll();
+    await s.idle();
+  }, def);
+  const cuis = data.sampleCuis(40, 5000);
+  h.sandbox.config.overrides = {
+    [String(cuis[3])]: { stare: "INSOLVENTA" },
+    [String(cuis[7])]: { stare: "RADIATA" },
+    [String(cuis[12])]: { denumire: "NOUA DENUMIRE CONSTRUCT SRL" },
+  };
+  try {
+    await page.click("#refresh");
+    await idle();
+  } finally {
+    h.sandbox.config.overrides = {};
+  }
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  if (pageErrors.length) throw new Error(`the page failed: ${pageErrors.join("; ")}`);
+  const file = path.join(OUT, "changes.png");
+  await page.locator("#refresh-section").screenshot({ path: file });
+  await context.close();
+  return file;
+}
+
+/** The pane in Office's Black theme (issue 12), after an estimate. */
+async function dark(h: Harness): Promise<string> {
+  const key = "demo-business-dark";
+  h.sandbox.reset(key);
+  const { page, context, pageErrors } = await openPane(h, {
+    displayLanguage: "ro-RO",
+    viewport: { width: 360, height: 900 },
+    deviceScaleFactor: 2,
+    officeTheme: {
+      bodyBackgroundColor: "#262626",
+      bodyForegroundColor: "#FFFFFF",
+      controlBackgroundColor: "#404040",
+      controlForegroundColor: "#FFFFFF",
+      isDarkTheme: true,
+      themeId: "Black",
+    },
+  });
+  const idle = () => page.waitForFunction(() => document.getElementById("pane")!.dataset.busy === "false");
+  await page.fill("#api-key", key);
+  await page.click("#save-key");
+  await idle();
+  await page.evaluate(async (d) => {
+    const s = (window as unknown as Win).__firmaStandIn;
+    await s.setup(d);
+    s.calculateAll();
+    await s.idle();
+  }, workbook());
+  await page.click("#estimate");
+  await idle();
+  await page.waitForTimeout(400);
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  if (pageErrors.length) throw new Error(`the page failed: ${pageErrors.join("; ")}`);
+  const file = path.join(OUT, "dark.png");
+  await page.locator("#pane").screenshot({ path: file });
+  await context.close();
+  return file;
+}
+
+/** Help in an English Office: the English function names (FIRMA.NAME, …) with English examples and separators. */
+async function helpEnglish(h: Harness): Promise<string> {
+  const { page, context, pageErrors } = await openPane(h, {
+    displayLanguage: "en-US",
+    viewport: { width: 360, height: 900 },
+    deviceScaleFactor: 2,
+  });
+  await page.click("#help-section summary");
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  if (pageErrors.length) throw new Error(`the page failed: ${pageErrors.join("; ")}`);
+  const file = path.join(OUT, "help-en.png");
+  // The first functions of the list (the whole list is a long page).
+  const box = (await page.locator("#help-section").boundingBox())!;
+  await page.setViewportSize({ width: 360, height: Math.ceil(box.y + box.height) + 20 });
+  await page.screenshot({ path: file, clip: { x: box.x, y: box.y, width: box.width, height: 900 } });
+  await context.close();
+  return file;
+}
+
+/** The entity value of =FIRMA.FISA(cui), drawn as a card: its title, sections and values as Excel receives them. */
+async function card(h: Harness): Promise<string> {
+  const key = "demo-business-card";
+  h.sandbox.reset(key);
+  const { page, context, pageErrors } = await openPane(h, {
+    displayLanguage: "ro-RO",
+    viewport: { width: 360, height: 900 },
+    deviceScaleFactor: 2,
+  });
+  const idle = () => page.waitForFunction(() => document.getElementById("pane")!.dataset.busy === "false");
+  await page.fill("#api-key", key);
+  await page.click("#save-key");
+  await idle();
+  const entity = (await page.evaluate(async (cui) => {
+    const s = (window as unknown as Win).__firmaStandIn as unknown as {
+      customFunctionsRuntime: string;
+      call(id: string, a: unknown[]): Promise<unknown>;
+    };
+    s.customFunctionsRuntime = "1.4";
+    return s.call("FISA", [cui]);
+  }, data.EXAMPLE_CUI)) as unknown;
+  const value = (Array.isArray(entity) ? (entity as unknown[][])[0][0] : entity) as {
+    type: string;
+    text: string;
+    properties: Record<string, { basicValue?: unknown }>;
+    layouts: { card: { title?: { property: string }; sections: { title: string; properties: string[] }[] } };
+  };
+  if (value?.type !== "Entity") throw new Error(`FISA gave no entity value: ${JSON.stringify(entity).slice(0, 200)}`);
+  if (pageErrors.length) throw new Error(`the page failed: ${pageErrors.join("; ")}`);
+  const esc = (x: unknown) => String(x ?? "").replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+  // Numbers as Excel's General format shows them (the entity gives no number format: DoubleCellValue.numberFormat needs ExcelApi 1.19)
+  const shown = (v: unknown) => (typeof v === "boolean" ? (v ? "TRUE" : "FALSE") : v);
+  const title = value.layouts.card.title ? value.properties[value.layouts.card.title.property]?.basicValue : value.text;
+  const sections = value.layouts.card.sections
+    .map(
+      (sec) =>
+        `<section><h2>${esc(sec.title)}</h2>${sec.properties
+          .filter((p) => value.properties[p])
+          .map((p) => `<div class="row"><span>${esc(p)}</span><b>${esc(shown(value.properties[p].basicValue))}</b></div>`)
+          .join("")}</section>`,
+    )
+    .join("");
+  const html = `<!doctype html><meta charset="utf-8"><style>
+    body{margin:0;padding:16px;background:#f3f3f3;font:14px "Segoe UI",Roboto,Arial,sans-serif;color:#242424}
+    .formula{font:13px Consolas,monospace;background:#fff;border:1px solid #d1d1d1;padding:6px 8px;margin-bottom:10px}
+    .card{box-sizing:border-box;width:328px;background:#fff;border-radius:8px;box-shadow:0 4px 16px rgba(0,0,0,.18);padding:16px 18px}
+    h1{font-size:18px;margin:0 0 8px} h2{font-size:12px;text-transform:uppercase;color:#616161;margin:14px 0 4px;letter-spacing:.04em}
+    .row{display:flex;justify-content:space-between;gap:12px;padding:3px 0;border-bottom:1px solid #eee}
+    .row span{color:#424242} .row b{font-weight:600;text-align:right}
+    .note{font-size:11px;color:#707070;margin-top:10px;width:328px}
+  </style><div class="formula">=FIRMA.FISA(${data.EXAMPLE_CUI}) → ${esc(value.text)}</div>
+  <div class="card" id="card"><h1>${esc(title)}</h1>${sections}</div>
+  <p class="note">Conținutul valorii de tip entitate pe care FIRMA.FISA o întoarce (titlu, secțiuni, valori), desenat ca fișa din Excel.</p>`;
+  await page.setContent(html);
+  const file = path.join(OUT, "card.png");
+  await page.locator("body").screenshot({ path: file });
+  await context.close();
+  return file;
+}
+
 async function main(): Promise<void> {
   if (!haveChromium) throw new Error(`no Chromium at ${CHROMIUM} (apt-get install chromium, or set FIRMA_CHROMIUM)`);
   fs.mkdirSync(OUT, { recursive: true });
@@ -142,6 +304,7 @@ async function main(): Promise<void> {
   try {
     for (const lang of ["ro", "en"] as const) console.log(`wrote ${path.relative(process.cwd(), await shoot(h, lang))}`);
     for (const kind of ["ok", "failed"] as const) console.log(`wrote ${path.relative(process.cwd(), await outcome(h, kind))}`);
+    for (const shot of [changes, dark, helpEnglish, card]) console.log(`wrote ${path.relative(process.cwd(), await shot(h))}`);
   } finally {
     await h.close();
   }

@@ -14,10 +14,10 @@ export interface ChangeTable {
 }
 
 const FIELD_KEYS: Record<Change["field"], MessageKey> = {
-  stare: "changes.field.stare",
-  platitor_tva: "changes.field.platitor_tva",
-  denumire: "changes.field.denumire",
-  adresa: "changes.field.adresa",
+  stare: "changes.field.status",
+  platitor_tva: "changes.field.vat",
+  denumire: "changes.field.name",
+  adresa: "changes.field.address",
 };
 
 /** A value as the user reads it: booleans in words, nothing for a missing value. */

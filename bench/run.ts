@@ -34,8 +34,14 @@ import { faultMixes, hardeningMarkdown, HardeningResults, hardeningTargets, w7, 
 /** FIRMA's default concurrency (engine.ts) and batching window (settings), which the bench leaves as they are. */
 const CONCURRENCY = 6;
 const WINDOW_MS = 40;
-/** Bundle budget: the functions bundle is loaded by Excel at startup. */
-const BUNDLE_BUDGET_BYTES = 100 * 1024;
+/**
+ * Bundle budget: what the shared runtime's page (taskpane.html) loads at Excel's startup — the
+ * webpack runtime, the shared chunk (engine, client, catalogs), the functions and the pane. Until
+ * issue 13 the functions bundle (96.9 KB) and the pane's bundle each carried an engine: 281,660
+ * bytes in all; the budget is below that.
+ */
+const BUNDLE_BUDGET_BYTES = 250 * 1024;
+const STARTUP_SCRIPTS = ["runtime.js", "shared.js", "functions.js", "taskpane.js"];
 
 // ---- command line -------------------------------------------------------------------------------
 
@@ -416,7 +422,7 @@ function targets(rows: Row[], w6: CpuResult | null, bundle: Results["bundle"], h
       met: w6.medianUs <= 10,
     });
   out.push({
-    target: `functions bundle ≤ ${n(bundle.budgetBytes / 1024)} KB`,
+    target: `scripts the runtime page loads at startup ≤ ${n(bundle.budgetBytes / 1024)} KB`,
     measured: `${n(round(bundle.bytes / 1024, 1))} KB (${n(round(bundle.gzipBytes / 1024, 1))} KB gzipped)`,
     met: bundle.bytes <= bundle.budgetBytes,
   });
@@ -512,7 +518,7 @@ function markdown(res: Results): string {
     );
   }
   if (res.hardening) lines.push(...hardeningMarkdown(res.hardening, s.latencyMs));
-  lines.push("## Functions bundle", "");
+  lines.push("## Scripts loaded at startup", "");
   lines.push(
     `\`${res.bundle.file}\`: ${n(res.bundle.bytes)} bytes (${n(res.bundle.gzipBytes)} gzipped); budget ${n(res.bundle.budgetBytes)} bytes.`,
     "",
@@ -539,8 +545,7 @@ async function main(): Promise<void> {
     return;
   }
   const want = (w: string) => args.only === null || args.only.has(w);
-  const bundleFile = path.join(DIST, "functions.js");
-  const bundleBytes = fs.readFileSync(bundleFile);
+  const bundleParts = STARTUP_SCRIPTS.map((f) => fs.readFileSync(path.join(DIST, f)));
   const service = await Service.start(args.latencyMs);
   const rows: Row[] = [];
   let w6Result: CpuResult | null = null;
@@ -567,9 +572,9 @@ async function main(): Promise<void> {
     service.stop();
   }
   const bundle = {
-    file: "dist/functions.js",
-    bytes: bundleBytes.length,
-    gzipBytes: zlib.gzipSync(bundleBytes, { level: 9 }).length,
+    file: `dist/{${STARTUP_SCRIPTS.join(",")}}`,
+    bytes: bundleParts.reduce((a, b) => a + b.length, 0),
+    gzipBytes: bundleParts.reduce((a, b) => a + zlib.gzipSync(b, { level: 9 }).length, 0),
     budgetBytes: BUNDLE_BUDGET_BYTES,
   };
   // A filtered run replaces its workloads' figures in the saved results and keeps the others.

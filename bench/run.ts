@@ -447,7 +447,7 @@ function markdown(res: Results): string {
     `- Sandbox in its own process, injected latency ${s.latencyMs} ms per call (jitter ${s.jitterMs}); FIRMA at its defaults: concurrency ${s.concurrency}, batching window ${s.windowMs} ms; baselines limited to the same ${s.baselineConcurrency} calls at once (a browser's connections per host).`,
   );
   lines.push(
-    "- FIRMA = the built `dist/functions.js` in the Excel runtime stand-in (test/support/excel-runtime.ts); baselines = bench/baselines.ts.",
+    "- FIRMA = the built `dist/runtime.js`, `shared.js` and `functions.js` (as the runtime page loads them) in the Excel runtime stand-in (test/support/excel-runtime.ts); baselines = bench/baselines.ts.",
   );
   lines.push(
     "- API minimum: ⌈distinct valid CUIs with a profile cell / 100⌉ + ⌈distinct valid CUIs with a financial cell / 50⌉ (spec: 1 credit per call, batches of ≤ 100 / ≤ 50 CUIs; assumes batch items carry the fields shown, as the sandbox's do).",

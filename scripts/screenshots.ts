@@ -20,7 +20,16 @@ import * as path from "path";
 import type { Page } from "playwright-core";
 import { bucharestDay } from "../src/engine/meter";
 import * as data from "../sandbox/dataset";
-import { haveChromium, CHROMIUM, openPane, startHarness, type Harness, type StandIn } from "../test/pane/harness";
+import {
+  BLACK_THEME,
+  haveChromium,
+  CHROMIUM,
+  openPane,
+  startHarness,
+  type Harness,
+  type PaneOptions,
+  type StandIn,
+} from "../test/pane/harness";
 
 const OUT = path.resolve(__dirname, "..", "docs", "screenshots");
 type Win = Window & { __firmaStandIn: StandIn };
@@ -68,97 +77,77 @@ function workbook(): Parameters<StandIn["setup"]>[0] {
   return { sheets: { Firme: firme, Topuri: { A1: "=FIRMA.JUDETE()" } }, selection: "Firme!B2:D41" };
 }
 
-async function shoot(h: Harness, lang: "ro" | "en"): Promise<string> {
-  const key = `demo-business-screens-${lang}`;
-  h.sandbox.reset(key);
-  const { page, context, pageErrors } = await openPane(h, {
-    displayLanguage: lang === "ro" ? "ro-RO" : "en-US",
-    viewport: { width: 360, height: 900 },
-    deviceScaleFactor: 2,
-    shiftableClock: true,
-  });
+/** A pane "in Excel" at 360 px, 2× pixels: with a saved key when `key` is given (its sandbox counter reset first). */
+async function session(h: Harness, key: string | null, options: PaneOptions = {}) {
+  if (key) h.sandbox.reset(key);
+  const open = await openPane(h, { displayLanguage: "ro-RO", viewport: { width: 360, height: 900 }, deviceScaleFactor: 2, ...options });
+  const { page } = open;
   const idle = () => page.waitForFunction(() => document.getElementById("pane")!.dataset.busy === "false");
-  await page.fill("#api-key", key);
-  await page.click("#save-key");
-  await idle();
-  await history(page, lang === "ro" ? 20_000 : 40_000);
+  const click = async (selector: string) => {
+    await page.click(selector);
+    await idle();
+  };
+  if (key) {
+    await page.fill("#api-key", key);
+    await click("#save-key");
+  }
+  return {
+    ...open,
+    click,
+    /** Sets up the workbook and lets Excel calculate it (the FIRMA cells fetch, as on opening). */
+    async fill(def: Parameters<StandIn["setup"]>[0]): Promise<void> {
+      await page.evaluate(async (d) => {
+        const s = (window as unknown as Win).__firmaStandIn;
+        await s.setup(d);
+        s.calculateAll();
+        await s.idle();
+      }, def);
+    },
+    /** Saves `selector` (or the whole viewport clipped to `clip`) as docs/screenshots/`name`, then closes. */
+    async save(name: string, selector: string, clip?: { height: number }): Promise<string> {
+      await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+      if (open.pageErrors.length) throw new Error(`the page failed: ${open.pageErrors.join("; ")}`);
+      const file = path.join(OUT, name);
+      if (clip) {
+        const box = (await page.locator(selector).boundingBox())!;
+        await page.setViewportSize({ width: 360, height: Math.ceil(box.y + box.height) + 20 });
+        await page.screenshot({ path: file, clip: { x: box.x, y: box.y, width: box.width, height: clip.height } });
+      } else await page.locator(selector).screenshot({ path: file });
+      await open.context.close();
+      return file;
+    },
+  };
+}
 
-  await page.evaluate(async (def) => {
-    const s = (window as unknown as Win).__firmaStandIn;
-    await s.setup(def);
-    s.calculateAll();
-    await s.idle();
-  }, workbook());
-  await page.click("#test-key");
-  await idle();
-  await page.click("#estimate");
-  await idle();
-  await page.click("#settings-section summary");
-  await page.waitForTimeout(400); // the bars' transition
-  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-
-  if (pageErrors.length) throw new Error(`the page failed: ${pageErrors.join("; ")}`);
-  const file = path.join(OUT, `pane-${lang}.png`);
-  await page.locator("#pane").screenshot({ path: file });
-  await context.close();
-  return file;
+async function shoot(h: Harness, lang: "ro" | "en"): Promise<string> {
+  const s = await session(h, `demo-business-screens-${lang}`, { displayLanguage: lang === "ro" ? "ro-RO" : "en-US", shiftableClock: true });
+  await history(s.page, lang === "ro" ? 20_000 : 40_000);
+  await s.fill(workbook());
+  await s.click("#test-key");
+  await s.click("#estimate");
+  await s.page.click("#settings-section summary");
+  await s.page.waitForTimeout(400); // the bars' transition
+  return s.save(`pane-${lang}.png`, "#pane");
 }
 
 /** The refresh section after a refresh that worked, and after one the service failed (issue 11: both outcomes, truthfully). */
 async function outcome(h: Harness, kind: "ok" | "failed"): Promise<string> {
-  const key = `demo-business-outcome-${kind}`;
-  h.sandbox.reset(key);
-  const { page, context, pageErrors } = await openPane(h, {
-    displayLanguage: "ro-RO",
-    viewport: { width: 360, height: 900 },
-    deviceScaleFactor: 2,
-  });
-  const idle = () => page.waitForFunction(() => document.getElementById("pane")!.dataset.busy === "false");
-  await page.fill("#api-key", key);
-  await page.click("#save-key");
-  await idle();
-  await page.evaluate(async (def) => {
-    const s = (window as unknown as Win).__firmaStandIn;
-    await s.setup(def);
-    s.calculateAll();
-    await s.idle();
-  }, workbook());
+  const s = await session(h, `demo-business-outcome-${kind}`);
+  await s.fill(workbook());
   if (kind === "failed") h.sandbox.config.faults = { errorRate: 1 };
   try {
-    await page.click("#refresh");
-    await idle();
-    await page.waitForFunction(() => !!document.getElementById("refresh-status")!.dataset.outcome);
+    await s.click("#refresh");
+    await s.page.waitForFunction(() => !!document.getElementById("refresh-status")!.dataset.outcome);
   } finally {
     h.sandbox.config.faults = {};
   }
-  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-  if (pageErrors.length) throw new Error(`the page failed: ${pageErrors.join("; ")}`);
-  const file = path.join(OUT, `refresh-${kind}.png`);
-  await page.locator("#refresh-section").screenshot({ path: file });
-  await context.close();
-  return file;
+  return s.save(`refresh-${kind}.png`, "#refresh-section");
 }
 
 /** The changes a refresh found (issue 12): the registry changes three companies (sandbox overrides), then a refresh. */
 async function changes(h: Harness): Promise<string> {
-  const key = "demo-business-changes";
-  h.sandbox.reset(key);
-  const { page, context, pageErrors } = await openPane(h, {
-    displayLanguage: "ro-RO",
-    viewport: { width: 360, height: 900 },
-    deviceScaleFactor: 2,
-  });
-  const idle = () => page.waitForFunction(() => document.getElementById("pane")!.dataset.busy === "false");
-  await page.fill("#api-key", key);
-  await page.click("#save-key");
-  await idle();
-  const def = workbook();
-  await page.evaluate(async (d) => {
-    const s = (window as unknown as Win).__firmaStandIn;
-    await s.setup(d);
-    s.calculateAll();
-    await s.idle();
-  }, def);
+  const s = await session(h, "demo-business-changes");
+  await s.fill(workbook());
   const cuis = data.sampleCuis(40, 5000);
   h.sandbox.config.overrides = {
     [String(cuis[3])]: { stare: "INSOLVENTA" },
@@ -166,96 +155,41 @@ async function changes(h: Harness): Promise<string> {
     [String(cuis[12])]: { denumire: "NOUA DENUMIRE CONSTRUCT SRL" },
   };
   try {
-    await page.click("#refresh");
-    await idle();
+    await s.click("#refresh");
   } finally {
     h.sandbox.config.overrides = {};
   }
-  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-  if (pageErrors.length) throw new Error(`the page failed: ${pageErrors.join("; ")}`);
-  const file = path.join(OUT, "changes.png");
-  await page.locator("#refresh-section").screenshot({ path: file });
-  await context.close();
-  return file;
+  return s.save("changes.png", "#refresh-section");
 }
 
 /** The pane in Office's Black theme (issue 12), after an estimate. */
 async function dark(h: Harness): Promise<string> {
-  const key = "demo-business-dark";
-  h.sandbox.reset(key);
-  const { page, context, pageErrors } = await openPane(h, {
-    displayLanguage: "ro-RO",
-    viewport: { width: 360, height: 900 },
-    deviceScaleFactor: 2,
-    officeTheme: {
-      bodyBackgroundColor: "#262626",
-      bodyForegroundColor: "#FFFFFF",
-      controlBackgroundColor: "#404040",
-      controlForegroundColor: "#FFFFFF",
-      isDarkTheme: true,
-      themeId: "Black",
-    },
-  });
-  const idle = () => page.waitForFunction(() => document.getElementById("pane")!.dataset.busy === "false");
-  await page.fill("#api-key", key);
-  await page.click("#save-key");
-  await idle();
-  await page.evaluate(async (d) => {
-    const s = (window as unknown as Win).__firmaStandIn;
-    await s.setup(d);
-    s.calculateAll();
-    await s.idle();
-  }, workbook());
-  await page.click("#estimate");
-  await idle();
-  await page.waitForTimeout(400);
-  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-  if (pageErrors.length) throw new Error(`the page failed: ${pageErrors.join("; ")}`);
-  const file = path.join(OUT, "dark.png");
-  await page.locator("#pane").screenshot({ path: file });
-  await context.close();
-  return file;
+  const s = await session(h, "demo-business-dark", { officeTheme: BLACK_THEME });
+  await s.fill(workbook());
+  await s.click("#estimate");
+  await s.page.waitForTimeout(400);
+  return s.save("dark.png", "#pane");
 }
 
 /** Help in an English Office: the English function names (FIRMA.NAME, …) with English examples and separators. */
 async function helpEnglish(h: Harness): Promise<string> {
-  const { page, context, pageErrors } = await openPane(h, {
-    displayLanguage: "en-US",
-    viewport: { width: 360, height: 900 },
-    deviceScaleFactor: 2,
-  });
-  await page.click("#help-section summary");
-  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-  if (pageErrors.length) throw new Error(`the page failed: ${pageErrors.join("; ")}`);
-  const file = path.join(OUT, "help-en.png");
+  const s = await session(h, null, { displayLanguage: "en-US" });
+  await s.page.click("#help-section summary");
   // The first functions of the list (the whole list is a long page).
-  const box = (await page.locator("#help-section").boundingBox())!;
-  await page.setViewportSize({ width: 360, height: Math.ceil(box.y + box.height) + 20 });
-  await page.screenshot({ path: file, clip: { x: box.x, y: box.y, width: box.width, height: 900 } });
-  await context.close();
-  return file;
+  return s.save("help-en.png", "#help-section", { height: 900 });
 }
 
 /** The entity value of =FIRMA.FISA(cui), drawn as a card: its title, sections and values as Excel receives them. */
 async function card(h: Harness): Promise<string> {
-  const key = "demo-business-card";
-  h.sandbox.reset(key);
-  const { page, context, pageErrors } = await openPane(h, {
-    displayLanguage: "ro-RO",
-    viewport: { width: 360, height: 900 },
-    deviceScaleFactor: 2,
-  });
-  const idle = () => page.waitForFunction(() => document.getElementById("pane")!.dataset.busy === "false");
-  await page.fill("#api-key", key);
-  await page.click("#save-key");
-  await idle();
+  const s = await session(h, "demo-business-card");
+  const page = s.page;
   const entity = (await page.evaluate(async (cui) => {
-    const s = (window as unknown as Win).__firmaStandIn as unknown as {
+    const standIn = (window as unknown as Win).__firmaStandIn as unknown as {
       customFunctionsRuntime: string;
       call(id: string, a: unknown[]): Promise<unknown>;
     };
-    s.customFunctionsRuntime = "1.4";
-    return s.call("FISA", [cui]);
+    standIn.customFunctionsRuntime = "1.4";
+    return standIn.call("FISA", [cui]);
   }, data.EXAMPLE_CUI)) as unknown;
   const value = (Array.isArray(entity) ? (entity as unknown[][])[0][0] : entity) as {
     type: string;
@@ -264,7 +198,6 @@ async function card(h: Harness): Promise<string> {
     layouts: { card: { title?: { property: string }; sections: { title: string; properties: string[] }[] } };
   };
   if (value?.type !== "Entity") throw new Error(`FISA gave no entity value: ${JSON.stringify(entity).slice(0, 200)}`);
-  if (pageErrors.length) throw new Error(`the page failed: ${pageErrors.join("; ")}`);
   const esc = (x: unknown) => String(x ?? "").replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
   // Numbers as Excel's General format shows them (the entity gives no number format: DoubleCellValue.numberFormat needs ExcelApi 1.19)
   const shown = (v: unknown) => (typeof v === "boolean" ? (v ? "TRUE" : "FALSE") : v);
@@ -290,10 +223,7 @@ async function card(h: Harness): Promise<string> {
   <div class="card" id="card"><h1>${esc(title)}</h1>${sections}</div>
   <p class="note">Conținutul valorii de tip entitate pe care FIRMA.FISA o întoarce (titlu, secțiuni, valori), desenat ca fișa din Excel.</p>`;
   await page.setContent(html);
-  const file = path.join(OUT, "card.png");
-  await page.locator("body").screenshot({ path: file });
-  await context.close();
-  return file;
+  return s.save("card.png", "body");
 }
 
 async function main(): Promise<void> {

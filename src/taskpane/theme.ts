@@ -3,8 +3,8 @@
  * and control colours as "#RRGGBB" and whether it is dark
  * (https://learn.microsoft.com/javascript/api/office/office.officetheme; the page's own sample reads
  * isDarkTheme both as a property and as a method, so both are accepted here). Without a theme (a
- * plain browser, or an Office that gives none) the page is left to the system's light or dark choice
- * (taskpane.css, prefers-color-scheme); Windows high contrast is handled by CSS (forced-colors).
+ * plain browser, or an Office that gives none) the system's light or dark choice applies
+ * (prefers-color-scheme), followed as it changes; Windows high contrast is handled by CSS (forced-colors).
  */
 export interface OfficeThemeLike {
   bodyBackgroundColor?: string;
@@ -43,7 +43,7 @@ function safeCall(f: () => boolean): boolean | undefined {
   }
 }
 
-/** Sets data-theme on <html> and the theme's colours as --office* custom properties. */
+/** Sets data-theme on <html> and the theme's colours as --office* custom properties; without a theme, the system's choice. */
 export function applyTheme(doc: Document, theme: OfficeThemeLike | null | undefined): void {
   const root = doc.documentElement;
   const kind = themeKind(theme);
@@ -52,8 +52,11 @@ export function applyTheme(doc: Document, theme: OfficeThemeLike | null | undefi
     ["--officeBodyForeground", theme?.bodyForegroundColor],
   ];
   if (kind === null) {
-    root.removeAttribute("data-theme");
     for (const [name] of colors) root.style.removeProperty(name);
+    const system = doc.defaultView?.matchMedia?.("(prefers-color-scheme: dark)");
+    const follow = () => root.setAttribute("data-theme", system?.matches ? "dark" : "light");
+    follow();
+    system?.addEventListener?.("change", follow);
     return;
   }
   root.setAttribute("data-theme", kind);

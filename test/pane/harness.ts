@@ -122,6 +122,16 @@ export async function startHarness(options: { sandboxPort?: number } = {}): Prom
   };
 }
 
+/** Office.context.officeTheme in Office's Black theme (https://learn.microsoft.com/javascript/api/office/office.officetheme). */
+export const BLACK_THEME = {
+  bodyBackgroundColor: "#262626",
+  bodyForegroundColor: "#FFFFFF",
+  controlBackgroundColor: "#404040",
+  controlForegroundColor: "#FFFFFF",
+  isDarkTheme: true,
+  themeId: "Black",
+};
+
 export interface PaneOptions {
   /** Inject the Excel stand-in (host Excel); false: a plain browser (host null). @default true */
   excel?: boolean;

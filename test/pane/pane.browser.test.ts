@@ -10,7 +10,7 @@ import * as fs from "fs";
 import * as path from "path";
 import type { Page } from "playwright-core";
 import * as data from "../../sandbox/dataset";
-import { haveChromium, CHROMIUM, openPane, startHarness, type Harness, type StandIn } from "./harness";
+import { BLACK_THEME, haveChromium, CHROMIUM, openPane, startHarness, type Harness, type StandIn } from "./harness";
 
 if (!haveChromium) console.log(`pane browser tests SKIPPED: no Chromium at ${CHROMIUM} (apt-get install chromium).`);
 const withChromium = haveChromium ? describe : describe.skip;
@@ -700,16 +700,7 @@ withChromium("the task pane in a browser", () => {
     };
 
     test("follows the Office theme: Black gives a dark pane with readable text, Colorful a light one", async () => {
-      const dark = await openPane(h, {
-        officeTheme: {
-          bodyBackgroundColor: "#262626",
-          bodyForegroundColor: "#FFFFFF",
-          controlBackgroundColor: "#404040",
-          controlForegroundColor: "#FFFFFF",
-          isDarkTheme: true,
-          themeId: "Black",
-        },
-      });
+      const dark = await openPane(h, { officeTheme: BLACK_THEME });
       const d = await colors(dark.page);
       expect(d.theme).toBe("dark");
       expect(d.body).toBe("rgb(38, 38, 38)");
@@ -727,12 +718,17 @@ withChromium("the task pane in a browser", () => {
 
     test("without an Office theme the system's dark choice applies; high contrast draws borders in system colours", async () => {
       const { page, context } = await openPane(h, { officeTheme: null });
+      expect((await colors(page)).theme).toBe("light");
       await page.emulateMedia({ colorScheme: "dark" });
+      // followed as the system's choice changes (a "change" event on the media query)
+      await page.waitForFunction(() => document.documentElement.getAttribute("data-theme") === "dark", null, { timeout: 5_000 });
       const d = await colors(page);
-      expect(d.theme).toBeNull();
+      expect(d.theme).toBe("dark");
       expect(contrast(d.cardText, d.card)).toBeGreaterThanOrEqual(4.5);
       expect(contrast(d.body, "rgb(255, 255, 255)")).toBeGreaterThan(10);
-      await page.emulateMedia({ colorScheme: "light", forcedColors: "active" });
+      await page.emulateMedia({ colorScheme: "light" });
+      await page.waitForFunction(() => document.documentElement.getAttribute("data-theme") === "light", null, { timeout: 5_000 });
+      await page.emulateMedia({ forcedColors: "active" });
       const border = await page.evaluate(() => getComputedStyle(document.getElementById("estimate")!).borderTopStyle);
       expect(border).toBe("solid");
       await context.close();

@@ -8,8 +8,13 @@
  *    answer's `Retry-After`), the key changes or the user asks to retry (`clearStop`): the cells
  *    then settle at once, at zero calls; persisted, so reopening does not knock again;
  *  - budgets: while one is open, an attempt that could take it past its limit is never sent;
- *  - a breaker: after consecutive calls that got no usable answer (down, timing out), queued calls
- *    fail at once for a short while instead of each waiting out its own timeouts.
+ *  - a breaker: after consecutive calls that got no usable answer (down, timing out), no new call
+ *    starts until those in flight have ended; then one call alone tries the service (the probe).
+ *    An answer closes the breaker and the calls go on as before; no answer opens it, and queued
+ *    calls fail at once for a short while instead of each waiting out its own timeouts. A burst of
+ *    failures that says nothing of the service (connections that all broke at once, as when a busy
+ *    process lets its idle connections go stale) thus costs the cells of those calls only, not
+ *    every call queued behind them (bench W7 saw 856 batches fail that way without the probe).
  * Attempts, retries included, are counted as the client reports them: charged unless refused
  * before charging (http.ts `mayHaveCharged`).
  */
@@ -70,6 +75,9 @@ export class CallGate {
   private readonly inflightByKey = new Map<string, number>();
   private readonly budgets = new Set<OpenBudget>();
   private failures = 0;
+  /** Enough failures in a row: no new call until those in flight end, then one alone (the probe). */
+  private suspect = false;
+  private probing = false;
   private breakerUntil = 0;
   private breakerError: unknown = null;
   private loaded: Promise<void> | null = null;
@@ -127,7 +135,12 @@ export class CallGate {
   }
 
   private next(): void {
-    while (this.active < this.concurrency && this.queue.length > 0) {
+    while (this.queue.length > 0) {
+      if (this.suspect) {
+        // The breaker's question: the calls in flight end first, then one call alone asks the service.
+        if (this.active > 0) return;
+        this.probing = true;
+      } else if (this.active >= this.concurrency) return;
       this.active++;
       this.queue.shift()!();
     }
@@ -145,6 +158,9 @@ export class CallGate {
     const stop = this.stopFor(keyId);
     if (stop) throw this.stoppedError(stop);
     if (this.now() < this.breakerUntil) throw this.breakerError ?? new NetworkError();
+    // While the breaker asks its question, only the probe is sent: the retries of the calls still in
+    // flight are refused, as when it is open (each attempt at a service that does not answer may cost).
+    if (this.suspect && !this.probing) throw this.breakerError ?? new NetworkError();
     const left = this.remaining.get(keyId);
     if (left && left.day === bucharestDay(this.now()) && left.value - (this.inflightByKey.get(keyId) ?? 0) <= 0) {
       // The service said how many credits are left, and calls in flight will use them up.
@@ -180,10 +196,16 @@ export class CallGate {
     if (call.errorKind && NO_ANSWER.has(call.errorKind)) {
       // While open, queued calls fail at once with what the last ones met.
       this.breakerError = call.errorKind === "timeout" ? new TimeoutError(call.durationMs) : new NetworkError();
-      if (++this.failures >= BREAKER_AFTER) this.breakerUntil = this.now() + BREAKER_MS;
+      this.failures++;
+      if (this.probing) {
+        // The probe got no answer either: the service is down for now.
+        this.breakerUntil = this.now() + BREAKER_MS;
+        this.suspect = this.probing = false;
+      } else if (this.failures >= BREAKER_AFTER && this.now() >= this.breakerUntil) this.suspect = true;
     } else if (call.status > 0) {
       this.failures = 0;
       this.breakerUntil = 0;
+      this.suspect = this.probing = false;
     }
     this.changed();
   }

@@ -94,13 +94,91 @@ test("Bucharest's day and month turn over at its own midnight, daylight saving i
   expect(new Date(nextBucharestMonth(Date.parse("2026-12-15T12:00:00Z"))).toISOString()).toBe("2026-12-31T22:00:00.000Z");
 });
 
-test("after six attempts without an answer the breaker fails the next ones at once; any answer closes it", () => {
+const NO_ANSWER = rec({ status: 0, errorKind: "timeout", credited: false, charged: false });
+
+/** A call through the gate that ends as `outcome` says, when the test says. */
+function call(g: CallGate, log: string[], name: string) {
+  let finish: (ok: boolean) => void = () => undefined;
+  const done = g.run(
+    () =>
+      new Promise<string>((resolve, reject) => {
+        log.push(`start ${name}`);
+        try {
+          g.beforeCall("k");
+        } catch (e) {
+          log.push(`refused ${name}`);
+          reject(e);
+          return;
+        }
+        finish = (ok) => {
+          g.afterCall("k", ok ? rec() : NO_ANSWER);
+          if (ok) resolve(name);
+          else reject(new Error(`no answer ${name}`));
+        };
+      }),
+  );
+  return { done: done.catch((e: Error) => e.message), finish: (ok: boolean) => finish(ok) };
+}
+const tick = () => new Promise((r) => setTimeout(r, 0));
+
+test("after six attempts without an answer one call alone asks the service; no answer to it either opens the breaker, and queued calls then fail at once", async () => {
   const g = gate();
   for (let i = 0; i < 6; i++) {
     g.beforeCall("k");
-    g.afterCall("k", rec({ status: 0, errorKind: "timeout", credited: false }));
+    g.afterCall("k", NO_ANSWER);
   }
+  const log: string[] = [];
+  const [probe, a, b] = ["probe", "a", "b"].map((n) => call(g, log, n));
+  await tick();
+  expect(log).toEqual(["start probe"]); // alone, though the gate allows 2 at once
+  probe.finish(false);
+  expect(await probe.done).toBe("no answer probe");
+  await tick();
+  expect(log).toEqual(["start probe", "start a", "refused a", "start b", "refused b"]);
+  expect(await a.done).toMatch(/did not answer|timeout/i);
   expect(() => g.beforeCall("k")).toThrow(expect.objectContaining({ kind: "timeout" }));
+});
+
+test("a burst of failures that says nothing of the service costs only its own calls: the probe's answer closes the breaker and the queue goes on at full width", async () => {
+  const g = gate();
+  const log: string[] = [];
+  // after five failures, two calls in flight fail together: the sixth and seventh in a row
+  for (let i = 0; i < 5; i++) {
+    g.beforeCall("k");
+    g.afterCall("k", NO_ANSWER);
+  }
+  const [x, y, probe, a, b] = ["x", "y", "probe", "a", "b"].map((n) => call(g, log, n));
+  await tick();
+  expect(log).toEqual(["start x", "start y"]);
+  x.finish(false);
+  await tick();
+  // suspect: nothing new starts while y is still in flight
+  expect(log).toEqual(["start x", "start y"]);
+  y.finish(false);
+  await tick();
+  expect(log).toEqual(["start x", "start y", "start probe"]);
+  probe.finish(true);
+  expect(await probe.done).toBe("probe");
+  await tick();
+  expect(log.slice(3)).toEqual(["start a", "start b"]); // both at once again
+  a.finish(true);
+  b.finish(true);
+  expect([await a.done, await b.done]).toEqual(["a", "b"]);
+});
+
+test("any answer closes the breaker", () => {
+  const g = gate();
+  for (let i = 0; i < 5; i++) {
+    g.beforeCall("k");
+    g.afterCall("k", NO_ANSWER);
+  }
+  g.beforeCall("k");
+  g.afterCall("k", rec({ status: 503, errorKind: "server", charged: true }));
+  for (let i = 0; i < 5; i++) {
+    g.beforeCall("k");
+    g.afterCall("k", NO_ANSWER);
+  }
+  expect(() => g.beforeCall("k")).not.toThrow();
 });
 
 test("a call no cell waits for any more is dropped when its turn comes", async () => {

@@ -46,34 +46,31 @@ interface RefreshFlags {
   changes?: string;
 }
 
-function wholeNumber(v: string): number {
-  const n = Number(v);
-  if (!/^\d+$/.test(v) || !Number.isSafeInteger(n)) throw new InvalidArgumentError("a whole number ≥ 0 / un număr întreg ≥ 0");
-  return n;
-}
+const wholeNumber =
+  (lang: Lang) =>
+  (v: string): number => {
+    const n = Number(v);
+    if (!/^\d+$/.test(v) || !Number.isSafeInteger(n)) throw new InvalidArgumentError(msg(lang, "cli.help.badWhole"));
+    return n;
+  };
 
-function planName(v: string): PlanName {
-  if (!isPlanName(v)) throw new InvalidArgumentError("free, pro, business or enterprise");
-  return v;
+const planName =
+  (lang: Lang) =>
+  (v: string): PlanName => {
+    if (!isPlanName(v)) throw new InvalidArgumentError(msg(lang, "cli.help.badPlan"));
+    return v;
+  };
+
+/** `--lang ro|en` (or `--lang=en`) among the arguments, before commander has parsed them. */
+function langOfArgs(argv: readonly string[]): Lang | null {
+  for (let i = 0; i < argv.length; i++) {
+    const v = argv[i] === "--lang" ? argv[i + 1] : argv[i].startsWith("--lang=") ? argv[i].slice(7) : undefined;
+    if (v === "ro" || v === "en") return v;
+  }
+  return null;
 }
 
 /** The default output: `book.refreshed.xlsx` beside `book.xlsx`. */
-const EXIT_HELP = `
-Coduri de ieșire / exit codes:
-  0  toate celulele FIRMA au fost actualizate / every FIRMA cell was refreshed
-  2  parțial: unele celule și-au păstrat valoarea anterioară sau nu pot fi calculate /
-     partial: some cells kept their previous values or cannot be computed
-  1  nimic făcut: argumente greșite, fișier ilizibil sau de nescris, nicio formulă FIRMA, niciun răspuns /
-     nothing done: bad arguments, unreadable or unwritable file, no FIRMA formula, no answer at all`;
-
-const REFRESH_HELP = `
-Exemple / examples:
-  firma refresh registru.xlsx --key CHEIA                 scrie registru.refreshed.xlsx alături
-  firma refresh registru.xlsx --dry-run                   doar estimarea, fără cost / only the estimate
-  firma refresh registru.xlsx --in-place --max-credits 50 cel mult 50 de credite / at most 50 credits
-  FIRMA_API_KEY=CHEIA firma refresh registru.xlsx --json  rezultatul ca JSON / the outcome as JSON
-${EXIT_HELP}`;
-
 export function defaultOutput(input: string, suffix = "refreshed"): string {
   const ext = extname(input) || ".xlsx";
   return join(dirname(input), `${basename(input, extname(input))}.${suffix}${ext}`);
@@ -81,60 +78,42 @@ export function defaultOutput(input: string, suffix = "refreshed"): string {
 
 export async function main(argv: string[], io: Io = { stdout: process.stdout, stderr: process.stderr, env: process.env }): Promise<number> {
   let code = 0;
+  // The help speaks the language the messages will: --lang if given, else LANG (as runRefresh decides).
+  const lang = langOfArgs(argv) ?? langFromEnv(io.env);
+  const h = (key: Parameters<typeof msg>[1], params?: Parameters<typeof msg>[2]) => msg(lang, key, params);
   const program = new Command("firma")
-    .description("FIRMA: date despre firme românești în registre Excel / Romanian company data in Excel workbooks")
+    .description(h("cli.help.program"))
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
     .showSuggestionAfterError(true)
-    .addHelpText("after", `\nExemplu / example:\n  firma refresh registru.xlsx --key CHEIA\n  firma refresh --help\n${EXIT_HELP}`);
+    .helpOption("-h, --help", h("cli.help.help"))
+    .helpCommand("help [command]", h("cli.help.helpCommand"))
+    .addHelpText("after", `\n${h("cli.help.example")}\n\n${h("cli.help.exitCodes")}`);
 
   program
     .command("refresh")
-    .description(
-      "actualizează valorile formulelor FIRMA dintr-un .xlsx, fără Excel / refresh the values of FIRMA formulas in an .xlsx, without Excel",
-    )
-    .argument("<book.xlsx>", "registrul de actualizat / the workbook to refresh")
-    .option("--key <key>", "cheia API (implicit: FIRMA_API_KEY) / API key (default: FIRMA_API_KEY)")
-    .option("--base-url <url>", "adresa serviciului (implicit: FIRMA_BASE_URL) / service address (default: FIRMA_BASE_URL)")
-    .option(
-      "--out <file>",
-      "fișierul rezultat (implicit: <nume>.refreshed.xlsx alături) / output file (default: <name>.refreshed.xlsx beside it)",
-    )
-    .option("--in-place", "suprascrie fișierul de intrare / overwrite the input file")
-    .option("--dry-run", "doar estimează costul, fără apeluri și fără scriere / only estimate the cost: no calls, nothing written")
-    .option(
-      "--max-credits <n>",
-      "buget: niciun apel peste atâtea credite; celulele rămase își păstrează valorile / budget: no call past this many credits; the other cells keep their values",
-      wholeNumber,
-    )
-    .option("--plan <plan>", "planul dvs., pentru verificarea anilor fără cost / your plan, to check years at no cost", planName)
-    .option(
-      "--cache-dir <dir>",
-      `dosarul cache-ului, fișierul cache.sqlite (implicit ${defaultCacheDir()}) / the cache folder, file cache.sqlite`,
-    )
-    .option("--no-cache", "fără cache pe disc / no cache on disk")
-    .option("--no-progress", "fără bară de progres / no progress bar")
-    .addOption(
-      new Option("--lang <lang>", "limba mesajelor (implicit: după LANG) / message language (default: from LANG)").choices(["ro", "en"]),
-    )
-    .option(
-      "--values-only",
-      "formulele FIRMA înlocuite cu valorile lor (pentru LibreOffice, Google Sheets) / FIRMA formulas replaced by their values (for LibreOffice, Google Sheets)",
-    )
-    .option("--csv <file>", "scrie și foaia cu celule FIRMA ca CSV / also write the sheet with FIRMA cells as CSV")
-    .option(
-      "--changes <file>",
-      "scrie ca CSV ce s-a schimbat la firme (stare, TVA, denumire, adresă) / write what changed (status, VAT, name, address) as CSV",
-    )
-    .option("--force", "aduce din nou și răspunsurile din cache (după estimare) / fetch cached answers again too (after the estimate)")
-    .option(
-      "--max-age <days>",
-      "răspunsurile mai vechi de atâtea zile se aduc din nou / answers older than this many days are fetched again",
-      wholeNumber,
-    )
-    .option("--json", "la final, un obiect JSON cu rezultatul / print the outcome as one JSON object")
-    .option("--verbose", "listează celulele nerecalculate / list the cells not refreshed")
-    .addHelpText("after", REFRESH_HELP)
+    .description(h("cli.help.refresh"))
+    .helpOption("-h, --help", h("cli.help.help"))
+    .argument("<book.xlsx>", h("cli.help.book"))
+    .option("--key <key>", h("cli.help.key"))
+    .option("--base-url <url>", h("cli.help.baseUrl"))
+    .option("--out <file>", h("cli.help.out"))
+    .option("--in-place", h("cli.help.inPlace"))
+    .option("--dry-run", h("cli.help.dryRun"))
+    .option("--max-credits <n>", h("cli.help.maxCredits"), wholeNumber(lang))
+    .option("--plan <plan>", h("cli.help.plan"), planName(lang))
+    .option("--cache-dir <dir>", h("cli.help.cacheDir", { dir: defaultCacheDir() }))
+    .option("--no-cache", h("cli.help.noCache"))
+    .option("--no-progress", h("cli.help.noProgress"))
+    .addOption(new Option("--lang <lang>", h("cli.help.lang")).choices(["ro", "en"]))
+    .option("--values-only", h("cli.help.valuesOnly"))
+    .option("--csv <file>", h("cli.help.csv"))
+    .option("--changes <file>", h("cli.help.changes"))
+    .option("--force", h("cli.help.force"))
+    .option("--max-age <days>", h("cli.help.maxAge"), wholeNumber(lang))
+    .option("--json", h("cli.help.json"))
+    .option("--verbose", h("cli.help.verbose"))
+    .addHelpText("after", `\n${h("cli.help.examples")}\n\n${h("cli.help.exitCodes")}`)
     .action(async (input: string, flags: RefreshFlags) => {
       code = await runRefresh(resolve(input), flags, io);
     });

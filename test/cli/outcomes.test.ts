@@ -167,6 +167,33 @@ test("an unknown option names itself and the closest valid one; --help shows exa
   expect(help).toMatch(/0 +toate celulele FIRMA au fost actualizate/);
   expect(help).toMatch(/2 +parțial/);
   expect(help).toMatch(/1 +nimic făcut/);
+  expect(help).toMatch(/--changes <file> +scrie ca CSV ce s-a schimbat/);
+  expect(help).not.toMatch(/every FIRMA cell|refresh the values/); // one language, not both
+
+  // in English after LANG, or after --lang wherever it stands
+  const helpIn = async (argv: string[], env: Record<string, string>) => {
+    let out = "";
+    const sink = { write: (s: string) => (out += s) };
+    await main(argv, { stdout: sink, stderr: sink, env });
+    return out;
+  };
+  for (const english of [
+    await helpIn(["refresh", "--help"], { LANG: "en_GB.UTF-8" }),
+    await helpIn(["refresh", "--lang", "en", "--help"], {}),
+  ]) {
+    expect(english).toMatch(/0 +every FIRMA cell was refreshed/);
+    expect(english).toMatch(/--dry-run +only estimate the cost/);
+    expect(english).toMatch(/firma refresh book\.xlsx --dry-run/);
+    expect(english).not.toMatch(/toate celulele|actualizează/);
+  }
+  expect(await helpIn(["refresh", "--lang=ro", "--help"], { LANG: "en_US" })).toMatch(/0 +toate celulele FIRMA/);
+  expect(await helpIn(["--help"], { LANG: "en_US" })).toMatch(/FIRMA: Romanian company data in Excel workbooks/);
+
+  // a bad number is refused in the user's language
+  const bad = await firma(["refresh", "x.xlsx", "--max-credits", "-3", "--lang", "en"]);
+  expect(bad.code).toBe(1);
+  expect(bad.err).toMatch(/a whole number ≥ 0/);
+  expect(bad.err).not.toMatch(/număr întreg/);
 });
 
 test("--json prints one object with the estimate, the spend and the cells by outcome; LANG=en speaks English with separators", async () => {

@@ -315,6 +315,38 @@ export const en: Readonly<Record<MessageKey, string>> = {
   "cell.preview": "Preview: press Enter to fetch the data.",
   "cell.notCached": "No answer was received for this cell; retry.",
 
+  // cli: firma --help, in the language of --lang or LANG
+  "cli.help.program": "FIRMA: Romanian company data in Excel workbooks",
+  "cli.help.refresh": "refresh the values of FIRMA formulas in an .xlsx, without Excel",
+  "cli.help.book": "the workbook to refresh",
+  "cli.help.key": "API key (default: FIRMA_API_KEY)",
+  "cli.help.baseUrl": "service address (default: FIRMA_BASE_URL)",
+  "cli.help.out": "output file (default: <name>.refreshed.xlsx beside it)",
+  "cli.help.inPlace": "overwrite the input file",
+  "cli.help.dryRun": "only estimate the cost: no calls, nothing written",
+  "cli.help.maxCredits": "budget: no call past this many credits; the other cells keep their values",
+  "cli.help.plan": "your plan, to check years at no cost",
+  "cli.help.cacheDir": "the cache folder, with the file cache.sqlite (default {dir})",
+  "cli.help.noCache": "no cache on disk",
+  "cli.help.noProgress": "no progress bar",
+  "cli.help.lang": "message language (default: from LANG)",
+  "cli.help.valuesOnly": "FIRMA formulas replaced by their values (for LibreOffice, Google Sheets)",
+  "cli.help.csv": "also write the sheet with FIRMA cells as CSV",
+  "cli.help.changes": "write what changed (status, VAT, name, address) as CSV",
+  "cli.help.force": "fetch cached answers again too (after the estimate)",
+  "cli.help.maxAge": "answers older than this many days are fetched again",
+  "cli.help.json": "print the outcome as one JSON object",
+  "cli.help.verbose": "list the cells not refreshed",
+  "cli.help.help": "show this help",
+  "cli.help.badWhole": "a whole number ≥ 0",
+  "cli.help.badPlan": "free, pro, business or enterprise",
+  "cli.help.helpCommand": "show a command's help",
+  "cli.help.example": "Example:\n  firma refresh book.xlsx --key KEY\n  firma refresh --help",
+  "cli.help.examples":
+    "Examples:\n  firma refresh book.xlsx --key KEY                   writes book.refreshed.xlsx beside it\n  firma refresh book.xlsx --dry-run                   only the estimate, no cost\n  firma refresh book.xlsx --in-place --max-credits 50 at most 50 credits\n  FIRMA_API_KEY=KEY firma refresh book.xlsx --json    the outcome as JSON",
+  "cli.help.exitCodes":
+    "Exit codes:\n  0  every FIRMA cell was refreshed\n  2  partial: some cells kept their previous values or cannot be computed\n  1  nothing done: bad arguments, unreadable or unwritable file, no FIRMA formula, no answer at all",
+
   // cli
   "cli.cause.budgetReached": "the credit budget was reached (--max-credits or the estimate); run again: what is cached costs nothing",
   "cli.cause.network": "the service cannot be reached; check --base-url / FIRMA_BASE_URL and the connection",

@@ -325,6 +325,38 @@ export const ro = {
   "cell.preview": "Previzualizare: apăsați Enter pentru a aduce datele.",
   "cell.notCached": "Nu s-a primit răspuns pentru această celulă; reîncercați.",
 
+  // cli: firma --help, in the language of --lang or LANG
+  "cli.help.program": "FIRMA: date despre firme românești în registre Excel",
+  "cli.help.refresh": "actualizează valorile formulelor FIRMA dintr-un .xlsx, fără Excel",
+  "cli.help.book": "registrul de actualizat",
+  "cli.help.key": "cheia API (implicit: FIRMA_API_KEY)",
+  "cli.help.baseUrl": "adresa serviciului (implicit: FIRMA_BASE_URL)",
+  "cli.help.out": "fișierul rezultat (implicit: <nume>.refreshed.xlsx alături)",
+  "cli.help.inPlace": "suprascrie fișierul de intrare",
+  "cli.help.dryRun": "doar estimează costul, fără apeluri și fără scriere",
+  "cli.help.maxCredits": "buget: niciun apel peste atâtea credite; celulele rămase își păstrează valorile",
+  "cli.help.plan": "planul dvs., pentru verificarea anilor fără cost",
+  "cli.help.cacheDir": "dosarul cache-ului, cu fișierul cache.sqlite (implicit {dir})",
+  "cli.help.noCache": "fără cache pe disc",
+  "cli.help.noProgress": "fără bară de progres",
+  "cli.help.lang": "limba mesajelor (implicit: după LANG)",
+  "cli.help.valuesOnly": "formulele FIRMA înlocuite cu valorile lor (pentru LibreOffice, Google Sheets)",
+  "cli.help.csv": "scrie și foaia cu celule FIRMA ca CSV",
+  "cli.help.changes": "scrie ca CSV ce s-a schimbat la firme (stare, TVA, denumire, adresă)",
+  "cli.help.force": "aduce din nou și răspunsurile din cache (după estimare)",
+  "cli.help.maxAge": "răspunsurile mai vechi de atâtea zile se aduc din nou",
+  "cli.help.json": "la final, un obiect JSON cu rezultatul",
+  "cli.help.verbose": "listează celulele nerecalculate",
+  "cli.help.help": "arată acest ajutor",
+  "cli.help.badWhole": "un număr întreg ≥ 0",
+  "cli.help.badPlan": "free, pro, business sau enterprise",
+  "cli.help.helpCommand": "arată ajutorul unei comenzi",
+  "cli.help.example": "Exemplu:\n  firma refresh registru.xlsx --key CHEIA\n  firma refresh --help",
+  "cli.help.examples":
+    "Exemple:\n  firma refresh registru.xlsx --key CHEIA                 scrie registru.refreshed.xlsx alături\n  firma refresh registru.xlsx --dry-run                   doar estimarea, fără cost\n  firma refresh registru.xlsx --in-place --max-credits 50 cel mult 50 de credite\n  FIRMA_API_KEY=CHEIA firma refresh registru.xlsx --json  rezultatul ca JSON",
+  "cli.help.exitCodes":
+    "Coduri de ieșire:\n  0  toate celulele FIRMA au fost actualizate\n  2  parțial: unele celule și-au păstrat valoarea anterioară sau nu pot fi calculate\n  1  nimic făcut: argumente greșite, fișier ilizibil sau de nescris, nicio formulă FIRMA, niciun răspuns",
+
   // cli
   "cli.cause.budgetReached": "bugetul de credite s-a atins (--max-credits sau estimarea); rulați din nou: ce e deja în cache nu mai costă",
   "cli.cause.network": "serviciul nu poate fi contactat; verificați --base-url / FIRMA_BASE_URL și conexiunea",

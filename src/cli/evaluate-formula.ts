@@ -25,6 +25,7 @@ import { CellError, Cell, Matrix, isCellError } from "../shared/cells";
 import { cellKey } from "../shared/sheet/a1";
 import { describeReason, FormulaSyntaxError, matchNamespaceFunction, NotEvaluableReason, tokenize } from "../shared/sheet/formula";
 import { ReadValue } from "../shared/sheet/cell-values";
+import { t as msg, type Lang } from "../shared/messages";
 import { Workbook } from "./workbook";
 
 export interface FirmaCall {
@@ -197,15 +198,16 @@ const PENDING_VALUE = new FormulaError("#N/A", "FIRMA: not answered yet");
 
 const NOT_IMPLEMENTED = /Function (\S+) is not implemented/;
 
-/** Whole-formula reasons, Romanian then English. */
-function reasonText(reason: NotEvaluableReason | "function" | "intersection", detail = ""): string {
+/** Whole-formula reasons, in the user's language (the catalogs' formula.* keys). */
+function reasonText(lang: Lang, reason: NotEvaluableReason | "function" | "intersection", detail = ""): string {
   switch (reason) {
     case "function":
-      return `funcția ${detail} nu poate fi calculată fără Excel / the function ${detail} cannot be computed without Excel`;
+      return msg(lang, "formula.whole.function", { name: detail });
     case "intersection":
-      return "formula folosește operatorul @ / the formula uses the @ operator";
+      return msg(lang, "formula.whole.intersection");
     default:
-      return describeReason(reason)
+      // The argument-level reason, said of the whole formula.
+      return describeReason(reason, lang)
         .replace(/argumentul/g, "formula")
         .replace(/the argument/g, "the formula");
   }
@@ -226,6 +228,8 @@ export class FormulaEvaluator {
   constructor(
     private readonly wb: Workbook,
     private readonly namespace = "FIRMA",
+    /** The language of the reasons a formula cannot be computed (the report, --verbose). */
+    private readonly lang: Lang = "ro",
   ) {
     patchOperators();
   }
@@ -272,7 +276,7 @@ export class FormulaEvaluator {
           o.kind === "pending"
             ? {
                 kind: "unevaluable",
-                reason: "argumentele depind de prea multe apeluri FIRMA înlănțuite / the arguments depend on too many chained FIRMA calls",
+                reason: msg(this.lang, "formula.whole.chained"),
               }
             : o,
         );
@@ -309,21 +313,21 @@ export class FormulaEvaluator {
     try {
       tokens = tokenize(body);
     } catch (e) {
-      return `${describeReason("syntax")}: ${(e as FormulaSyntaxError).message}`;
+      return `${describeReason("syntax", this.lang)}: ${(e as FormulaSyntaxError).message}`;
     }
     for (let i = 0; i < tokens.length; i++) {
       const t = tokens[i];
-      if (t.kind === "name") return reasonText("name");
-      if (t.kind === "struct") return reasonText("structuredReference");
+      if (t.kind === "name") return reasonText(this.lang, "name");
+      if (t.kind === "struct") return reasonText(this.lang, "structuredReference");
       if (t.kind === "ref") {
         const r = t.ref!;
-        if (r.external) return reasonText("externalReference");
-        if (r.threeD) return reasonText("threeDReference");
-        if (r.area === "name") return reasonText("name");
-        if (r.sheet !== null && !this.wb.sheet(r.sheet)?.part) return reasonText("unknownSheet");
+        if (r.external) return reasonText(this.lang, "externalReference");
+        if (r.threeD) return reasonText(this.lang, "threeDReference");
+        if (r.area === "name") return reasonText(this.lang, "name");
+        if (r.sheet !== null && !this.wb.sheet(r.sheet)?.part) return reasonText(this.lang, "unknownSheet");
       }
-      if (t.kind === "op" && t.text === "#") return reasonText("spillReference");
-      if (t.kind === "op" && t.text === "@") return reasonText("intersection");
+      if (t.kind === "op" && t.text === "#") return reasonText(this.lang, "spillReference");
+      if (t.kind === "op" && t.text === "@") return reasonText(this.lang, "intersection");
       if (t.kind === "func") {
         const m = matchNamespaceFunction(t.text, this.namespace);
         const u = t.text.toUpperCase();
@@ -357,8 +361,8 @@ export class FormulaEvaluator {
   private failure(e: unknown): string {
     const msg = e instanceof Error ? e.message : String(e);
     const m = NOT_IMPLEMENTED.exec(msg);
-    if (m) return reasonText("function", m[1]);
-    return `${describeReason("syntax")}: ${msg.split("\n")[0]}`;
+    if (m) return reasonText(this.lang, "function", m[1]);
+    return `${describeReason("syntax", this.lang)}: ${msg.split("\n")[0]}`;
   }
 
   /** A FIRMA function called by the parser. */

@@ -168,7 +168,7 @@ async function runRefresh(input: string, flags: RefreshFlags, io: Io): Promise<n
     store = flags.cache ? new SqliteStore(defaultCachePath(flags.cacheDir ?? defaultCacheDir())) : new MemoryStore();
   } catch (e) {
     // A locked, unreadable or corrupt cache file: say which, before anything is asked of the service.
-    if (e instanceof CacheStoreError) return fail(msg(lang, "cli.cacheStore", { path: e.path, reason: e.reason }));
+    if (e instanceof CacheStoreError) return fail(e.messageIn(lang));
     throw e;
   }
   let engine: FirmaEngine;

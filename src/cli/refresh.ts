@@ -100,7 +100,7 @@ export async function refreshWorkbook(input: Uint8Array, options: RefreshOptions
   // formula as Excel would. Phase 1 lists the FIRMA calls whose arguments are known (one plan:
   // estimate, budget, prefetch); phase 2 evaluates from the cache, a call whose arguments came
   // from another FIRMA call being fetched in a further round under what is left of the budget.
-  const evaluator = new FormulaEvaluator(wb, "FIRMA");
+  const evaluator = new FormulaEvaluator(wb, "FIRMA", lang);
   const jobs = found.map((fc) => ({ sheet: fc.sheet, address: fc.address, row: fc.row, col: fc.col, formula: fc.formula }));
   const phase1 = evaluator.collect(jobs);
   const requests = phase1.calls.flatMap((c) => cellRequests(c.name, c.args));

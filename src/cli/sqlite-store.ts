@@ -9,7 +9,7 @@ import { mkdirSync } from "fs";
 import { homedir } from "os";
 import { dirname, join } from "path";
 import type { AnswerChanges, AnswerStore, KeyValueStoreWithAnswers, StoredAnswer } from "../engine/store";
-import { t } from "../shared/messages";
+import { t, type Lang, type MessageKey } from "../shared/messages";
 
 /** `$XDG_CACHE_HOME/firma`, else `~/.cache/firma`. */
 export function defaultCacheDir(): string {
@@ -25,11 +25,23 @@ export function defaultCachePath(dir = defaultCacheDir()): string {
 export class CacheStoreError extends Error {
   constructor(
     readonly path: string,
-    readonly reason: string,
+    /** What SQLite said, with the kind of problem when it is one we know (catalog key cli.db.*). */
+    readonly cause: { key: MessageKey | null; detail: string },
   ) {
-    super(`${t("ro", "cli.cacheStore", { path, reason })} / ${t("en", "cli.cacheStore", { path, reason })}`);
+    super(
+      `${t("ro", "cli.cacheStore", { path, reason: reasonText(cause, "ro") })} / ${t("en", "cli.cacheStore", { path, reason: reasonText(cause, "en") })}`,
+    );
     this.name = "CacheStoreError";
   }
+
+  /** The whole message in the user's language. */
+  messageIn(lang: Lang): string {
+    return t(lang, "cli.cacheStore", { path: this.path, reason: reasonText(this.cause, lang) });
+  }
+}
+
+function reasonText(cause: { key: MessageKey | null; detail: string }, lang: Lang): string {
+  return cause.key ? t(lang, cause.key, { detail: cause.detail }) : cause.detail;
 }
 
 export interface SqliteStoreOptions {
@@ -154,13 +166,11 @@ class SqliteAnswerStore implements AnswerStore {
   }
 }
 
-function reason(e: unknown): string {
+function reason(e: unknown): { key: MessageKey | null; detail: string } {
   const code = (e as { code?: string })?.code;
-  const msg = (e as Error)?.message ?? String(e);
-  if (code === "SQLITE_BUSY" || code === "SQLITE_LOCKED") return `blocat de alt program / locked by another program: ${msg}`;
-  if (code === "SQLITE_NOTADB" || code === "SQLITE_CORRUPT")
-    return `nu este o bază de date SQLite validă / not a valid SQLite database: ${msg}`;
-  if (code === "SQLITE_CANTOPEN" || code === "SQLITE_READONLY" || code === "SQLITE_PERM")
-    return `nu poate fi deschis pentru scriere / cannot be opened for writing: ${msg}`;
-  return msg;
+  const detail = (e as Error)?.message ?? String(e);
+  if (code === "SQLITE_BUSY" || code === "SQLITE_LOCKED") return { key: "cli.db.locked", detail };
+  if (code === "SQLITE_NOTADB" || code === "SQLITE_CORRUPT") return { key: "cli.db.notDatabase", detail };
+  if (code === "SQLITE_CANTOPEN" || code === "SQLITE_READONLY" || code === "SQLITE_PERM") return { key: "cli.db.cannotWrite", detail };
+  return { key: null, detail };
 }

@@ -103,8 +103,13 @@ test("a file locked by another program: a clear error naming the path", () => {
     try {
       store(path, 200);
     } catch (e) {
-      expect((e as Error).message).toContain(path);
-      expect((e as Error).message).toMatch(/blocat de alt program .* \/ .*The disk cache cannot be used/);
+      const err = e as CacheStoreError;
+      expect(err.message).toContain(path);
+      // said in the user's language, one language at a time
+      expect(err.messageIn("ro")).toMatch(/blocat de alt program: /);
+      expect(err.messageIn("ro")).not.toMatch(/locked by|cannot be used/);
+      expect(err.messageIn("en")).toMatch(/The disk cache cannot be used.*locked by another program: /);
+      expect(err.messageIn("en")).not.toMatch(/blocat/);
     }
   } finally {
     other.exec("ROLLBACK");

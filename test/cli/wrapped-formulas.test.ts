@@ -231,8 +231,17 @@ describe("what the evaluator cannot compute", () => {
     const outFile = join(dir, "unevaluable.out.xlsx");
     const code = await main(["refresh", f, "--key", key, "--base-url", sb.url, "--no-cache", "--out", outFile, "--verbose"], io);
     expect(code).toBe(2);
-    expect(out).toMatch(/Firme!B2 .*XLOOKUP/);
-    expect(out).toMatch(/Firme!B3 .*(nume definit|defined name)/);
+    expect(out).toMatch(/Firme!B2 .*XLOOKUP.*— funcția XLOOKUP nu poate fi calculată fără Excel$/m);
+    expect(out).toMatch(/Firme!B3 .*— formula folosește un nume definit$/m);
+    expect(out).not.toMatch(/cannot be computed|defined name/); // one language: Romanian here (no LANG)
+
+    // in English with --lang en: the reasons too
+    let en = "";
+    const ioEn: Io = { stdout: { write: (s: string) => (en += s) }, stderr: { write: (s: string) => (en += s) }, env: {} };
+    await main(["refresh", f, "--key", key, "--base-url", sb.url, "--no-cache", "--out", outFile, "--verbose", "--lang", "en"], ioEn);
+    expect(en).toMatch(/Firme!B2 .*— the function XLOOKUP cannot be computed without Excel$/m);
+    expect(en).toMatch(/Firme!B3 .*— the formula uses a defined name$/m);
+    expect(en).not.toMatch(/fără Excel|nume definit/);
     const wb = Workbook.open(readFileSync(outFile));
     expect(wb.getValue("Firme", "B1")).toBe(data.company(cui)!.denumire);
     expect(wb.getValue("Firme", "B2")).toBe("old");

@@ -368,6 +368,9 @@ export const en: Readonly<Record<MessageKey, string>> = {
   "header.judete": "Code|County|Active companies",
 
   // formula
+  "formula.whole.function": "the function {name} cannot be computed without Excel",
+  "formula.whole.intersection": "the formula uses the @ operator",
+  "formula.whole.chained": "the arguments depend on too many chained FIRMA calls",
   "formula.reason.syntax": "the formula cannot be read",
   "formula.reason.nested": "the FIRMA call is inside a larger formula",
   "formula.reason.function": "the argument contains a function",
@@ -432,6 +435,9 @@ export const en: Readonly<Record<MessageKey, string>> = {
   "cli.outcome.ok": "Done: every cell was refreshed.",
   "cli.outcome.partial": "Partial: some cells were not refreshed (see above).",
   "cli.outcome.nothing": "Nothing was done.",
+  "cli.db.locked": "locked by another program: {detail}",
+  "cli.db.notDatabase": "not a valid SQLite database: {detail}",
+  "cli.db.cannotWrite": "cannot be opened for writing: {detail}",
   "cli.cacheStore":
     "The disk cache cannot be used: {path} ({reason}). Nothing was spent. Close the other program using it, delete the file, choose another folder with --cache-dir, or work without a cache with --no-cache.",
   "cli.cache.full": "The disk cache is full: {evicted} were dropped (the least recently used); they will cost credits when asked again.",

@@ -379,6 +379,9 @@ export const ro = {
   "header.judete": "Cod|Județ|Firme active",
 
   // formula
+  "formula.whole.function": "funcția {name} nu poate fi calculată fără Excel",
+  "formula.whole.intersection": "formula folosește operatorul @",
+  "formula.whole.chained": "argumentele depind de prea multe apeluri FIRMA înlănțuite",
   "formula.reason.syntax": "formula nu poate fi citită",
   "formula.reason.nested": "apelul FIRMA este în interiorul altei formule",
   "formula.reason.function": "argumentul conține o funcție",
@@ -444,6 +447,9 @@ export const ro = {
   "cli.outcome.ok": "Gata: toate celulele au fost actualizate.",
   "cli.outcome.partial": "Parțial: unele celule nu au fost actualizate (vezi mai sus).",
   "cli.outcome.nothing": "Nu s-a făcut nimic.",
+  "cli.db.locked": "blocat de alt program: {detail}",
+  "cli.db.notDatabase": "nu este o bază de date SQLite validă: {detail}",
+  "cli.db.cannotWrite": "nu poate fi deschis pentru scriere: {detail}",
   "cli.cacheStore":
     "Cache-ul de pe disc nu poate fi folosit: {path} ({reason}). Nu s-a cheltuit nimic. Închideți celălalt program care îl folosește, ștergeți fișierul, alegeți alt dosar cu --cache-dir sau lucrați fără cache cu --no-cache.",
   "cli.cache.full":

@@ -23,6 +23,8 @@ export interface Change {
   beforeFetchedAt: number | null;
   /** When the new value was fetched (ms since the epoch). */
   afterFetchedAt: number;
+  /** The company's name in the answer that showed the change (null when it carried none). */
+  name: string | null;
 }
 
 interface Saved {
@@ -73,11 +75,12 @@ export class ChangeLog {
     afterFetchedAt: number,
   ): void {
     if (!before) return;
+    const name = typeof after.denumire === "string" ? after.denumire : typeof before.denumire === "string" ? before.denumire : null;
     for (const field of WATCHED_FIELDS) {
       const b = before[field];
       const a = after[field];
       if (b === undefined || a === undefined || same(b, a)) continue;
-      this.list.push({ cui, field, before: b, after: a, beforeFetchedAt: beforeFetchedAt ?? null, afterFetchedAt });
+      this.list.push({ cui, field, before: b, after: a, beforeFetchedAt: beforeFetchedAt ?? null, afterFetchedAt, name });
       this.dirty = true;
     }
     this.trim();

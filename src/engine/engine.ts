@@ -37,7 +37,7 @@ import { Capabilities, ServiceCapabilities } from "./capabilities";
 import { Change, ChangeLog } from "./changes";
 import { parseCui, type CuiFailure } from "../api/cui";
 import { Dispatcher, EXTRA_PROFILE } from "./dispatch";
-import { LocalInputError, type MessageRef } from "./errors";
+import { LocalInputError, shownInput, type MessageRef } from "./errors";
 import { addFinancialWant, addProfileWant, emptyWants, upperBoundCalls, WantSet } from "./estimate";
 import { Budget, CallGate, QuotaStop } from "./gate";
 import { BurstGuard, HeldBurst } from "./guard";
@@ -859,6 +859,5 @@ function nonNegative(v: number, name: string): number {
 /** The precise reason a CUI was refused, for the cell's message (the input shortened: a cell may hold anything). */
 function cuiDetail(reason: CuiFailure, input: string): MessageRef {
   if (reason === "empty") return { key: "cell.emptyCui" };
-  const shown = input.length > 24 ? `${input.slice(0, 23)}…` : input;
-  return { key: `cell.invalidCui.${reason}`, params: { input: shown } };
+  return { key: `cell.invalidCui.${reason}`, params: { input: shownInput(input) } };
 }

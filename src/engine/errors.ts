@@ -33,6 +33,11 @@ export interface MessageRef {
   params?: Readonly<Record<string, string | number>>;
 }
 
+/** What the user typed, shortened for a message (a cell may hold anything, of any length). */
+export function shownInput(input: string): string {
+  return input.length > 24 ? `${input.slice(0, 23)}…` : input;
+}
+
 export class LocalInputError extends Error {
   override readonly name = "LocalInputError";
   constructor(

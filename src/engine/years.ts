@@ -1,5 +1,5 @@
 import type { PlanName } from "../api/types";
-import { LocalInputError } from "./errors";
+import { LocalInputError, shownInput } from "./errors";
 import { PLANS } from "./plans";
 
 /** The first year the service could hold accounts for (companies registered since 1990). */
@@ -36,7 +36,7 @@ export function parseYear(v: unknown): YearParse {
 const invalidYear = (input: string) =>
   new LocalInputError("invalid_year", `invalid year "${input}"`, {
     key: "cell.invalidYear.input",
-    params: { input: input.length > 24 ? `${input.slice(0, 23)}…` : input },
+    params: { input: shownInput(input) },
   });
 
 /**

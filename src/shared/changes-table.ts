@@ -1,7 +1,7 @@
 /**
  * The watch's changes (engine.changes()) as a table in the user's language: what the pane lists
- * after a refresh and writes to a new sheet. Pure: the company name comes from `nameOf` (the pane
- * reads it from the cache, engine.profileFieldNow), so building the table costs nothing.
+ * after a refresh and writes to a new sheet. Pure: the company's name is the one the change was
+ * recorded with, so building the table asks nothing of the engine or the service.
  */
 import type { Change } from "../engine/engine";
 import { t, type Lang, type MessageKey } from "./messages";
@@ -11,6 +11,8 @@ export type ChangeCell = string | number;
 export interface ChangeTable {
   header: string[];
   rows: ChangeCell[][];
+  /** The columns of text (all but the CUI): a sheet writes them as text, never as formulas or dates. */
+  textColumns: number[];
 }
 
 const FIELD_KEYS: Record<Change["field"], MessageKey> = {
@@ -37,9 +39,10 @@ export function changeDate(ms: number | null): string {
 
 /**
  * One row per change: CUI, company, field, before, after, when the old value was fetched, when the
- * change was found. The company is its name now (the new name when the name is what changed).
+ * change was found. The company is named as in the answer that showed the change (so by its new
+ * name when the name is what changed); changes saved before names were recorded have none.
  */
-export function changeTable(changes: readonly Change[], lang: Lang, nameOf: (cui: number) => string | null = () => null): ChangeTable {
+export function changeTable(changes: readonly Change[], lang: Lang): ChangeTable {
   const columns: MessageKey[] = [
     "changes.col.cui",
     "changes.col.company",
@@ -52,12 +55,12 @@ export function changeTable(changes: readonly Change[], lang: Lang, nameOf: (cui
   const header = columns.map((key) => t(lang, key));
   const rows = changes.map((c) => [
     c.cui,
-    (c.field === "denumire" ? changeValue(c.after, lang) : null) || nameOf(c.cui) || "",
+    c.name ?? "",
     t(lang, FIELD_KEYS[c.field]),
     changeValue(c.before, lang),
     changeValue(c.after, lang),
     changeDate(c.beforeFetchedAt),
     changeDate(c.afterFetchedAt),
   ]);
-  return { header, rows };
+  return { header, rows, textColumns: header.map((_, i) => i).slice(1) };
 }

@@ -352,7 +352,7 @@ export class Pane {
     });
     for (const [el, m] of this.messages) this.show(el, m.render(lang), m.tone);
     if (this.lastEstimate) this.renderEstimate(this.lastEstimate);
-    void this.renderChanges();
+    this.renderChanges();
     void this.renderUsage();
   }
 
@@ -1116,7 +1116,7 @@ export class Pane {
     }
     if (!(wanted > 0 && failedCount === wanted) && this.changesMark !== null) {
       this.lastChanges = engine.changes(this.changesMark);
-      await this.renderChanges();
+      this.renderChanges();
     }
     if (cut > 0) {
       // Never past the confirmed figure silently: the rest is a new estimate and a new confirmation.
@@ -1173,29 +1173,16 @@ export class Pane {
 
   // ---- the changes a refresh found (issue 12) ---------------------------------------------------
 
-  /** The company's name now, from the cache (no call): the list's "Company" column. */
-  private nameOf(engine: FirmaEngine): (cui: number) => string | null {
-    return (cui) => {
-      try {
-        const v = engine.profileFieldNow(cui, "denumire");
-        return typeof v === "string" ? v : null;
-      } catch {
-        return null;
-      }
-    };
-  }
-
   /** Lists the last refresh's changes (at most CHANGES_SHOWN; the sheet gets all), in the pane's language. */
-  async renderChanges(): Promise<void> {
+  renderChanges(): void {
     const changes = this.lastChanges;
     const box = this.el["changes-box"];
     if (changes === null) {
       box.hidden = true;
       return;
     }
-    const engine = await this.engine();
     const l = this.lang;
-    const table = changeTable(changes.slice(0, CHANGES_SHOWN), l, this.nameOf(engine));
+    const table = changeTable(changes.slice(0, CHANGES_SHOWN), l);
     box.hidden = false;
     box.dataset.count = String(changes.length);
     this.el["changes-summary"].textContent =
@@ -1238,11 +1225,9 @@ export class Pane {
     const button = this.el["changes-write"] as HTMLButtonElement;
     button.disabled = true;
     try {
-      const engine = await this.engine();
       const l = this.lang;
-      const table = changeTable(changes, l, this.nameOf(engine));
-      // Every column but the CUI is text: a name or address is never taken for a formula or a date.
-      const sheet = await host.writeSheet(t(l, "changes.sheetName"), [table.header, ...table.rows], [1, 2, 3, 4, 5, 6]);
+      const table = changeTable(changes, l);
+      const sheet = await host.writeSheet(t(l, "changes.sheetName"), [table.header, ...table.rows], table.textColumns);
       status.dataset.sheet = sheet;
       this.say(status, (lang) => t(lang, "changes.written", { sheet }), "ok");
     } catch (e) {

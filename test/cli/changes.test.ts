@@ -120,8 +120,25 @@ describe("engine.changes() and markChanges()", () => {
     sb.config.overrides = { [String(cui)]: { platitor_tva: !c.platitor_tva, denumire: c.denumire + " NOU" } };
     await engine.prefetch([{ kind: "profile", cui, field: "adresa" }], { force: true });
     const expected = [
-      { cui, field: "platitor_tva", before: c.platitor_tva, after: !c.platitor_tva, beforeFetchedAt: t0, afterFetchedAt: now },
-      { cui, field: "denumire", before: c.denumire, after: c.denumire + " NOU", beforeFetchedAt: t0, afterFetchedAt: now },
+      // each named as in the answer that showed the change (its new name)
+      {
+        cui,
+        field: "platitor_tva",
+        before: c.platitor_tva,
+        after: !c.platitor_tva,
+        beforeFetchedAt: t0,
+        afterFetchedAt: now,
+        name: c.denumire + " NOU",
+      },
+      {
+        cui,
+        field: "denumire",
+        before: c.denumire,
+        after: c.denumire + " NOU",
+        beforeFetchedAt: t0,
+        afterFetchedAt: now,
+        name: c.denumire + " NOU",
+      },
     ];
     expect(engine.changes()).toEqual(expected);
     expect(engine.changes(mark)).toEqual(expected);

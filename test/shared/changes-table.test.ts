@@ -14,8 +14,17 @@ const changes: Change[] = [
     after: "INSOLVENTA",
     beforeFetchedAt: at("2026-10-01T09:05:00"),
     afterFetchedAt: at("2026-11-24T17:30:00"),
+    name: "DANTE INTERNATIONAL SA",
   },
-  { cui: 14399840, field: "platitor_tva", before: true, after: false, beforeFetchedAt: null, afterFetchedAt: at("2026-11-24T17:30:00") },
+  {
+    cui: 14399840,
+    field: "platitor_tva",
+    before: true,
+    after: false,
+    beforeFetchedAt: null,
+    afterFetchedAt: at("2026-11-24T17:30:00"),
+    name: "DANTE INTERNATIONAL SA",
+  },
   {
     cui: 18509601,
     field: "denumire",
@@ -23,22 +32,32 @@ const changes: Change[] = [
     after: "NORD EXPERT GRUP SRL",
     beforeFetchedAt: null,
     afterFetchedAt: at("2026-11-24T17:31:00"),
+    name: "NORD EXPERT GRUP SRL",
   },
-  { cui: 13959451, field: "adresa", before: "Str. Veche 1", after: null, beforeFetchedAt: null, afterFetchedAt: at("2026-11-24T17:31:00") },
+  // saved before names were recorded (an older pane's store): no name
+  {
+    cui: 13959451,
+    field: "adresa",
+    before: "Str. Veche 1",
+    after: null,
+    beforeFetchedAt: null,
+    afterFetchedAt: at("2026-11-24T17:31:00"),
+  } as unknown as Change,
 ];
-const names: Record<number, string> = { 14399840: "DANTE INTERNATIONAL SA", 18509601: "NORD EXPERT SRL (cache)" };
 
 test("one row per change: CUI, company, field, before, after, and both dates, in Romanian", () => {
-  const { header, rows } = changeTable(changes, "ro", (cui) => names[cui] ?? null);
+  const { header, rows, textColumns } = changeTable(changes, "ro");
   expect(header).toEqual(["CUI", "Firma", "Câmp", "Înainte", "După", "Valoare veche din", "Aflat la"]);
   expect(rows).toEqual([
     [14399840, "DANTE INTERNATIONAL SA", "Stare", "ACTIVA", "INSOLVENTA", "2026-10-01 09:05", "2026-11-24 17:30"],
     [14399840, "DANTE INTERNATIONAL SA", "Plătitor de TVA", "da", "nu", "", "2026-11-24 17:30"],
     // a change of name names the company by its new name
     [18509601, "NORD EXPERT GRUP SRL", "Denumire", "NORD EXPERT SRL", "NORD EXPERT GRUP SRL", "", "2026-11-24 17:31"],
-    // no name in the cache: the company column is empty (the pane shows the CUI); a value gone is empty
+    // no name recorded: the company column is empty (the pane shows the CUI); a value gone is empty
     [13959451, "", "Adresă", "Str. Veche 1", "", "", "2026-11-24 17:31"],
   ]);
+  // every column but the CUI is written as text
+  expect(textColumns).toEqual([1, 2, 3, 4, 5, 6]);
 });
 
 test("in English, field names, yes/no and headers follow", () => {

@@ -461,22 +461,43 @@ export class ExcelWorkbook implements WorkbookHost {
       // "Adds a new worksheet to the workbook. The worksheet will be added at the end of existing
       // worksheets." (WorksheetCollection.add, ExcelApi 1.1)
       const ws = sheets.add(unique);
-      const width = Math.max(1, ...rows.map((r) => r.length));
-      // Range.values: "If the returned value starts with a plus ("+"), minus ("-"), or equal sign
-      // ("="), Excel interprets this value as a formula" (https://learn.microsoft.com/javascript/api/excel/excel.range#excel-excel-range-values-member):
-      // a company's data is text, so its columns get the text format ("@") before the values.
-      for (const col of textColumns) ws.getRangeByIndexes(0, col, rows.length, 1).numberFormat = rows.map(() => ["@"]);
-      // In blocks, each its own request: Excel on the web's 5 MB limit holds for requests too (docs/excel.md).
-      const BLOCK = 1_000;
-      for (let top = 0; top < rows.length; top += BLOCK) {
-        const part = rows.slice(top, top + BLOCK).map((r) => [...r, ...Array<string>(width - r.length).fill("")]);
-        ws.getRangeByIndexes(top, 0, part.length, width).values = part;
-        // eslint-disable-next-line office-addins/no-context-sync-in-loop -- one request per block, each under the 5 MB limit
-        await context.sync();
+      try {
+        await this.fillSheet(context, ws, rows, textColumns);
+      } catch (e) {
+        // Whole or not at all: a sheet half written is taken away again ("Deletes the worksheet from
+        // the workbook", Worksheet.delete, ExcelApi 1.1). If even that fails, the first error is the one to tell.
+        try {
+          ws.delete();
+          await context.sync();
+        } catch {
+          /* the error below says the sheet could not be written */
+        }
+        throw e;
       }
       ws.activate();
       await context.sync();
       return unique;
     });
+  }
+
+  private async fillSheet(
+    context: Excel.RequestContext,
+    ws: Excel.Worksheet,
+    rows: readonly (readonly (string | number)[])[],
+    textColumns: readonly number[],
+  ): Promise<void> {
+    const width = Math.max(1, ...rows.map((r) => r.length));
+    // Range.values: "If the returned value starts with a plus ("+"), minus ("-"), or equal sign
+    // ("="), Excel interprets this value as a formula" (https://learn.microsoft.com/javascript/api/excel/excel.range#excel-excel-range-values-member):
+    // a company's data is text, so its columns get the text format ("@") before the values.
+    for (const col of textColumns) ws.getRangeByIndexes(0, col, rows.length, 1).numberFormat = rows.map(() => ["@"]);
+    // In blocks, each its own request: Excel on the web's 5 MB limit holds for requests too (docs/excel.md).
+    const BLOCK = 1_000;
+    for (let top = 0; top < rows.length; top += BLOCK) {
+      const part = rows.slice(top, top + BLOCK).map((r) => [...r, ...Array<string>(width - r.length).fill("")]);
+      ws.getRangeByIndexes(top, 0, part.length, width).values = part;
+      // eslint-disable-next-line office-addins/no-context-sync-in-loop -- one request per block, each under the 5 MB limit
+      await context.sync();
+    }
   }
 }

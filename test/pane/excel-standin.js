@@ -768,6 +768,15 @@
         return { sheet: this._resolveSheet(), box: { top: row + 1, left: col + 1, bottom: row + rowCount, right: col + colCount } };
       });
     }
+    /** "Deletes the worksheet from the workbook." (ExcelApi 1.1) */
+    delete() {
+      this._ctx._ops.push(() => {
+        const sheet = this._resolveSheet();
+        S.sheets.delete(sheet.name.toLowerCase());
+        S.order = S.order.filter((n) => n !== sheet.name);
+        if (S.active === sheet.name) S.active = S.order[0];
+      });
+    }
     /** "Activate the worksheet in the Excel UI." (ExcelApi 1.1) */
     activate() {
       this._ctx._ops.push(() => {

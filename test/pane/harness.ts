@@ -250,6 +250,8 @@ export interface StandIn {
   payloadLimit: number;
   calculateReruns: boolean;
   maxAnswerBytes: number;
+  /** The workbook's sheets, in order. */
+  order: string[];
   /** Worksheets added by the add-in, in order. */
   added: string[];
   syncs: number;

@@ -609,15 +609,26 @@ withChromium("the task pane in a browser", () => {
         [`${newName}CUI ${cuis[1]}`, "Denumire", oldName, newName],
       ]);
 
-      // written to a new sheet: every column, the dates, a name that starts with "=" kept as text
       const spent = h.sandbox.usage(key).month;
+      // a write that fails part way (an Excel without Worksheet.getRangeByIndexes, ExcelApi 1.7) says so
+      // and leaves no half-written sheet behind
+      const sheetsBefore = await page.evaluate(() => [...(window as unknown as Win).__firmaStandIn.order]);
+      await page.evaluate(() => ((window as unknown as Win).__firmaStandIn.excelApi = "1.6"));
+      await act(page, "#changes-write");
+      expect(await text(page, "#changes-status")).toBe("Foaia cu schimbările nu a putut fi scrisă (ApiNotFound). Încercați din nou.");
+      expect(await page.evaluate(() => [...(window as unknown as Win).__firmaStandIn.order])).toEqual(sheetsBefore);
+      await page.evaluate(() => ((window as unknown as Win).__firmaStandIn.excelApi = "1.17"));
+
+      // written to a new sheet: every column, the dates, a name that starts with "=" kept as text
       await act(page, "#changes-write");
       expect(await text(page, "#changes-status")).toBe("Lista a fost scrisă în foaia nouă „Schimbări FIRMA”.");
       const sheet = (await page.evaluate(() => {
         const s = (window as unknown as Win).__firmaStandIn;
-        return { added: s.added, cells: s.dump().filter((c) => c.sheet === "Schimbări FIRMA") };
-      })) as { added: string[]; cells: { address: string; formula: string | null; value: unknown }[] };
-      expect(sheet.added).toEqual(["Schimbări FIRMA"]);
+        return { added: s.added, order: s.order, cells: s.dump().filter((c) => c.sheet === "Schimbări FIRMA") };
+      })) as { added: string[]; order: string[]; cells: { address: string; formula: string | null; value: unknown }[] };
+      // the failed attempt's sheet was taken away, so this one has the plain name again
+      expect(sheet.added).toEqual(["Schimbări FIRMA", "Schimbări FIRMA"]);
+      expect(sheet.order).toEqual([...sheetsBefore, "Schimbări FIRMA"]);
       const at = (a: string) => sheet.cells.find((c) => c.address === a);
       expect(["A1", "B1", "C1", "D1", "E1", "F1", "G1"].map((a) => at(a)?.value)).toEqual([
         "CUI",

@@ -3,7 +3,7 @@
  * words, speaking of its options and environment variables, never of the pane. Numbers with the
  * language's thousands separators, plurals by the language's rules (Intl).
  */
-import { count, formatNumber, isMessageKey, t, type Lang } from "../shared/messages";
+import { count, formatNumber, isMessageKey, keySegment, t, type Lang } from "../shared/messages";
 
 /** Exit codes, documented in `firma --help` and the README. */
 export const EXIT = {
@@ -30,7 +30,7 @@ export { count };
 
 /** Why cells kept their previous values, and what to do — in the CLI's terms (catalog `cli.cause.*`). */
 export function cause(kind: string, lang: Lang): string {
-  const key = `cli.cause.${kind.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())}`;
+  const key = `cli.cause.${keySegment(kind)}`;
   return isMessageKey(key) ? t(lang, key) : kind;
 }
 

@@ -3,7 +3,7 @@
  * functions.ts turns into CustomFunctions.Error and the CLI into `t="e"` cells.
  */
 import { LocalInputError, type MessageRef } from "../engine/errors";
-import { t, type Lang, type MessageKey } from "./messages";
+import { keySegment, t, type Lang, type MessageKey } from "./messages";
 
 export type ExcelErrorName = "#N/A" | "#VALUE!" | "#NUM!" | "#REF!" | "#NAME?" | "#DIV/0!" | "#NULL!" | "#SPILL!" | "#CALC!" | "#BUSY!";
 
@@ -75,11 +75,9 @@ const CELL_ERRORS: Record<string, ExcelErrorName> = {
   not_cached: "#N/A",
 };
 
-const camel = (kind: string) => kind.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
-
 export function cellError(kind: string, lang: Lang, cause: string = kind, detail?: MessageRef): CellError {
   const known = kind in CELL_ERRORS ? kind : "unavailable";
-  const message = detail ? t(lang, detail.key, detail.params) : t(lang, `cell.${camel(known)}` as MessageKey);
+  const message = detail ? t(lang, detail.key, detail.params) : t(lang, `cell.${keySegment(known)}` as MessageKey);
   const e: CellError = { error: CELL_ERRORS[known], message };
   Object.defineProperty(e, "cause", { value: cause, enumerable: false });
   return e;

@@ -16,6 +16,11 @@ export const CATALOGS: Readonly<Record<Lang, Readonly<Record<MessageKey, string>
 const _engineKeys: Readonly<Record<EngineMessageKey, string>> = ro;
 void _engineKeys;
 
+/** An error kind as a key segment: "credits_exhausted" → "creditsExhausted" (the catalogs' convention). */
+export function keySegment(kind: string): string {
+  return kind.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+}
+
 export function isMessageKey(key: string): key is MessageKey {
   return Object.prototype.hasOwnProperty.call(ro, key);
 }

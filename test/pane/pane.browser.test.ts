@@ -666,6 +666,44 @@ withChromium("the task pane in a browser", () => {
       await page.context().close();
     });
 
+    test("1,200 changes: the pane lists 50 and says how many more; the sheet gets all of them, written in blocks", async () => {
+      const { page, pageErrors } = await openPane(h);
+      const key = keyFor("business");
+      await saveKey(page, key);
+      const cuis = data.sampleCuis(1200, 5400);
+      const firme: Record<string, unknown> = {};
+      cuis.forEach((c, i) => {
+        firme[`A${i + 1}`] = c;
+        firme[`B${i + 1}`] = `=FIRMA.STARE(A${i + 1})`;
+      });
+      await setup(page, { sheets: { Firme: firme } });
+      await calculateAll(page);
+      const before = (await dump(page)).filter((c) => c.address.startsWith("B")).map((c) => c.value);
+      // every company changes status
+      overrides(Object.fromEntries(cuis.map((c, i) => [String(c), { stare: before[i] === "RADIATA" ? "ACTIVA" : "RADIATA" }])));
+      const spent = h.sandbox.usage(key).month;
+      await act(page, "#refresh");
+      expect(h.sandbox.usage(key).month - spent).toBe(12); // ⌈1,200 / 100⌉: the watch costs nothing more
+      expect(await page.getAttribute("#changes-box", "data-count")).toBe("1200");
+      expect(await page.$$eval("#changes-rows tr", (trs) => trs.length)).toBe(50);
+      expect(await text(page, "#changes-more")).toBe(
+        "… și încă 1.150 de schimbări. Scrieți lista într-o foaie nouă ca să le vedeți pe toate.",
+      );
+
+      const writesBefore = await page.evaluate(() => (window as unknown as Win).__firmaStandIn.writes.length);
+      await act(page, "#changes-write");
+      const written = await page.evaluate((n) => {
+        const s = (window as unknown as Win).__firmaStandIn;
+        const cells = s.dump().filter((c) => c.sheet === "Schimbări FIRMA");
+        return { writes: s.writes.slice(n).map((w) => w.address), rows: new Set(cells.map((c) => c.address.replace(/^[A-Z]+/, ""))).size };
+      }, writesBefore);
+      expect(written.rows).toBe(1201); // the header and every change
+      expect(written.writes).toEqual(["A1:G1000", "A1001:G1201"]); // one request per block of 1,000 rows
+      expect(h.sandbox.usage(key).month - spent).toBe(12);
+      expect(pageErrors).toEqual([]);
+      await page.context().close();
+    });
+
     test("a refresh the service fails shows no list of changes (nothing was compared)", async () => {
       const { page } = await openPane(h);
       const key = keyFor("business");

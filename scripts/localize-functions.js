@@ -18,11 +18,15 @@
  *    https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-errors#errors-as-custom-function-inputs
  *    https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-json#allowerrorfordatatypeany
  *
- * 3. allowCustomDataForDataTypeAny, which the generator always writes as true, is removed: it hands
- *    Excel data types (entities, formatted numbers) to `any` parameters as objects, which FIRMA does not
- *    read (a CUI cell holding a formatted number must arrive as the number), and it belongs to
- *    CustomFunctionsRuntime 1.4, above the 1.3 the manifest requires.
+ * 3. allowCustomDataForDataTypeAny: true, which the generator writes, is kept and written in every
+ *    language's file: "To enable data types for custom functions, manually add the
+ *    allowCustomDataForDataTypeAny property to the custom functions metadata file and set it to true."
+ *    Without it FIRMA.FISA's entity value is not a card, and a card passed to FIRMA.STARE(B2) cannot
+ *    be read. With it, `any` parameters receive data types (entities, formatted numbers, errors) as
+ *    Excel's CellValue objects, which src/shared/excel-values.ts turns into plain values. Excel honours
+ *    it from CustomFunctionsRuntime 1.4; below that FISA answers the name (functions.ts asks at run time).
  *    https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-data-types-concepts
+ *    https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-json#allowcustomdatafordatatypeany
  *    https://learn.microsoft.com/javascript/api/requirement-sets/excel/custom-functions-requirement-sets
  */
 "use strict";
@@ -100,17 +104,17 @@ function check(generated, table) {
   return problems;
 }
 
-/** The metadata of one language: the generated file with the table's texts and the error flag. */
+/** The metadata of one language: the generated file with the table's texts and both data-type flags. */
 function localize(generated, table, lang) {
   const problems = check(generated, table);
   if (problems.length > 0)
     throw new Error(`custom functions metadata does not match src/shared/function-names.ts:\n  ${problems.join("\n  ")}`);
-  // allowCustomDataForDataTypeAny is left out (see 3. above); the rest of the top level is kept.
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars
-  const { allowCustomDataForDataTypeAny, functions, ...rest } = generated;
+  // Both flags are top-level and written whatever the generator did (see 2. and 3. above).
+  const { functions, ...rest } = generated;
   return {
-    allowErrorForDataTypeAny: true,
     ...rest,
+    allowErrorForDataTypeAny: true,
+    allowCustomDataForDataTypeAny: true,
     functions: functions.map((f) => {
       const t = table[f.id];
       return {

@@ -126,9 +126,18 @@ describe("errors as inputs, data types", () => {
     for (const f of perCui) expect(f.parameters[0]).toMatchObject({ type: "any", dimensionality: "matrix" });
   });
 
-  test("allowCustomDataForDataTypeAny (written by the generator; CustomFunctionsRuntime 1.4) is left out", () => {
-    expect(generated.allowCustomDataForDataTypeAny).toBe(true);
-    for (const m of Object.values(files)) expect(m).not.toHaveProperty("allowCustomDataForDataTypeAny");
+  test("allowCustomDataForDataTypeAny is true at the top level of every language's file, so FISA's card is a card and cards reach the functions", () => {
+    // "To enable data types for custom functions, manually add the allowCustomDataForDataTypeAny
+    // property … and set it to true" (https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-data-types-concepts)
+    for (const m of Object.values(files)) {
+      expect(m.allowCustomDataForDataTypeAny).toBe(true);
+      for (const f of m.functions) expect(Object.keys(f.options ?? {})).not.toContain("allowCustomDataForDataTypeAny");
+    }
+  });
+
+  test("the flag is written even where the generator leaves it out", () => {
+    const { allowCustomDataForDataTypeAny: _dropped, ...bare } = generated; // eslint-disable-line @typescript-eslint/no-unused-vars
+    for (const m of Object.values(localizer.localizeAll(bare))) expect(m.allowCustomDataForDataTypeAny).toBe(true);
   });
 });
 

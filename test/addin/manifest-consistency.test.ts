@@ -8,6 +8,8 @@ import { ASSETS, MANIFEST, ROOT } from "./paths";
 
 const xml = fs.readFileSync(MANIFEST, "utf8");
 const DEV_URL = "https://localhost:3000/";
+/** The locales of English Excel: each gets the English names and texts. */
+const ENGLISH = ["en-US", "en-GB", "en-AU", "en-CA", "en-IN", "en-IE", "en-NZ", "en-ZA"];
 
 interface Resource {
   kind: string;
@@ -94,17 +96,30 @@ describe("manifest.xml references", () => {
 
   // One metadata file per language, chosen by a bt:Override on the metadata URL resource:
   // https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-naming#localize-your-add-in
-  test("the metadata URL: Romanian by default, English for en-US and en-GB, and no other resource is overridden to it", () => {
+  test("the metadata URL: Romanian by default, English for every English locale, and no other resource is overridden to it", () => {
     expect(xml).toMatch(/<DefaultLocale>ro-RO<\/DefaultLocale>/);
     const id = residOf("Metadata>\\s*<SourceLocation");
     const element = new RegExp(`<bt:Url id="${id}" DefaultValue="[^"]*">([\\s\\S]*?)</bt:Url>`).exec(xml);
     expect(element).not.toBeNull();
     const overrides = [...element![1].matchAll(/<bt:Override Locale="([^"]+)" Value="([^"]+)"\/>/g)].map((m) => [m[1], m[2]]);
-    expect(overrides).toEqual([
-      ["en-US", `${DEV_URL}functions-en.json`],
-      ["en-GB", `${DEV_URL}functions-en.json`],
-    ]);
-    expect(xml.split("functions-en.json").length - 1).toBe(2);
+    expect(overrides).toEqual(ENGLISH.map((l) => [l, `${DEV_URL}functions-en.json`]));
+    expect(xml.split("functions-en.json").length - 1).toBe(ENGLISH.length);
+  });
+
+  // An override is matched by its locale: "Using the language name alone … isn't supported across all
+  // combinations of Office client applications and platforms"
+  // (https://learn.microsoft.com/office/dev/add-ins/develop/localization#control-localization-from-the-manifest).
+  test("every English text (display name, description, metadata, ribbon strings) is given to each English locale, the same for all", () => {
+    const owners = [...xml.matchAll(/<((?:bt:)?\w+)\s+(?:id="([^"]+)"\s+)?DefaultValue="[^"]*">([\s\S]*?)<\/\1>/g)];
+    const overridden = owners.filter((m) => /Override/.test(m[3]));
+    expect(overridden.map((m) => m[2] ?? m[1])).toEqual(
+      expect.arrayContaining(["DisplayName", "Description", "JSON.Url", "GetStarted.Title", "GetStarted.Description", "TaskpaneButton.Tooltip"]),
+    );
+    for (const m of overridden) {
+      const pairs = [...m[3].matchAll(/<(?:bt:)?Override Locale="([^"]+)" Value="([^"]*)"\/>/g)];
+      expect(pairs.map((p) => p[1])).toEqual(ENGLISH);
+      expect(new Set(pairs.map((p) => p[2])).size).toBe(1);
+    }
   });
 });
 

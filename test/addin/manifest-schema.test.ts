@@ -8,6 +8,10 @@ import * as path from "path";
 import { spawnSync } from "child_process";
 import { MANIFEST, MANIFEST_XSD } from "./paths";
 
+const { validateManifest } = require("../../scripts/validate-manifest.js") as {
+  validateManifest(file: string): { status: string; output: string };
+};
+
 const haveSchemas = fs.existsSync(MANIFEST_XSD);
 if (!haveSchemas) {
   console.log(`manifest XSD check SKIPPED: ${MANIFEST_XSD} not found (the shared folder is absent).`);
@@ -60,6 +64,27 @@ withSchemas("manifest.xml against the XSD", () => {
       const { status, output } = xmllint(file);
       expect(status).not.toBe(0);
       expect(output).toMatch(/Permissions/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  // "none of the descendant <Action> elements should have a <TaskpaneID> child element"
+  // (https://learn.microsoft.com/office/dev/add-ins/develop/configure-your-add-in-to-use-a-shared-runtime)
+  test("the offline check (npm run validate:offline) passes the manifest and refuses a <TaskpaneId> under the shared runtime's host", () => {
+    expect(validateManifest(MANIFEST)).toMatchObject({ status: "valid" });
+    const broken = fs
+      .readFileSync(MANIFEST, "utf8")
+      .replace('<Action xsi:type="ShowTaskpane">', '<Action xsi:type="ShowTaskpane">\n<TaskpaneId>FIRMA.Taskpane</TaskpaneId>');
+    expect(broken).toContain("<TaskpaneId>");
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "firma-manifest-"));
+    try {
+      const file = path.join(dir, "manifest.xml");
+      fs.writeFileSync(file, broken);
+      expect(xmllint(file).status).toBe(0); // the XSD allows it…
+      const r = validateManifest(file); // …the shared-runtime rule does not
+      expect(r.status).toBe("invalid");
+      expect(r.output).toMatch(/TaskpaneId/);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

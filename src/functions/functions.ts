@@ -12,6 +12,7 @@ import { EvalContext, evaluateNow } from "../shared/evaluate";
 import { getEngine, readyEngine } from "../shared/engine-instance";
 import type { CancelSignal } from "../api/types";
 import type { FirmaEngine } from "../engine/engine";
+import { plainArgument } from "../shared/excel-values";
 import { getSettings } from "../shared/settings";
 import { useOfficeStorage } from "../office/storage";
 
@@ -314,15 +315,17 @@ export function judete(invocation: CustomFunctions.CancelableInvocation): Promis
 }
 
 /**
- * Excel error names → CustomFunctions.ErrorCode members. Looked up when a cell needs one, never at
- * load: office.js defines CustomFunctions.ErrorCode only after this bundle has run.
+ * Excel error names → CustomFunctions.ErrorCode members, only those Excel accepts as a function's
+ * answer: "#NAME?" and "#REF!" are "supported as a custom function input error, but not as a custom
+ * function output error" (https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-errors;
+ * cells.ts OUTPUT_ERRORS). Any other error a cell could name is answered as #VALUE! with its message.
+ * Looked up when a cell needs one, never at load: office.js defines CustomFunctions.ErrorCode only
+ * after this bundle has run.
  */
 const ERROR_CODES: Record<string, keyof typeof CustomFunctions.ErrorCode> = {
   "#N/A": "notAvailable",
   "#VALUE!": "invalidValue",
   "#NUM!": "invalidNumber",
-  "#NAME?": "invalidName",
-  "#REF!": "invalidReference",
   "#DIV/0!": "divisionByZero",
   "#NULL!": "nullReference",
 };
@@ -332,7 +335,9 @@ const ERROR_CODES: Record<string, keyof typeof CustomFunctions.ErrorCode> = {
  * `properties` whose every value is a cell value with its own `type` and `basicValue`; the card's
  * title and sections in `layouts.card`. Property names are what dot syntax reaches (=A1.Stare).
  * See https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-data-types-concepts
- * (enabled by allowCustomDataForDataTypeAny in functions.json, which the metadata generator writes),
+ * (Excel takes it only with allowCustomDataForDataTypeAny: true in functions.json, which the build
+ * writes in every language's file: scripts/localize-functions.js; without the flag, or below
+ * CustomFunctionsRuntime 1.4, an object is no card),
  * https://learn.microsoft.com/office/dev/add-ins/excel/excel-data-types-entity-card and
  * https://learn.microsoft.com/javascript/api/excel/excel.entitycellvalue.
  */
@@ -366,7 +371,7 @@ function toExcel(m: Matrix): any[][] {
             ? v
             : isCard(v)
               ? entityValue(v)
-              : new CustomFunctions.Error(CustomFunctions.ErrorCode[ERROR_CODES[v.error] ?? "notAvailable"], v.message),
+              : new CustomFunctions.Error(CustomFunctions.ErrorCode[ERROR_CODES[v.error] ?? "invalidValue"], v.message),
         ),
       );
   // A lone error is thrown, so the cell itself shows it with its message.
@@ -430,8 +435,13 @@ class InvocationContext implements EvalContext {
   }
 }
 
-/** Bridges one invocation: cancellation → AbortSignal, the engine's matrix → Excel's values and errors. */
-function run(name: string, args: unknown[], invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+/**
+ * Bridges one invocation: Excel's data types → plain values (excel-values.ts: a card's CUI, a
+ * formatted number's number, an error cell's error), cancellation → AbortSignal, the engine's matrix →
+ * Excel's values and errors.
+ */
+function run(name: string, excelArgs: unknown[], invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  const args = excelArgs.map(plainArgument);
   const ctx = new InvocationContext();
   if (invocation) invocation.onCanceled = () => ctx.cancel();
   // Excel evaluates a formula while it is typed, for its value preview, with isInValuePreview set

@@ -75,6 +75,28 @@ const CELL_ERRORS: Record<string, ExcelErrorName> = {
   not_cached: "#N/A",
 };
 
+/**
+ * The errors a custom function may answer with: `CustomFunctions.ErrorCode` has seven, and of those
+ * "#NAME?" and "#REF!" are "supported as a custom function input error, but not as a custom function
+ * output error"; only #VALUE! and #N/A carry a message
+ * (https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-errors).
+ */
+export const OUTPUT_ERRORS: ReadonlySet<string> = new Set(["#N/A", "#VALUE!", "#DIV/0!", "#NUM!", "#NULL!"]);
+
+/**
+ * The cell of a function whose argument cell holds an Excel error: that error, as Excel answers for a
+ * function that takes no errors (one Excel cannot answer with becomes #VALUE!), and a message that
+ * says where it comes from. `cui`: the argument is the CUI (else another argument).
+ */
+export function inputErrorCell(code: string, lang: Lang, cui: boolean): CellError {
+  const e: CellError = {
+    error: (OUTPUT_ERRORS.has(code) ? code : "#VALUE!") as ExcelErrorName,
+    message: t(lang, cui ? "cell.inputError.cui" : "cell.inputError.argument", { code }),
+  };
+  Object.defineProperty(e, "cause", { value: "input_error", enumerable: false });
+  return e;
+}
+
 export function cellError(kind: string, lang: Lang, cause: string = kind, detail?: MessageRef): CellError {
   const known = kind in CELL_ERRORS ? kind : "unavailable";
   const message = detail ? t(lang, detail.key, detail.params) : t(lang, `cell.${keySegment(known)}` as MessageKey);

@@ -7,7 +7,8 @@
 import type { CancelSignal, FinancialField, ProfileField } from "../api/types";
 import { NOT_CACHED, type CellRequest, type FirmaEngine, type ListSpec } from "../engine/engine";
 import { LocalErrorKind, LocalInputError } from "../engine/errors";
-import { CardCell, Cell, CellError, cellError, isCard, Lang, Matrix, Scalar, toCellError } from "./cells";
+import { CardCell, Cell, CellError, cellError, inputErrorCell, isCard, Lang, Matrix, Scalar, toCellError } from "./cells";
+import { ErrorInput, firstErrorInput, UnreadableInput } from "./excel-values";
 import { t, type MessageKey } from "./messages";
 
 /**
@@ -33,6 +34,21 @@ export interface EvalContext {
 function errorCell(e: unknown, ctx: EvalContext, financial = false): CellError {
   if (ctx.preview && (e as { kind?: unknown } | null)?.kind === "not_cached") return cellError("preview", ctx.lang, "not_cached");
   return toCellError(e, ctx.lang, financial);
+}
+
+/**
+ * A CUI argument that is not a CUI to look up (excel-values.ts): a cell holding an error answers with
+ * it; a card without a CUI or another data type is #VALUE! naming it. Null for anything else. Free.
+ */
+function inputCell(v: unknown, lang: Lang): CellError | null {
+  if (v instanceof ErrorInput) return inputErrorCell(v.code, lang, true);
+  if (v instanceof UnreadableInput) {
+    const key = v.what === "card" ? "cell.invalidCui.card" : "cell.invalidCui.dataType";
+    const e: CellError = { error: "#VALUE!", message: t(lang, key, { input: v.shown }) };
+    Object.defineProperty(e, "cause", { value: "invalid_cui", enumerable: false });
+    return e;
+  }
+  return null;
 }
 
 /** Per-field functions: name → field of the service's record. */
@@ -142,6 +158,10 @@ function perCui(input: unknown, args: unknown[], ctx: EvalContext, financial: bo
     // One CUI, the usual cell: the same steps as below without the bookkeeping of a range.
     const v = m[0][0];
     if (isBlank(v)) return [[cellError("empty_cui", ctx.lang)]];
+    if (typeof v === "object") {
+      const bad = inputCell(v, ctx.lang);
+      if (bad) return [[bad]];
+    }
     try {
       const x = get.now(ctx, v, args);
       if (x !== NOT_CACHED) return [[cellOf(x)]];
@@ -161,6 +181,11 @@ function perCui(input: unknown, args: unknown[], ctx: EvalContext, financial: bo
     for (const v of row) {
       if (isBlank(v)) {
         cells.push(""); // a blank inside a range stays empty
+        continue;
+      }
+      const bad = typeof v === "object" ? inputCell(v, ctx.lang) : null;
+      if (bad) {
+        cells.push(bad);
         continue;
       }
       try {
@@ -202,6 +227,8 @@ async function rowPerCui(
     cuis.map(async (v): Promise<Cell[]> => {
       try {
         if (isBlank(v)) return [cellError("empty_cui", ctx.lang), ...Array<Cell>(width - 1).fill("")];
+        const bad = inputCell(v, ctx.lang);
+        if (bad) return [bad, ...Array<Cell>(width - 1).fill("")];
         return await one(v);
       } catch (e) {
         return [errorCell(e, ctx, financial), ...Array<Cell>(width - 1).fill("")];
@@ -392,6 +419,8 @@ export const FUNCTIONS: Readonly<Record<string, Impl>> = {
       if (isProfileField(field)) throw new LocalInputError("invalid_field", "financial indicator expected");
       const c = asMatrix(cui)[0][0];
       if (isBlank(c)) return [[cellError("empty_cui", ctx.lang)]];
+      const bad = inputCell(c, ctx.lang);
+      if (bad) return [[bad]];
       const years = await ctx.engine.history(c, from, to, [field], ctx.signal, ctx);
       return years.map((y) => [y.an, cell(y[field])]);
     } catch (e) {
@@ -471,10 +500,23 @@ export async function evaluate(name: string, args: unknown[], ctx: EvalContext):
 
 /** evaluate(), but a result the cache answered in full comes back at once, without a promise. */
 export function evaluateNow(name: string, args: unknown[], ctx: EvalContext): Matrix | Promise<Matrix> {
-  const impl = FUNCTIONS[name.toUpperCase()];
+  const n = name.toUpperCase();
+  const impl = FUNCTIONS[n];
   if (!impl) return [[{ error: "#NAME?", message: `FIRMA.${name}?` }]];
+  // An error in an argument other than the CUI (a year, a field name…) is the whole answer, as Excel
+  // gives for a function that takes no errors; a CUI's error stays in its own cell (perCui).
+  for (let i = LIST_FUNCTIONS.has(n) ? 0 : 1; i < args.length; i++) {
+    const a = args[i];
+    if (a === null || typeof a !== "object") continue;
+    const err = firstErrorInput([a]);
+    if (err) return [[inputErrorCell(err.code, ctx.lang, false)]];
+    if (a instanceof UnreadableInput) args = args.map((x, j) => (j === i ? a.shown : x)); // named in the argument's own message
+  }
   return impl(args, ctx);
 }
+
+/** The functions whose answer is a list (search, rankings, counties), not per-company data: none of their arguments is a CUI. */
+export const LIST_FUNCTIONS: ReadonlySet<string> = new Set(["CAUTA", "TOP", "TOPURI", "JUDETE"]);
 
 /** The list a list function asks for, with the arguments as the function reads them. */
 function listSpec(n: string, args: unknown[]): ListSpec {

@@ -12,13 +12,12 @@
 import { lettersToCol } from "../shared/sheet/a1";
 import { FormulaArg, analyzeFormula } from "../shared/sheet/formula";
 import type { CellRequest } from "../engine/engine";
-import { cellRequests } from "../shared/evaluate";
+import { cellRequests, LIST_FUNCTIONS } from "../shared/evaluate";
 import { functionId } from "../shared/function-names";
 
 export const NAMESPACE = "FIRMA";
 
-/** Functions whose answer is a list (search, rankings, counties), not per-company data. */
-export const LIST_FUNCTIONS: ReadonlySet<string> = new Set(["CAUTA", "TOP", "TOPURI", "JUDETE"]);
+export { LIST_FUNCTIONS };
 
 /** Cells an argument range may span before the estimate gives up on it. */
 export const MAX_ARGUMENT_CELLS = 1_000_000;

@@ -5,7 +5,10 @@
  *  - FIRMA.FISA returns an entity value (https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-data-types-concepts,
  *    https://learn.microsoft.com/javascript/api/excel/excel.entitycellvalue) where CustomFunctionsRuntime 1.4 is supported, else the name.
  */
-import { ExcelStandIn, StandInError, StandInOptions, StandInStorage } from "../support/excel-runtime";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { DIST, errorCell, ExcelStandIn, StandInError, StandInOptions, StandInStorage } from "../support/excel-runtime";
 import { startSandbox, Sandbox } from "../../sandbox/server";
 import * as data from "../../sandbox/dataset";
 import { latestCompleteYear } from "../../src/engine/years";
@@ -146,5 +149,90 @@ describe("FIRMA.FISA, the company card", () => {
     expect(r.code).toBe("#VALUE!");
     expect(r.message).toMatch(/CUI invalid/);
     expect(calls()).toBe(0);
+  });
+});
+
+/**
+ * Cards that Excel accepts, and takes as input: allowCustomDataForDataTypeAny (set in every language's
+ * metadata) is what lets a custom function "accept data types as parameters and return values"
+ * (https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-json#allowcustomdatafordatatypeany).
+ */
+describe("cards and data types as input", () => {
+  const [CUI, OTHER] = data.sampleCuis(200, 4242).filter((c) => data.company(c) && data.financials(c)[0]?.an === LATEST);
+  const today = { requirementSets: { CustomFunctionsRuntime: "1.5" } };
+
+  test("=FIRMA.STARE(<a FISA card>) and =FIRMA.DENUMIRE(<a formatted number>) answer like the plain CUI, at the same credits", async () => {
+    const plain = excel(today);
+    const wanted = [
+      await plain.xl.call("STARE", [CUI]),
+      await plain.xl.call("DENUMIRE", [OTHER]),
+      await plain.xl.call("CA", [CUI, LATEST]),
+    ];
+    const plainCalls = plain.calls();
+
+    const { xl, calls } = excel(today);
+    const card = ((await xl.call("FISA", [CUI])) as unknown[][])[0][0] as { type: string };
+    expect(card.type).toBe("Entity");
+    const afterCard = calls();
+    // The card went into B2; B3 holds the other CUI formatted as a number (a DoubleCellValue with a format).
+    const got = [
+      await xl.call("STARE", [card]),
+      await xl.call("DENUMIRE", [{ type: "Double", basicValue: OTHER, numberFormat: "0" }]),
+      await xl.call("CA", [[[card]], { type: "Double", basicValue: LATEST, numberFormat: "0" }]),
+    ];
+    expect(got).toEqual(wanted);
+    // The card's company was cached by FISA: STARE and CA of it cost nothing more; DENUMIRE of the other costs what it costs plainly.
+    expect(calls() - afterCard).toBe(1);
+    expect(plainCalls).toBe(3);
+    expect(xl.violations).toEqual([]);
+  });
+
+  test("a range of cards and CUIs answers each in its cell; a card with no CUI is #VALUE! naming it, at no cost", async () => {
+    const { xl, calls } = excel(today);
+    const card = ((await xl.call("FISA", [CUI])) as unknown[][])[0][0];
+    const before = calls();
+    const r = (await xl.call("DENUMIRE", [
+      [[card], [OTHER], [{ type: "Entity", text: "Fără CUI", properties: {} }], [errorCell("#N/A")]],
+    ])) as unknown[][];
+    expect(r[0][0]).toBe(data.company(CUI)!.denumire);
+    expect(r[1][0]).toBe(data.company(OTHER)!.denumire);
+    expect(r[2][0]).toMatchObject({ code: "#VALUE!", message: expect.stringMatching(/^Fișa „Fără CUI” nu are un CUI/) });
+    expect(r[3][0]).toMatchObject({ code: "#N/A", message: expect.stringMatching(/^Celula cu CUI-ul conține eroarea #N\/A/) });
+    expect(calls() - before).toBe(1); // OTHER only
+  });
+
+  test("an error cell keeps its code where Excel accepts it as an answer (#DIV/0! shows no message: only #VALUE! and #N/A carry one)", async () => {
+    const { xl, calls } = excel(today);
+    const r = (await xl.call("DENUMIRE", [errorCell("#DIV/0!")])) as StandInError;
+    expect(r).toBeInstanceOf(StandInError);
+    expect(r.code).toBe("#DIV/0!");
+    expect(r.message).toBeUndefined();
+    expect(xl.violations).toEqual([]);
+    expect(calls()).toBe(0);
+  });
+
+  test("the stand-in holds Excel's rule: without allowCustomDataForDataTypeAny a card answered is #VALUE!, a card passed in is its basic value (#VALUE!)", async () => {
+    // A copy of the built add-in whose metadata lacks the flag.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "firma-noflag-"));
+    try {
+      for (const f of ["runtime.js", "shared.js", "functions.js"]) fs.copyFileSync(path.join(DIST, f), path.join(dir, f));
+      const meta = JSON.parse(fs.readFileSync(path.join(DIST, "functions.json"), "utf8"));
+      expect(meta.allowCustomDataForDataTypeAny).toBe(true);
+      delete meta.allowCustomDataForDataTypeAny;
+      fs.writeFileSync(path.join(dir, "functions.json"), JSON.stringify(meta));
+      const storage = new StandInStorage();
+      storage.data.set("firma.apiKey", `demo-enterprise-noflag${++n}`);
+      storage.data.set("firma.baseUrl", sb.url);
+      storage.data.set("firma.batchWindowMs", "5");
+      const xl = new ExcelStandIn(storage, dir, today);
+      const r = ((await xl.call("FISA", [CUI])) as unknown[][])[0][0] as StandInError;
+      expect(r).toBeInstanceOf(StandInError);
+      expect(r.code).toBe("#VALUE!");
+      expect(xl.violations).toEqual([expect.stringMatching(/FISA answered an object/)]);
+      const card = { type: "Entity", text: "X", properties: { CUI: { type: "Double", basicValue: CUI } } };
+      expect(((await xl.call("STARE", [card])) as StandInError).message).toMatch(/^Celula cu CUI-ul conține eroarea #VALUE!/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

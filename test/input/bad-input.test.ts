@@ -4,11 +4,13 @@
  * message that says what to do), and input refused locally costs nothing: the sandbox sees no call.
  * Needs `npm run build` first.
  */
-import { ExcelStandIn, StandInError, StandInStorage } from "../support/excel-runtime";
+import { errorCell, ExcelStandIn, StandInError, StandInStorage } from "../support/excel-runtime";
 import { startSandbox, Sandbox } from "../../sandbox/server";
 import * as data from "../../sandbox/dataset";
 
 let sb: Sandbox;
+/** An Excel with data types for custom functions (CustomFunctionsRuntime 1.4: Microsoft 365 since 2208, the web). */
+const TODAYS_EXCEL = { requirementSets: { CustomFunctionsRuntime: "1.5" } };
 let serial = 0;
 
 beforeAll(async () => {
@@ -28,9 +30,16 @@ const WRONG_CONTROL = A % 10 === 9 ? A - 1 : A + 1;
 const SLUG = `top-cifra-afaceri-${LATEST}-national`;
 
 /** Every error message says what to do: one of these verbs (Romanian, the default language). */
-const ACTION = /scrieți|verificați|alegeți|lăsați|încercați|copiați|folosiți|vedeți|introduceți|reîncercați/i;
+const ACTION = /scrieți|verificați|alegeți|lăsați|încercați|copiați|folosiți|vedeți|introduceți|reîncercați|corectați|dați/i;
 
 const CUI_INVALID = { code: "#VALUE!", message: /^CUI invalid .*Verificați codul/ };
+/** An error cell as the CUI: its own error (one Excel accepts as an answer), saying where it comes from. */
+const CUI_CELL_ERROR = (code: string, shown = code) => ({
+  code: shown,
+  message: new RegExp(`^Celula cu CUI-ul conține eroarea ${code.replace(/[?/!]/g, "\\$&")}: corectați acea celulă`),
+});
+const ARGUMENT_CELL_ERROR = { code: "#N/A", message: /^Un argument al funcției este eroarea #N\/A: corectați celula/ };
+const CARD_WITHOUT_CUI = { code: "#VALUE!", message: /^Fișa „ACME SRL” nu are un CUI: dați CUI-ul firmei/ };
 const CUI_EMPTY = { code: "#VALUE!", message: /^CUI lipsă: .*scrieți codul fiscal/ };
 // The precise cause the engine found: the year typed (or the first year with data), and the latest year.
 const YEAR_INVALID = {
@@ -89,7 +98,65 @@ const CASES: [string, Case][] = [
   ["empty text as CUI", { fn: "DENUMIRE", args: [""], ...err(CUI_EMPTY) }],
   ["blank cell as CUI", { fn: "DENUMIRE", args: [[[null]]], ...err(CUI_EMPTY) }],
   ["spaces only as CUI", { fn: "JUDET", args: ["   "], ...err(CUI_EMPTY) }],
-  ["an error value as CUI", { fn: "DENUMIRE", args: [new StandInError("#N/A")], ...err(CUI_INVALID) }],
+  // ---- data types and error cells (allowCustomDataForDataTypeAny, allowErrorForDataTypeAny) -----
+  ["an error cell (#N/A) as CUI", { fn: "DENUMIRE", args: [errorCell("#N/A")], ...err(CUI_CELL_ERROR("#N/A")) }],
+  [
+    "an error cell (#VALUE!) as CUI, in a financial function",
+    { fn: "CA", args: [errorCell("#VALUE!"), LATEST], ...err(CUI_CELL_ERROR("#VALUE!")) },
+  ],
+  [
+    "#REF! as CUI: Excel takes no #REF! answer, so #VALUE! naming it",
+    { fn: "STARE", args: [errorCell("#REF!")], ...err(CUI_CELL_ERROR("#REF!", "#VALUE!")) },
+  ],
+  [
+    "#NAME? as CUI, in PROFIL's row",
+    { fn: "PROFIL", args: [errorCell("#NAME?")], want: { errorAt: [0, 0], error: CUI_CELL_ERROR("#NAME?", "#VALUE!") }, local: true },
+  ],
+  [
+    "a range with an error cell among CUIs: that cell only",
+    { fn: "DENUMIRE", args: [[[A], [errorCell("#N/A")], [B]]], want: { errorAt: [1, 0], error: CUI_CELL_ERROR("#N/A") } },
+  ],
+  ["an error cell as the year: the whole answer", { fn: "CA", args: [A, errorCell("#N/A")], ...err(ARGUMENT_CELL_ERROR) }],
+  ["an error cell as CAMP's field", { fn: "CAMP", args: [A, errorCell("#N/A")], ...err(ARGUMENT_CELL_ERROR) }],
+  ["an error cell as the search text", { fn: "CAUTA", args: [errorCell("#N/A")], ...err(ARGUMENT_CELL_ERROR) }],
+  [
+    "a card without a CUI property",
+    {
+      fn: "DENUMIRE",
+      args: [{ type: "Entity", text: "ACME SRL", properties: { Denumire: { type: "String", basicValue: "ACME SRL" } } }],
+      ...err(CARD_WITHOUT_CUI),
+    },
+  ],
+  [
+    "a card whose CUI is not a number",
+    {
+      fn: "STARE",
+      args: [{ type: "Entity", text: "ACME SRL", properties: { CUI: { type: "Boolean", basicValue: true } } }],
+      ...err(CARD_WITHOUT_CUI),
+    },
+  ],
+  [
+    "an image as CUI",
+    {
+      fn: "DENUMIRE",
+      args: [{ type: "WebImage", address: "https://example.invalid/a.png" }],
+      ...err({ code: "#VALUE!", message: /^O valoare de tip WebImage nu este un CUI: dați CUI-ul/ }),
+    },
+  ],
+  [
+    "a card as CUI: its CUI property",
+    { fn: "DENUMIRE", args: [{ type: "Entity", text: "X", properties: { CUI: { type: "Double", basicValue: A } } }], ...val([[name(A)]]) },
+  ],
+  ["a formatted number as CUI", { fn: "DENUMIRE", args: [{ type: "Double", basicValue: A, numberFormat: "0" }], ...val([[name(A)]]) }],
+  [
+    "a formatted number (older FormattedNumber) as CUI",
+    { fn: "DENUMIRE", args: [{ type: "FormattedNumber", basicValue: A, numberFormat: "0" }], ...val([[name(A)]]) },
+  ],
+  ["a string data type as CUI", { fn: "DENUMIRE", args: [{ type: "String", basicValue: `RO${A}` }], ...val([[name(A)]]) }],
+  [
+    "a formatted number as the year",
+    { fn: "CA", args: [A, { type: "Double", basicValue: LATEST, numberFormat: "0" }], ...val([[revenue(A)]]) },
+  ],
   [
     "a well-formed CUI the service does not know",
     { fn: "DENUMIRE", args: [MISSING], ...err({ code: "#N/A", message: /^Firma nu a fost găsită .*verificați codul/ }, false) },
@@ -225,7 +292,7 @@ describe("bad input through the functions", () => {
     storage.data.set("firma.baseUrl", sb.url);
     storage.data.set("firma.batchWindowMs", "5");
     storage.data.set("firma.plan", "free"); // 10 calls a day: a leak would show at once
-    const xl = new ExcelStandIn(storage);
+    const xl = new ExcelStandIn(storage, undefined, TODAYS_EXCEL);
     const local = CASES.filter(([, c]) => c.local && !("value" in c.want));
     expect(local.length).toBeGreaterThan(20);
     const results = await Promise.all(local.map(([, c]) => xl.call(c.fn, c.args)));
@@ -245,7 +312,7 @@ describe("bad input through the functions", () => {
     storage.data.set("firma.baseUrl", sb.url);
     storage.data.set("firma.batchWindowMs", "5");
     if (c.plan) storage.data.set("firma.plan", c.plan);
-    const xl = new ExcelStandIn(storage);
+    const xl = new ExcelStandIn(storage, undefined, TODAYS_EXCEL);
 
     const got = await xl.call(c.fn, c.args);
     const LISTS = new Set(["CAUTA", "TOP", "TOPURI", "JUDETE", "ISTORIC"]);

@@ -5,6 +5,24 @@
  * bundle associates, and invokes functions the way Excel does: metadata decides whether an
  * argument arrives as a matrix, omitted optional arguments arrive as null, and cancelable
  * functions get an invocation object whose onCanceled the test can fire.
+ *
+ * It is as strict as Microsoft's pages, not as lenient as what FIRMA needs:
+ *  - Data types go in and out only with `allowCustomDataForDataTypeAny: true` in functions.json and
+ *    CustomFunctionsRuntime 1.4 ("To enable data types for custom functions, manually add the
+ *    allowCustomDataForDataTypeAny property … and set it to true",
+ *    https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-data-types-concepts;
+ *    https://learn.microsoft.com/javascript/api/requirement-sets/excel/custom-functions-requirement-sets).
+ *    Otherwise an object answered is #VALUE! ("the entity displays as a #VALUE! error" where data types
+ *    are not supported, https://learn.microsoft.com/office/dev/add-ins/excel/excel-data-types-concepts),
+ *    and a data-type cell passed in arrives as its basic value (an entity's is the #VALUE! error).
+ *  - An error cell passed to an `any` parameter reaches the function only with
+ *    `allowErrorForDataTypeAny: true`, as an ErrorCellValue; without it Excel answers with the error and
+ *    the function is not called (https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-errors#errors-as-custom-function-inputs).
+ *  - `CustomFunctions.ErrorCode` has the seven codes of the reference; an answer of #NAME? or #REF!
+ *    ("supported as a custom function input error, but not as a custom function output error") is
+ *    refused (#VALUE!, recorded in `violations`), and only #VALUE! and #N/A keep their message
+ *    ("The #VALUE! and #N/A errors also support custom error messages",
+ *    https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-errors).
  */
 import * as fs from "fs";
 import * as path from "path";
@@ -29,6 +47,7 @@ export class StandInError {
   ) {}
 }
 
+/** CustomFunctions.ErrorCode: its seven members (https://learn.microsoft.com/javascript/api/custom-functions-runtime/customfunctions.errorcode). */
 const ERROR_CODES = {
   invalidValue: "#VALUE!",
   notAvailable: "#N/A",
@@ -38,6 +57,57 @@ const ERROR_CODES = {
   invalidName: "#NAME?",
   invalidReference: "#REF!",
 };
+/** What a custom function may answer with (the other two codes are input errors only). */
+const OUTPUT_ERRORS = new Set(["#VALUE!", "#N/A", "#DIV/0!", "#NUM!", "#NULL!"]);
+/** The errors whose custom message Excel shows. */
+const MESSAGE_ERRORS = new Set(["#VALUE!", "#N/A"]);
+/** Excel.CellValueType (https://learn.microsoft.com/javascript/api/excel/excel.cellvaluetype). */
+const CELL_VALUE_TYPES = new Set([
+  "Array",
+  "Boolean",
+  "Double",
+  "Empty",
+  "Entity",
+  "Error",
+  "ExternalCodeServiceObject",
+  "FormattedNumber",
+  "Function",
+  "LinkedEntity",
+  "LocalImage",
+  "NotAvailable",
+  "Reference",
+  "String",
+  "WebImage",
+]);
+/** ErrorCellValue.errorType by code (https://learn.microsoft.com/javascript/api/excel/excel.errorcelltype). */
+const ERROR_TYPES: Record<string, string> = {
+  "#DIV/0!": "Div0",
+  "#N/A": "NotAvailable",
+  "#NAME?": "Name",
+  "#NULL!": "Null",
+  "#NUM!": "Num",
+  "#REF!": "Ref",
+  "#VALUE!": "Value",
+  "#SPILL!": "Spill",
+  "#CALC!": "Calc",
+  "#BUSY!": "Busy",
+};
+
+/** A cell that holds an Excel error, as a test passes it to `call` (the stand-in hands it on by Excel's rules). */
+export function errorCell(code: keyof typeof ERROR_TYPES | string): { type: "Error"; errorType: string; basicValue: string } {
+  return { type: "Error", errorType: ERROR_TYPES[code] ?? "Value", basicValue: code };
+}
+
+/** A cell value JSON object (a data type: entity, formatted number, error…). */
+function isCellValue(v: unknown): v is { type: string; basicValue?: unknown; basicType?: string } {
+  return (
+    typeof v === "object" &&
+    v !== null &&
+    !Array.isArray(v) &&
+    !(v instanceof StandInError) &&
+    typeof (v as { type?: unknown }).type === "string"
+  );
+}
 
 /** Storage shaped like OfficeRuntime.storage; `data` can be carried over to simulate reopening. */
 export class StandInStorage {
@@ -76,6 +146,8 @@ export interface StandInOptions {
    * when office.js has not told the functions anything.
    */
   requirementSets?: Record<string, string>;
+  /** The metadata file read (its flags decide what Excel passes and accepts). @default "functions.json" */
+  metadataFile?: string;
 }
 
 /** Whether version `have` is at least `want` ("1.10" > "1.4"). */
@@ -90,6 +162,12 @@ export class ExcelStandIn {
   readonly associated = new Map<string, (...args: unknown[]) => unknown>();
   readonly metadata: FunctionMeta[];
   readonly context: vm.Context;
+  /** The metadata's top-level flags. */
+  readonly allowCustomData: boolean;
+  readonly allowErrors: boolean;
+  /** Answers Excel refused (an output error it does not accept, an object where data types are off). */
+  readonly violations: string[] = [];
+  private readonly dataTypes: boolean;
 
   constructor(
     readonly storage = new StandInStorage(),
@@ -98,7 +176,12 @@ export class ExcelStandIn {
   ) {
     const file = path.join(dist, "functions.js");
     if (!fs.existsSync(file)) throw new Error(`${file} is missing: run "npm run build" first`);
-    this.metadata = JSON.parse(fs.readFileSync(path.join(dist, "functions.json"), "utf8")).functions;
+    const json = JSON.parse(fs.readFileSync(path.join(dist, options.metadataFile ?? "functions.json"), "utf8"));
+    this.metadata = json.functions;
+    this.allowCustomData = json.allowCustomDataForDataTypeAny === true;
+    this.allowErrors = json.allowErrorForDataTypeAny === true;
+    // Data types need the flag and CustomFunctionsRuntime 1.4 (the manifest asks 1.3: an Excel may have less).
+    this.dataTypes = this.allowCustomData && atLeast(options.requirementSets?.CustomFunctionsRuntime ?? "1.3", "1.4");
     const associated = this.associated;
     const sandboxGlobals = {
       CustomFunctions: {
@@ -154,26 +237,64 @@ export class ExcelStandIn {
 
   /**
    * Calls FIRMA.<id> as Excel would with these arguments (a missing trailing optional → null;
-   * a scalar for a matrix parameter → [[scalar]]). Resolves to the value, or the StandInError thrown.
+   * a scalar for a matrix parameter → [[scalar]]; data types and error cells, given as cell value
+   * JSON such as errorCell("#N/A"), handed on by the metadata's flags). Resolves to the value as the
+   * cell shows it, or the StandInError thrown or answered.
    */
   async call(id: string, args: unknown[], invocation: Invocation = {}): Promise<unknown> {
     const m = this.meta(id);
     const fn = this.associated.get(id);
     if (!fn) throw new Error(`FIRMA.${id} was not associated by the bundle`);
+    let answer: StandInError | null = null;
+    const pass = (v: unknown): unknown => {
+      if (!isCellValue(v)) return v;
+      // Without data types a cell gives its basic value; an entity's is #VALUE! (EntityCellValue.basicValue).
+      const value = this.dataTypes
+        ? v
+        : v.type === "Entity"
+          ? errorCell(String(v.basicValue ?? "#VALUE!"))
+          : v.type === "Error"
+            ? v
+            : v.basicValue;
+      if (isCellValue(value) && value.type === "Error" && !this.allowErrors) answer ??= new StandInError(String(value.basicValue));
+      return value;
+    };
     const shaped = m.parameters.map((p, i) => {
       const v = i < args.length ? args[i] : null;
       if (v === undefined || v === null) {
         if (!p.optional) throw new Error(`FIRMA.${id}: ${p.name} is required`);
         return null;
       }
-      return p.dimensionality === "matrix" && !Array.isArray(v) ? [[v]] : v;
+      const handed = Array.isArray(v) ? v.map((row) => (Array.isArray(row) ? row.map(pass) : pass(row))) : pass(v);
+      return p.dimensionality === "matrix" && !Array.isArray(handed) ? [[handed]] : handed;
     });
+    // An error argument without allowErrorForDataTypeAny: Excel answers with it, the function is not called.
+    if (answer) return answer;
     if (m.options?.cancelable) shaped.push(invocation);
     try {
-      return await fn(...shaped);
+      return this.shown(id, await fn(...shaped));
     } catch (e) {
-      if (e instanceof StandInError) return e;
+      if (e instanceof StandInError) return this.shown(id, e);
       throw e;
     }
+  }
+
+  /** An answer as the cell shows it: objects only where data types are on, output errors Excel accepts, messages where Excel shows them. */
+  private shown(id: string, v: unknown): unknown {
+    if (Array.isArray(v)) return v.map((row) => (Array.isArray(row) ? row.map((x) => this.shown(id, x)) : this.shown(id, row)));
+    if (v instanceof StandInError) {
+      if (!OUTPUT_ERRORS.has(v.code)) {
+        this.violations.push(`FIRMA.${id} answered ${v.code}, which Excel does not accept as an output`);
+        return new StandInError("#VALUE!");
+      }
+      return MESSAGE_ERRORS.has(v.code) ? v : new StandInError(v.code);
+    }
+    if (typeof v === "object" && v !== null) {
+      if (!this.dataTypes || !isCellValue(v) || !CELL_VALUE_TYPES.has(v.type)) {
+        this.violations.push(`FIRMA.${id} answered an object where Excel shows #VALUE!`);
+        return new StandInError("#VALUE!");
+      }
+    }
+    return v;
   }
 }

@@ -387,6 +387,10 @@ export const en: Readonly<Record<MessageKey, string>> = {
   "formula.reason.rangeTooLarge": "the argument's range is too large",
 
   // cell: the precise cause the engine found (EngineMessageKey in src/engine/errors.ts)
+  "cell.inputError.cui": "The CUI cell holds the error {code}: fix that cell.",
+  "cell.inputError.argument": "An argument of the function is the error {code}: fix the cell it comes from.",
+  "cell.invalidCui.card": "The card “{input}” has no CUI: give the company's CUI or a FIRMA.FISA card.",
+  "cell.invalidCui.dataType": "A {input} value is not a CUI: give the company's CUI (digits, RO prefix optional).",
   "cell.invalidCui.format": 'Invalid CUI ("{input}"): digits only, RO prefix optional. Check the code.',
   "cell.invalidCui.length": 'Invalid CUI ("{input}"): a CUI has 2 to 10 digits. Check the code.',
   "cell.invalidCui.control": 'Invalid CUI ("{input}"): the control digit does not match. Check the code.',

@@ -398,6 +398,10 @@ export const ro = {
   "formula.reason.rangeTooLarge": "zona din argument este prea mare",
 
   // cell: the precise cause the engine found (EngineMessageKey in src/engine/errors.ts)
+  "cell.inputError.cui": "Celula cu CUI-ul conține eroarea {code}: corectați acea celulă.",
+  "cell.inputError.argument": "Un argument al funcției este eroarea {code}: corectați celula din care vine.",
+  "cell.invalidCui.card": "Fișa „{input}” nu are un CUI: dați CUI-ul firmei sau o fișă FIRMA.FISA.",
+  "cell.invalidCui.dataType": "O valoare de tip {input} nu este un CUI: dați CUI-ul firmei (cifre, cu sau fără RO).",
   "cell.invalidCui.format": "CUI invalid („{input}”): doar cifre, opțional cu prefixul RO. Verificați codul.",
   "cell.invalidCui.length": "CUI invalid („{input}”): un CUI are între 2 și 10 cifre. Verificați codul.",
   "cell.invalidCui.control": "CUI invalid („{input}”): cifra de control nu se potrivește. Verificați codul.",

@@ -573,8 +573,15 @@ export function cellRequests(name: string, args: unknown[]): CellRequest[] {
     case "FINANCIAR":
       return FINANCIAL_ORDER.flatMap(financial);
     case "ISTORIC": {
-      const field = isBlank(args[3]) ? "cifra_afaceri" : (FIELD_ALIASES[String(args[3]).trim().toLowerCase()] as FinancialField);
-      return cuis().map((cui): CellRequest => ({ kind: "history", cui, from: args[1], to: args[2], field }));
+      // The field as the function reads it (fieldByName: any case, diacritics, English names); one it refuses costs nothing.
+      let field: ProfileField | FinancialField = "cifra_afaceri";
+      try {
+        if (!isBlank(args[3])) field = fieldByName(args[3]);
+      } catch {
+        return [];
+      }
+      if (isProfileField(field)) return [];
+      return cuis().map((cui): CellRequest => ({ kind: "history", cui, from: args[1], to: args[2], field: field as FinancialField }));
     }
     case "CAUTA":
     case "TOP":

@@ -202,3 +202,55 @@ describe("estimates that know the cache (issue 11)", () => {
     expect(engine.estimate(reqs)).toMatchObject({ credits: 0, cached: 3 });
   });
 });
+
+/**
+ * One table for field names: the estimate reads FIRMA.ISTORIC's and FIRMA.CAMP's field the way the
+ * function does (src/shared/evaluate.ts fieldByName: any case, diacritics, English), so every
+ * spelling costs what the estimate says.
+ */
+describe("field names cost what the estimate says", () => {
+  const { cellRequests, evaluate } = require("../../src/shared/evaluate") as typeof import("../../src/shared/evaluate");
+  const LATEST = data.LATEST_YEAR;
+
+  test.each([
+    ["ISTORIC", "angajați", "numar_angajati"],
+    ["ISTORIC", "Numărul angajaților", null],
+    ["ISTORIC", "ANGAJATI", "numar_angajati"],
+    ["ISTORIC", "employees", "numar_angajati"],
+    ["ISTORIC", "profit.net", "profit_net"],
+    ["ISTORIC", "Cifra afaceri", "cifra_afaceri"],
+    ["ISTORIC", "denumire", null],
+    ["CAMP", "Județ", "judet"],
+    ["CAMP", "angajați", "numar_angajati"],
+  ])("%s(…; %j): the estimate's request and the spend agree", async (fn, field, expected) => {
+    const { engine, charged } = setup();
+    await engine.ready();
+    // Learn the service first (an unrelated company's history of the same figure, and its profile), so that the estimate is exact.
+    const [warm, cui] = data.sampleCuis(2, 910_000 + n * 10).filter((c) => data.company(c));
+    await evaluate("ISTORIC", [warm, LATEST - 2, LATEST, expected ?? undefined], { engine, lang: "ro" });
+    await evaluate("DENUMIRE", [warm], { engine, lang: "ro" });
+    await evaluate("CA", [[[warm, warm]], LATEST], { engine, lang: "ro" });
+    const args = fn === "ISTORIC" ? [cui, LATEST - 2, LATEST, field] : [cui, field, LATEST];
+    const requests = cellRequests(fn, args);
+    const named = requests.map((r) => ("field" in r ? r.field : null));
+    if (expected === null) expect(requests).toEqual([]);
+    else expect(named.every((f) => f === expected)).toBe(true);
+    const estimate = engine.estimate(requests);
+    const before = charged();
+    const out = await evaluate(fn, args, { engine, lang: "ro" });
+    // An upper bound where the service's behaviour for that figure is still unknown, the spend itself once known.
+    if (estimate.exact) expect(charged() - before).toBe(estimate.credits);
+    else expect(charged() - before).toBeLessThanOrEqual(estimate.credits);
+    if (expected !== null && fn === "ISTORIC") {
+      // …and the same spelling again, now known: exact.
+      const again = cellRequests(fn, [data.sampleCuis(1, 990_000 + n)[0], LATEST - 2, LATEST, field]);
+      const e2 = engine.estimate(again);
+      const b2 = charged();
+      await evaluate(fn, [again[0].cui, LATEST - 2, LATEST, field], { engine, lang: "ro" });
+      expect(e2.exact).toBe(true);
+      expect(charged() - b2).toBe(e2.credits);
+    }
+    if (expected === null) expect(out[0][0]).toMatchObject({ error: "#VALUE!" });
+    else expect(out.flat()).not.toContainEqual(expect.objectContaining({ error: "#VALUE!" })); // read, not refused
+  });
+});

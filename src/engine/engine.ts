@@ -342,6 +342,11 @@ export class FirmaEngine {
     this.guard.setThreshold(threshold);
   }
 
+  /** The quiet window before queued cells are fetched together, from the next request on (a setting saved in the pane). */
+  setBatchWindow(ms: number): void {
+    this.queue.setWindow(nonNegative(ms, "windowMs"));
+  }
+
   /** The burst the credit guard holds for the user's confirmation, if any. */
   heldBurst(): HeldBurst | null {
     return this.guard.held();

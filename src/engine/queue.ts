@@ -23,6 +23,7 @@ export interface QueueOptions {
 }
 
 export class RequestQueue {
+  private windowMs: number;
   private pending = new Map<string, Want>();
   private readonly inflight = new Map<string, Want>();
   private readonly pendingProfiles = new Set<string>();
@@ -31,7 +32,21 @@ export class RequestQueue {
   private lastPendingAt = 0;
   private readonly running = new Set<Promise<void>>();
 
-  constructor(private readonly o: QueueOptions) {}
+  constructor(private readonly o: QueueOptions) {
+    this.windowMs = o.windowMs;
+  }
+
+  /**
+   * A new quiet window, from the next request on (the pane's setting, applied when saved). A window
+   * longer than maxWaitMs stretches the longest wait with it: the user asked to wait that long.
+   */
+  setWindow(ms: number): void {
+    this.windowMs = ms;
+  }
+
+  private maxWait(): number {
+    return Math.max(this.o.maxWaitMs, this.windowMs);
+  }
 
   /** Waits for the answer `key` gives, with `fields` in it. */
   request(kind: "p" | "f", key: string, cui: number, year: number, fields: readonly string[], signal?: CancelSignal): Promise<Rec> {
@@ -152,7 +167,7 @@ export class RequestQueue {
   }
 
   private arm(now: number): void {
-    const due = Math.min(this.lastPendingAt + this.o.windowMs, (this.firstPendingAt ?? now) + this.o.maxWaitMs);
+    const due = Math.min(this.lastPendingAt + this.windowMs, (this.firstPendingAt ?? now) + this.maxWait());
     this.timer = setTimeout(
       () => {
         this.timer = null;
@@ -161,7 +176,7 @@ export class RequestQueue {
           return;
         }
         const t = Date.now();
-        if (t < Math.min(this.lastPendingAt + this.o.windowMs, this.firstPendingAt + this.o.maxWaitMs)) this.arm(t);
+        if (t < Math.min(this.lastPendingAt + this.windowMs, this.firstPendingAt + this.maxWait())) this.arm(t);
         else void this.flush();
       },
       Math.max(0, due - now),

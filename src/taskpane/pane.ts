@@ -274,7 +274,7 @@ export class Pane {
       const engine = await this.engine();
       // The functions runtime makes the engine without the user's threshold (it would start with the
       // guard off): the pane sets it as soon as it runs, and again whenever it is saved.
-      this.applyGuardThreshold(engine);
+      this.applySettings(engine);
       engine.onChange(() => this.scheduleUsage());
       engine.cache.onProblem(() => this.scheduleUsage());
     } catch {
@@ -676,8 +676,10 @@ export class Pane {
     await this.renderUsage();
   }
 
-  private applyGuardThreshold(engine: FirmaEngine): void {
+  /** The saved settings the engine holds (the address and the language are read at each call). */
+  private applySettings(engine: FirmaEngine): void {
     engine.setGuardThreshold(getSettings().guardThreshold);
+    engine.setBatchWindow(getSettings().batchWindowMs);
   }
 
   // ---- the credit guard -------------------------------------------------------------------------
@@ -1329,7 +1331,7 @@ export class Pane {
     }
     this.fillSettingsForm();
     try {
-      this.applyGuardThreshold(await this.engine());
+      this.applySettings(await this.engine());
     } catch {
       /* no engine yet: start() applies the saved threshold when it makes one */
     }

@@ -958,6 +958,40 @@ withChromium("the task pane in a browser", () => {
     await context.close();
   });
 
+  test("settings apply when saved, without a reload: the batch window times the next flush, the language and the address the next call", async () => {
+    const { page, context } = await openPane(h);
+    await saveKey(page, keyFor("pro", "apply"));
+    await page.click("#settings-section summary");
+    await page.click("#advanced-settings summary");
+    const cuis = data.sampleCuis(3, 8_800);
+    /** How long one cell waits for its answer (the sandbox answers at once: what is left is the batch window). */
+    const timed = (cui: number) =>
+      page.evaluate(async (c) => {
+        const t0 = performance.now();
+        await (window as unknown as Win).__firmaStandIn.call("DENUMIRE", [c]);
+        return performance.now() - t0;
+      }, cui);
+    await page.fill("#batch-window", "1500");
+    await act(page, "#save-settings");
+    expect(await text(page, "#settings-status")).toBe("Setările au fost salvate.");
+    expect(await timed(cuis[0])).toBeGreaterThanOrEqual(1_400);
+    await page.fill("#batch-window", "0");
+    await act(page, "#save-settings");
+    expect(await timed(cuis[1])).toBeLessThan(700);
+
+    await page.selectOption("#language", "en");
+    await act(page, "#save-settings");
+    expect(await callFn(page, "DENUMIRE", ["RO123"])).toEqual([[{ error: "#VALUE!", message: expect.stringMatching(/^Invalid CUI/) }]]);
+
+    // An address where nothing answers (loopback, closed port): the next call goes there, and says so.
+    await page.fill("#base-url", "http://127.0.0.1:9");
+    await act(page, "#save-settings");
+    expect(await callFn(page, "DENUMIRE", [cuis[2]])).toEqual([
+      [{ error: "#N/A", message: expect.stringMatching(/^Service unavailable/) }],
+    ]);
+    await context.close();
+  });
+
   test("Help lists every registered function with its syntax and an example", async () => {
     const { page, context } = await openPane(h);
     const meta = JSON.parse(fs.readFileSync(path.join(h.dist, "functions.json"), "utf8")).functions as {

@@ -230,7 +230,7 @@ export const en: Readonly<Record<MessageKey, string>> = {
   // settings
   "settings.window": "Batch window (ms)",
   "settings.windowHint":
-    "How long FIRMA waits for other cells to ask for them together: 0–5000, default 40. Applies the next time the add-in starts.",
+    "How long FIRMA waits for other cells to ask for them together: 0–5000, default 40. Applies from the next calculation.",
   "settings.guard": "Credit limit for one calculation",
   "settings.guardHint":
     "When Excel recalculates cells (a paste, a fill-down, opening the workbook) that would cost more than this many credits, FIRMA holds them and asks you here. A whole number ≥ 0; default 100; empty = no limit.",

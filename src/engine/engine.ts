@@ -163,7 +163,6 @@ export class FirmaEngine {
   private readonly dispatcher: Dispatcher;
   private readonly queue: RequestQueue;
   private readonly lists: ListFetches;
-  private lookupCount = 0;
   private readonly failures = new Map<string, unknown>();
   private readonly changeLog: ChangeLog;
   private clientFor: { baseUrl: string; client: FirmaClient } | null = null;
@@ -393,15 +392,6 @@ export class FirmaEngine {
     await Promise.all([this.cache.save(), this.meter.save(), this.capabilities.save(), this.changeLog.save()]);
   }
 
-  /**
-   * How many times cells have asked the engine for an answer (cached or not) since it started. The
-   * pane compares it before and after asking Excel to recalculate: no change means Excel did not
-   * run the functions again (docs/excel.md, "Refresh").
-   */
-  lookups(): number {
-    return this.lookupCount;
-  }
-
   // ---- the watch on what changed (changes.ts) --------------------------------------------------
 
   /**
@@ -472,7 +462,6 @@ export class FirmaEngine {
    * cached "not found"). Recalculation of cached cells takes this path (the functions try it first).
    */
   profileFieldNow(cuiInput: unknown, field: ProfileField): unknown {
-    this.lookupCount++;
     if (!this.isReady) return NOT_CACHED;
     const cui = this.cui(cuiInput);
     const rec = this.fresh(profileKey(cui), "p", cui, 0, one(field));
@@ -481,7 +470,6 @@ export class FirmaEngine {
 
   /** financialField() answered at once from the cache, as profileFieldNow(). */
   financialFieldNow(cuiInput: unknown, yearInput: unknown, field: FinancialField): number | null | typeof NOT_CACHED {
-    this.lookupCount++;
     if (!this.isReady) return NOT_CACHED;
     const cui = this.cui(cuiInput);
     const year = this.years.year(yearInput);
@@ -558,7 +546,6 @@ export class FirmaEngine {
 
   /** fetchedAt() from the cache only: NOT_CACHED when the profile is not there fresh. */
   fetchedAtNow(cuiInput: unknown): number | typeof NOT_CACHED {
-    this.lookupCount++;
     if (!this.isReady) return NOT_CACHED;
     const cui = this.cui(cuiInput);
     if (this.fresh(profileKey(cui), "p", cui, 0, one("denumire")) === undefined) return NOT_CACHED;
@@ -660,7 +647,6 @@ export class FirmaEngine {
     options: RequestOptions = DEFAULT_REQUEST,
     fetcher: (s: CancelSignal) => Promise<T>,
   ): Promise<T> {
-    this.lookupCount++;
     if (!this.isReady) await this.ready();
     if (this.cacheOnly || options.cacheOnly) return this.cachedOnly<T>(key, null, !!options.cacheOnly);
     return this.lists.get(key, ttl, fetcher, signal);
@@ -771,7 +757,6 @@ export class FirmaEngine {
     signal?: CancelSignal,
     options: RequestOptions = DEFAULT_REQUEST,
   ): Promise<Rec> {
-    this.lookupCount++;
     if (!this.isReady) await this.ready();
     const key = kind === "p" ? profileKey(cui) : financialKey(cui, year);
     const rec = this.fresh(key, kind, cui, year, fields);

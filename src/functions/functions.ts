@@ -13,6 +13,7 @@ import { getEngine, readyEngine } from "../shared/engine-instance";
 import type { CancelSignal } from "../api/types";
 import type { FirmaEngine } from "../engine/engine";
 import { plainArgument } from "../shared/excel-values";
+import { recordInvocation } from "../shared/invocations";
 import { getSettings } from "../shared/settings";
 import { useOfficeStorage } from "../office/storage";
 
@@ -442,6 +443,7 @@ class InvocationContext implements EvalContext {
  */
 function run(name: string, excelArgs: unknown[], invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   const args = excelArgs.map(plainArgument);
+  recordInvocation(name, args); // evidence for the pane's refresh that Excel ran this cell (a no-op unless it watches)
   const ctx = new InvocationContext();
   if (invocation) invocation.onCanceled = () => ctx.cancel();
   // Excel evaluates a formula while it is typed, for its value preview, with isInValuePreview set

@@ -9,6 +9,7 @@
  * of the cells being frozen: the API key has no way into the workbook.
  */
 import { colToLetters } from "../shared/sheet/a1";
+import { readAreas, writeAreas, MAX_ACTIONS, type Area, type Write } from "./blocks";
 import { CellValues, FormulaCell, isBusyValue, mentionsFirma, referencedSheets } from "./refresh";
 
 export type Scope = "all" | "selection";
@@ -31,6 +32,12 @@ export interface FreezeResult {
   frozen: number;
   /** Nothing was changed because some FIRMA cells were still calculating. */
   busy: boolean;
+  /** Cards (entity values) written as their text: an Excel without Range.valuesAsJson (ExcelApi 1.16). */
+  cardsAsText: number;
+  /** FIRMA formulas left as they were because a write failed part way (0 when all went). */
+  left: number;
+  /** Why the write failed part way (Excel's error code), when `left` > 0. */
+  failure?: string;
 }
 
 /** What this Excel lacks for a part of the pane: the missing requirement set ("ExcelApi 1.7"), or null. */
@@ -39,6 +46,8 @@ export interface HostSupport {
   refresh: string | null;
   /** Freezing the selection's FIRMA formulas to values. */
   freeze: string | null;
+  /** Freezing keeps cards as cards and every value's type (Range.valuesAsJson, ExcelApi 1.16); else cards become their text. */
+  freezeKeepsCards: boolean;
 }
 
 export interface WorkbookHost {
@@ -120,41 +129,10 @@ function firmaCells(s: SheetData, within: Box | null): FormulaCell[] {
 
 /** Cells grouped per sheet into vertical runs ("B2:B40"), so recalculation takes few ranges. */
 export function runsOf(cells: readonly FormulaCell[]): Map<string, string[]> {
-  const bySheet = new Map<string, { name: string; cols: Map<number, number[]> }>();
-  for (const c of cells) {
-    const s = bySheet.get(key(c.sheet)) ?? bySheet.set(key(c.sheet), { name: c.sheet, cols: new Map() }).get(key(c.sheet))!;
-    (s.cols.get(c.col) ?? s.cols.set(c.col, []).get(c.col)!).push(c.row);
-  }
   const out = new Map<string, string[]>();
-  for (const { name, cols } of bySheet.values()) {
-    const ranges: string[] = [];
-    for (const [col, rows] of cols) {
-      const sorted = [...new Set(rows)].sort((a, b) => a - b);
-      let start = sorted[0];
-      for (let i = 1; i <= sorted.length; i++) {
-        if (i < sorted.length && sorted[i] === sorted[i - 1] + 1) continue;
-        const end = sorted[i - 1];
-        const a = `${colToLetters(col)}${start}`;
-        ranges.push(start === end ? a : `${a}:${colToLetters(col)}${end}`);
-        start = sorted[i];
-      }
-    }
-    out.set(name, ranges);
-  }
+  for (const a of runAreas(cells)) (out.get(a.sheet) ?? out.set(a.sheet, []).get(a.sheet)!).push(addressOf(a));
   return out;
 }
-
-/**
- * Excel on the web refuses a request or an answer over 5 MB ("Excel add-ins" in
- * https://learn.microsoft.com/office/dev/add-ins/concepts/resource-limits-and-performance-optimization ;
- * the error code is `ResponsePayloadSizeLimitExceeded`, Excel.ErrorCodes). A sheet is read in blocks
- * of whole rows sized from what the previous block weighed, so that each answer stays near
- * READ_BUDGET_BYTES, well under the limit; a block refused anyway is read again in halves.
- */
-export const PAYLOAD_LIMIT_BYTES = 5 * 1024 * 1024;
-export const READ_BUDGET_BYTES = 2 * 1024 * 1024;
-/** The first block of a sheet, before anything is known of its cells' weight. */
-export const FIRST_READ_CELLS = 5_000;
 
 /** The ExcelApi sets the pane's calls need, with the members that need them (docs/excel.md). */
 export const EXCEL_API = {
@@ -170,26 +148,16 @@ export const EXCEL_API = {
   spill: "1.12",
   /** Range.getDependents */
   dependents: "1.15",
+  /** Range.valuesAsJson: a freeze that keeps every value's type, cards included */
+  valuesAsJson: "1.16",
 } as const;
-
-/** Bytes a JSON answer of these arrays takes (what Excel on the web counts against its limit). */
-function weight(...parts: unknown[]): number {
-  let n = 0;
-  for (const p of parts) if (p !== undefined) n += JSON.stringify(p).length;
-  return n;
-}
-
-function isPayloadTooLarge(e: unknown): boolean {
-  const code = (e as { code?: unknown } | null)?.code;
-  return code === "ResponsePayloadSizeLimitExceeded" || code === "RequestPayloadSizeLimitExceeded";
-}
 
 const emptySheet = (name: string): SheetData => ({ name, top: 1, left: 1, values: [], formulas: [], types: [] });
 
 /**
- * A sheet's used range (values, and formulas and value types when asked), read in blocks of rows.
- * The used range counts cells with values only (`valuesOnly`: a formula always has a value), so
- * rows that only carry formatting are not read.
+ * A sheet's used range (values, and formulas and value types when asked), read in blocks of rows
+ * under the web's payload limit (blocks.ts). The used range counts cells with values only
+ * (`valuesOnly`: a formula always has a value), so rows that only carry formatting are not read.
  */
 async function readUsed(context: Excel.RequestContext, ws: Excel.Worksheet, name: string, withFormulas: boolean): Promise<SheetData> {
   const used = ws.getUsedRangeOrNullObject(true);
@@ -204,35 +172,58 @@ async function readUsed(context: Excel.RequestContext, ws: Excel.Worksheet, name
     formulas: withFormulas ? [] : undefined,
     types: withFormulas ? [] : undefined,
   };
-  const cols = used.columnCount;
-  let rows = Math.max(1, Math.floor(FIRST_READ_CELLS / cols));
-  for (let r = 0; r < used.rowCount;) {
-    const count = Math.min(rows, used.rowCount - r);
-    const block = ws.getRangeByIndexes(used.rowIndex + r, used.columnIndex, count, cols);
-    // The properties are loaded (the rule cannot read a conditional list), and a sheet is read block
-    // by block on purpose: one sync per block bounds each answer's size and the memory it takes.
-    /* eslint-disable office-addins/no-empty-load, office-addins/no-context-sync-in-loop, office-addins/load-object-before-read */
-    block.load(withFormulas ? ["values", "formulas", "valueTypes"] : ["values"]);
-    try {
-      await context.sync();
-    } catch (e) {
-      if (!isPayloadTooLarge(e) || count === 1) throw e;
-      rows = Math.max(1, Math.floor(count / 2));
-      continue;
-    }
-    out.values.push(...block.values);
+  const area: Area = { sheet: name, top: out.top, left: out.left, rows: used.rowCount, cols: used.columnCount };
+  await readAreas(context, [area], withFormulas ? ["values", "formulas", "valueTypes"] : ["values"], (_block, range) => {
+    out.values.push(...range.values);
     if (withFormulas) {
-      out.formulas!.push(...block.formulas);
-      out.types!.push(...(block.valueTypes as string[][]));
+      out.formulas!.push(...range.formulas);
+      out.types!.push(...(range.valueTypes as string[][]));
     }
-    const bytes = weight(block.values, withFormulas ? block.formulas : undefined, withFormulas ? block.valueTypes : undefined);
-    /* eslint-enable office-addins/no-empty-load, office-addins/no-context-sync-in-loop, office-addins/load-object-before-read */
-    r += count;
-    // The next block: as many rows as the budget holds at this block's weight per row.
-    rows = Math.max(1, Math.floor(READ_BUDGET_BYTES / Math.max(1, bytes / count)));
+  });
+  return out;
+}
+
+/** FIRMA cells as areas: per sheet and column, runs of consecutive rows (one range each). */
+function runAreas(cells: readonly FormulaCell[]): Area[] {
+  const bySheet = new Map<string, { name: string; cols: Map<number, number[]> }>();
+  for (const c of cells) {
+    const s = bySheet.get(key(c.sheet)) ?? bySheet.set(key(c.sheet), { name: c.sheet, cols: new Map() }).get(key(c.sheet))!;
+    (s.cols.get(c.col) ?? s.cols.set(c.col, []).get(c.col)!).push(c.row);
+  }
+  const out: Area[] = [];
+  for (const { name, cols } of bySheet.values()) {
+    for (const [col, rows] of cols) {
+      const sorted = [...new Set(rows)].sort((a, b) => a - b);
+      let start = sorted[0];
+      for (let i = 1; i <= sorted.length; i++) {
+        if (i < sorted.length && sorted[i] === sorted[i - 1] + 1) continue;
+        out.push({ sheet: name, top: start, left: col, rows: sorted[i - 1] - start + 1, cols: 1 });
+        start = sorted[i];
+      }
+    }
   }
   return out;
 }
+
+const addressOf = (a: Area): string => {
+  const first = `${colToLetters(a.left)}${a.top}`;
+  return a.rows === 1 && a.cols === 1 ? first : `${first}:${colToLetters(a.left + a.cols - 1)}${a.top + a.rows - 1}`;
+};
+
+/** A spilled result's area, and the row of the formula that spills it. */
+interface SpillArea extends Area {
+  anchorRow: number;
+}
+
+/** A cell value JSON with what Excel does not take back removed: an entity's basicValue and basicType are read-only. */
+function writable(v: Excel.CellValue): Excel.CellValue {
+  if (v.type !== "Entity") return v;
+  const { basicValue: _v, basicType: _t, ...rest } = v as Excel.EntityCellValue & { basicValue?: unknown };
+  return rest as Excel.CellValue;
+}
+
+const isBusyJson = (v: Excel.CellValue): boolean =>
+  v.type === "Error" && ((v as Excel.ErrorCellValue).errorType === "Busy" || (v as Excel.ErrorCellValue).errorType === "GettingData");
 
 /** `Office.context.requirements.isSetSupported` for ExcelApi, as the pane asks it at run time. */
 export type ExcelApiCheck = (version: string) => boolean;
@@ -256,6 +247,7 @@ export class ExcelWorkbook implements WorkbookHost {
     return {
       refresh: missing(EXCEL_API.usedRange, EXCEL_API.calculate, EXCEL_API.byIndexes),
       freeze: missing(EXCEL_API.usedRange, EXCEL_API.byIndexes, EXCEL_API.spill),
+      freezeKeepsCards: this.hasExcelApi(EXCEL_API.valuesAsJson),
     };
   }
 
@@ -314,11 +306,13 @@ export class ExcelWorkbook implements WorkbookHost {
   recalculate(cells: readonly FormulaCell[]): Promise<void> {
     if (cells.length === 0) return Promise.resolve();
     return Excel.run(async (context) => {
-      for (const [sheet, ranges] of runsOf(cells)) {
-        const ws = context.workbook.worksheets.getItem(sheet);
-        for (const address of ranges) ws.getRange(address).calculate();
+      // At most MAX_ACTIONS ranges a sync: the request of a scattered selection stays small (blocks.ts).
+      const runs = runAreas(cells);
+      for (let i = 0; i < runs.length; i += MAX_ACTIONS) {
+        for (const a of runs.slice(i, i + MAX_ACTIONS)) context.workbook.worksheets.getItem(a.sheet).getRange(addressOf(a)).calculate();
+        // eslint-disable-next-line office-addins/no-context-sync-in-loop -- one sync per block, each under the web's limit
+        await context.sync();
       }
-      await context.sync();
     });
   }
 
@@ -330,15 +324,12 @@ export class ExcelWorkbook implements WorkbookHost {
   reenter(cells: readonly FormulaCell[]): Promise<void> {
     if (cells.length === 0) return Promise.resolve();
     return Excel.run(async (context) => {
-      const ranges: Excel.Range[] = [];
-      for (const [sheet, addresses] of runsOf(cells)) {
-        const ws = context.workbook.worksheets.getItem(sheet);
-        for (const address of addresses) ranges.push(ws.getRange(address).load("formulas"));
-      }
-      await context.sync();
-      // eslint-disable-next-line no-self-assign -- entering the same formulas again is the point
-      for (const range of ranges) range.formulas = range.formulas;
-      await context.sync();
+      // Read, then written back, in blocks under the web's limit (blocks.ts).
+      const writes: Write[] = [];
+      await readAreas(context, runAreas(cells), ["formulas"], (area, range) =>
+        writes.push({ area, property: "formulas", data: range.formulas }),
+      );
+      await writeAreas(context, writes);
     });
   }
 
@@ -384,30 +375,45 @@ export class ExcelWorkbook implements WorkbookHost {
     });
   }
 
+  /**
+   * How many of `cells` still calculate and how many show an error, read in blocks under the web's
+   * limit. By `text`, what the cell shows: a card (FIRMA.FISA) reads as the #VALUE! error in
+   * `values` and `valueTypes` (an entity's basicType and basicValue,
+   * https://learn.microsoft.com/javascript/api/excel/excel.entitycellvalue) but shows its name, and is no error.
+   */
   state(cells: readonly FormulaCell[]): Promise<CellsState> {
     if (cells.length === 0) return Promise.resolve({ busy: 0, errors: 0 });
     return Excel.run(async (context) => {
-      const ranges: Excel.Range[] = [];
-      for (const [sheet, addresses] of runsOf(cells)) {
-        const ws = context.workbook.worksheets.getItem(sheet);
-        for (const address of addresses) ranges.push(ws.getRange(address).load(["values", "valueTypes"]));
-      }
-      await context.sync();
       let busy = 0;
       let errors = 0;
-      for (const range of ranges) {
-        range.values.forEach((row, i) =>
-          row.forEach((v, j) => {
-            if (isBusyValue(v)) busy++;
-            else if (range.valueTypes[i][j] === "Error") errors++;
+      await readAreas(context, runAreas(cells), ["valueTypes", "text"], (_area, range) => {
+        range.text.forEach((row, i) =>
+          row.forEach((shown, j) => {
+            if (isBusyValue(shown)) busy++;
+            else if (range.valueTypes[i][j] === "Error" && shown.startsWith("#")) errors++;
           }),
         );
-      }
+      });
       return { busy, errors };
     });
   }
 
+  /**
+   * Freeze: the selection's FIRMA formulas replaced by exactly what they show. `Range.values` takes
+   * what it is given as typed input (a string starting with "=" becomes a formula, "0111" the number
+   * 111; https://learn.microsoft.com/javascript/api/excel/excel.range#excel-excel-range-values-member),
+   * and reads a card as its #VALUE! basic value, so `cell.values = cell.values` would damage data. So:
+   *  - where Excel has `Range.valuesAsJson` (ExcelApi 1.16: "supports all data types which can be in a
+   *    cell"), each cell's value JSON is written back: text stays text, a number a number, a card a card
+   *    (its read-only basicValue and basicType left out);
+   *  - elsewhere the values are written with the text cells formatted "@" first (the other cells'
+   *    formats kept), and a card as its text (`cardsAsText`; the pane says so before asking).
+   * Everything is read before anything is written (a cell still calculating stops the freeze whole),
+   * in blocks under the web's 5 MB limit (blocks.ts). A write that fails part way leaves the rest as
+   * formulas and says how many (`left`): what is frozen shows what it showed, nothing is lost.
+   */
   freezeSelection(): Promise<FreezeResult> {
+    const json = this.hasExcelApi(EXCEL_API.valuesAsJson);
     return Excel.run(async (context) => {
       const sel = context.workbook.getSelectedRange();
       // eslint-disable-next-line office-addins/call-sync-before-read, office-addins/load-object-before-read -- a navigation property
@@ -421,31 +427,78 @@ export class ExcelWorkbook implements WorkbookHost {
         bottom: sel.rowIndex + sel.rowCount,
         right: sel.columnIndex + sel.columnCount,
       };
+      const none: FreezeResult = { frozen: 0, busy: false, cardsAsText: 0, left: 0 };
       const cells = firmaCells(await readUsed(context, ws, ws.name, true), within);
-      if (cells.length === 0) return { frozen: 0, busy: false };
-      if (cells.some((c) => isBusyValue(c.value))) return { frozen: 0, busy: true };
+      if (cells.length === 0) return none;
+      if (cells.some((c) => isBusyValue(c.value))) return { ...none, busy: true };
 
-      // A formula that spills writes its whole result area, so the spilled values stay.
-      const targets = cells.map((c) => {
-        const cell = ws.getCell(c.row - 1, c.col - 1);
-        const spill = cell.getSpillingToRangeOrNullObject();
-        spill.load("values");
-        cell.load("values");
-        return { cell, spill };
-      });
-      await context.sync();
-      if (targets.some(({ cell, spill }) => (spill.isNullObject ? cell.values : spill.values).some((row) => row.some(isBusyValue)))) {
-        return { frozen: 0, busy: true };
+      // A formula that spills is frozen with its whole result area (the anchor holds the formula).
+      const spills: SpillArea[] = [];
+      const single: FormulaCell[] = [];
+      for (let i = 0; i < cells.length; i += MAX_ACTIONS) {
+        const part = cells.slice(i, i + MAX_ACTIONS);
+        const probes = part.map((c) =>
+          ws
+            .getCell(c.row - 1, c.col - 1)
+            .getSpillingToRangeOrNullObject()
+            .load(["rowCount", "columnCount"]),
+        );
+        // eslint-disable-next-line office-addins/no-context-sync-in-loop -- one sync per block of probes, each under the web's limit
+        await context.sync();
+        probes.forEach((p, j) => {
+          const c = part[j];
+          if (p.isNullObject || (p.rowCount === 1 && p.columnCount === 1)) single.push(c);
+          else spills.push({ sheet: ws.name, top: c.row, left: c.col, rows: p.rowCount, cols: p.columnCount, anchorRow: c.row });
+        });
       }
-      for (const { cell, spill } of targets) {
-        // Freeze: writing the shown values over the formula (or its spill) replaces it with them.
-        // eslint-disable-next-line no-self-assign
-        if (spill.isNullObject) cell.values = cell.values;
-        // eslint-disable-next-line no-self-assign
-        else spill.values = spill.values;
+
+      // Read everything first.
+      const read: { area: Area; range: Excel.Range }[] = [];
+      const props = json ? ["valuesAsJson"] : ["values", "valueTypes", "text", "numberFormat"];
+      await readAreas(context, [...runAreas(single), ...spills], props, (area, range) => read.push({ area, range }));
+
+      const writes: Write[] = [];
+      const anchors = new Map<Write, number>();
+      let cardsAsText = 0;
+      for (const { area, range } of read) {
+        const a = area as Area & Partial<SpillArea>;
+        const held = a.anchorRow === undefined ? a.rows : a.anchorRow >= a.top && a.anchorRow < a.top + a.rows ? 1 : 0;
+        if (json) {
+          const data = range.valuesAsJson;
+          if (data.some((row) => row.some(isBusyJson))) return { ...none, busy: true };
+          const w: Write = { area, property: "valuesAsJson", data: data.map((row) => row.map(writable)) };
+          writes.push(w);
+          anchors.set(w, held);
+          continue;
+        }
+        const { values, valueTypes, text, numberFormat } = range;
+        if (text.some((row) => row.some(isBusyValue))) return { ...none, busy: true };
+        // A card reads as #VALUE! but shows its name: it becomes that text. An error is written as its code (typed, it is the error).
+        const isCard = (i: number, j: number) => valueTypes[i][j] === "Error" && !text[i][j].startsWith("#");
+        const out = values.map((row, i) => row.map((v, j) => (isCard(i, j) ? (cardsAsText++, text[i][j]) : v)));
+        const asText = (i: number, j: number) =>
+          typeof out[i][j] === "string" && out[i][j] !== "" && (isCard(i, j) || valueTypes[i][j] !== "Error");
+        if (out.some((row, i) => row.some((_v, j) => asText(i, j) && numberFormat[i][j] !== "@"))) {
+          writes.push({ area, property: "numberFormat", data: numberFormat.map((row, i) => row.map((f, j) => (asText(i, j) ? "@" : f))) });
+        }
+        const w: Write = { area, property: "values", data: out };
+        writes.push(w);
+        anchors.set(w, held);
       }
-      await context.sync();
-      return { frozen: cells.length, busy: false };
+
+      let frozen = 0;
+      const written = new Map<Write, number>();
+      try {
+        await writeAreas(context, writes, (w, rows) => {
+          const n = (written.get(w) ?? 0) + rows;
+          written.set(w, n);
+          if (n === w.data.length) frozen += anchors.get(w) ?? 0;
+        });
+      } catch (e) {
+        const code = (e as { code?: unknown } | null)?.code;
+        return { frozen, busy: false, cardsAsText, left: cells.length - frozen, failure: typeof code === "string" ? code : "Error" };
+      }
+      return { frozen: cells.length, busy: false, cardsAsText, left: 0 };
     });
   }
 
@@ -462,7 +515,7 @@ export class ExcelWorkbook implements WorkbookHost {
       // worksheets." (WorksheetCollection.add, ExcelApi 1.1)
       const ws = sheets.add(unique);
       try {
-        await this.fillSheet(context, ws, rows, textColumns);
+        await this.fillSheet(context, unique, rows, textColumns);
       } catch (e) {
         // Whole or not at all: a sheet half written is taken away again ("Deletes the worksheet from
         // the workbook", Worksheet.delete, ExcelApi 1.1). If even that fails, the first error is the one to tell.
@@ -482,22 +535,18 @@ export class ExcelWorkbook implements WorkbookHost {
 
   private async fillSheet(
     context: Excel.RequestContext,
-    ws: Excel.Worksheet,
+    sheet: string,
     rows: readonly (readonly (string | number)[])[],
     textColumns: readonly number[],
   ): Promise<void> {
     const width = Math.max(1, ...rows.map((r) => r.length));
-    // Range.values: "If the returned value starts with a plus ("+"), minus ("-"), or equal sign
-    // ("="), Excel interprets this value as a formula" (https://learn.microsoft.com/javascript/api/excel/excel.range#excel-excel-range-values-member):
-    // a company's data is text, so its columns get the text format ("@") before the values.
-    for (const col of textColumns) ws.getRangeByIndexes(0, col, rows.length, 1).numberFormat = rows.map(() => ["@"]);
-    // In blocks, each its own request: Excel on the web's 5 MB limit holds for requests too (docs/excel.md).
-    const BLOCK = 1_000;
-    for (let top = 0; top < rows.length; top += BLOCK) {
-      const part = rows.slice(top, top + BLOCK).map((r) => [...r, ...Array<string>(width - r.length).fill("")]);
-      ws.getRangeByIndexes(top, 0, part.length, width).values = part;
-      // eslint-disable-next-line office-addins/no-context-sync-in-loop -- one request per block, each under the 5 MB limit
-      await context.sync();
-    }
+    const all = (top: number, cols: number, left = 1): Area => ({ sheet, top, left, rows: rows.length, cols });
+    // Range.values: "If the returned value starts with a plus ("+"), minus ("-"), or equal sign ("="),
+    // Excel interprets this value as a formula" (https://learn.microsoft.com/javascript/api/excel/excel.range#excel-excel-range-values-member):
+    // a company's data is text, so its columns get the text format ("@") before the values. In blocks
+    // under the web's 5 MB limit, which holds for requests too (blocks.ts).
+    const writes: Write[] = textColumns.map((col) => ({ area: all(1, 1, col + 1), property: "numberFormat", data: rows.map(() => ["@"]) }));
+    writes.push({ area: all(1, width), property: "values", data: rows.map((r) => [...r, ...Array<string>(width - r.length).fill("")]) });
+    await writeAreas(context, writes);
   }
 }

@@ -16,7 +16,9 @@ import { getEngine } from "../shared/engine-instance";
 import type { CellsState, Scope, WorkbookHost, WorkbookScan } from "./excel";
 import { renderHelp } from "./help";
 import { applyTexts, count, formatNumber, t, type Lang, type TextKey } from "./i18n";
-import { isBusyValue, planRefresh, type FormulaCell, type RefreshPlan } from "./refresh";
+import { isBusyValue, planRefresh, type CellValues, type FormulaCell, type RefreshPlan } from "./refresh";
+import { expectRuns, notRun } from "./rerun";
+import { closeWatch, openWatch } from "../shared/invocations";
 import {
   DEFAULT_BASE_URL,
   getApiKey,
@@ -113,6 +115,7 @@ const IDS = [
   "freeze-yes",
   "freeze-no",
   "freeze-status",
+  "freeze-cards-note",
   "settings-form",
   "advanced-settings",
   "base-url",
@@ -152,8 +155,15 @@ interface Prepared {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-/** How long Excel gets to start running the functions after Range.calculate before the formulas are entered again. */
-const RERUN_WAIT_MS = 2_000;
+/**
+ * How long Excel gets to start running the functions after Range.calculate before the formulas it has
+ * not run are entered again: RERUN_WAIT_MS, plus RERUN_PER_CELL_MS for each cell asked (a large sheet on
+ * the web is slow to start); and RERUN_WAIT_MS after the latest run while runs keep coming.
+ */
+const RERUN_WAIT_MS = 5_000;
+const RERUN_PER_CELL_MS = 1;
+/** The longest the first runs are waited for, however many cells (then: as long as runs keep coming). */
+const RERUN_WAIT_MAX_MS = 60_000;
 
 /** The most changes listed in the pane; all of them go to the sheet. */
 const CHANGES_SHOWN = 50;
@@ -448,7 +458,7 @@ export class Pane {
             left: formatNumber(left!, l),
           });
       }
-      await this.rerun(engine, plan.toRecalculate);
+      await this.rerun(plan.toRecalculate, scan);
       return (l) => t(l, "key.recalc", { cells: count(failed.length, "firmaFormula", l), credits: count(est.credits, "credit", l) });
     } catch {
       return null;
@@ -707,7 +717,7 @@ export class Pane {
       this.say(status, (l) => t(l, "guard.filling"), "info");
       const scan = await host.scan("all");
       const cells = planRefresh(scan.cells, scan, { includeLists: true }).toRecalculate;
-      await this.rerun(engine, cells);
+      await this.rerun(cells, scan);
       const state = await this.settle(cells);
       const spent = Math.max(0, engine.usage().month - before);
       const errors = state.errors;
@@ -736,22 +746,39 @@ export class Pane {
     await this.renderUsage();
   }
 
-  /** Waits (up to the refresh timeout) until Excel has finished calculating `cells`. */
   /**
-   * Makes Excel run the FIRMA functions of `cells` again: Range.calculate, and when the engine saw no
-   * cell ask for an answer within RERUN_WAIT_MS (no page promises that Range.calculate re-runs a
-   * custom function whose arguments did not change), the formulas are entered again.
+   * Makes Excel run the FIRMA functions of `cells` again: Range.calculate, then the evidence that it
+   * did, cell by cell (rerun.ts: the invocations the functions record while the pane watches). No
+   * page promises that Range.calculate re-runs a custom function whose arguments did not change, and
+   * Excel on the web may be slow to start: the pane waits RERUN_WAIT_MS plus RERUN_PER_CELL_MS a cell
+   * for the first runs, and as long as runs keep coming (RERUN_WAIT_MS after the latest), then enters
+   * again only the formulas Excel did not run. `values`: what the cells' references hold (the scan).
    */
-  private async rerun(engine: FirmaEngine, cells: readonly FormulaCell[]): Promise<"calculate" | "reentered"> {
+  private async rerun(cells: readonly FormulaCell[], values: CellValues): Promise<"calculate" | "reentered"> {
     const host = this.options.host!;
     if (cells.length === 0) return "calculate";
-    const before = engine.lookups();
-    await host.recalculate(cells);
-    const deadline = Date.now() + RERUN_WAIT_MS;
-    while (engine.lookups() === before && Date.now() < deadline) await sleep(Math.min(this.pollMs, 50));
-    if (engine.lookups() !== before) return "calculate";
-    await host.reenter(cells);
-    return "reentered";
+    const expected = expectRuns(cells, values);
+    const watch = openWatch();
+    try {
+      await host.recalculate(cells);
+      let deadline = Date.now() + Math.min(RERUN_WAIT_MAX_MS, RERUN_WAIT_MS + cells.length * RERUN_PER_CELL_MS);
+      let seen = 0;
+      for (;;) {
+        if (watch.total >= cells.length && notRun(expected, watch).length === 0) return "calculate";
+        if (Date.now() >= deadline) break;
+        await sleep(Math.min(this.pollMs, 50));
+        if (watch.total !== seen) {
+          seen = watch.total;
+          deadline = Math.max(deadline, Date.now() + RERUN_WAIT_MS);
+        }
+      }
+      const left = notRun(expected, watch);
+      if (left.length === 0) return "calculate";
+      await host.reenter(left);
+      return "reentered";
+    } finally {
+      closeWatch(watch);
+    }
   }
 
   private async settle(cells: readonly FormulaCell[], progress?: (state: CellsState) => void): Promise<CellsState> {
@@ -1033,7 +1060,7 @@ export class Pane {
         // The refresh was confirmed and its budget caps it: its own recalculation is not the surprise
         // burst the guard is for. A burst already held elsewhere is left for the user to answer.
         if (engine.heldBurst() === null) engine.confirmHeld();
-        status.dataset.rerun = await this.rerun(engine, cells);
+        status.dataset.rerun = await this.rerun(cells, p.scan);
         state = await this.settle(cells, (st) => report(total - st.busy));
         // Then the cells that depend on them, once they have their new values (docs/excel.md, "Refresh").
         dependents = await host.recalculateDependents(cells).catch(() => null);
@@ -1244,6 +1271,9 @@ export class Pane {
   onFreeze(): void {
     if (this.working || !this.options.host) return;
     this.clear(this.el["freeze-status"]);
+    // Said before the user confirms: where Excel cannot write a card back (no Range.valuesAsJson), cards become their text.
+    const note = this.el["freeze-cards-note"];
+    note.hidden = this.options.host.support().freezeKeepsCards;
     this.el["freeze-confirm"].hidden = false;
     this.el["freeze-no"].focus(); // the safe answer (issue 12): freezing cannot be undone
   }
@@ -1262,9 +1292,19 @@ export class Pane {
     this.setWorking(true);
     try {
       const r = await host.freezeSelection();
+      const cards = (l: Lang) => (r.cardsAsText > 0 ? ` ${t(l, "freeze.cardsTurnedText", { cards: formatNumber(r.cardsAsText, l) })}` : "");
       if (r.busy) this.say(status, (l) => t(l, "freeze.busy"), "warn");
+      else if (r.left > 0)
+        this.say(
+          status,
+          (l) =>
+            t(l, "freeze.partial", { formulas: count(r.frozen, "firmaFormula", l), left: formatNumber(r.left, l), code: r.failure ?? "" }) +
+            cards(l),
+          "error",
+        );
       else if (r.frozen === 0) this.say(status, (l) => t(l, "freeze.none"), "info");
-      else this.say(status, (l) => t(l, "freeze.done", { formulas: count(r.frozen, "firmaFormula", l) }), "ok");
+      else this.say(status, (l) => t(l, "freeze.done", { formulas: count(r.frozen, "firmaFormula", l) }) + cards(l), "ok");
+      status.dataset.frozen = String(r.frozen);
     } catch (e) {
       this.say(status, (l) => t(l, "refresh.failed", { code: failureCode(e) }), "error");
     } finally {

@@ -243,10 +243,10 @@ describe("field names cost what the estimate says", () => {
     else expect(charged() - before).toBeLessThanOrEqual(estimate.credits);
     if (expected !== null && fn === "ISTORIC") {
       // …and the same spelling again, now known: exact.
-      const again = cellRequests(fn, [data.sampleCuis(1, 990_000 + n)[0], LATEST - 2, LATEST, field]);
-      const e2 = engine.estimate(again);
+      const other = data.sampleCuis(1, 990_000 + n)[0];
+      const e2 = engine.estimate(cellRequests(fn, [other, LATEST - 2, LATEST, field]));
       const b2 = charged();
-      await evaluate(fn, [again[0].cui, LATEST - 2, LATEST, field], { engine, lang: "ro" });
+      await evaluate(fn, [other, LATEST - 2, LATEST, field], { engine, lang: "ro" });
       expect(e2.exact).toBe(true);
       expect(charged() - b2).toBe(e2.credits);
     }

@@ -41,7 +41,29 @@
     invalidName: "#NAME?",
     invalidReference: "#REF!",
   };
-  const ERROR_VALUES = new Set([...Object.values(ERROR_CODES), "#BUSY!", "#SPILL!", "#CALC!", "#GETTING_DATA"]);
+  const ERROR_VALUES = new Set([...Object.values(ERROR_CODES), "#BUSY!", "#SPILL!", "#CALC!", "#GETTING_DATA", "#FIELD!"]);
+  /**
+   * What a custom function may answer with: CustomFunctions.ErrorCode's seven, less #NAME? and #REF!,
+   * "supported as a custom function input error, but not as a custom function output error"; only
+   * #VALUE! and #N/A show a message (https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-errors).
+   */
+  const OUTPUT_ERRORS = new Set(["#VALUE!", "#N/A", "#DIV/0!", "#NUM!", "#NULL!"]);
+  const MESSAGE_ERRORS = new Set(["#VALUE!", "#N/A"]);
+  /** Excel.CellValueType (https://learn.microsoft.com/javascript/api/excel/excel.cellvaluetype). */
+  const CELL_VALUE_TYPES = new Set([
+    "Array",
+    "Boolean",
+    "Double",
+    "Empty",
+    "Entity",
+    "Error",
+    "FormattedNumber",
+    "LinkedEntity",
+    "String",
+    "WebImage",
+  ]);
+  /** Data types reach and leave custom functions only with the metadata's flag and CustomFunctionsRuntime 1.4. */
+  const dataTypesOn = () => S.flags.allowCustomData && atLeast(S.customFunctionsRuntime, "1.4");
 
   class StandInError {
     constructor(code, message) {
@@ -100,8 +122,14 @@
     host: "Excel",
     /** The newest ExcelApi requirement set this Excel supports ("1.17": Excel on the web today). */
     excelApi: "1.17",
-    /** The CustomFunctionsRuntime requirement set (1.4 brings entity values for FISA). */
+    /**
+     * The CustomFunctionsRuntime requirement set. Data types (FISA's card, cards as arguments) need 1.4
+     * and allowCustomDataForDataTypeAny in functions.json
+     * (https://learn.microsoft.com/javascript/api/requirement-sets/excel/custom-functions-requirement-sets).
+     */
     customFunctionsRuntime: "1.3",
+    /** functions.json's top-level flags, read with the metadata. */
+    flags: { allowCustomData: false, allowErrors: false },
     /**
      * Excel on the web's payload limit for a request's answer: "Excel on the web has a payload size
      * limit for requests and responses of 5MB" and fails with ResponsePayloadSizeLimitExceeded
@@ -115,6 +143,10 @@
      * Excel that does not, for the pane's fallback.
      */
     calculateReruns: true,
+    /** When set, (sheet, row, col) → whether a calculate method re-runs that FIRMA cell: an Excel that runs some and not others. */
+    calculateRerunsOnly: null,
+    /** How long after a calculate method the FIRMA cells start (Excel on the web, slow with a large sheet). */
+    calculateDelayMs: 0,
     /**
      * Office.context.officeTheme (https://learn.microsoft.com/javascript/api/office/office.officetheme):
      * the Colorful theme's colours by default; null: an Office that gives no theme.
@@ -129,10 +161,28 @@
     },
     /** The largest answer of a sync that succeeded, in bytes of JSON. */
     maxAnswerBytes: 0,
+    /** The largest request of a sync that was sent (its actions and what they carry), in bytes. */
+    maxRequestBytes: 0,
+    /** Answers Excel would refuse from a function (an output error it does not accept, an object where data types are off). */
+    violations: [],
   };
   window.__firmaStandIn = S;
 
-  const emptyCell = () => ({ formula: null, value: "", error: null, spillFrom: null, spill: null, format: false, text: false });
+  /**
+   * A cell: a formula (or null) and what it shows: `value`, `error` ({ code, message }), and `rich`, the
+   * cell value JSON of a data type it holds (an entity card). `text`: the cell has the text format "@".
+   */
+  const emptyCell = () => ({
+    formula: null,
+    value: "",
+    error: null,
+    rich: null,
+    spillFrom: null,
+    spill: null,
+    format: false,
+    text: false,
+    numberFormat: null,
+  });
 
   /** "1.10" ≥ "1.9": requirement set versions compare part by part, not as decimals. */
   const atLeast = (have, want) => {
@@ -169,6 +219,9 @@
 
   function valueType(cell) {
     if (isEmpty(cell)) return "Empty";
+    // An entity's basicType is Error, its basicValue #VALUE!: "how calculations read an entity"
+    // (https://learn.microsoft.com/javascript/api/excel/excel.entitycellvalue) — and what values/valueTypes give.
+    if (cell.rich) return cell.rich.basicType || "Error";
     if (cell.error || (typeof cell.value === "string" && ERROR_VALUES.has(cell.value))) return "Error";
     if (typeof cell.value === "number") return "Double";
     if (typeof cell.value === "boolean") return "Boolean";
@@ -205,7 +258,40 @@
     }
     return out;
   }
-  const readValue = (cell) => (isEmpty(cell) ? "" : cell.value);
+  const readValue = (cell) => (isEmpty(cell) ? "" : cell.rich ? (cell.rich.basicValue ?? "#VALUE!") : cell.value);
+  /** Range.text: what the cell shows (an entity: its text; an error: its code; no # substitution). */
+  const readText = (cell) => {
+    if (isEmpty(cell)) return "";
+    if (cell.rich) return String(cell.rich.text ?? cell.rich.basicValue ?? "");
+    if (cell.error) return cell.error.code;
+    if (typeof cell.value === "boolean") return cell.value ? "TRUE" : "FALSE";
+    return String(cell.value);
+  };
+  const ERROR_TYPES = {
+    "#DIV/0!": "Div0",
+    "#N/A": "NotAvailable",
+    "#NAME?": "Name",
+    "#NULL!": "Null",
+    "#NUM!": "Num",
+    "#REF!": "Ref",
+    "#VALUE!": "Value",
+    "#SPILL!": "Spill",
+    "#CALC!": "Calc",
+    "#BUSY!": "Busy",
+    "#GETTING_DATA": "GettingData",
+  };
+  const CODE_OF_ERROR_TYPE = Object.fromEntries(Object.entries(ERROR_TYPES).map(([k, v]) => [v, k]));
+  const errorValue = (code) => ({ type: "Error", basicType: "Error", basicValue: code, errorType: ERROR_TYPES[code] || "Value" });
+  /** Range.valuesAsJson (ExcelApi 1.16): every cell as its cell value JSON (https://learn.microsoft.com/javascript/api/excel/excel.range#excel-excel-range-valuesasjson-member). */
+  const readJson = (cell) => {
+    if (isEmpty(cell)) return { type: "Empty", basicType: "Empty", basicValue: "" };
+    if (cell.rich) return JSON.parse(JSON.stringify(cell.rich));
+    if (cell.error || (typeof cell.value === "string" && ERROR_VALUES.has(cell.value)))
+      return errorValue(cell.error ? cell.error.code : cell.value);
+    if (typeof cell.value === "number") return { type: "Double", basicType: "Double", basicValue: cell.value };
+    if (typeof cell.value === "boolean") return { type: "Boolean", basicType: "Boolean", basicValue: cell.value };
+    return { type: "String", basicType: "String", basicValue: String(cell.value) };
+  };
   const readFormula = (cell) => (cell && cell.formula !== null ? cell.formula : readValue(cell));
 
   function clearSpill(sheet, anchorKey) {
@@ -216,13 +302,25 @@
       for (let c = c0; c <= anchor.spill.right; c++) {
         if (r === r0 && c === c0) continue;
         const child = cellAt(sheet, r, c);
-        if (child && child.spillFrom === anchorKey) sheet.cells.delete(k(r, c));
+        if (!child || child.spillFrom !== anchorKey) continue;
+        // The spilled values go; a format set on the cell stays, as every cell's format does.
+        if (child.format || child.text || child.numberFormat) Object.assign(child, { value: "", error: null, rich: null, spillFrom: null });
+        else sheet.cells.delete(k(r, c));
       }
     }
     anchor.spill = null;
   }
 
-  /** Writes constants (a value, or a formula when `asFormula` and the text starts with "="). */
+  const NUMBER_TYPED = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/;
+
+  /**
+   * Writes what Range.values (or .formulas) is given, the way Excel takes it: as if typed. Range.values:
+   * "If the returned value starts with a plus ("+"), minus ("-"), or equal sign ("="), Excel interprets
+   * this value as a formula", and strings are parsed like typed input (dates are, the page says;
+   * numbers are, so "0111" becomes 111; "TRUE" a boolean; "#N/A" the error)
+   * (https://learn.microsoft.com/javascript/api/excel/excel.range#excel-excel-range-values-member) —
+   * except in a cell with the text format "@", where what is entered stays text.
+   */
   function writeCell(sheet, r, c, v, asFormula) {
     const key = k(r, c);
     const old = sheet.cells.get(key);
@@ -230,18 +328,73 @@
     const cell = emptyCell();
     cell.format = !!(old && old.format);
     cell.text = !!(old && old.text);
-    // Range.values: "If the returned value starts with a plus ("+"), minus ("-"), or equal sign ("="),
-    // Excel interprets this value as a formula" (https://learn.microsoft.com/javascript/api/excel/excel.range):
-    // modelled for "=", unless the cell has the text format ("@"), where what is entered stays text.
-    if (!asFormula && !cell.text && typeof v === "string" && v.startsWith("=") && v.length > 1) asFormula = true;
-    if (asFormula && !cell.text && typeof v === "string" && v.startsWith("=")) {
-      cell.formula = v;
-      cell.value = 0;
-    } else if (typeof v === "string" && ERROR_VALUES.has(v)) {
+    cell.numberFormat = old ? old.numberFormat : null;
+    if (typeof v === "string" && !cell.text) {
+      if (NUMBER_TYPED.test(v)) v = Number(v);
+      else if (/^(TRUE|FALSE)$/i.test(v.trim())) v = v.trim().toUpperCase() === "TRUE";
+      else if (/^[=+-]./s.test(v)) asFormula = true;
+    }
+    if (asFormula && !cell.text && typeof v === "string" && /^[=+-]./s.test(v)) {
+      cell.formula = v.startsWith("=") ? v : `=${v}`;
+      const plain = evaluatePlain(cell.formula, sheet);
+      if (plain === undefined) cell.value = 0;
+      else if (plain.value instanceof StandInError) {
+        cell.value = plain.value.code;
+        cell.error = { code: plain.value.code, message: "" };
+      } else cell.value = plain.value;
+    } else if (typeof v === "string" && !cell.text && ERROR_VALUES.has(v)) {
       cell.value = v;
       cell.error = { code: v, message: "" };
     } else {
       cell.value = v === null || v === undefined ? "" : v;
+    }
+    sheet.cells.set(key, cell);
+  }
+
+  /**
+   * Writes one cell value JSON, as Range.valuesAsJson is set (ExcelApi 1.16): the type is kept, nothing
+   * is parsed — "Unlike Range.values, Range.valuesAsJson supports all data types which can be in a
+   * cell". An entity's basicValue is read-only ("basicValue is read-only for … EntityCellValue",
+   * https://learn.microsoft.com/office/dev/add-ins/excel/excel-data-types-concepts): writing one that
+   * carries it is refused, as is an unknown type.
+   */
+  function writeJson(sheet, r, c, v) {
+    const key = k(r, c);
+    const old = sheet.cells.get(key);
+    if (old && old.spill) clearSpill(sheet, key);
+    const cell = emptyCell();
+    cell.format = !!(old && old.format);
+    cell.text = !!(old && old.text);
+    cell.numberFormat = old ? old.numberFormat : null;
+    const bad = (why) => Object.assign(new Error(`Invalid cell value: ${why}`), { code: "InvalidArgument" });
+    if (!v || typeof v !== "object" || typeof v.type !== "string") throw bad("not a cell value");
+    switch (v.type) {
+      case "Empty":
+        break;
+      case "String":
+        cell.value = String(v.basicValue);
+        break;
+      case "Double":
+      case "FormattedNumber":
+        if (typeof v.basicValue !== "number") throw bad("a number's basicValue");
+        cell.value = v.basicValue;
+        break;
+      case "Boolean":
+        cell.value = !!v.basicValue;
+        break;
+      case "Error": {
+        const code = CODE_OF_ERROR_TYPE[v.errorType] || v.basicValue;
+        cell.value = code;
+        cell.error = { code, message: "" };
+        break;
+      }
+      case "Entity":
+        if ("basicValue" in v || "basicType" in v) throw bad("an entity's basicValue and basicType are read-only");
+        cell.rich = { ...JSON.parse(JSON.stringify(v)), basicType: "Error", basicValue: "#VALUE!" };
+        cell.value = "#VALUE!";
+        break;
+      default:
+        throw bad(`type ${v.type}`);
     }
     sheet.cells.set(key, cell);
   }
@@ -278,19 +431,67 @@
     if (!ref) return undefined;
     const s = ref.sheet === null ? sheet : S.sheets.get(ref.sheet.toLowerCase());
     if (!s) return undefined;
-    const m = grid(s, ref.box, readValue);
+    const m = grid(s, ref.box, argCell);
     return { value: m, range: !(ref.box.top === ref.box.bottom && ref.box.left === ref.box.right) };
   }
 
-  function setResult(sheet, r, c, formula, result) {
+  /**
+   * A referenced cell as a custom function's `any` parameter receives it: a plain value as it is; a
+   * data type as its cell value JSON where data types are on, else its basic value (an entity's is the
+   * #VALUE! error); an error as an ErrorCellValue (reaching the function only with
+   * allowErrorForDataTypeAny: calculateCell answers with it otherwise). "Custom functions and the Excel
+   * JavaScript API use the same JSON schema for data types"
+   * (https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-data-types-concepts).
+   */
+  function argCell(cell) {
+    if (cell && cell.rich) return dataTypesOn() ? JSON.parse(JSON.stringify(cell.rich)) : errorValue(cell.rich.basicValue || "#VALUE!");
+    if (cell && (cell.error || (typeof cell.value === "string" && ERROR_VALUES.has(cell.value))))
+      return errorValue(cell.error ? cell.error.code : cell.value);
+    return readValue(cell);
+  }
+
+  /** The first error value among arguments (scalars or matrices), or null. */
+  function errorArgument(args) {
+    for (const a of args) {
+      for (const x of Array.isArray(a) ? a.flat() : [a]) if (x && typeof x === "object" && x.type === "Error") return x;
+    }
+    return null;
+  }
+
+  /** Puts a result in a cell (spilling it); `fromFunction`: a custom function's answer, held to what Excel accepts from one. */
+  function setResult(sheet, r, c, formula, result, fromFunction) {
     const key = k(r, c);
     const anchor = sheet.cells.get(key);
     if (!anchor || anchor.formula !== formula) return; // overwritten meanwhile
     clearSpill(sheet, key);
-    const toCell = (v) =>
-      v instanceof StandInError
-        ? { value: v.code, error: { code: v.code, message: v.message || "" } }
-        : { value: v === null || v === undefined ? "" : v, error: null };
+    const toCell = (v) => {
+      if (!fromFunction) {
+        if (v instanceof StandInError) return { value: v.code, error: { code: v.code, message: v.message || "" }, rich: null };
+        return { value: v === null || v === undefined ? "" : v, error: null, rich: null };
+      }
+      if (v instanceof StandInError) {
+        if (!OUTPUT_ERRORS.has(v.code)) {
+          S.violations.push(`${formula}: answered ${v.code}, which Excel does not accept as an output`);
+          return { value: "#VALUE!", error: { code: "#VALUE!", message: "" }, rich: null };
+        }
+        return { value: v.code, error: { code: v.code, message: MESSAGE_ERRORS.has(v.code) ? v.message || "" : "" }, rich: null };
+      }
+      if (v !== null && typeof v === "object") {
+        // An object is a data type only where data types are on ("the entity displays as a #VALUE!
+        // error" otherwise: https://learn.microsoft.com/office/dev/add-ins/excel/excel-data-types-concepts).
+        if (!dataTypesOn() || typeof v.type !== "string" || !CELL_VALUE_TYPES.has(v.type)) {
+          S.violations.push(`${formula}: answered an object where Excel shows #VALUE!`);
+          return { value: "#VALUE!", error: { code: "#VALUE!", message: "" }, rich: null };
+        }
+        if (v.type === "Entity") return { value: "#VALUE!", error: null, rich: { ...v, basicType: "Error", basicValue: "#VALUE!" } };
+        if (v.type === "Error") {
+          const code = CODE_OF_ERROR_TYPE[v.errorType] || "#VALUE!";
+          return { value: code, error: { code, message: "" }, rich: null };
+        }
+        return { value: v.basicValue === undefined ? "" : v.basicValue, error: null, rich: null };
+      }
+      return { value: v === null || v === undefined ? "" : v, error: null, rich: null };
+    };
     const m = Array.isArray(result) ? result.map((row) => (Array.isArray(row) ? row : [row])) : [[result]];
     const rows = m.length;
     const cols = Math.max(...m.map((row) => row.length), 1);
@@ -346,6 +547,13 @@
       else if (p.dimensionality === "matrix") args.push(Array.isArray(a.value) ? a.value : [[a.value]]);
       else args.push(Array.isArray(a.value) ? a.value[0][0] : a.value);
     }
+    // Without allowErrorForDataTypeAny, an error argument is the answer and the function is not called
+    // (https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-errors#errors-as-custom-function-inputs).
+    const err = S.flags.allowErrors ? null : errorArgument(args);
+    if (err) {
+      setResult(sheet, r, c, formula, new StandInError(CODE_OF_ERROR_TYPE[err.errorType] || "#VALUE!", ""));
+      return;
+    }
     if (meta.options && meta.options.cancelable) args.push({ onCanceled: null });
     clearSpill(sheet, k(r, c));
     Object.assign(cell, { value: "#BUSY!", error: { code: "#BUSY!", message: "" } });
@@ -358,8 +566,8 @@
     }
     const done = p
       .then(
-        (result) => setResult(sheet, r, c, formula, result),
-        (e) => setResult(sheet, r, c, formula, e instanceof StandInError ? e : new StandInError("#VALUE!", String(e))),
+        (result) => setResult(sheet, r, c, formula, result, true),
+        (e) => setResult(sheet, r, c, formula, e instanceof StandInError ? e : new StandInError("#VALUE!", String(e)), true),
       )
       .then(() => {
         if (!propagate) return;
@@ -378,6 +586,15 @@
   /** The formula cells of `box`: [{ sheet, r, c, cell }]. */
   function formulaCellsIn(sheet, box) {
     const out = [];
+    // A small box is looked up cell by cell (a calculate on one run of a large sheet must not scan it all).
+    if ((box.bottom - box.top + 1) * (box.right - box.left + 1) < sheet.cells.size) {
+      for (let r = box.top; r <= box.bottom; r++)
+        for (let c = box.left; c <= box.right; c++) {
+          const cell = sheet.cells.get(k(r, c));
+          if (cell && cell.formula !== null) out.push({ sheet, r, c, cell });
+        }
+      return out;
+    }
     for (const [key, cell] of sheet.cells) {
       if (cell.formula === null) continue;
       const [r, c] = key.split(",").map(Number);
@@ -472,6 +689,16 @@
         const s = ref.sheet === null ? sheet : S.sheets.get(ref.sheet.toLowerCase());
         if (!s) return new StandInError("#REF!", "");
         const cell = cellAt(s, ref.box.top, ref.box.left);
+        // Dot syntax: =B2.Stare, =B2.[Cifra de afaceri] reads an entity's property (#FIELD! when it has
+        // none: https://learn.microsoft.com/office/dev/add-ins/excel/excel-data-types-entity-card).
+        const dot = /^\.(?:\[([^\]]+)\]|([\p{L}_][\p{L}\p{N}_]*))/u.exec(text.slice(i));
+        if (dot) {
+          i += dot[0].length;
+          const name = (dot[1] || dot[2]).toLowerCase();
+          const props = cell && cell.rich && cell.rich.properties;
+          const found = props && Object.keys(props).find((p) => p.toLowerCase() === name);
+          return found ? props[found].basicValue : new StandInError("#FIELD!", "");
+        }
         if (cell && cell.error) return new StandInError(cell.error.code, cell.error.message);
         return readValue(cell);
       }
@@ -513,7 +740,10 @@
       if (!cell || cell.formula === null || seen.has(id)) continue;
       seen.add(id);
       if (FIRMA_CALL.test(cell.formula)) {
-        if (!(x.byCalculate && !S.calculateReruns)) calculateCell(x.sheet, x.r, x.c, !!x.propagate);
+        if (x.byCalculate && !S.calculateReruns) continue;
+        if (x.byCalculate && S.calculateRerunsOnly && !S.calculateRerunsOnly(x.sheet.name, x.r, x.c)) continue;
+        if (x.byCalculate && S.calculateDelayMs > 0) setTimeout(() => calculateCell(x.sheet, x.r, x.c, !!x.propagate), S.calculateDelayMs);
+        else calculateCell(x.sheet, x.r, x.c, !!x.propagate);
       } else plain.push({ sheet: x.sheet, r: x.r, c: x.c, cell });
     }
     const waiting = new Set(plain);
@@ -572,7 +802,7 @@
     load(props) {
       const list = propList(props);
       const ctx = this._ctx;
-      ctx._ops.push(() => {
+      ctx._queue(() => {
         const snap = this._snapshot(list);
         // What was loaded reaches the add-in only if the whole answer is within the limit.
         ctx._commits.push(() => {
@@ -604,6 +834,12 @@
         values: () => grid(sheet, box, readValue),
         formulas: () => grid(sheet, box, readFormula),
         valueTypes: () => grid(sheet, box, valueType),
+        text: () => grid(sheet, box, readText),
+        numberFormat: () => grid(sheet, box, (cell) => (cell && cell.numberFormat) || "General"),
+        valuesAsJson: () => {
+          requireApi("1.16", "Range.valuesAsJson");
+          return grid(sheet, box, readJson);
+        },
         rowIndex: () => box.top - 1,
         columnIndex: () => box.left - 1,
         rowCount: () => box.bottom - box.top + 1,
@@ -611,7 +847,7 @@
       };
       const out = { isNullObject: false };
       for (const name of list || Object.keys(all)) if (all[name]) out[name] = all[name]();
-      if (out.values || out.formulas) {
+      if (out.values || out.formulas || out.text || out.valuesAsJson || out.valueTypes) {
         S.reads.push({ sheet: sheet.name, address: boxAddress(box), cells: (box.bottom - box.top + 1) * (box.right - box.left + 1) });
         this._ctx._answerBytes += JSON.stringify(out).length;
       }
@@ -628,6 +864,19 @@
     }
     get valueTypes() {
       return this._get("valueTypes");
+    }
+    get text() {
+      return this._get("text");
+    }
+    get numberFormat() {
+      return this._get("numberFormat");
+    }
+    get valuesAsJson() {
+      return this._get("valuesAsJson");
+    }
+    /** Sets cell values JSON, types kept (ExcelApi 1.16). */
+    set valuesAsJson(v) {
+      this._write(v, "json");
     }
     get rowIndex() {
       return this._get("rowIndex");
@@ -650,20 +899,22 @@
     /** The number format; "@" (text) makes what is written afterwards text, as in Excel. */
     set numberFormat(v) {
       const copy = JSON.parse(JSON.stringify(v));
-      this._ctx._ops.push(() => {
+      this._ctx._queue(() => {
         const { sheet, box } = this._resolve();
         for (let r = box.top; r <= box.bottom; r++)
           for (let c = box.left; c <= box.right; c++) {
             const f = Array.isArray(copy) ? copy[r - box.top][c - box.left] : copy;
             const cell = ensureCell(sheet, r, c);
             cell.text = f === "@";
+            cell.numberFormat = f;
             cell.format = true;
           }
-      });
+      }, copy);
     }
     _write(v, asFormula) {
       const copy = JSON.parse(JSON.stringify(v));
-      this._ctx._ops.push(() => {
+      this._ctx._queue(() => {
+        if (asFormula === "json") requireApi("1.16", "Range.valuesAsJson");
         const { sheet, box } = this._resolve();
         const rows = box.bottom - box.top + 1;
         const cols = box.right - box.left + 1;
@@ -674,11 +925,20 @@
             { code: "InvalidArgument" },
           );
         }
-        for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) writeCell(sheet, box.top + i, box.left + j, m[i][j], asFormula);
-        S.writes.push({ sheet: sheet.name, address: boxAddress(box), asFormula });
+        for (let i = 0; i < rows; i++)
+          for (let j = 0; j < cols; j++) {
+            if (asFormula === "json") writeJson(sheet, box.top + i, box.left + j, m[i][j]);
+            else writeCell(sheet, box.top + i, box.left + j, m[i][j], asFormula);
+          }
+        S.writes.push({
+          sheet: sheet.name,
+          address: boxAddress(box),
+          asFormula: asFormula === true,
+          ...(asFormula === "json" ? { json: true } : {}),
+        });
         // A formula entered is calculated, as when the user types it and presses Enter.
-        if (asFormula) this._ctx._calc.push(...formulaCellsIn(sheet, box));
-      });
+        if (asFormula === true) this._ctx._calc.push(...formulaCellsIn(sheet, box));
+      }, copy);
     }
     get worksheet() {
       return new Worksheet(this._ctx, () => {
@@ -692,7 +952,7 @@
      * the range's formula cells, nothing else — not the cells that depend on them.
      */
     calculate() {
-      this._ctx._ops.push(() => {
+      this._ctx._queue(() => {
         requireApi("1.6", "Range.calculate");
         const { sheet, box } = this._resolve();
         this._ctx._calc.push(...formulaCellsIn(sheet, box).map((x) => ({ ...x, byCalculate: true })));
@@ -770,7 +1030,7 @@
     }
     /** "Deletes the worksheet from the workbook." (ExcelApi 1.1) */
     delete() {
-      this._ctx._ops.push(() => {
+      this._ctx._queue(() => {
         const sheet = this._resolveSheet();
         S.sheets.delete(sheet.name.toLowerCase());
         S.order = S.order.filter((n) => n !== sheet.name);
@@ -779,7 +1039,7 @@
     }
     /** "Activate the worksheet in the Excel UI." (ExcelApi 1.1) */
     activate() {
-      this._ctx._ops.push(() => {
+      this._ctx._queue(() => {
         const sheet = this._resolveSheet();
         S.active = sheet.name;
         S.selection = { sheet: sheet.name, box: { top: 1, left: 1, bottom: 1, right: 1 } };
@@ -816,7 +1076,7 @@
       super(ctx);
       this._resolveCells = resolve;
       // The call itself fails at sync (ItemNotFound) even when nothing is loaded.
-      ctx._ops.push(() => resolve());
+      ctx._queue(() => resolve());
     }
     _bySheet() {
       const by = new Map();
@@ -880,7 +1140,7 @@
     }
     /** "Calculates all cells in the RangeAreas." (ExcelApi 1.9) */
     calculate() {
-      this._ctx._ops.push(() => {
+      this._ctx._queue(() => {
         requireApi("1.9", "RangeAreas.calculate");
         this._ctx._calc.push(...this._resolveCells().map((x) => ({ ...x, byCalculate: true })));
       });
@@ -925,7 +1185,7 @@
      */
     add(name) {
       let created = null;
-      this._ctx._ops.push(() => {
+      this._ctx._queue(() => {
         let n = name;
         if (n === undefined || n === null) {
           let i = S.order.length + 1;
@@ -949,7 +1209,7 @@
       this._ctx = ctx;
     }
     add(key, value) {
-      this._ctx._ops.push(() => S.documentSettings.set(String(key), JSON.stringify(value)));
+      this._ctx._queue(() => S.documentSettings.set(String(key), JSON.stringify(value)));
     }
   }
 
@@ -958,17 +1218,26 @@
       this._ctx = ctx;
     }
     add(xml) {
-      this._ctx._ops.push(() => S.customXmlParts.push(String(xml)));
+      this._ctx._queue(() => S.customXmlParts.push(String(xml)));
     }
   }
 
   class RequestContext {
     constructor() {
       this._ops = [];
+      this._requestBytes = 0;
       this._commits = [];
       this._calc = [];
       this._answerBytes = 0;
       const ctx = this;
+      /**
+       * Queues an operation for the next sync. Its weight in the request: about 100 bytes for the
+       * action and its object path, plus what it sends (values, formulas, formats as JSON).
+       */
+      this._queue = (op, payload) => {
+        this._ops.push(op);
+        this._requestBytes += 100 + (payload === undefined ? 0 : JSON.stringify(payload).length);
+      };
       this.workbook = {
         worksheets: new WorksheetCollection(ctx),
         settings: new SettingsCollection(ctx),
@@ -978,7 +1247,7 @@
         },
         application: {
           calculate() {
-            ctx._ops.push(() => S.calculateAll());
+            ctx._queue(() => S.calculateAll());
           },
         },
       };
@@ -986,11 +1255,20 @@
     }
     async sync() {
       const ops = this._ops;
+      const requestBytes = this._requestBytes;
       this._ops = [];
+      this._requestBytes = 0;
       this._commits = [];
       this._calc = [];
       this._answerBytes = 0;
       S.syncs++;
+      // "Excel on the web has a payload size limit for requests and responses of 5MB": a request over
+      // it fails whole, nothing of it applied (RequestPayloadSizeLimitExceeded, "This error only occurs
+      // in Office on the web": https://learn.microsoft.com/office/dev/add-ins/testing/application-specific-api-error-handling).
+      if (requestBytes > S.payloadLimit) {
+        throw Object.assign(new Error("The request payload size has exceeded the limit."), { code: "RequestPayloadSizeLimitExceeded" });
+      }
+      S.maxRequestBytes = Math.max(S.maxRequestBytes, requestBytes);
       for (const op of ops) op();
       if (this._answerBytes > S.payloadLimit) {
         throw Object.assign(new Error("The response payload size has exceeded the limit."), { code: "ResponsePayloadSizeLimitExceeded" });
@@ -1023,7 +1301,8 @@
   S.syncs = 0;
 
   /**
-   * Replaces the workbook: `sheets` is { name: { A1: value | "=formula" | { formula, value } | { format: true } } },
+   * Replaces the workbook: `sheets` is { name: { A1: value | "=formula" | { formula, value, rich?, error? } |
+   * { formula, result: [[…]] } (a spilled result) | { value } (a constant, not parsed) | { format: true } } },
    * the first sheet is active; `selection` like "Sheet!B2:C4".
    */
   S.setup = async (def) => {
@@ -1037,9 +1316,18 @@
         const ref = parseRef(addr);
         if (v && typeof v === "object" && v.format && v.formula === undefined) {
           ensureCell(sheet, ref.box.top, ref.box.left).format = true; // formatting only, no value
+        } else if (v && typeof v === "object" && v.formula === undefined) {
+          ensureCell(sheet, ref.box.top, ref.box.left).value = v.value; // a constant as it is (not parsed as typed)
+        } else if (v && typeof v === "object" && v.result) {
+          // a formula with the (spilled) result it shows
+          writeCell(sheet, ref.box.top, ref.box.left, v.formula, true);
+          setResult(sheet, ref.box.top, ref.box.left, v.formula, v.result);
         } else if (v && typeof v === "object") {
           writeCell(sheet, ref.box.top, ref.box.left, v.formula, true);
-          ensureCell(sheet, ref.box.top, ref.box.left).value = v.value;
+          const cell = ensureCell(sheet, ref.box.top, ref.box.left);
+          cell.value = v.value;
+          if (v.rich) cell.rich = { ...v.rich, basicType: "Error", basicValue: "#VALUE!" };
+          if (v.error) cell.error = { code: v.value, message: "" };
         } else writeCell(sheet, ref.box.top, ref.box.left, v, true);
       }
     }
@@ -1053,7 +1341,10 @@
     if (!S.metaPromise)
       S.metaPromise = fetch("functions.json")
         .then((r) => r.json())
-        .then((j) => (S.meta = j.functions));
+        .then((j) => {
+          S.flags = { allowCustomData: j.allowCustomDataForDataTypeAny === true, allowErrors: j.allowErrorForDataTypeAny === true };
+          S.meta = j.functions;
+        });
     return S.metaPromise;
   };
 
@@ -1084,6 +1375,8 @@
       value: readValue(cell),
       error: cell && cell.error ? cell.error.code : null,
       message: cell && cell.error ? cell.error.message : null,
+      rich: cell && cell.rich ? cell.rich : null,
+      textFormat: !!(cell && cell.text),
     };
   };
 
@@ -1100,6 +1393,7 @@
           formula: cell.formula,
           value: cell.value,
           message: cell.error ? cell.error.message : null,
+          ...(cell.rich ? { rich: cell.rich } : {}),
         });
       }
     }
@@ -1117,7 +1411,12 @@
       return p.dimensionality === "matrix" && !Array.isArray(v) ? [[v]] : v;
     });
     if (meta.options && meta.options.cancelable) shaped.push({ onCanceled: null });
-    const plain = (v) => (v instanceof StandInError ? { error: v.code, message: v.message } : v);
+    const plain = (v) =>
+      v instanceof StandInError
+        ? OUTPUT_ERRORS.has(v.code)
+          ? { error: v.code, message: MESSAGE_ERRORS.has(v.code) ? v.message : "" }
+          : (S.violations.push(`FIRMA.${id}: answered ${v.code}`), { error: "#VALUE!", message: "" })
+        : v;
     let result;
     try {
       result = await fn(...shaped);

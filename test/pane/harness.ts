@@ -139,6 +139,8 @@ export interface PaneOptions {
   displayLanguage?: string;
   /** The newest ExcelApi requirement set the stand-in supports. @default the stand-in's ("1.17") */
   excelApi?: string;
+  /** The CustomFunctionsRuntime set the stand-in supports ("1.4" and up: data types). @default the stand-in's ("1.3") */
+  customFunctionsRuntime?: string;
   /** Office.context.officeTheme the stand-in reports (null: none). @default the stand-in's (Colorful) */
   officeTheme?: Record<string, unknown> | null;
   /** Stored as the service address before the page loads. @default the sandbox's URL */
@@ -192,6 +194,12 @@ export async function openPane(h: Harness, options: PaneOptions = {}): Promise<O
         if (s) s.excelApi = v;
       }, options.excelApi);
     }
+    if (options.customFunctionsRuntime) {
+      await context.addInitScript((v: string) => {
+        const s = (window as unknown as { __firmaStandIn?: { customFunctionsRuntime: string } }).__firmaStandIn;
+        if (s) s.customFunctionsRuntime = v;
+      }, options.customFunctionsRuntime);
+    }
     if (options.officeTheme !== undefined) {
       await context.addInitScript((theme: Record<string, unknown> | null) => {
         const s = (window as unknown as { __firmaStandIn?: { officeTheme: unknown } }).__firmaStandIn;
@@ -237,8 +245,25 @@ export interface StandIn {
   select(ref: string): void;
   calculateAll(): void;
   idle(): Promise<void>;
-  cell(sheet: string, address: string): { formula: string | null; value: unknown; error: string | null; message: string | null };
-  dump(): { sheet: string; address: string; formula: string | null; value: unknown; message: string | null }[];
+  cell(
+    sheet: string,
+    address: string,
+  ): {
+    formula: string | null;
+    value: unknown;
+    error: string | null;
+    message: string | null;
+    rich: Record<string, unknown> | null;
+    textFormat: boolean;
+  };
+  dump(): {
+    sheet: string;
+    address: string;
+    formula: string | null;
+    value: unknown;
+    message: string | null;
+    rich?: Record<string, unknown>;
+  }[];
   call(id: string, args: unknown[]): Promise<unknown>;
   calls: { id: string; args: unknown[] }[];
   reads: { sheet: string; address: string; cells: number }[];
@@ -249,7 +274,13 @@ export interface StandIn {
   excelApi: string;
   payloadLimit: number;
   calculateReruns: boolean;
+  calculateRerunsOnly: ((sheet: string, row: number, col: number) => boolean) | null;
+  calculateDelayMs: number;
   maxAnswerBytes: number;
+  maxRequestBytes: number;
+  /** Answers Excel would have refused from a function. */
+  violations: string[];
+  customFunctionsRuntime: string;
   /** The workbook's sheets, in order. */
   order: string[];
   /** Worksheets added by the add-in, in order. */

@@ -452,6 +452,37 @@ withChromium("the task pane in a browser", () => {
       await page.context().close();
     });
 
+    test("an Excel slow to start the functions after Range.calculate (4 s, where the old check gave up after 2): the refresh waits for them and enters no formula again", async () => {
+      const { page, pageErrors } = await openPane(h);
+      await saveKey(page, keyFor("business", "slow"));
+      await setup(page, { sheets: withDependents(data.sampleCuis(2, 4300)) });
+      await page.evaluate(() => ((window as unknown as Win).__firmaStandIn.calculateDelayMs = 4_000));
+      const before = await standIn(page);
+      await act(page, "#refresh");
+      expect(await page.getAttribute("#refresh-status", "data-rerun")).toBe("calculate");
+      expect((await standIn(page)).writes.slice(before.writes.length)).toEqual([]);
+      expect((await cellOf(page, "Firme", "B2")).value).not.toBe("VECHI");
+      expect(pageErrors).toEqual([]);
+      await page.context().close();
+    });
+
+    test("an Excel that re-runs only some of the cells: only the others are entered again", async () => {
+      const { page, pageErrors } = await openPane(h);
+      await saveKey(page, keyFor("business", "some"));
+      await setup(page, { sheets: withDependents(data.sampleCuis(2, 4400)) });
+      await page.evaluate(
+        () => ((window as unknown as Win).__firmaStandIn.calculateRerunsOnly = (_sheet: string, row: number) => row === 2),
+      );
+      const before = await standIn(page);
+      await act(page, "#refresh");
+      expect(await page.getAttribute("#refresh-status", "data-rerun")).toBe("reentered");
+      expect((await standIn(page)).writes.slice(before.writes.length)).toEqual([{ sheet: "Firme", address: "B3", asFormula: true }]);
+      expect((await cellOf(page, "Firme", "B2")).value).not.toBe("VECHI");
+      expect((await cellOf(page, "Firme", "B3")).value).not.toBe("ALT");
+      expect(pageErrors).toEqual([]);
+      await page.context().close();
+    });
+
     test("without ExcelApi 1.15 the refresh leaves dependents to Excel and says how to update them; without 1.7 it is disabled and says why", async () => {
       const old = await openPane(h, { excelApi: "1.14" });
       await saveKey(old.page, keyFor("business"));
@@ -570,6 +601,83 @@ withChromium("the task pane in a browser", () => {
     });
   });
 
+  describe("cards and a freeze that keeps values", () => {
+    afterEach(() => (h.sandbox.config.overrides = {}));
+
+    test("FISA's card (CustomFunctionsRuntime 1.5): =FIRMA.STARE(card) and =B2.Stare read it at no extra credit, a refresh counts it as no error, a freeze keeps the card, CAEN 0111 and a name starting with =", async () => {
+      const { page, pageErrors } = await openPane(h, { customFunctionsRuntime: "1.5" });
+      const key = keyFor("pro", "card");
+      await saveKey(page, key);
+      const cui = data.sampleCuis(50, 6_060).find((c) => data.company(c))!;
+      h.sandbox.config.overrides = { [String(cui)]: { caen_principal: "0111", denumire: "=1+1 SRL" } };
+      await setup(page, {
+        sheets: {
+          Foaie1: {
+            A2: cui,
+            B2: "=FIRMA.FISA(A2)",
+            C2: "=FIRMA.STARE(B2)",
+            D2: "=B2.Stare",
+            E2: "=FIRMA.CAEN(A2)",
+            F2: "=FIRMA.DENUMIRE(B2)",
+          },
+        },
+      });
+      await calculateAll(page);
+      await calculateAll(page); // as Excel does once B2 has its card: the cells that read it are calculated again
+      const card = await cellOf(page, "Foaie1", "B2");
+      expect(card.rich).toMatchObject({ type: "Entity", text: "=1+1 SRL" });
+      expect((await cellOf(page, "Foaie1", "C2")).value).toBe(data.company(cui)!.stare);
+      expect((await cellOf(page, "Foaie1", "D2")).value).toBe(data.company(cui)!.stare);
+      expect(await cellOf(page, "Foaie1", "E2")).toMatchObject({ value: "0111", error: null });
+      expect(await cellOf(page, "Foaie1", "F2")).toMatchObject({ value: "=1+1 SRL", error: null });
+      const spent = h.sandbox.usage(key).month;
+      expect(spent).toBe(2); // the card's profile and latest year; the cells that read the card cost nothing more
+
+      // A refresh: the card is a value, not an error.
+      await page.check("#scope-all");
+      await act(page, "#refresh");
+      expect(await page.getAttribute("#refresh-status", "data-outcome")).toBe("ok");
+
+      // Freeze: every cell keeps what it showed, the card stays a card.
+      await page.evaluate(() => (window as unknown as Win).__firmaStandIn.select("Foaie1!A1:F2"));
+      await page.click("#freeze");
+      expect(await page.isVisible("#freeze-cards-note")).toBe(false); // this Excel writes cards back (ExcelApi 1.16)
+      await act(page, "#freeze-yes");
+      expect(await text(page, "#freeze-status")).toBe("Înlocuite cu valorile lor: 4 formule FIRMA.");
+      expect(await cellOf(page, "Foaie1", "B2")).toMatchObject({
+        formula: null,
+        rich: expect.objectContaining({ type: "Entity", text: "=1+1 SRL" }),
+      });
+      expect(await cellOf(page, "Foaie1", "E2")).toMatchObject({ formula: null, value: "0111" });
+      expect(await cellOf(page, "Foaie1", "F2")).toMatchObject({ formula: null, value: "=1+1 SRL" });
+      expect(await cellOf(page, "Foaie1", "D2")).toMatchObject({ formula: "=B2.Stare", value: data.company(cui)!.stare }); // not FIRMA's
+      expect(await page.evaluate(() => (window as unknown as Win).__firmaStandIn.violations)).toEqual([]);
+      expect(pageErrors).toEqual([]);
+      await page.context().close();
+    });
+
+    test("an Excel without Range.valuesAsJson (ExcelApi 1.15) is told before it confirms that cards become their text; text keeps the @ format", async () => {
+      const { page } = await openPane(h, { customFunctionsRuntime: "1.5", excelApi: "1.15" });
+      await saveKey(page, keyFor("pro", "card115"));
+      const cui = data.sampleCuis(50, 6_160).find((c) => data.company(c))!;
+      h.sandbox.config.overrides = { [String(cui)]: { caen_principal: "0111" } };
+      await setup(page, { sheets: { Foaie1: { A2: cui, B2: "=FIRMA.FISA(A2)", E2: "=FIRMA.CAEN(A2)" } }, selection: "Foaie1!A1:F2" });
+      await calculateAll(page);
+      await page.click("#freeze");
+      expect(await text(page, "#freeze-cards-note")).toMatch(/^Acest Excel nu poate scrie înapoi fișele/);
+      await act(page, "#freeze-yes");
+      expect(await text(page, "#freeze-status")).toBe("Înlocuite cu valorile lor: 2 formule FIRMA. Fișe devenite text: 1.");
+      expect(await cellOf(page, "Foaie1", "B2")).toMatchObject({
+        formula: null,
+        value: data.company(cui)!.denumire,
+        rich: null,
+        textFormat: true,
+      });
+      expect(await cellOf(page, "Foaie1", "E2")).toMatchObject({ formula: null, value: "0111", textFormat: true });
+      await page.context().close();
+    });
+  });
+
   describe("the watch on what changed", () => {
     const overrides = (o: Record<string, Record<string, string | boolean>>) => {
       h.sandbox.config.overrides = o;
@@ -666,7 +774,7 @@ withChromium("the task pane in a browser", () => {
       await page.context().close();
     });
 
-    test("1,200 changes: the pane lists 50 and says how many more; the sheet gets all of them, written in blocks", async () => {
+    test("1,200 changes: the pane lists 50 and says how many more; the sheet gets all of them, in requests under the web's limit", async () => {
       const { page, pageErrors } = await openPane(h);
       const key = keyFor("business");
       await saveKey(page, key);
@@ -698,7 +806,9 @@ withChromium("the task pane in a browser", () => {
         return { writes: s.writes.slice(n).map((w) => w.address), rows: new Set(cells.map((c) => c.address.replace(/^[A-Z]+/, ""))).size };
       }, writesBefore);
       expect(written.rows).toBe(1201); // the header and every change
-      expect(written.writes).toEqual(["A1:G1000", "A1001:G1201"]); // one request per block of 1,000 rows
+      // blocks sized by weight under the web's 5 MB limit (test/pane/sheets.test.ts: 200,000 cells): 1,201 short rows fit in one
+      expect(written.writes).toEqual(["A1:G1201"]);
+      expect(await page.evaluate(() => (window as unknown as Win).__firmaStandIn.maxRequestBytes)).toBeLessThan(5 * 1024 * 1024);
       expect(h.sandbox.usage(key).month - spent).toBe(12);
       expect(pageErrors).toEqual([]);
       await page.context().close();

@@ -213,6 +213,10 @@ export const en: Readonly<Record<MessageKey, string>> = {
   "freeze.none": "The selection has no FIRMA formulas.",
   "freeze.busy": "Some cells of the selection are still calculating: wait until they finish, then try again.",
   "freeze.cancelled": "Nothing was changed.",
+  "freeze.cardsNote":
+    "This Excel cannot write cards back (it lacks ExcelApi 1.16): the FIRMA.FISA cards of the selection will become their text, the company's name.",
+  "freeze.cardsTurnedText": "Cards turned into text: {cards}.",
+  "freeze.partial": "Frozen: {formulas}; {left} kept their formulas because Excel refused the write ({code}). Try again for the rest.",
 
   // settings
   "settings.heading": "Settings",

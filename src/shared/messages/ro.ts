@@ -223,6 +223,11 @@ export const ro = {
   "freeze.none": "Selecția nu conține formule FIRMA.",
   "freeze.busy": "Unele celule din selecție încă se calculează: așteptați să se termine, apoi încercați din nou.",
   "freeze.cancelled": "Nimic nu a fost schimbat.",
+  "freeze.cardsNote":
+    "Acest Excel nu poate scrie înapoi fișele (îi lipsește ExcelApi 1.16): fișele FIRMA.FISA din selecție vor deveni textul lor, denumirea firmei.",
+  "freeze.cardsTurnedText": "Fișe devenite text: {cards}.",
+  "freeze.partial":
+    "Înghețate: {formulas}; {left} au rămas formule, pentru că Excel a refuzat scrierea ({code}). Încercați din nou pentru restul.",
 
   // settings
   "settings.heading": "Setări",
@@ -239,8 +244,7 @@ export const ro = {
 
   // settings
   "settings.window": "Fereastra de grupare (ms)",
-  "settings.windowHint":
-    "Cât așteaptă FIRMA alte celule ca să le ceară împreună: 0–5000, implicit 40. Se aplică de la următorul calcul.",
+  "settings.windowHint": "Cât așteaptă FIRMA alte celule ca să le ceară împreună: 0–5000, implicit 40. Se aplică de la următorul calcul.",
   "settings.guard": "Limită de credite pentru un calcul",
   "settings.guardHint":
     "Când Excel recalculează celule (lipire, copiere în jos, deschiderea registrului) care ar costa mai mult de atâtea credite, FIRMA le oprește și vă întreabă aici. Număr întreg ≥ 0; implicit 100; gol = fără limită.",

@@ -56,7 +56,9 @@ function sharedRuntimeProblems(xml) {
       if (runtimes.length > 1) problems.push(`host ${host["@type"] ?? ""}: more than one long-lived <Runtime>`);
       for (const action of find(host, "Action")) {
         if ("TaskpaneId" in action || "TaskpaneID" in action)
-          problems.push(`an <Action> carries a <TaskpaneId> under the shared runtime's host (${resid}): a shared runtime has one task pane`);
+          problems.push(
+            `an <Action> carries a <TaskpaneId> under the shared runtime's host (${resid}): a shared runtime has one task pane`,
+          );
       }
       for (const page of find(host, "Page")) {
         const r = page.SourceLocation?.["@resid"];

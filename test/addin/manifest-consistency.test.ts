@@ -113,7 +113,14 @@ describe("manifest.xml references", () => {
     const owners = [...xml.matchAll(/<((?:bt:)?\w+)\s+(?:id="([^"]+)"\s+)?DefaultValue="[^"]*">([\s\S]*?)<\/\1>/g)];
     const overridden = owners.filter((m) => /Override/.test(m[3]));
     expect(overridden.map((m) => m[2] ?? m[1])).toEqual(
-      expect.arrayContaining(["DisplayName", "Description", "JSON.Url", "GetStarted.Title", "GetStarted.Description", "TaskpaneButton.Tooltip"]),
+      expect.arrayContaining([
+        "DisplayName",
+        "Description",
+        "JSON.Url",
+        "GetStarted.Title",
+        "GetStarted.Description",
+        "TaskpaneButton.Tooltip",
+      ]),
     );
     for (const m of overridden) {
       const pairs = [...m[3].matchAll(/<(?:bt:)?Override Locale="([^"]+)" Value="([^"]*)"\/>/g)];

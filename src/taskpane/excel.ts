@@ -127,12 +127,6 @@ function firmaCells(s: SheetData, within: Box | null): FormulaCell[] {
   return out;
 }
 
-/** Cells grouped per sheet into vertical runs ("B2:B40"), so recalculation takes few ranges. */
-export function runsOf(cells: readonly FormulaCell[]): Map<string, string[]> {
-  const out = new Map<string, string[]>();
-  for (const a of runAreas(cells)) (out.get(a.sheet) ?? out.set(a.sheet, []).get(a.sheet)!).push(addressOf(a));
-  return out;
-}
 
 /** The ExcelApi sets the pane's calls need, with the members that need them (docs/excel.md). */
 export const EXCEL_API = {
@@ -183,8 +177,8 @@ async function readUsed(context: Excel.RequestContext, ws: Excel.Worksheet, name
   return out;
 }
 
-/** FIRMA cells as areas: per sheet and column, runs of consecutive rows (one range each). */
-function runAreas(cells: readonly FormulaCell[]): Area[] {
+/** FIRMA cells as areas: per sheet and column, runs of consecutive rows ("B2:B40"), so that Excel is asked for few ranges. */
+export function runAreas(cells: readonly FormulaCell[]): Area[] {
   const bySheet = new Map<string, { name: string; cols: Map<number, number[]> }>();
   for (const c of cells) {
     const s = bySheet.get(key(c.sheet)) ?? bySheet.set(key(c.sheet), { name: c.sheet, cols: new Map() }).get(key(c.sheet))!;
@@ -205,7 +199,7 @@ function runAreas(cells: readonly FormulaCell[]): Area[] {
   return out;
 }
 
-const addressOf = (a: Area): string => {
+export const addressOf = (a: Area): string => {
   const first = `${colToLetters(a.left)}${a.top}`;
   return a.rows === 1 && a.cols === 1 ? first : `${first}:${colToLetters(a.left + a.cols - 1)}${a.top + a.rows - 1}`;
 };
@@ -344,31 +338,35 @@ export class ExcelWorkbook implements WorkbookHost {
     if (!this.hasExcelApi(EXCEL_API.dependents) || !this.hasExcelApi(EXCEL_API.areas)) return Promise.resolve(null);
     if (cells.length === 0) return Promise.resolve(0);
     return Excel.run(async (context) => {
+      // Each run's dependents, as areas per sheet with their cell counts (not their addresses: a long
+      // column's would weigh megabytes).
       const found: Excel.WorkbookRangeAreas[] = [];
-      for (const [sheet, ranges] of runsOf(cells)) {
-        const ws = context.workbook.worksheets.getItem(sheet);
-        for (const address of ranges) {
-          const deps = ws.getRange(address).getDependents();
-          deps.load("addresses");
-          // getDependents throws ItemNotFound when a range has no dependents (the API reference), and
-          // a failed sync fails every call in it: one sync per run, so one run without dependents
-          // does not hide the others'.
-          try {
-            // eslint-disable-next-line office-addins/no-context-sync-in-loop
-            await context.sync();
-            found.push(deps);
-          } catch (e) {
-            if ((e as { code?: unknown }).code !== "ItemNotFound") throw e;
-          }
+      for (const a of runAreas(cells)) {
+        const deps = context.workbook.worksheets.getItem(a.sheet).getRange(addressOf(a)).getDependents();
+        deps.areas.load("items/cellCount");
+        // getDependents throws ItemNotFound when a range has no dependents (the API reference), and
+        // a failed sync fails every call in it: one sync per run, so one run without dependents
+        // does not hide the others'.
+        try {
+          // eslint-disable-next-line office-addins/no-context-sync-in-loop
+          await context.sync();
+          found.push(deps);
+        } catch (e) {
+          if ((e as { code?: unknown }).code !== "ItemNotFound") throw e;
         }
       }
-      for (const deps of found) deps.areas.load("items/cellCount");
-      await context.sync();
       let count = 0;
+      let pending = 0;
       for (const deps of found)
         for (const areas of deps.areas.items) {
           areas.calculate();
           count += areas.cellCount;
+          // At most MAX_ACTIONS calculations a sync (blocks.ts).
+          if (++pending >= MAX_ACTIONS) {
+            pending = 0;
+            // eslint-disable-next-line office-addins/no-context-sync-in-loop
+            await context.sync();
+          }
         }
       await context.sync();
       return count;

@@ -5,7 +5,7 @@
  * ranges for recalculation.
  */
 import { cellRequests } from "../../src/shared/evaluate";
-import { runsOf } from "../../src/taskpane/excel";
+import { addressOf, runAreas } from "../../src/taskpane/excel";
 import { CellValues, FormulaCell, mentionsFirma, planRefresh, readFormula, referencedSheets } from "../../src/taskpane/refresh";
 
 /** Sheets as { name: { "r,c": value } }. */
@@ -133,7 +133,7 @@ describe("planning a refresh", () => {
 
 test("cells are recalculated in vertical runs, per sheet", () => {
   const at = (sheet: string, row: number, col: number) => cell("=FIRMA.CA(A1)", sheet, row, col);
-  const runs = runsOf([
+  const runs = runAreas([
     at("Foaie1", 2, 2),
     at("Foaie1", 3, 2),
     at("Foaie1", 4, 2),
@@ -142,8 +142,11 @@ test("cells are recalculated in vertical runs, per sheet", () => {
     at("foaie1", 9, 2),
     at("Rezumat", 1, 1),
   ]);
-  expect([...runs]).toEqual([
-    ["Foaie1", ["B2:B4", "B7", "B9", "AB2"]],
-    ["Rezumat", ["A1"]],
+  expect(runs.map((a) => [a.sheet, addressOf(a)])).toEqual([
+    ["Foaie1", "B2:B4"],
+    ["Foaie1", "B7"],
+    ["Foaie1", "B9"],
+    ["Foaie1", "AB2"],
+    ["Rezumat", "A1"],
   ]);
 });

@@ -361,6 +361,14 @@ export function entityValue(card: CardCell): Record<string, unknown> {
   };
 }
 
+/** Excel's error for a cell error; the message only where Excel shows one (#VALUE! and #N/A: custom-functions-errors). */
+function excelError(code: string, message: string): CustomFunctions.Error {
+  const name = ERROR_CODES[code] ?? "invalidValue";
+  return name === "invalidValue" || name === "notAvailable"
+    ? new CustomFunctions.Error(CustomFunctions.ErrorCode[name], message)
+    : new CustomFunctions.Error(CustomFunctions.ErrorCode[name]);
+}
+
 function toExcel(m: Matrix): any[][] {
   let hasObject = false;
   for (const row of m) for (const v of row) if (typeof v === "object") hasObject = true;
@@ -372,7 +380,7 @@ function toExcel(m: Matrix): any[][] {
             ? v
             : isCard(v)
               ? entityValue(v)
-              : new CustomFunctions.Error(CustomFunctions.ErrorCode[ERROR_CODES[v.error] ?? "invalidValue"], v.message),
+              : excelError(v.error, v.message),
         ),
       );
   // A lone error is thrown, so the cell itself shows it with its message.

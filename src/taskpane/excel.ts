@@ -384,10 +384,13 @@ export class ExcelWorkbook implements WorkbookHost {
     return Excel.run(async (context) => {
       let busy = 0;
       let errors = 0;
-      await readAreas(context, runAreas(cells), ["valueTypes", "text"], (_area, range) => {
-        range.text.forEach((row, i) =>
-          row.forEach((shown, j) => {
-            if (isBusyValue(shown)) busy++;
+      // values: the error's code (#BUSY! while calculating); text: what the cell shows, in the user's
+      // language (every error's shown name starts with "#", a card's is the company's name).
+      await readAreas(context, runAreas(cells), ["values", "valueTypes", "text"], (_area, range) => {
+        range.values.forEach((row, i) =>
+          row.forEach((v, j) => {
+            const shown = range.text[i][j];
+            if (isBusyValue(v) || isBusyValue(shown)) busy++;
             else if (range.valueTypes[i][j] === "Error" && shown.startsWith("#")) errors++;
           }),
         );

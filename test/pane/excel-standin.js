@@ -853,42 +853,9 @@
       }
       return out;
     }
-    get address() {
-      return this._get("address");
-    }
-    get values() {
-      return this._get("values");
-    }
-    get formulas() {
-      return this._get("formulas");
-    }
-    get valueTypes() {
-      return this._get("valueTypes");
-    }
-    get text() {
-      return this._get("text");
-    }
-    get numberFormat() {
-      return this._get("numberFormat");
-    }
-    get valuesAsJson() {
-      return this._get("valuesAsJson");
-    }
     /** Sets cell values JSON, types kept (ExcelApi 1.16). */
     set valuesAsJson(v) {
       this._write(v, "json");
-    }
-    get rowIndex() {
-      return this._get("rowIndex");
-    }
-    get columnIndex() {
-      return this._get("columnIndex");
-    }
-    get rowCount() {
-      return this._get("rowCount");
-    }
-    get columnCount() {
-      return this._get("columnCount");
     }
     set values(v) {
       this._write(v, false);
@@ -990,6 +957,30 @@
         return { sheet: r.sheet, box: { top, left, bottom: top, right: left } };
       });
     }
+  }
+
+  // What a sync loaded: reading a property that was not loaded and synced throws, as in office.js.
+  for (const name of [
+    "address",
+    "values",
+    "formulas",
+    "valueTypes",
+    "text",
+    "numberFormat",
+    "valuesAsJson",
+    "rowIndex",
+    "columnIndex",
+    "rowCount",
+    "columnCount",
+  ]) {
+    const own = Object.getOwnPropertyDescriptor(Range.prototype, name);
+    Object.defineProperty(Range.prototype, name, {
+      get() {
+        return this._get(name);
+      },
+      set: own && own.set,
+      configurable: true,
+    });
   }
 
   class Worksheet extends ClientObject {

@@ -374,15 +374,7 @@ function toExcel(m: Matrix): any[][] {
   for (const row of m) for (const v of row) if (typeof v === "object") hasObject = true;
   const out = !hasObject
     ? m
-    : m.map((row) =>
-        row.map((v) =>
-          typeof v !== "object"
-            ? v
-            : isCard(v)
-              ? entityValue(v)
-              : excelError(v.error, v.message),
-        ),
-      );
+    : m.map((row) => row.map((v) => (typeof v !== "object" ? v : isCard(v) ? entityValue(v) : excelError(v.error, v.message))));
   // A lone error is thrown, so the cell itself shows it with its message.
   if (out.length === 1 && out[0].length === 1 && out[0][0] instanceof CustomFunctions.Error) throw out[0][0];
   return out;

@@ -127,7 +127,6 @@ function firmaCells(s: SheetData, within: Box | null): FormulaCell[] {
   return out;
 }
 
-
 /** The ExcelApi sets the pane's calls need, with the members that need them (docs/excel.md). */
 export const EXCEL_API = {
   /** Worksheet.getUsedRangeOrNullObject, WorksheetCollection.getItemOrNullObject */

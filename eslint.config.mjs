@@ -6,25 +6,26 @@ import tsParser from "@typescript-eslint/parser";
 /**
  * The layers (docs/architecture.md): each folder may import only the layers below it.
  *   src/api → src/engine → src/shared → src/office (Office adapters) → src/functions, src/taskpane
- *                                     ↘ src/cli
+ *                                     ↘ src/cli, src/server
  * `below[folder]` lists what it must NOT import: the layers above it and the surfaces beside it.
  */
-const LAYERS = ["api", "engine", "shared", "office", "functions", "taskpane", "cli"];
+const LAYERS = ["api", "engine", "shared", "office", "functions", "taskpane", "cli", "server"];
 const FORBIDDEN = {
-  api: ["engine", "shared", "office", "functions", "taskpane", "cli"],
-  engine: ["shared", "office", "functions", "taskpane", "cli"],
-  shared: ["office", "functions", "taskpane", "cli"],
-  office: ["functions", "taskpane", "cli"],
-  functions: ["taskpane", "cli"],
-  taskpane: ["functions", "cli"],
-  cli: ["office", "functions", "taskpane"],
+  api: ["engine", "shared", "office", "functions", "taskpane", "cli", "server"],
+  engine: ["shared", "office", "functions", "taskpane", "cli", "server"],
+  shared: ["office", "functions", "taskpane", "cli", "server"],
+  office: ["functions", "taskpane", "cli", "server"],
+  functions: ["taskpane", "cli", "server"],
+  taskpane: ["functions", "cli", "server"],
+  cli: ["office", "functions", "taskpane", "server"],
+  server: ["office", "functions", "taskpane", "cli"],
 };
 /** Office's globals: only the Office surfaces and their adapters may touch them. */
 const OFFICE_GLOBALS = ["Office", "Excel", "CustomFunctions", "OfficeRuntime", "OfficeExtension"].map((name) => ({
   name,
   message: "Office globals belong in src/functions, src/taskpane and src/office (docs/architecture.md).",
 }));
-const OFFICE_FREE = ["api", "engine", "shared", "cli"];
+const OFFICE_FREE = ["api", "engine", "shared", "cli", "server"];
 
 /** One config block per layer: its forbidden imports (relative paths climbing into those folders), and test/, bench/, sandbox/. */
 const layerRules = LAYERS.map((layer) => ({

@@ -5,9 +5,15 @@
  * docs/excel.md), the task pane page (which, in the shared runtime, is also the
  * page that loads the functions), the icons, the manifest and a local copy of office.js.
  *
- *   npm run build       production: manifest URLs → urlProd, office.js from the Office CDN
+ *   FIRMA_ADDIN_URL=https://… npm run build
+ *                       production, for that address (scripts/deployment.js: FIRMA_ADDIN_URL, and
+ *                       optionally FIRMA_SERVICE_URL and FIRMA_SUPPORT_URL; a missing, http or
+ *                       placeholder address stops the build naming the variable); office.js from the
+ *                       Office CDN and no copy of it; a Content-Security-Policy in the page; the manifest's
+ *                       URLs carry the build's content hash and its <Version> package.json's
  *   npm run build:dev   development: manifest URLs stay on https://localhost:3000/, local office.js
  *   npm run dev-server  development, served over https on port 3000 (office-addin-dev-certs)
+ * Beside the add-in, firma-build.json says which address it was built for (`firma serve` reads it).
  */
 const path = require("path");
 const webpack = require("webpack");
@@ -15,13 +21,8 @@ const CopyWebpackPlugin = require("copy-webpack-plugin");
 const CustomFunctionsMetadataPlugin = require("custom-functions-metadata-plugin");
 const HtmlWebpackPlugin = require("html-webpack-plugin");
 const { LocalizeFunctionsMetadataPlugin } = require("./scripts/localize-functions");
-
-const urlDev = "https://localhost:3000/";
-const urlProd = "https://addin.firma.example/"; // placeholder: replace with where the production build is hosted
-
-/** The service address a fresh install talks to (the user can change it in the pane). */
-const serviceUrlDev = "http://127.0.0.1:3001"; // the local sandbox: npm run sandbox
-const serviceUrlProd = "https://api.firma.example/"; // placeholder: replace with the real service address
+const { contentHash, contentSecurityPolicy, deploymentOf, manifestFor } = require("./scripts/deployment");
+const { version } = require("./package.json");
 
 const officeJsCdn = "https://appsforoffice.microsoft.com/lib/1/hosted/office.js";
 /** Where the local copy of office.js goes inside dist/ (it loads its host files from the same folder). */
@@ -45,9 +46,37 @@ async function getHttpsOptions() {
   return { ca: httpsOptions.ca, key: httpsOptions.key, cert: httpsOptions.cert };
 }
 
+/** The assets whose content decides the manifest's `?v=` (what Excel loads for the functions). */
+const HASHED = ["runtime.js", "shared.js", "functions.js", "taskpane.js", "functions.json", "functions-en.json", "taskpane.html"];
+
+/**
+ * webpack plugin: writes manifest.xml (from the repository's, for the deployment: scripts/deployment.js)
+ * and firma-build.json, once every asset it hashes is final.
+ */
+class DeploymentPlugin {
+  constructor(deployment) {
+    this.deployment = deployment;
+  }
+  apply(compiler) {
+    const { Compilation, sources } = compiler.webpack;
+    compiler.hooks.thisCompilation.tap("DeploymentPlugin", (compilation) => {
+      compilation.fileDependencies.add(path.resolve(__dirname, "manifest.xml"));
+      compilation.hooks.processAssets.tap({ name: "DeploymentPlugin", stage: Compilation.PROCESS_ASSETS_STAGE_REPORT }, () => {
+        const parts = HASHED.map((f) => compilation.getAsset(f)).filter(Boolean).map((a) => a.source.buffer());
+        const source = require("fs").readFileSync(path.resolve(__dirname, "manifest.xml"), "utf8");
+        compilation.emitAsset("manifest.xml", new sources.RawSource(manifestFor(source, this.deployment, version, contentHash(parts))));
+        const build = { addinUrl: this.deployment.addinUrl, serviceUrl: this.deployment.serviceUrl, version };
+        compilation.emitAsset("firma-build.json", new sources.RawSource(`${JSON.stringify(build, null, 2)}\n`));
+      });
+    });
+  }
+}
+
 module.exports = async (env, options) => {
   const dev = options.mode === "development";
   const serving = Boolean(env && env.WEBPACK_SERVE);
+  // Where this build is deployed; a production build without a real address stops here, naming the variable.
+  const deployment = deploymentOf(process.env, !dev);
 
   const config = {
     devtool: dev ? "source-map" : false,
@@ -90,7 +119,8 @@ module.exports = async (env, options) => {
     },
     plugins: [
       new webpack.DefinePlugin({
-        FIRMA_DEFAULT_BASE_URL: JSON.stringify(dev ? serviceUrlDev : serviceUrlProd),
+        // "" in production without FIRMA_SERVICE_URL: the add-in's own origin (src/shared/settings.ts)
+        FIRMA_DEFAULT_BASE_URL: JSON.stringify(deployment.serviceUrl),
       }),
       // https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-json-autogeneration
       new CustomFunctionsMetadataPlugin({
@@ -106,24 +136,26 @@ module.exports = async (env, options) => {
         // runtime.js and shared.js, which html-webpack-plugin adds from the entry points).
         chunks: ["taskpane", "functions"],
         officeJsUrl: dev ? `${officeJsLocalDir}/office.js` : officeJsCdn,
+        csp: dev ? null : contentSecurityPolicy(deployment),
+        // the scripts' URLs carry the compilation's hash: a new build is a new URL
+        hash: !dev,
       }),
+      new DeploymentPlugin(deployment),
       new CopyWebpackPlugin({
         patterns: [
           { from: "assets/*.png", to: "assets/[name][ext]" },
           { from: "src/taskpane/taskpane.css", to: "taskpane.css" },
-          {
-            from: "manifest*.xml",
-            to: "[name][ext]",
-            transform(content) {
-              return dev ? content : content.toString().replace(new RegExp(urlDev, "g"), urlProd);
-            },
-          },
-          {
-            from: "node_modules/@microsoft/office-js/dist",
-            to: officeJsLocalDir,
-            globOptions: { ignore: officeJsIgnore },
-            info: { minimized: true }, // already minified: keep Terser off these 13 MB
-          },
+          // A development build loads office.js from here; a production one from Microsoft's CDN only.
+          ...(dev
+            ? [
+                {
+                  from: "node_modules/@microsoft/office-js/dist",
+                  to: officeJsLocalDir,
+                  globOptions: { ignore: officeJsIgnore },
+                  info: { minimized: true }, // already minified: keep Terser off these 13 MB
+                },
+              ]
+            : []),
         ],
       }),
     ],

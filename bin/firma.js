@@ -1,13 +1,24 @@
 #!/usr/bin/env node
-// `npx firma …`: runs the CLI's TypeScript sources through tsx (a dependency), so the command
-// and the add-in share one engine and one set of functions with no separate build step.
+// `npx firma …`: runs the TypeScript sources through tsx (a dependency), so the command and the
+// add-in share one engine and one set of functions with no separate build step.
+//   firma refresh …   src/cli (the workbook without Excel)
+//   firma serve …     src/server (the add-in's own server and API relay); `--sandbox` starts the
+//                     sandbox service in this process, from here: the product never imports it.
 require("tsx/cjs");
-require("../src/cli/main.ts")
-  .main(process.argv.slice(2))
-  .then(
-    (code) => (process.exitCode = code),
-    (e) => {
-      process.stderr.write(`${(e && e.stack) || e}\n`);
-      process.exitCode = 1;
-    },
-  );
+const argv = process.argv.slice(2);
+const run =
+  argv[0] === "serve"
+    ? require("../src/server/main.ts").main(argv.slice(1), {
+        stdout: process.stdout,
+        stderr: process.stderr,
+        env: process.env,
+        startSandbox: () => require("../sandbox/server.ts").startSandbox({ port: 0 }),
+      })
+    : require("../src/cli/main.ts").main(argv);
+run.then(
+  (code) => (process.exitCode = code),
+  (e) => {
+    process.stderr.write(`${(e && e.stack) || e}\n`);
+    process.exitCode = 1;
+  },
+);

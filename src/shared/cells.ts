@@ -4,6 +4,7 @@
  */
 import { LocalInputError, type MessageRef } from "../engine/errors";
 import { keySegment, t, type Lang, type MessageKey } from "./messages";
+import { getSettings } from "./settings";
 
 export type ExcelErrorName = "#N/A" | "#VALUE!" | "#NUM!" | "#REF!" | "#NAME?" | "#DIV/0!" | "#NULL!" | "#SPILL!" | "#CALC!" | "#BUSY!";
 
@@ -73,7 +74,22 @@ const CELL_ERRORS: Record<string, ExcelErrorName> = {
   guard_held: "#N/A",
   preview: "#N/A",
   not_cached: "#N/A",
+  unreachable_cross_origin: "#N/A",
 };
+
+/**
+ * In the add-in's page, a service on another origin that gave no answer may be down or may refuse
+ * the page (CORS): the browser does not tell which (Fetch standard: a CORS failure is a network
+ * error), so the message names both. Not in Node (the CLI), where there is no page.
+ */
+function crossOriginService(): boolean {
+  try {
+    if (typeof location === "undefined" || !/^https?:$/.test(location.protocol)) return false;
+    return new URL(getSettings().baseUrl, location.href).origin !== location.origin;
+  } catch {
+    return false;
+  }
+}
 
 /**
  * The errors a custom function may answer with: `CustomFunctions.ErrorCode` has seven, and of those
@@ -111,6 +127,7 @@ export function toCellError(e: unknown, lang: Lang, financial = false): CellErro
   // the precise cause the engine found, when it names one (a wrong control digit, a year after the latest…)
   if (e instanceof LocalInputError) return cellError(e.kind, lang, e.kind, e.detail);
   const kind = (e as { kind?: unknown } | null)?.kind;
+  if (kind === "network" && crossOriginService()) return cellError("unreachable_cross_origin", lang, "network");
   if (typeof kind === "string") {
     if (kind === "not_found") return cellError(financial ? "not_found_year" : "not_found", lang, kind);
     if (kind in CELL_ERRORS) return cellError(kind, lang);

@@ -65,9 +65,20 @@ interface SharedState {
 
 /**
  * The service address a fresh install uses: webpack's DefinePlugin sets FIRMA_DEFAULT_BASE_URL
- * (development: the local sandbox; production: the service); outside webpack (Jest) the sandbox's.
+ * (development: the local sandbox; production: FIRMA_SERVICE_URL, or "" for the add-in's own origin,
+ * whose /v4 `firma serve` relays); outside webpack (Jest) the sandbox's.
  */
-export const DEFAULT_BASE_URL: string = typeof FIRMA_DEFAULT_BASE_URL === "string" ? FIRMA_DEFAULT_BASE_URL : "http://127.0.0.1:3001";
+export const DEFAULT_BASE_URL: string =
+  typeof FIRMA_DEFAULT_BASE_URL === "string" ? FIRMA_DEFAULT_BASE_URL || pageOrigin() : "http://127.0.0.1:3001";
+
+/** The origin of the page the add-in runs in ("" where there is none). */
+function pageOrigin(): string {
+  try {
+    return typeof location !== "undefined" && /^https?:$/.test(location.protocol) ? location.origin : "";
+  } catch {
+    return "";
+  }
+}
 
 /** The settings of this runtime: one module instance for the functions and the pane (one webpack runtime). */
 const state: SharedState = {

@@ -1,8 +1,8 @@
 /**
  * The webpack build, run here into temporary folders (development and production at once, so dist/
  * is left alone): functions.json is generated from the JSDoc and fits Microsoft's schema, the pane
- * page loads office.js and both bundles, the manifest and icons are copied, and production builds
- * point at production addresses.
+ * page loads office.js and both bundles, the manifest and icons are copied, and a production build
+ * is made for the address it is given (FIRMA_ADDIN_URL) and nothing else.
  */
 import * as fs from "fs";
 import * as os from "os";
@@ -16,13 +16,16 @@ const { validateManifest } = require("../../scripts/validate-manifest.js") as {
 };
 
 const WEBPACK_CLI = path.join(ROOT, "node_modules", "webpack-cli", "bin", "cli.js");
+/** The address the production build is made for (docs/deploy.md). */
+const ADDIN_URL = "https://addin.test.example.ro/";
+const { version } = require("../../package.json") as { version: string };
 
 /** Runs webpack in a child process; resolves with its output, rejects with it when the build fails. */
 function webpack(mode: "development" | "production", outDir: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [WEBPACK_CLI, "--mode", mode, "--output-path", outDir], {
       cwd: ROOT,
-      env: { ...process.env, NODE_ENV: mode },
+      env: { ...process.env, NODE_ENV: mode, FIRMA_ADDIN_URL: ADDIN_URL, FIRMA_SERVICE_URL: "", FIRMA_SUPPORT_URL: "" },
     });
     let output = "";
     child.stdout.on("data", (d) => (output += d));
@@ -58,7 +61,7 @@ describe.each([
   ["development", () => dev],
   ["production", () => prod],
 ])("%s build", (_mode, dir) => {
-  test("writes the bundles, the metadata, the pane, the manifest, the icons and office.js", () => {
+  test("writes the bundles, the metadata, the pane, the manifest, the icons (and, in development, office.js)", () => {
     for (const f of [
       "functions.js",
       "runtime.js",
@@ -69,9 +72,7 @@ describe.each([
       "taskpane.html",
       "taskpane.css",
       "manifest.xml",
-      "office-js/office.js",
-      "office-js/excel-win32-16.01.js",
-      "office-js/ro-ro/office_strings.js",
+      ...(dir() === dev ? ["office-js/office.js", "office-js/excel-win32-16.01.js", "office-js/ro-ro/office_strings.js"] : []),
       ...[16, 32, 64, 80, 128].map((s) => `assets/icon-${s}.png`),
     ]) {
       expect(fs.existsSync(path.join(dir(), f))).toBe(true);
@@ -113,7 +114,7 @@ describe.each([
       return;
     }
     const file = path.join(dir(), "manifest.xml");
-    expect(read(dir(), "manifest.xml")).toMatch(/<bt:Override Locale="en-US" Value="[^"]*\/functions-en\.json"\/>/);
+    expect(read(dir(), "manifest.xml")).toMatch(/<bt:Override Locale="en-US" Value="[^"]*\/functions-en\.json\?v=[0-9a-f]{12}"\/>/);
     expect(validateManifest(file)).toMatchObject({ status: "valid" });
   });
 
@@ -125,7 +126,7 @@ describe.each([
     const srcs = scriptSrcs(read(dir(), "taskpane.html"));
     expect(srcs[0]).toMatch(/(^|\/)office\.js$/);
     // runtime first (one module registry for both entries), the functions before the pane
-    expect(srcs.slice(1)).toEqual(["runtime.js", "shared.js", "functions.js", "taskpane.js"]);
+    expect(srcs.slice(1).map((s) => s.split("?")[0])).toEqual(["runtime.js", "shared.js", "functions.js", "taskpane.js"]);
   });
 
   test("one engine: its code is in shared.js only, once, and no global links two copies", () => {
@@ -144,21 +145,67 @@ describe("development and production differ where they should", () => {
     expect(scriptSrcs(read(prod, "taskpane.html"))[0]).toBe("https://appsforoffice.microsoft.com/lib/1/hosted/office.js");
   });
 
-  test("the manifest keeps the dev server's URLs in development and loses them in production", () => {
-    expect(read(dev, "manifest.xml")).toBe(fs.readFileSync(path.join(ROOT, "manifest.xml"), "utf8"));
-    const prodManifest = read(prod, "manifest.xml");
-    expect(prodManifest).not.toContain("https://localhost:3000/");
-    expect(prodManifest).toContain("/taskpane.html");
-    expect(prodManifest).toContain("https://addin.firma.example/functions-en.json");
+  test("the manifest keeps the dev server's URLs in development, and its functions' URLs carry the build's hash", () => {
+    const devManifest = read(dev, "manifest.xml");
+    // the repository's manifest, less its developer comments, with package.json's version
+    const source = fs.readFileSync(path.join(ROOT, "manifest.xml"), "utf8").replace(/<!--[\s\S]*?-->\n?/g, "");
+    expect(devManifest.replace(/\?v=[0-9a-f]{12}/g, "")).toBe(source.replace(/<Version>[^<]*</, `<Version>${version}.0<`));
+    expect(devManifest).toMatch(/functions\.json\?v=[0-9a-f]{12}"/);
   });
 
-  test("the default service address: the sandbox in development, the service in production", () => {
+  test("production: every URL of the manifest, the metadata and the pages is the address given, or Microsoft's CDN", () => {
+    const urls = (text: string) => [...text.matchAll(/https?:\/\/[^\s"'<>);]+/g)].map((m) => m[0]);
+    const manifest = read(prod, "manifest.xml").replace(/xmlns(:\w+)?="[^"]*"/g, "");
+    const files = [manifest, read(prod, "functions.json"), read(prod, "functions-en.json"), read(prod, "taskpane.html")];
+    const all = files.flatMap(urls);
+    expect(all.length).toBeGreaterThan(20);
+    const others = all.filter(
+      (u) => !u.startsWith(ADDIN_URL) && !/^https:\/\/(appsforoffice\.microsoft\.com|ajax\.aspnetcdn\.com)(\/|$)/.test(u),
+    );
+    expect(others).toEqual([]);
+    expect(urls(manifest).every((u) => u.startsWith(ADDIN_URL))).toBe(true);
+    // no address of the development server or of the old placeholders anywhere in what is shipped
+    for (const f of fs.readdirSync(prod).filter((f) => /\.(js|json|html|xml)$/.test(f))) {
+      expect(read(prod, f)).not.toMatch(/https:\/\/localhost:3000\/|firma\.example/);
+    }
+  });
+
+  test("production: the manifest's <Version> is package.json's, its functions' URLs carry the content hash, and it fits the XSD", () => {
+    const manifest = read(prod, "manifest.xml");
+    expect(manifest).toContain(`<Version>${version}.0</Version>`);
+    const hashes = [...manifest.matchAll(/(?:functions\.js|functions(?:-en)?\.json|taskpane\.html)\?v=([0-9a-f]{12})"/g)].map((m) => m[1]);
+    expect(hashes.length).toBeGreaterThanOrEqual(4);
+    expect(new Set(hashes).size).toBe(1);
+    expect(hashes[0]).not.toBe(/\?v=([0-9a-f]{12})/.exec(read(dev, "manifest.xml"))![1]); // other content, other hash
+    expect(manifest).toContain(`<SupportUrl DefaultValue="${ADDIN_URL}"/>`);
+    if (fs.existsSync(MANIFEST_XSD)) expect(validateManifest(path.join(prod, "manifest.xml"))).toMatchObject({ status: "valid" });
+    expect(JSON.parse(read(prod, "firma-build.json"))).toEqual({ addinUrl: ADDIN_URL, serviceUrl: "", version });
+  });
+
+  test("production ships no copy of office.js and its page carries a Content-Security-Policy as strict as office.js allows", () => {
+    expect(fs.existsSync(path.join(prod, "office-js"))).toBe(false);
+    expect(fs.existsSync(path.join(dev, "office-js", "office.js"))).toBe(true);
+    const html = read(prod, "taskpane.html");
+    const csp = /<meta http-equiv="?Content-Security-Policy"? content="([^"]+)"/.exec(html)?.[1];
+    expect(csp).toBeDefined();
+    const directives = Object.fromEntries(
+      csp!
+        .split(";")
+        .map((d) => d.trim().split(/\s+/))
+        .map(([k, ...v]) => [k, v]),
+    );
+    expect(directives["script-src"]).toEqual(["'self'", "https://appsforoffice.microsoft.com", "https://ajax.aspnetcdn.com"]);
+    expect(directives["connect-src"]).toEqual(["'self'"]); // no FIRMA_SERVICE_URL: the add-in's own origin only
+    expect(directives["object-src"]).toEqual(["'none'"]);
+    // the CSP comes before any script
+    expect(html.indexOf("Content-Security-Policy")).toBeLessThan(html.indexOf("<script"));
+    expect(read(dev, "taskpane.html")).not.toContain("Content-Security-Policy");
+  });
+
+  test("the default service address: the sandbox in development, the add-in's own origin in production", () => {
     const bundles = (dir: string) => ["shared.js", "functions.js", "taskpane.js"].map((f) => read(dir, f)).join("\n");
-    const devJs = bundles(dev);
-    const prodJs = bundles(prod);
     // the address as the default's literal (the catalog's CLI hints mention the sandbox inside sentences)
-    expect(devJs).toMatch(/["']http:\/\/127\.0\.0\.1:3001["']/);
-    expect(prodJs).not.toMatch(/["']http:\/\/127\.0\.0\.1:3001["']/);
-    expect(prodJs).toContain("https://api.firma.example/");
+    expect(bundles(dev)).toMatch(/["']http:\/\/127\.0\.0\.1:3001["']/);
+    expect(bundles(prod)).not.toMatch(/["']http:\/\/127\.0\.0\.1:3001["']/);
   });
 });

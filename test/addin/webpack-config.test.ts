@@ -16,7 +16,16 @@ const makeConfig = require("../../webpack.config.js") as (
   plugins: { constructor: { name: string }; definitions?: Record<string, string> }[];
 }>;
 
-beforeEach(() => devCerts.getHttpsServerOptions.mockClear());
+const saved = { ...process.env };
+beforeEach(() => {
+  devCerts.getHttpsServerOptions.mockClear();
+  process.env.FIRMA_ADDIN_URL = "https://addin.firma-test.ro/";
+  delete process.env.FIRMA_SERVICE_URL;
+  delete process.env.FIRMA_SUPPORT_URL;
+});
+afterAll(() => {
+  process.env = saved;
+});
 
 test("a build does not ask for certificates", async () => {
   const config = await makeConfig({ WEBPACK_BUNDLE: true, WEBPACK_BUILD: true }, { mode: "production" });
@@ -36,12 +45,34 @@ test("serving uses https on port 3000 with the dev certificates", async () => {
 });
 
 test.each([
-  ["development", '"http://127.0.0.1:3001"'],
-  ["production", '"https://api.firma.example/"'],
-])("%s: FIRMA_DEFAULT_BASE_URL is %s", async (mode, value) => {
+  ["development", undefined, '"http://127.0.0.1:3001"'],
+  ["production", undefined, '""'], // the add-in's own origin: the relay of firma serve (src/shared/settings.ts)
+  ["production", "https://api.firma-test.ro/v4-gateway", '"https://api.firma-test.ro/v4-gateway"'],
+])("%s with FIRMA_SERVICE_URL=%s: FIRMA_DEFAULT_BASE_URL is %s", async (mode, service, value) => {
+  if (service) process.env.FIRMA_SERVICE_URL = service;
   const config = await makeConfig({}, { mode });
   const define = config.plugins.find((p) => p.constructor.name === "DefinePlugin");
   expect(define?.definitions?.FIRMA_DEFAULT_BASE_URL).toBe(value);
+});
+
+test.each([
+  [{}, /FIRMA_ADDIN_URL is not set/],
+  [{ FIRMA_ADDIN_URL: "http://addin.firma-test.ro/" }, /FIRMA_ADDIN_URL must be an https:\/\/ address/],
+  [{ FIRMA_ADDIN_URL: "https://addin.firma.example/" }, /FIRMA_ADDIN_URL is a placeholder address \(addin\.firma\.example\)/],
+  [{ FIRMA_ADDIN_URL: "not an address" }, /FIRMA_ADDIN_URL is not an address/],
+  [
+    { FIRMA_ADDIN_URL: "https://addin.firma-test.ro/", FIRMA_SERVICE_URL: "http://api.firma-test.ro/" },
+    /FIRMA_SERVICE_URL must be an https:\/\/ address/,
+  ],
+  [
+    { FIRMA_ADDIN_URL: "https://addin.firma-test.ro/", FIRMA_SERVICE_URL: "https://api.firma.example/" },
+    /FIRMA_SERVICE_URL is a placeholder/,
+  ],
+  [{ FIRMA_ADDIN_URL: "https://addin.firma-test.ro/", FIRMA_SUPPORT_URL: "https://help.example/" }, /FIRMA_SUPPORT_URL is a placeholder/],
+])("a production build refuses %j, naming the variable", async (vars, message) => {
+  delete process.env.FIRMA_ADDIN_URL;
+  Object.assign(process.env, vars);
+  await expect(makeConfig({}, { mode: "production" })).rejects.toThrow(message);
 });
 
 test("the metadata is localized after it is generated", async () => {

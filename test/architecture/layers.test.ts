@@ -30,6 +30,7 @@ const MAY_IMPORT: Record<string, string[]> = {
   functions: ["api", "engine", "shared", "office"],
   taskpane: ["api", "engine", "shared", "office"],
   cli: ["api", "engine", "shared"],
+  server: ["api", "engine", "shared"],
   sandbox: ["api"],
 };
 
@@ -98,8 +99,11 @@ describe("npm run lint enforces the layers", () => {
     ["src/taskpane/x.ts", 'import { runRefresh } from "../cli/refresh";\nexport const r = runRefresh;\n'],
     ["src/cli/x.ts", 'import { evaluate } from "../functions/functions";\nexport const f = evaluate;\n'],
     ["src/engine/x.ts", 'import { startSandbox } from "../../sandbox/server";\nexport const s = startSandbox;\n'],
+    ["src/server/x.ts", 'import { main } from "../cli/main";\nexport const m = main;\n'],
+    ["src/server/x.ts", 'import { startSandbox } from "../../sandbox/server";\nexport const s = startSandbox;\n'],
+    ["src/cli/x.ts", 'import { serve } from "../server/main";\nexport const s = serve;\n'],
   ];
-  const OFFICE = ["src/api/x.ts", "src/engine/x.ts", "src/shared/x.ts", "src/cli/x.ts"];
+  const OFFICE = ["src/api/x.ts", "src/engine/x.ts", "src/shared/x.ts", "src/cli/x.ts", "src/server/x.ts"];
   const GOOD: [string, string][] = [
     ["src/engine/x.ts", 'import { FirmaClient } from "../api";\nexport const c = FirmaClient;\n'],
     [

@@ -492,6 +492,44 @@ export const ro = {
   "xlsx.notWorkbook": "Fișierul nu este un registru Excel .xlsx (de exemplu un document Word sau un registru binar .xlsb)",
   "xlsx.noSheet": "Foaia „{name}” nu există",
   "xlsx.notWorksheet": "Foaia „{name}” nu este o foaie de calcul",
+
+  // serve: firma serve (src/server)
+  "serve.help.description":
+    "Serverul add-in-ului FIRMA: servește add-in-ul construit și manifestul lui, și transmite apelurile API pe aceeași origine.",
+  "serve.help.host": "adresa pe care ascultă",
+  "serve.help.port": "portul pe care ascultă (0: oricare liber)",
+  "serve.help.publicUrl": "adresa la care utilizatorii ajung la add-in (https://…/); manifestul o primește",
+  "serve.help.upstream": "adresa serviciului de date spre care se transmit apelurile /v4 (sau FIRMA_UPSTREAM_URL)",
+  "serve.help.sandbox": "pornește și serviciul sandbox în același proces și transmite apelurile spre el",
+  "serve.help.tlsCert": "certificatul HTTPS (PEM)",
+  "serve.help.tlsKey": "cheia privată a certificatului (PEM)",
+  "serve.help.http": "HTTP simplu, pentru un proxy invers care face HTTPS în față",
+  "serve.help.trustProxy": "are încredere în antetele X-Forwarded-* ale proxy-ului din față",
+  "serve.help.dist": "add-in-ul construit (npm run build)",
+  "serve.help.lang": "limba mesajelor: ro sau en",
+  "serve.badPort": "portul „{value}” nu este un număr între 0 și 65535.",
+  "serve.noDist": "nu există un add-in construit în {dir}: rulați întâi FIRMA_ADDIN_URL=https://… npm run build (docs/deploy.md).",
+  "serve.tlsPair": "--tls-cert și --tls-key merg împreună: dați-le pe amândouă.",
+  "serve.httpAndTls": "--http nu merge cu --tls-cert/--tls-key: alegeți unul.",
+  "serve.badTls": "fișierul {file} nu poate fi citit ({reason}).",
+  "serve.noDevCert":
+    "nu există certificatul de dezvoltare (~/.office-addin-dev-certs): rulați npx office-addin-dev-certs install, sau dați --tls-cert și --tls-key, sau --http în spatele unui proxy.",
+  "serve.badPublicUrl": "adresa publică {url} nu este o adresă https (Office încarcă add-in-urile doar prin https).",
+  "serve.sandboxAndUpstream": "--sandbox și --upstream se exclud: alegeți unul.",
+  "serve.noUpstream":
+    "lipsește serviciul de date: dați --upstream https://… (sau FIRMA_UPSTREAM_URL), ori --sandbox pentru o probă locală.",
+  "serve.badUpstream": "adresa serviciului {url} nu este acceptată: https, sau http doar pe acest calculator.",
+  "serve.upstreamUnreachable": "serviciul {url} nu poate fi contactat ({reason}); verificați adresa și rețeaua.",
+  "serve.httpWarning":
+    "ATENȚIE: HTTP simplu pe {host}, care nu este adresa acestui calculator: cheile API trec necriptate. Folosiți --http doar în spatele unui proxy HTTPS.",
+  "serve.noSandbox": "sandbox-ul nu este disponibil în această instalare.",
+  "serve.portInUse": "portul {port} de pe {host} este deja folosit; alegeți altul cu --port.",
+  "serve.portDenied": "portul {port} de pe {host} nu poate fi folosit fără drepturi de administrator; alegeți unul peste 1024.",
+  "serve.listenFailed": "serverul nu a putut porni ({reason}).",
+  "serve.listening": "FIRMA servește add-in-ul la {url}. Manifestul: {manifest}. Apelurile /v4 merg la {upstream}.",
+  "serve.theSandbox": "sandbox ({url})",
+  "cell.unreachableCrossOrigin":
+    "Serviciul nu a putut fi contactat din add-in: e oprit, sau nu permite apeluri din adresa add-in-ului (CORS). Verificați adresa din panou; dacă e corectă, cereți administratorului să servească FIRMA cu firma serve.",
 } as const;
 
 export type MessageKey = keyof typeof ro;

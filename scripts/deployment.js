@@ -1,0 +1,118 @@
+/**
+ * Where the add-in is deployed: the addresses a build is made for, read from the environment and
+ * checked, and the manifest written for them. Used by webpack.config.js (and its tests).
+ *
+ *   FIRMA_ADDIN_URL     where dist/ is served (https://…/): the manifest, icons, pages and metadata
+ *                       point there. Required for a production build.
+ *   FIRMA_SERVICE_URL   the service the add-in calls directly (it must allow the add-in's origin:
+ *                       docs/deploy.md). Left out: the add-in calls /v4 on its own origin, which
+ *                       `firma serve` relays.
+ *   FIRMA_SUPPORT_URL   the manifest's support address. @default FIRMA_ADDIN_URL
+ *
+ * A production build stops, naming the variable, when an address is missing, is not https, or is one
+ * of the placeholders the project used to ship (*.firma.example, anything under .example, .invalid
+ * or .test). https://localhost:3000/ is allowed: `firma serve` on one computer, with the development
+ * certificate.
+ */
+"use strict";
+
+const crypto = require("crypto");
+
+const DEV_ADDIN_URL = "https://localhost:3000/";
+/** The local sandbox (npm run sandbox): what a development build calls. */
+const DEV_SERVICE_URL = "http://127.0.0.1:3001";
+
+class DeploymentError extends Error {}
+
+/** An https address for `name`, normalized with a trailing slash; throws naming the variable. */
+function checkedUrl(name, value, { allowLoopbackHttp = false } = {}) {
+  let u;
+  try {
+    u = new URL(value);
+  } catch {
+    throw new DeploymentError(`${name} is not an address: ${JSON.stringify(value)}`);
+  }
+  const loopback = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/.test(u.hostname);
+  if (u.protocol !== "https:" && !(allowLoopbackHttp && u.protocol === "http:" && loopback)) {
+    throw new DeploymentError(`${name} must be an https:// address (Office loads add-ins over https only): ${value}`);
+  }
+  if (/(^|\.)firma\.example$|(^|\.)(example|invalid|test)$/.test(u.hostname)) {
+    throw new DeploymentError(`${name} is a placeholder address (${u.hostname}): give the address users will reach`);
+  }
+  if (u.username || u.password || u.search || u.hash)
+    throw new DeploymentError(`${name} must be a plain address, without credentials, query or fragment: ${value}`);
+  return u.href.endsWith("/") ? u.href : `${u.href}/`;
+}
+
+/**
+ * The deployment of a build. Development: the dev server and the local sandbox. Production: from the
+ * environment, checked. `serviceUrl` "" means the add-in's own origin (the relay of `firma serve`).
+ */
+function deploymentOf(env, production) {
+  if (!production) return { addinUrl: DEV_ADDIN_URL, serviceUrl: DEV_SERVICE_URL, supportUrl: DEV_ADDIN_URL };
+  if (!env.FIRMA_ADDIN_URL) {
+    throw new DeploymentError(
+      "FIRMA_ADDIN_URL is not set: a production build is made for the address it is served from, e.g. FIRMA_ADDIN_URL=https://addin.firma-mea.ro/ npm run build (docs/deploy.md)",
+    );
+  }
+  const addinUrl = checkedUrl("FIRMA_ADDIN_URL", env.FIRMA_ADDIN_URL);
+  const serviceUrl = env.FIRMA_SERVICE_URL
+    ? checkedUrl("FIRMA_SERVICE_URL", env.FIRMA_SERVICE_URL, { allowLoopbackHttp: true }).replace(/\/$/, "")
+    : "";
+  const supportUrl = env.FIRMA_SUPPORT_URL ? checkedUrl("FIRMA_SUPPORT_URL", env.FIRMA_SUPPORT_URL) : addinUrl;
+  return { addinUrl, serviceUrl, supportUrl };
+}
+
+/**
+ * The Content-Security-Policy of the built pages: scripts from the add-in's origin and Microsoft's
+ * CDN (office.js loads its host files from its own folder; ajax.aspnetcdn.com for the MicrosoftAjax
+ * some hosts ask for: office-js#1005), connections to the add-in's origin and the configured service
+ * only, no plugins, no <base> elsewhere. Styles may be inline (office.js sets some: office-js#1687).
+ * No frame-ancestors: Office on the web frames the page from hosts Microsoft does not list.
+ */
+function contentSecurityPolicy(d) {
+  const connect = ["'self'"];
+  if (d.serviceUrl) connect.push(new URL(d.serviceUrl).origin);
+  return [
+    "script-src 'self' https://appsforoffice.microsoft.com https://ajax.aspnetcdn.com",
+    `connect-src ${connect.join(" ")}`,
+    "object-src 'none'",
+    "base-uri 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+  ].join("; ");
+}
+
+/** A short content hash of the given buffers (for URLs that must change when the files do). */
+function contentHash(buffers) {
+  const h = crypto.createHash("sha256");
+  for (const b of buffers) h.update(b);
+  return h.digest("hex").slice(0, 12);
+}
+
+/**
+ * The manifest for a deployment: every development URL moved to the add-in's address, the support
+ * URLs to the support address, <Version> from package.json (four parts), and the functions' script,
+ * metadata and page URLs carrying `?v=<hash>` of what they load, so that a new build is a new URL
+ * (Excel caches custom functions' metadata for up to a day: custom-functions-troubleshooting).
+ */
+function manifestFor(source, d, version, hash) {
+  const four = `${version.split("-")[0]}.0.0.0`.split(".").slice(0, 4).join(".");
+  // The repository's comments are notes for its developers, not for Office.
+  let xml = source.replace(/<!--[\s\S]*?-->\n?/g, "").replace(/<Version>[^<]*<\/Version>/, `<Version>${four}</Version>`);
+  xml = xml.replace(/(<SupportUrl DefaultValue=")[^"]*(")/, `$1${d.supportUrl}$2`);
+  xml = xml.replace(/(<bt:Url id="GetStarted\.LearnMoreUrl" DefaultValue=")[^"]*(")/, `$1${d.supportUrl}$2`);
+  if (hash) xml = xml.replace(/(https:\/\/localhost:3000\/(?:functions(?:-en)?\.json|functions\.js|taskpane\.html))"/g, `$1?v=${hash}"`);
+  return xml.split(DEV_ADDIN_URL).join(d.addinUrl);
+}
+
+module.exports = {
+  DEV_ADDIN_URL,
+  DEV_SERVICE_URL,
+  DeploymentError,
+  checkedUrl,
+  deploymentOf,
+  contentSecurityPolicy,
+  contentHash,
+  manifestFor,
+};

@@ -1,0 +1,83 @@
+/**
+ * `firma serve`'s application: the built add-in (dist/) as static files, its manifest generated for
+ * the address users reach it at, the same-origin relay of the API (relay.ts), and /healthz. Fastify,
+ * with @fastify/static; the request log never holds the key (it logs no headers, and the relay takes
+ * the key from a header only).
+ */
+import { existsSync, readFileSync } from "fs";
+import { join } from "path";
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import fastifyStatic from "@fastify/static";
+import { registerRelay } from "./relay";
+
+/** What the build wrote beside the add-in (webpack.config.js): the address it was built for. */
+export interface BuildInfo {
+  addinUrl: string;
+  /** The service the add-in calls directly; "" when it calls its own origin (this relay). */
+  serviceUrl: string;
+  version: string;
+}
+
+export interface AppOptions {
+  /** The built add-in (dist/, with manifest.xml and firma-build.json). */
+  dist: string;
+  /** The address users reach the add-in at (https://…/), which the manifest gets. */
+  publicUrl: string;
+  /** The upstream service's base address. */
+  upstream: string;
+  /** Fastify's logger (pino) options, or false. */
+  logger?: FastifyServerOptions["logger"];
+  /** Behind a reverse proxy: trust its X-Forwarded-* headers. */
+  trustProxy?: boolean;
+  /** Per-request limit towards the upstream. @default 30000 */
+  upstreamTimeoutMs?: number;
+  https?: { key: Buffer; cert: Buffer } | null;
+}
+
+export function readBuild(dist: string): BuildInfo {
+  const file = join(dist, "firma-build.json");
+  return JSON.parse(readFileSync(file, "utf8")) as BuildInfo;
+}
+
+/** The built manifest with every URL of the build's address moved to `publicUrl`. */
+export function manifestFor(dist: string, build: BuildInfo, publicUrl: string): string {
+  const xml = readFileSync(join(dist, "manifest.xml"), "utf8");
+  return xml.split(build.addinUrl).join(publicUrl);
+}
+
+export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
+  if (!existsSync(join(o.dist, "taskpane.html")) || !existsSync(join(o.dist, "firma-build.json"))) {
+    throw Object.assign(new Error(`no built add-in in ${o.dist}`), { code: "FIRMA_NO_DIST" });
+  }
+  const build = readBuild(o.dist);
+  const manifest = manifestFor(o.dist, build, o.publicUrl);
+  const app = Fastify({
+    logger: o.logger ?? false,
+    trustProxy: o.trustProxy ?? false,
+    // GET requests carry no body: a small limit for anything else.
+    bodyLimit: 1024,
+    ...(o.https ? { https: o.https } : {}),
+  } as FastifyServerOptions);
+
+  // What the build wrote for this server is not for the users.
+  app.addHook("onRequest", async (req, reply) => {
+    if (req.url.split("?")[0] === "/firma-build.json") return reply.code(404).send({ error: { code: "not_found", message: "Not found." } });
+  });
+  app.get("/healthz", async (_req, reply) => reply.header("cache-control", "no-store").send({ ok: true, version: build.version }));
+  app.get("/manifest.xml", async (_req, reply) =>
+    reply.header("content-type", "text/xml; charset=utf-8").header("cache-control", "no-cache").send(manifest),
+  );
+  app.get("/", async (_req, reply) => reply.redirect("/taskpane.html"));
+  registerRelay(app, { upstream: () => o.upstream, timeoutMs: o.upstreamTimeoutMs });
+  await app.register(fastifyStatic, {
+    root: o.dist,
+    index: false,
+    // The pages and the metadata are asked again (their URLs carry the build's hash in the manifest);
+    // the scripts are named by the page that loads them with the same hash.
+    setHeaders: (reply, path) => {
+      reply.header("cache-control", /\.(html|json|xml)$/.test(path) ? "no-cache" : "public, max-age=3600");
+      reply.header("x-content-type-options", "nosniff");
+    },
+  });
+  return app;
+}

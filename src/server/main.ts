@@ -1,0 +1,214 @@
+/**
+ * `firma serve`: the add-in's own server, for a firm that puts FIRMA in front of its people.
+ * It serves the built add-in (dist/) and its manifest for `--public-url`, and relays the API on the
+ * same origin (relay.ts), so the service need not allow calls from a browser. A fourth surface beside
+ * the functions, the pane and `firma refresh`: it uses src/api, src/engine and src/shared, never the
+ * other surfaces. Start-up problems (a certificate that cannot be read, a port in use, no build, an
+ * upstream that cannot be reached) are one line each and exit 1, with nothing left listening.
+ */
+import { Command, CommanderError, Option } from "commander";
+import { existsSync, readFileSync } from "fs";
+import { homedir } from "os";
+import { join, resolve } from "path";
+import { Socket } from "net";
+import { getValidBaseUrl } from "../api/options";
+import { t, type Lang } from "../shared/messages";
+import { buildApp, readBuild } from "./app";
+
+export interface ServeIo {
+  stdout: { write(s: string): unknown };
+  stderr: { write(s: string): unknown };
+  env: Record<string, string | undefined>;
+  /** Starts the sandbox service in this process (the `--sandbox` option); injected by bin/firma.js. */
+  startSandbox?: () => Promise<{ url: string; close(): Promise<void> }>;
+}
+
+interface Flags {
+  host: string;
+  port: number;
+  publicUrl?: string;
+  upstream?: string;
+  sandbox?: boolean;
+  tlsCert?: string;
+  tlsKey?: string;
+  http?: boolean;
+  trustProxy?: boolean;
+  dist: string;
+  lang?: Lang;
+}
+
+/** A running server, for the tests and for the signal handlers. */
+export interface Running {
+  url: string;
+  close(): Promise<void>;
+}
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/;
+
+function langOf(argv: readonly string[], env: ServeIo["env"]): Lang {
+  const i = argv.indexOf("--lang");
+  const v = i >= 0 ? argv[i + 1] : argv.find((a) => a.startsWith("--lang="))?.slice(7);
+  if (v === "en" || v === "ro") return v;
+  return /^en/i.test(env.LC_ALL || env.LC_MESSAGES || env.LANG || "") ? "en" : "ro";
+}
+
+/** Whether something answers TCP on the upstream's host and port: no HTTP request, so no credit. */
+function reachable(url: string, timeoutMs = 5_000): Promise<string | null> {
+  const u = new URL(url);
+  const port = Number(u.port || (u.protocol === "https:" ? 443 : 80));
+  return new Promise((done) => {
+    const s = new Socket();
+    const end = (why: string | null) => {
+      s.destroy();
+      done(why);
+    };
+    s.setTimeout(timeoutMs, () => end("timeout"));
+    s.once("error", (e: NodeJS.ErrnoException) => end(e.code ?? e.message));
+    s.connect(port, u.hostname.replace(/^\[|\]$/g, ""), () => end(null));
+  });
+}
+
+/** The development certificate office-addin-dev-certs made (`npx office-addin-dev-certs install`), read as it is. */
+function devCertificate(): { key: Buffer; cert: Buffer } | null {
+  const dir = join(homedir(), ".office-addin-dev-certs");
+  const key = join(dir, "localhost.key");
+  const cert = join(dir, "localhost.crt");
+  return existsSync(key) && existsSync(cert) ? { key: readFileSync(key), cert: readFileSync(cert) } : null;
+}
+
+/** Parses, checks, starts; resolves to the running server, or rejects with a one-line ServeError. */
+export async function serve(argv: string[], io: ServeIo): Promise<Running> {
+  const lang = langOf(argv, io.env);
+  const die = (key: Parameters<typeof t>[1], params: Record<string, string | number> = {}) =>
+    Object.assign(new Error(t(lang, key, params)), { name: "ServeError" });
+  const program = new Command("firma serve")
+    .description(t(lang, "serve.help.description"))
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
+    .addOption(new Option("--host <host>", t(lang, "serve.help.host")).default("127.0.0.1"))
+    .addOption(
+      new Option("--port <port>", t(lang, "serve.help.port")).default(3000).argParser((v) => {
+        const n = Number(v);
+        if (!/^\d+$/.test(v) || n < 1 || n > 65535) throw die("serve.badPort", { value: v });
+        return n;
+      }),
+    )
+    .addOption(new Option("--public-url <url>", t(lang, "serve.help.publicUrl")))
+    .addOption(new Option("--upstream <url>", t(lang, "serve.help.upstream")).env("FIRMA_UPSTREAM_URL"))
+    .addOption(new Option("--sandbox", t(lang, "serve.help.sandbox")))
+    .addOption(new Option("--tls-cert <file>", t(lang, "serve.help.tlsCert")))
+    .addOption(new Option("--tls-key <file>", t(lang, "serve.help.tlsKey")))
+    .addOption(new Option("--http", t(lang, "serve.help.http")))
+    .addOption(new Option("--trust-proxy", t(lang, "serve.help.trustProxy")))
+    .addOption(new Option("--dist <dir>", t(lang, "serve.help.dist")).default(join(__dirname, "..", "..", "dist")))
+    .addOption(new Option("--lang <lang>", t(lang, "serve.help.lang")).choices(["ro", "en"]));
+  program.parse(argv, { from: "user" });
+  const f = program.opts<Flags>();
+
+  // ---- everything checked before anything listens --------------------------------------------
+  const dist = resolve(f.dist);
+  if (!existsSync(join(dist, "taskpane.html")) || !existsSync(join(dist, "firma-build.json"))) throw die("serve.noDist", { dir: dist });
+  const build = readBuild(dist);
+  if ((f.tlsCert === undefined) !== (f.tlsKey === undefined)) throw die("serve.tlsPair");
+  if (f.http && f.tlsCert) throw die("serve.httpAndTls");
+  let https: { key: Buffer; cert: Buffer } | null = null;
+  if (f.tlsCert && f.tlsKey) {
+    for (const file of [f.tlsCert, f.tlsKey]) {
+      try {
+        readFileSync(file);
+      } catch (e) {
+        throw die("serve.badTls", { file, reason: (e as NodeJS.ErrnoException).code ?? String(e) });
+      }
+    }
+    https = { cert: readFileSync(f.tlsCert), key: readFileSync(f.tlsKey) };
+  } else if (!f.http) {
+    https = devCertificate();
+    if (!https) throw die("serve.noDevCert");
+  }
+  const scheme = https ? "https" : "http";
+  const shownHost = f.host.includes(":") && !f.host.startsWith("[") ? `[${f.host}]` : f.host;
+  const publicUrl = f.publicUrl ?? (build.addinUrl.startsWith("https://localhost") ? `${scheme}://localhost:${f.port}/` : build.addinUrl);
+  try {
+    getValidBaseUrl(publicUrl);
+  } catch {
+    throw die("serve.badPublicUrl", { url: publicUrl });
+  }
+  if (f.sandbox && f.upstream) throw die("serve.sandboxAndUpstream");
+  let upstream = f.upstream ?? "";
+  let sandbox: { url: string; close(): Promise<void> } | null = null;
+  if (!f.sandbox) {
+    if (!upstream) throw die("serve.noUpstream");
+    try {
+      getValidBaseUrl(upstream);
+    } catch {
+      throw die("serve.badUpstream", { url: upstream });
+    }
+    const why = await reachable(upstream);
+    if (why) throw die("serve.upstreamUnreachable", { url: upstream, reason: why });
+  }
+  if (f.http && !LOOPBACK.test(f.host)) {
+    io.stderr.write(`${t(lang, "serve.httpWarning", { host: f.host })}\n`);
+  }
+
+  // ---- start ----------------------------------------------------------------------------------
+  if (f.sandbox) {
+    if (!io.startSandbox) throw die("serve.noSandbox");
+    sandbox = await io.startSandbox();
+    upstream = sandbox.url;
+  }
+  const app = await buildApp({
+    dist,
+    publicUrl,
+    upstream,
+    https,
+    trustProxy: !!f.trustProxy,
+    // One JSON line per request (pino): method, URL, status, time; never a header, so never the key.
+    logger: { level: "info", stream: { write: (line: string) => io.stdout.write(line) } } as never,
+  });
+  try {
+    await app.listen({ host: f.host, port: f.port });
+  } catch (e) {
+    await app.close().catch(() => undefined);
+    await sandbox?.close();
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "EADDRINUSE") throw die("serve.portInUse", { host: f.host, port: f.port });
+    if (code === "EACCES") throw die("serve.portDenied", { host: f.host, port: f.port });
+    throw die("serve.listenFailed", { reason: code ?? String(e) });
+  }
+  const address = app.server.address();
+  const port = typeof address === "object" && address ? address.port : f.port;
+  const url = `${scheme}://${shownHost}:${port}/`;
+  io.stderr.write(
+    `${t(lang, "serve.listening", { url, manifest: `${publicUrl}manifest.xml`, upstream: f.sandbox ? t(lang, "serve.theSandbox", { url: upstream }) : upstream })}\n`,
+  );
+  return {
+    url,
+    async close() {
+      // Fastify stops taking requests and lets those in flight finish.
+      await app.close();
+      await sandbox?.close();
+    },
+  };
+}
+
+/** The command: starts, and stops gracefully on SIGINT or SIGTERM. Exit code 1 when it cannot start. */
+export async function main(argv: string[], io: ServeIo): Promise<number> {
+  let running: Running;
+  try {
+    running = await serve(argv, io);
+  } catch (e) {
+    if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 1;
+    io.stderr.write(`firma serve: ${(e as Error).message}\n`);
+    return 1;
+  }
+  return new Promise((done) => {
+    const stop = () => {
+      running.close().then(
+        () => done(0),
+        () => done(1),
+      );
+    };
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
+}

@@ -1,0 +1,93 @@
+/**
+ * The same-origin relay: `GET /v4/…` from the add-in goes to the upstream service with the user's
+ * X-API-Key, and its answer comes back with its status, body and the headers the client reads. An
+ * add-in served by `firma serve` calls its own origin, so the upstream service needs no CORS at all
+ * (https://learn.microsoft.com/office/dev/add-ins/develop/addressing-same-origin-policy-limitations:
+ * "prefer CORS or a server-side proxy").
+ *
+ * Only the API's GET paths are relayed; hop-by-hop headers, cookies and every other header stay
+ * behind, both ways. A query is at most MAX_QUERY_BYTES, an answer at most MAX_ANSWER_BYTES. An
+ * upstream that does not answer in time is 504, one that cannot be reached 502, each with a JSON error
+ * body the client reads like the service's own.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+
+/** The API v4's paths (../shared/api: every endpoint is a GET). */
+const API_PATH =
+  /^\/v4\/(?:firme\/(?:search|batch|batch\/financiar|\d{1,10}|\d{1,10}\/financiar)|topuri|topuri\/[A-Za-z0-9._~-]{1,200}|nomenclatoare\/judete)$/;
+
+/** A batch of 100 CUIs with `include` is about 1.3 KB; four times that is plenty. */
+export const MAX_QUERY_BYTES = 4_096;
+export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
+
+/** What the client reads of an answer (src/api/http.ts): the body's type, the plan and credits, Retry-After. */
+const PASSED_HEADERS = ["content-type", "x-plan", "x-credits-remaining", "x-credits-limit", "x-credits-used", "retry-after"];
+
+export interface RelayOptions {
+  /** The upstream service's base address (its paths begin with /v4). */
+  upstream: () => string;
+  /** Per-request time limit towards the upstream. @default 30000 */
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+}
+
+function fail(reply: FastifyReply, status: number, code: string, message: string): FastifyReply {
+  return reply
+    .code(status)
+    .header("content-type", "application/json; charset=utf-8")
+    .send(JSON.stringify({ error: { code, message } }));
+}
+
+export function registerRelay(app: FastifyInstance, o: RelayOptions): void {
+  const timeoutMs = o.timeoutMs ?? 30_000;
+  const doFetch = o.fetch ?? fetch;
+  app.route({
+    method: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
+    url: "/v4/*",
+    handler: async (req: FastifyRequest, reply: FastifyReply) => {
+      const raw = req.raw.url ?? "";
+      const q = raw.indexOf("?");
+      const path = q < 0 ? raw : raw.slice(0, q);
+      const query = q < 0 ? "" : raw.slice(q);
+      if (req.method !== "GET") return fail(reply.header("allow", "GET"), 405, "method_not_allowed", "Only GET is relayed.");
+      if (!API_PATH.test(path)) return fail(reply, 404, "not_found", "Not an API v4 path.");
+      if (Buffer.byteLength(query) > MAX_QUERY_BYTES)
+        return fail(reply, 414, "query_too_long", `The query is over ${MAX_QUERY_BYTES} bytes.`);
+      const headers: Record<string, string> = { accept: "application/json" };
+      const key = req.headers["x-api-key"];
+      if (typeof key === "string") headers["x-api-key"] = key;
+      const base = o.upstream().replace(/\/+$/, "");
+      let res: Response;
+      try {
+        res = await doFetch(`${base}${path}${query}`, { headers, redirect: "manual", signal: AbortSignal.timeout(timeoutMs) });
+      } catch (e) {
+        const name = (e as { name?: string } | null)?.name;
+        if (name === "TimeoutError" || name === "AbortError")
+          return fail(reply, 504, "upstream_timeout", `The service did not answer within ${timeoutMs} ms.`);
+        return fail(reply, 502, "upstream_unreachable", "The service cannot be reached.");
+      }
+      const length = Number(res.headers.get("content-length") ?? 0);
+      if (length > MAX_ANSWER_BYTES) {
+        await res.body?.cancel();
+        return fail(reply, 502, "upstream_too_large", "The service's answer is too large.");
+      }
+      let body: Buffer;
+      try {
+        body = Buffer.from(await res.arrayBuffer());
+      } catch (e) {
+        const name = (e as { name?: string } | null)?.name;
+        if (name === "TimeoutError" || name === "AbortError")
+          return fail(reply, 504, "upstream_timeout", `The service did not answer within ${timeoutMs} ms.`);
+        return fail(reply, 502, "upstream_broken", "The service's answer broke off.");
+      }
+      if (body.length > MAX_ANSWER_BYTES) return fail(reply, 502, "upstream_too_large", "The service's answer is too large.");
+      reply.code(res.status);
+      for (const h of PASSED_HEADERS) {
+        const v = res.headers.get(h);
+        if (v !== null) reply.header(h, v);
+      }
+      reply.header("cache-control", "no-store");
+      return reply.send(body);
+    },
+  });
+}

@@ -6,7 +6,10 @@ module.exports = {
   transform: {
     "^.+\\.[tj]sx?$": ["ts-jest", { tsconfig: { module: "commonjs", allowJs: true, isolatedModules: true } }],
   },
-  // office-addin-mock's dependencies ship as ESM: let ts-jest transform them.
-  transformIgnorePatterns: ["/node_modules/(?!(office-addin-mock|office-addin-manifest|@microsoft/office-js)/)"],
+  // office-addin-mock's dependencies ship as ESM: let ts-jest transform them;
+  // Fastify's cookie and content-disposition too (Node 20.19+ requires ESM natively; Jest 30 on Node 20 does not).
+  transformIgnorePatterns: [
+    "/node_modules/(?!(office-addin-mock|office-addin-manifest|@microsoft/office-js|(?:(?:@[^/]+/)?[^/]+/node_modules/)?(?:cookie|content-disposition))/)",
+  ],
   testTimeout: 30000,
 };

@@ -58,6 +58,12 @@ export interface SandboxConfig {
    * that reads "every call consumes 1 credit" literally would. false (default): only 200s and 404s (O20).
    */
   chargeFailures: boolean;
+  /**
+   * Answer browsers' CORS (every origin, the credit headers exposed, the preflight allowed). False plays
+   * a service built for servers only, which the API's documentation does not rule out: an add-in that
+   * calls it from the browser then fails, and one served by `firma serve` (same-origin relay) does not.
+   */
+  cors: boolean;
   /** The latest financial year served (O19). */
   latestYear: number;
   /** Faults to inject; fields left out are off (NO_FAULTS). */
@@ -100,6 +106,7 @@ export function defaultConfig(latestYear: number): SandboxConfig {
     rangeShape: "full",
     retryAfterSeconds: null,
     chargeFailures: false,
+    cors: true,
     latestYear,
     faults: {},
     overrides: {},
@@ -128,6 +135,7 @@ const RULES: Record<Exclude<keyof SandboxConfig, "faults">, Rule> = {
   // A day at most: longer than the free plan's wait for the next Bucharest midnight makes no sense.
   retryAfterSeconds: (v) => v === null || integer(0, 86_400)(v),
   chargeFailures: oneOf(true, false),
+  cors: oneOf(true, false),
   latestYear: integer(FIRST_YEAR, 2100),
   overrides: (v) =>
     isRecord(v) &&

@@ -178,7 +178,13 @@ class SandboxServer implements Sandbox {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const cors = this.config.cors ? CORS : {};
     if (req.method === "OPTIONS") {
+      if (!this.config.cors) {
+        res.writeHead(405, { Allow: "GET" });
+        res.end();
+        return;
+      }
       const pna =
         req.headers["access-control-request-private-network"] === "true" ? { "Access-Control-Allow-Private-Network": "true" } : {};
       res.writeHead(204, { ...CORS, ...PREFLIGHT, ...pna });
@@ -188,12 +194,12 @@ class SandboxServer implements Sandbox {
     const url = new URL(req.url ?? "/", "http://sandbox");
     if (url.pathname === "/__sandbox" || url.pathname.startsWith("/__sandbox/")) {
       const out = await control(req, url, this);
-      res.writeHead(out.status, { "Content-Type": "application/json; charset=utf-8", ...CORS });
+      res.writeHead(out.status, { "Content-Type": "application/json; charset=utf-8", ...cors });
       res.end(JSON.stringify(out.body));
       return;
     }
     if (url.pathname !== "/v4" && !url.pathname.startsWith("/v4/")) {
-      res.writeHead(404, { "Content-Type": "application/json; charset=utf-8", ...CORS });
+      res.writeHead(404, { "Content-Type": "application/json; charset=utf-8", ...cors });
       res.end(
         JSON.stringify({
           error: {
@@ -273,7 +279,7 @@ class SandboxServer implements Sandbox {
     entry.status = rendered.status;
     this.finish(entry, key, credited);
 
-    const headers: Record<string, string> = { ...CORS, "Content-Type": rendered.contentType };
+    const headers: Record<string, string> = { ...(config.cors ? CORS : {}), "Content-Type": rendered.contentType };
     if (plan) {
       headers["X-Plan"] = plan.name;
       const remaining = this.accounts.remaining(key as string, plan);

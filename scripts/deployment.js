@@ -17,6 +17,7 @@
 "use strict";
 
 const crypto = require("crypto");
+const { URL } = require("url");
 
 const DEV_ADDIN_URL = "https://localhost:3000/";
 /** The local sandbox (npm run sandbox): what a development build calls. */

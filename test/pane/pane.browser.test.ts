@@ -1097,7 +1097,12 @@ withChromium("the task pane in a browser", () => {
     await page.fill("#base-url", "http://127.0.0.1:9");
     await act(page, "#save-settings");
     expect(await callFn(page, "DENUMIRE", [cuis[2]])).toEqual([
-      [{ error: "#N/A", message: expect.stringMatching(/^The service could not be reached from the add-in: it is down, or it does not allow calls/) }],
+      [
+        {
+          error: "#N/A",
+          message: expect.stringMatching(/^The service could not be reached from the add-in: it is down, or it does not allow calls/),
+        },
+      ],
     ]);
     await context.close();
   });

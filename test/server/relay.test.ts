@@ -76,7 +76,7 @@ describe("the relay passes the service's answers through", () => {
     const k = `demo-pro-relay${++serial}`;
     const { app: a } = await app(sb.url);
     const sent = key(k);
-    const headers = sent === null ? {} : { "x-api-key": sent };
+    const headers: Record<string, string> = sent === null ? {} : { "x-api-key": sent };
     const via = await a.inject({ method: "GET", url: url(), headers });
     const direct = await fetch(`${sb.url}${url()}`, { headers });
     expect(via.statusCode).toBe(direct.status);

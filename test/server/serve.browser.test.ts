@@ -1,0 +1,188 @@
+/**
+ * The deployment end to end, in Chromium: the add-in built for an address (FIRMA_ADDIN_URL, a
+ * production build: office.js from Microsoft's CDN, its Content-Security-Policy on), served by
+ * `firma serve`, with the Excel stand-in injected as in the pane's tests, against a sandbox whose CORS
+ * is switched off (a service built for servers only). Through the same-origin relay 1,000 names fill
+ * at the API's minimum credits; the same add-in built to call the service directly fails, and its
+ * cells say the likely cause (CORS).
+ *
+ * Microsoft's CDN cannot be reached here: its URLs are answered from the @microsoft/office-js package,
+ * at the same addresses, so that the page's CSP is the one that ships.
+ */
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { spawn } from "child_process";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { serve, type Running } from "../../src/server/main";
+import { startSandbox, type Sandbox } from "../../sandbox/server";
+import * as data from "../../sandbox/dataset";
+import { CHROMIUM, haveChromium, launchChromium, ROOT, type StandIn } from "../pane/harness";
+
+if (!haveChromium) console.log(`firma serve browser tests SKIPPED: no Chromium at ${CHROMIUM} (apt-get install chromium).`);
+const withChromium = haveChromium ? describe : describe.skip;
+jest.setTimeout(120_000);
+
+const ADDIN_URL = "https://addin.test.example.ro/";
+const CDN = "https://appsforoffice.microsoft.com/lib/1/hosted/";
+const OFFICE_JS = path.join(ROOT, "node_modules", "@microsoft", "office-js", "dist");
+const STANDIN = path.join(ROOT, "test", "pane", "excel-standin.js");
+type Win = Window & { __firmaStandIn: StandIn };
+
+/** A production build into `outDir` for these variables. */
+function build(outDir: string, env: Record<string, string>): Promise<void> {
+  const cli = path.join(ROOT, "node_modules", "webpack-cli", "bin", "cli.js");
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cli, "--mode", "production", "--output-path", outDir], {
+      cwd: ROOT,
+      env: { ...process.env, FIRMA_SERVICE_URL: "", FIRMA_SUPPORT_URL: "", ...env },
+    });
+    let out = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.stderr.on("data", (d) => (out += d));
+    child.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`webpack failed (${code}):\n${out}`))));
+  });
+}
+
+let sb: Sandbox;
+let browser: Browser;
+let tmp: string;
+const quiet = { stdout: { write: () => true }, stderr: { write: () => true }, env: {} };
+
+beforeAll(async () => {
+  if (!haveChromium) return;
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "firma-deploy-"));
+  sb = await startSandbox({ port: 0, cors: false });
+  await Promise.all([
+    build(path.join(tmp, "relay"), { FIRMA_ADDIN_URL: ADDIN_URL }),
+    build(path.join(tmp, "direct"), { FIRMA_ADDIN_URL: ADDIN_URL, FIRMA_SERVICE_URL: sb.url }),
+  ]);
+  browser = await launchChromium();
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await sb?.close();
+  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+/** The pane as Excel would open it from `server`: the stand-in injected, the CDN answered locally, nothing else off loopback. */
+async function open(_server: Running): Promise<{ page: Page; context: BrowserContext; blocked: string[]; errors: string[] }> {
+  const context = await browser.newContext({ viewport: { width: 360, height: 900 } });
+  const blocked: string[] = [];
+  const errors: string[] = [];
+  // Only what leaves loopback is intercepted (an intercepted request's CORS preflight is not the
+  // browser's own): the CDN is answered from the package, anything else is refused and recorded.
+  await context.route(
+    (url) => url.href.startsWith(CDN),
+    async (route) => {
+      const file = path.join(OFFICE_JS, decodeURIComponent(route.request().url().slice(CDN.length).split("?")[0]));
+      if (!file.startsWith(OFFICE_JS) || !fs.existsSync(file)) return route.fulfill({ status: 404, body: "" });
+      let body = fs.readFileSync(file, "utf8");
+      // As in the pane's tests: the stand-in hooks into office.js right after it runs.
+      if (file === path.join(OFFICE_JS, "office.js")) body += "\n;window.__firmaStandIn && window.__firmaStandIn.attachOffice();\n";
+      return route.fulfill({ status: 200, contentType: "text/javascript", body });
+    },
+  );
+  await context.route(
+    (url) => !url.href.startsWith(CDN) && !/^(127\.0\.0\.1|localhost)$/.test(url.hostname),
+    (route) => {
+      blocked.push(route.request().url());
+      return route.abort();
+    },
+  );
+  await context.addInitScript({ path: STANDIN });
+  const page = await context.newPage();
+  page.on("pageerror", (e) => errors.push(String(e)));
+  page.on("console", (m) => {
+    if (m.type() === "error" && /Content Security Policy/.test(m.text())) errors.push(m.text());
+  });
+  await page.goto(`${_server.url}taskpane.html`);
+  await page.waitForFunction(() => document.getElementById("pane")?.getAttribute("aria-busy") === "false", null, { timeout: 30_000 });
+  return { page, context, blocked, errors };
+}
+
+async function saveKey(page: Page, key: string): Promise<void> {
+  await page.fill("#api-key", key);
+  await page.click("#save-key");
+  await page.waitForFunction(() => document.getElementById("pane")!.dataset.busy === "false");
+}
+
+/** `names` companies in A, =FIRMA.DENUMIRE in B, calculated; what B shows. */
+async function fill(page: Page, cuis: number[]) {
+  const cells: Record<string, unknown> = {};
+  cuis.forEach((c, i) => {
+    cells[`A${i + 1}`] = c;
+    cells[`B${i + 1}`] = `=FIRMA.DENUMIRE(A${i + 1})`;
+  });
+  return page.evaluate(
+    async (def) => {
+      const s = (window as unknown as Win).__firmaStandIn;
+      await s.setup(def);
+      s.calculateAll();
+      await s.idle();
+      return s
+        .dump()
+        .filter((c) => c.address.startsWith("B"))
+        .map((c) => ({ address: c.address, value: c.value, message: c.message }));
+    },
+    { sheets: { Foaie1: cells } },
+  );
+}
+
+withChromium("the add-in built for an address, served by firma serve", () => {
+  test("through the same-origin relay, 1,000 names fill at the API's minimum (10 credits) from a service that allows no browser", async () => {
+    const server = await serve(
+      ["--host", "127.0.0.1", "--port", "0", "--http", "--dist", path.join(tmp, "relay"), "--upstream", sb.url],
+      quiet,
+    );
+    try {
+      const { page, context, blocked, errors } = await open(server);
+      // The page that ships: office.js from the CDN, under its own CSP.
+      const csp = await page.getAttribute('meta[http-equiv="Content-Security-Policy"]', "content");
+      expect(csp).toMatch(/connect-src 'self';/);
+      const key = "demo-pro-deploy-relay";
+      await saveKey(page, key);
+      const cuis = data.sampleCuis(1000, 60_000).filter((c) => data.company(c));
+      const shown = await fill(page, cuis);
+      expect(shown).toHaveLength(cuis.length);
+      const byRow = new Map(shown.map((c) => [Number(c.address.slice(1)), c]));
+      cuis.forEach((c, i) => expect(byRow.get(i + 1)?.value).toBe(data.company(c)!.denumire));
+      expect(sb.usage(key).month).toBe(Math.ceil(cuis.length / 100));
+      expect(blocked).toEqual([]);
+      expect(errors).toEqual([]);
+      // the manifest an administrator uploads
+      const manifest = await (await fetch(`${server.url}manifest.xml`)).text();
+      expect(manifest).toContain(`<SourceLocation DefaultValue="${ADDIN_URL}taskpane.html`);
+      await context.close();
+    } finally {
+      await server.close();
+    }
+  });
+
+  test("the same add-in built to call the service directly fails with a message that names the likely cause (CORS)", async () => {
+    const server = await serve(
+      ["--host", "127.0.0.1", "--port", "0", "--http", "--dist", path.join(tmp, "direct"), "--upstream", sb.url],
+      quiet,
+    );
+    try {
+      const { page, context } = await open(server);
+      const key = "demo-pro-deploy-direct";
+      await saveKey(page, key);
+      const cuis = data.sampleCuis(3, 61_000).filter((c) => data.company(c));
+      const shown = await fill(page, cuis);
+      expect(shown).toHaveLength(cuis.length);
+      for (const c of shown) {
+        expect(c.value).toBe("#N/A");
+        expect(c.message).toMatch(
+          /^Serviciul nu a putut fi contactat din add-in: e oprit, sau nu permite apeluri din adresa add-in-ului \(CORS\)/,
+        );
+      }
+      // (A real browser stops at the refused preflight and sends nothing; with Playwright's routing on,
+      // the preflight is not the browser's own and the GET reaches the sandbox: no credit figure here.)
+      await context.close();
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -21,8 +21,8 @@ export interface BuildInfo {
 export interface AppOptions {
   /** The built add-in (dist/, with manifest.xml and firma-build.json). */
   dist: string;
-  /** The address users reach the add-in at (https://…/), which the manifest gets. */
-  publicUrl: string;
+  /** The address users reach the add-in at (https://…/), which the manifest gets (read when asked: it may be known only once listening). */
+  publicUrl: string | (() => string);
   /** The upstream service's base address. */
   upstream: string;
   /** Fastify's logger (pino) options, or false. */
@@ -50,7 +50,7 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     throw Object.assign(new Error(`no built add-in in ${o.dist}`), { code: "FIRMA_NO_DIST" });
   }
   const build = readBuild(o.dist);
-  const manifest = manifestFor(o.dist, build, o.publicUrl);
+  const publicUrl = typeof o.publicUrl === "function" ? o.publicUrl : () => o.publicUrl as string;
   const app = Fastify({
     logger: o.logger ?? false,
     trustProxy: o.trustProxy ?? false,
@@ -65,7 +65,10 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   });
   app.get("/healthz", async (_req, reply) => reply.header("cache-control", "no-store").send({ ok: true, version: build.version }));
   app.get("/manifest.xml", async (_req, reply) =>
-    reply.header("content-type", "text/xml; charset=utf-8").header("cache-control", "no-cache").send(manifest),
+    reply
+      .header("content-type", "text/xml; charset=utf-8")
+      .header("cache-control", "no-cache")
+      .send(manifestFor(o.dist, build, publicUrl())),
   );
   app.get("/", async (_req, reply) => reply.redirect("/taskpane.html"));
   registerRelay(app, { upstream: () => o.upstream, timeoutMs: o.upstreamTimeoutMs });

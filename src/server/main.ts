@@ -127,12 +127,13 @@ export async function serve(argv: string[], io: ServeIo): Promise<Running> {
   }
   const scheme = https ? "https" : "http";
   const shownHost = f.host.includes(":") && !f.host.startsWith("[") ? `[${f.host}]` : f.host;
-  const publicUrl = f.publicUrl ?? (build.addinUrl.startsWith("https://localhost") ? `${scheme}://localhost:${f.port}/` : build.addinUrl);
-  try {
-    getValidBaseUrl(publicUrl);
-  } catch {
+  // The public address: as given, else the build's; a build for this computer (https://localhost:…) is
+  // reached at the port this server gets.
+  const local = f.publicUrl === undefined && /^https:\/\/localhost[:/]/.test(build.addinUrl);
+  let publicUrl = f.publicUrl ?? build.addinUrl;
+  if (!/^https:\/\//.test(publicUrl) && !/^http:\/\/(localhost|127\.0\.0\.1)[:/]/.test(publicUrl))
     throw die("serve.badPublicUrl", { url: publicUrl });
-  }
+  if (!publicUrl.endsWith("/")) publicUrl += "/";
   if (f.sandbox && f.upstream) throw die("serve.sandboxAndUpstream");
   let upstream = f.upstream ?? "";
   let sandbox: { url: string; close(): Promise<void> } | null = null;
@@ -158,7 +159,7 @@ export async function serve(argv: string[], io: ServeIo): Promise<Running> {
   }
   const app = await buildApp({
     dist,
-    publicUrl,
+    publicUrl: () => publicUrl,
     upstream,
     https,
     trustProxy: !!f.trustProxy,
@@ -178,6 +179,7 @@ export async function serve(argv: string[], io: ServeIo): Promise<Running> {
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : f.port;
   const url = `${scheme}://${shownHost}:${port}/`;
+  if (local) publicUrl = `${scheme}://localhost:${port}/`;
   io.stderr.write(
     `${t(lang, "serve.listening", { url, manifest: `${publicUrl}manifest.xml`, upstream: f.sandbox ? t(lang, "serve.theSandbox", { url: upstream }) : upstream })}\n`,
   );

@@ -7,7 +7,9 @@
  * estimate.
  *
  *   npx tsx scripts/screenshots.ts          → docs/screenshots/pane-ro.png, pane-en.png, refresh-ok.png, refresh-failed.png,
- *                                             changes.png, dark.png, help-en.png, card.png
+ *                                             changes.png, dark.png, help-en.png, card.png, served.png
+ *   npx tsx scripts/screenshots.ts served   → only served.png: the pane of a production build served by
+ *                                             `firma serve` (test/server/served.ts), filled through its relay
  *
  * card.png is not Excel's own card (Excel cannot run here): it is the entity value FIRMA.FISA
  * returns in the stand-in (CustomFunctionsRuntime 1.4), laid out as Excel's card lays one out —
@@ -16,6 +18,7 @@
  * Needs Debian's Chromium (/usr/bin/chromium, or FIRMA_CHROMIUM).
  */
 import * as fs from "fs";
+import * as os from "os";
 import * as path from "path";
 import type { Page } from "playwright-core";
 import { bucharestDay } from "../src/engine/meter";
@@ -30,6 +33,9 @@ import {
   type PaneOptions,
   type StandIn,
 } from "../test/pane/harness";
+
+import { serve } from "../src/server/main";
+import { build, openServed } from "../test/server/served";
 
 const OUT = path.resolve(__dirname, "..", "docs", "screenshots");
 type Win = Window & { __firmaStandIn: StandIn };
@@ -226,15 +232,69 @@ async function card(h: Harness): Promise<string> {
   return s.save("card.png", "body");
 }
 
+/**
+ * The pane of a production build (for https://addin.firma-mea.ro/) served by `firma serve --sandbox`,
+ * a key saved and a sheet filled through the relay: what a firm's people see.
+ */
+async function served(h: Harness): Promise<string> {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "firma-shot-"));
+  const quiet = { stdout: { write: () => true }, stderr: { write: () => true }, env: {} };
+  try {
+    await build(tmp, { FIRMA_ADDIN_URL: "https://addin.firma-mea.ro/" });
+    const server = await serve(["--host", "127.0.0.1", "--port", "0", "--http", "--dist", tmp, "--upstream", h.sandbox.url], quiet);
+    try {
+      const { page, context } = await openServed(h.browser, server.url);
+      await page.setViewportSize({ width: 360, height: 900 });
+      await page.fill("#api-key", "demo-pro-served");
+      await page.click("#save-key");
+      await page.waitForFunction(() => document.getElementById("pane")!.dataset.busy === "false");
+      const cuis = data.sampleCuis(40, 90_000);
+      const cells: Record<string, unknown> = {};
+      cuis.forEach((c, i) => {
+        cells[`A${i + 1}`] = c;
+        cells[`B${i + 1}`] = `=FIRMA.DENUMIRE(A${i + 1})`;
+      });
+      await page.evaluate(
+        async (def) => {
+          const s = (window as unknown as Win).__firmaStandIn;
+          await s.setup(def);
+          s.calculateAll();
+          await s.idle();
+        },
+        { sheets: { Foaie1: cells } },
+      );
+      await page.waitForFunction(() => document.getElementById("meter-month-bar")!.getAttribute("aria-valuenow") !== "0");
+      await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+      const file = path.join(OUT, "served.png");
+      await page.screenshot({ path: file, clip: { x: 0, y: 0, width: 360, height: 900 } });
+      await context.close();
+      return file;
+    } finally {
+      await server.close();
+    }
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
   if (!haveChromium) throw new Error(`no Chromium at ${CHROMIUM} (apt-get install chromium, or set FIRMA_CHROMIUM)`);
   fs.mkdirSync(OUT, { recursive: true });
+  if (process.argv[2] === "served") {
+    const h = await startHarness();
+    try {
+      console.log(`wrote ${path.relative(process.cwd(), await served(h))}`);
+    } finally {
+      await h.close();
+    }
+    return;
+  }
   // The sandbox on its usual port when it is free, so the pane shows the development build's default address.
   const h = await startHarness({ sandboxPort: 3001 }).catch(() => startHarness());
   try {
     for (const lang of ["ro", "en"] as const) console.log(`wrote ${path.relative(process.cwd(), await shoot(h, lang))}`);
     for (const kind of ["ok", "failed"] as const) console.log(`wrote ${path.relative(process.cwd(), await outcome(h, kind))}`);
-    for (const shot of [changes, dark, helpEnglish, card]) console.log(`wrote ${path.relative(process.cwd(), await shot(h))}`);
+    for (const shot of [changes, dark, helpEnglish, card, served]) console.log(`wrote ${path.relative(process.cwd(), await shot(h))}`);
   } finally {
     await h.close();
   }

@@ -12,37 +12,19 @@
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { spawn } from "child_process";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { serve, type Running } from "../../src/server/main";
+import type { Browser, Page } from "playwright-core";
+import { serve } from "../../src/server/main";
 import { startSandbox, type Sandbox } from "../../sandbox/server";
 import * as data from "../../sandbox/dataset";
-import { CHROMIUM, haveChromium, launchChromium, ROOT, type StandIn } from "../pane/harness";
+import { CHROMIUM, haveChromium, launchChromium, type StandIn } from "../pane/harness";
+import { build, openServed } from "./served";
 
 if (!haveChromium) console.log(`firma serve browser tests SKIPPED: no Chromium at ${CHROMIUM} (apt-get install chromium).`);
 const withChromium = haveChromium ? describe : describe.skip;
 jest.setTimeout(120_000);
 
 const ADDIN_URL = "https://addin.test.example.ro/";
-const CDN = "https://appsforoffice.microsoft.com/lib/1/hosted/";
-const OFFICE_JS = path.join(ROOT, "node_modules", "@microsoft", "office-js", "dist");
-const STANDIN = path.join(ROOT, "test", "pane", "excel-standin.js");
 type Win = Window & { __firmaStandIn: StandIn };
-
-/** A production build into `outDir` for these variables. */
-function build(outDir: string, env: Record<string, string>): Promise<void> {
-  const cli = path.join(ROOT, "node_modules", "webpack-cli", "bin", "cli.js");
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, "--mode", "production", "--output-path", outDir], {
-      cwd: ROOT,
-      env: { ...process.env, FIRMA_SERVICE_URL: "", FIRMA_SUPPORT_URL: "", ...env },
-    });
-    let out = "";
-    child.stdout.on("data", (d) => (out += d));
-    child.stderr.on("data", (d) => (out += d));
-    child.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`webpack failed (${code}):\n${out}`))));
-  });
-}
 
 let sb: Sandbox;
 let browser: Browser;
@@ -65,42 +47,6 @@ afterAll(async () => {
   await sb?.close();
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
 });
-
-/** The pane as Excel would open it from `server`: the stand-in injected, the CDN answered locally, nothing else off loopback. */
-async function open(_server: Running): Promise<{ page: Page; context: BrowserContext; blocked: string[]; errors: string[] }> {
-  const context = await browser.newContext({ viewport: { width: 360, height: 900 } });
-  const blocked: string[] = [];
-  const errors: string[] = [];
-  // Only what leaves loopback is intercepted (an intercepted request's CORS preflight is not the
-  // browser's own): the CDN is answered from the package, anything else is refused and recorded.
-  await context.route(
-    (url) => url.href.startsWith(CDN),
-    async (route) => {
-      const file = path.join(OFFICE_JS, decodeURIComponent(route.request().url().slice(CDN.length).split("?")[0]));
-      if (!file.startsWith(OFFICE_JS) || !fs.existsSync(file)) return route.fulfill({ status: 404, body: "" });
-      let body = fs.readFileSync(file, "utf8");
-      // As in the pane's tests: the stand-in hooks into office.js right after it runs.
-      if (file === path.join(OFFICE_JS, "office.js")) body += "\n;window.__firmaStandIn && window.__firmaStandIn.attachOffice();\n";
-      return route.fulfill({ status: 200, contentType: "text/javascript", body });
-    },
-  );
-  await context.route(
-    (url) => !url.href.startsWith(CDN) && !/^(127\.0\.0\.1|localhost)$/.test(url.hostname),
-    (route) => {
-      blocked.push(route.request().url());
-      return route.abort();
-    },
-  );
-  await context.addInitScript({ path: STANDIN });
-  const page = await context.newPage();
-  page.on("pageerror", (e) => errors.push(String(e)));
-  page.on("console", (m) => {
-    if (m.type() === "error" && /Content Security Policy/.test(m.text())) errors.push(m.text());
-  });
-  await page.goto(`${_server.url}taskpane.html`);
-  await page.waitForFunction(() => document.getElementById("pane")?.getAttribute("aria-busy") === "false", null, { timeout: 30_000 });
-  return { page, context, blocked, errors };
-}
 
 async function saveKey(page: Page, key: string): Promise<void> {
   await page.fill("#api-key", key);
@@ -137,7 +83,7 @@ withChromium("the add-in built for an address, served by firma serve", () => {
       quiet,
     );
     try {
-      const { page, context, blocked, errors } = await open(server);
+      const { page, context, blocked, errors } = await openServed(browser, server.url);
       // The page that ships: office.js from the CDN, under its own CSP.
       const csp = await page.getAttribute('meta[http-equiv="Content-Security-Policy"]', "content");
       expect(csp).toMatch(/connect-src 'self';/);
@@ -166,7 +112,7 @@ withChromium("the add-in built for an address, served by firma serve", () => {
       quiet,
     );
     try {
-      const { page, context } = await open(server);
+      const { page, context } = await openServed(browser, server.url);
       const key = "demo-pro-deploy-direct";
       await saveKey(page, key);
       const cuis = data.sampleCuis(3, 61_000).filter((c) => data.company(c));

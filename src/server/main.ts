@@ -137,8 +137,11 @@ export async function serve(argv: string[], io: ServeIo): Promise<Running> {
   if (f.sandbox && f.upstream) throw die("serve.sandboxAndUpstream");
   let upstream = f.upstream ?? "";
   let sandbox: { url: string; close(): Promise<void> } | null = null;
-  if (!f.sandbox) {
-    if (!upstream) throw die("serve.noUpstream");
+  if (!f.sandbox && !upstream) {
+    // `firma serve` alone serves the add-in (its pages and manifest can be checked); the relay says
+    // plainly that no service is configured until --upstream is given.
+    io.stderr.write(`${t(lang, "serve.noUpstream")}\n`);
+  } else if (!f.sandbox) {
     try {
       getValidBaseUrl(upstream);
     } catch {

@@ -57,6 +57,7 @@ export function registerRelay(app: FastifyInstance, o: RelayOptions): void {
       const key = req.headers["x-api-key"];
       if (typeof key === "string") headers["x-api-key"] = key;
       const base = o.upstream().replace(/\/+$/, "");
+      if (!base) return fail(reply, 502, "upstream_not_configured", "firma serve has no upstream service: start it with --upstream.");
       let res: Response;
       try {
         res = await doFetch(`${base}${path}${query}`, { headers, redirect: "manual", signal: AbortSignal.timeout(timeoutMs) });

@@ -95,7 +95,8 @@ withChromium("the add-in built for an address, served by firma serve", () => {
       const byRow = new Map(shown.map((c) => [Number(c.address.slice(1)), c]));
       cuis.forEach((c, i) => expect(byRow.get(i + 1)?.value).toBe(data.company(c)!.denumire));
       expect(sb.usage(key).month).toBe(Math.ceil(cuis.length / 100));
-      expect(blocked).toEqual([]);
+      // nothing of FIRMA's left loopback (office.js may open its own telemetry frame on Microsoft's hosts)
+      expect(blocked.filter((u) => !/^https:\/\/[^/]*\.(microsoft\.com|office\.com|office\.net|oaspapps\.com)\//.test(u))).toEqual([]);
       expect(errors).toEqual([]);
       // the manifest an administrator uploads
       const manifest = await (await fetch(`${server.url}manifest.xml`)).text();

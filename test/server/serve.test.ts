@@ -172,11 +172,7 @@ describe("start-up problems: one clear line each, exit 1, nothing left listening
     });
   });
 
-  test("no upstream, a bad one, a bad port, a lone --tls-cert, a public address that is not https", async () => {
-    expect(await run([...base(), "--http"])).toMatchObject({
-      code: 1,
-      err: expect.stringMatching(/the data service is missing: give --upstream/),
-    });
+  test("a bad upstream, a bad port, a lone --tls-cert, a public address that is not https", async () => {
     expect(await run([...base(), "--http", "--upstream", "ftp://x"])).toMatchObject({
       code: 1,
       err: expect.stringMatching(/the service address ftp:\/\/x is not accepted/),
@@ -200,6 +196,20 @@ describe("start-up problems: one clear line each, exit 1, nothing left listening
     o.env = {};
     expect(await main(["--dist", "/nu-exista", "--http", "--upstream", sb.url], o)).toBe(1);
     expect(o.err.join("")).toMatch(/^firma serve: nu există un add-in construit în \/nu-exista/);
+  });
+
+  test("no upstream: the add-in is served, it says so, and the relay answers 502 naming what to do", async () => {
+    const o = io();
+    const s = await serve([...base(), "--http"], o);
+    try {
+      expect(o.err.join("")).toMatch(/^warning: no data service is configured, so the \/v4 calls get 502 until you start with --upstream/);
+      expect((await fetch(`${s.url}taskpane.html`)).status).toBe(200);
+      const r = await fetch(`${s.url}v4/nomenclatoare/judete`, { headers: { "X-API-Key": "k" } });
+      expect(r.status).toBe(502);
+      expect(await r.json()).toMatchObject({ error: { code: "upstream_not_configured" } });
+    } finally {
+      await s.close();
+    }
   });
 
   test("plain HTTP on an address other than loopback is warned about loudly", async () => {

@@ -501,7 +501,8 @@ export const en: Readonly<Record<MessageKey, string>> = {
     "there is no development certificate (~/.office-addin-dev-certs): run npx office-addin-dev-certs install, or give --tls-cert and --tls-key, or --http behind a proxy.",
   "serve.badPublicUrl": "the public address {url} is not an https address (Office loads add-ins over https only).",
   "serve.sandboxAndUpstream": "--sandbox and --upstream exclude each other: choose one.",
-  "serve.noUpstream": "the data service is missing: give --upstream https://… (or FIRMA_UPSTREAM_URL), or --sandbox for a local trial.",
+  "serve.noUpstream":
+    "warning: no data service is configured, so the /v4 calls get 502 until you start with --upstream https://… (or FIRMA_UPSTREAM_URL), or with --sandbox for a local trial.",
   "serve.badUpstream": "the service address {url} is not accepted: https, or http on this computer only.",
   "serve.upstreamUnreachable": "the service {url} cannot be reached ({reason}); check the address and the network.",
   "serve.httpWarning":

@@ -517,7 +517,7 @@ export const ro = {
   "serve.badPublicUrl": "adresa publică {url} nu este o adresă https (Office încarcă add-in-urile doar prin https).",
   "serve.sandboxAndUpstream": "--sandbox și --upstream se exclud: alegeți unul.",
   "serve.noUpstream":
-    "lipsește serviciul de date: dați --upstream https://… (sau FIRMA_UPSTREAM_URL), ori --sandbox pentru o probă locală.",
+    "atenție: niciun serviciu de date nu este configurat, așa că apelurile /v4 primesc 502 până porniți cu --upstream https://… (sau FIRMA_UPSTREAM_URL), ori cu --sandbox pentru o probă locală.",
   "serve.badUpstream": "adresa serviciului {url} nu este acceptată: https, sau http doar pe acest calculator.",
   "serve.upstreamUnreachable": "serviciul {url} nu poate fi contactat ({reason}); verificați adresa și rețeaua.",
   "serve.httpWarning":

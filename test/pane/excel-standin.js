@@ -311,6 +311,17 @@
     anchor.spill = null;
   }
 
+  /** A new, empty cell to replace the one at `key`: its spill cleared, its formats kept (they are the cell's, not its value's). */
+  function replacing(sheet, key) {
+    const old = sheet.cells.get(key);
+    if (old && old.spill) clearSpill(sheet, key);
+    const cell = emptyCell();
+    cell.format = !!(old && old.format);
+    cell.text = !!(old && old.text);
+    cell.numberFormat = old ? old.numberFormat : null;
+    return cell;
+  }
+
   const NUMBER_TYPED = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/;
 
   /**
@@ -323,12 +334,7 @@
    */
   function writeCell(sheet, r, c, v, asFormula) {
     const key = k(r, c);
-    const old = sheet.cells.get(key);
-    if (old && old.spill) clearSpill(sheet, key);
-    const cell = emptyCell();
-    cell.format = !!(old && old.format);
-    cell.text = !!(old && old.text);
-    cell.numberFormat = old ? old.numberFormat : null;
+    const cell = replacing(sheet, key);
     if (typeof v === "string" && !cell.text) {
       if (NUMBER_TYPED.test(v)) v = Number(v);
       else if (/^(TRUE|FALSE)$/i.test(v.trim())) v = v.trim().toUpperCase() === "TRUE";
@@ -360,12 +366,7 @@
    */
   function writeJson(sheet, r, c, v) {
     const key = k(r, c);
-    const old = sheet.cells.get(key);
-    if (old && old.spill) clearSpill(sheet, key);
-    const cell = emptyCell();
-    cell.format = !!(old && old.format);
-    cell.text = !!(old && old.text);
-    cell.numberFormat = old ? old.numberFormat : null;
+    const cell = replacing(sheet, key);
     const bad = (why) => Object.assign(new Error(`Invalid cell value: ${why}`), { code: "InvalidArgument" });
     if (!v || typeof v !== "object" || typeof v.type !== "string") throw bad("not a cell value");
     switch (v.type) {

@@ -23,6 +23,24 @@ export interface ApiErrorInit {
   retryAfterMs?: number | null;
 }
 
+/**
+ * Whether the client tries a failure of each kind again by itself: only when the service may answer
+ * the same request the next time (an answer that could not be read says so at the throw).
+ */
+const RETRIED: Readonly<Record<ApiErrorKind, boolean>> = {
+  missing_key: false,
+  invalid_key: false,
+  plan_history: false,
+  credits_exhausted: false,
+  not_found: false,
+  bad_request: false,
+  server: true,
+  network: true,
+  timeout: true,
+  aborted: false,
+  shape: false,
+};
+
 export class ApiError extends Error {
   override readonly name: string = "ApiError";
   readonly kind: ApiErrorKind;
@@ -46,7 +64,7 @@ export class ApiError extends Error {
     this.serviceCode = init.serviceCode ?? null;
     this.endpoint = init.endpoint ?? null;
     this.request = init.request ?? null;
-    this.retryable = init.retryable ?? (kind === "server" || kind === "network" || kind === "timeout");
+    this.retryable = init.retryable ?? RETRIED[kind];
     this.retryAfterMs = init.retryAfterMs ?? null;
   }
 

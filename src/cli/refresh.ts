@@ -5,6 +5,7 @@
  * cells), and writes only their cached values. Everything else in the package stays byte for byte.
  */
 import type { Change, FirmaEngine, Estimate } from "../engine/engine";
+import { kindHas, type FailureKind } from "../engine/failures";
 import { Cell, isCard, isCellError, Lang, Matrix, PlainCell } from "../shared/cells";
 import { cellRequests, evaluate } from "../shared/evaluate";
 import { patchWorkbook } from "./patch";
@@ -63,9 +64,9 @@ export interface RefreshReport {
   /** Credits this run may have been charged: every call sent except refusals before charging (401, 403, 429). */
   credits: number;
   /** Cells that could not get an answer (service down, budget reached, credits spent…) and kept their previous value, by cause. */
-  kept: Record<string, number>;
+  kept: Partial<Record<FailureKind, number>>;
   /** Where those cells are. */
-  keptCells: { sheet: string; address: string; cause: string }[];
+  keptCells: { sheet: string; address: string; cause: FailureKind }[];
   /** Formulas replaced by their values (--values-only). */
   valuesOnly?: number;
   /** What changed in the companies' status, VAT, name or address as this run's answers arrived (--changes). */
@@ -166,13 +167,13 @@ export async function refreshWorkbook(input: Uint8Array, options: RefreshOptions
   report.skipped = unevaluable(evaluatedAll.outcomes);
   report.evaluated = found.length - report.skipped.length;
   let done = 0;
-  const results: { sheet: string; address: string; value: PlainCell | PlainCell[][]; cause: string | null }[] = [];
+  const results: { sheet: string; address: string; value: PlainCell | PlainCell[][]; cause: FailureKind | null }[] = [];
   evaluatedAll.outcomes.forEach((o, i) => {
     if (o.kind !== "value") return;
     options.onProgress?.(++done, report.evaluated);
     // A wrapped formula whose FIRMA call got no answer (budget, service down…) keeps its value even
     // when IFERROR would have hidden the failure.
-    const lost = Array.isArray(o.value) ? null : o.firmaErrors.find((e) => e.cause && KEEP_CAUSES.has(e.cause));
+    const lost = Array.isArray(o.value) ? null : o.firmaErrors.find((e) => kindHas(e.cause, "keepsOldValue"));
     results.push({ sheet: jobs[i].sheet, address: jobs[i].address, value: plain(o.value), cause: lost?.cause ?? null });
     if (Array.isArray(o.value) && (o.value.length > 1 || o.value[0].length > 1) && found[i].formulaType !== "array")
       report.arraysInOneCell.push({ sheet: jobs[i].sheet, address: jobs[i].address, size: `${o.value.length}×${o.value[0].length}` });
@@ -217,25 +218,13 @@ export function changesCsv(changes: readonly Change[]): string {
  * The cause, when a result is not an answer: every cell of it failed for a reason that says nothing
  * about the company (service down, budget, credits spent…). Null when the result is an answer.
  */
-function unanswered(v: Cell | Matrix): string | null {
+function unanswered(v: Cell | Matrix): FailureKind | null {
   const all = cells(v);
   const first = all[0];
-  if (!isCellError(first) || !first.cause || !KEEP_CAUSES.has(first.cause)) return null;
-  return all.every((c) => isCellError(c) && c.cause === first.cause) ? first.cause : null;
+  if (!isCellError(first) || !first.cause || !kindHas(first.cause, "keepsOldValue")) return null;
+  const cause = first.cause;
+  return all.every((c) => isCellError(c) && c.cause === cause) ? cause : null;
 }
-
-const KEEP_CAUSES = new Set([
-  "network",
-  "server",
-  "timeout",
-  "credits_exhausted",
-  "shape",
-  "budget_reached",
-  "not_cached",
-  "aborted",
-  "missing_key",
-  "invalid_key",
-]);
 
 /**
  * A 1×1 result as its one cell, as the single-call path always wrote it. A card (none comes without

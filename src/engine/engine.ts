@@ -39,6 +39,7 @@ import { parseCui, type CuiFailure } from "../api/cui";
 import { Dispatcher, EXTRA_PROFILE } from "./dispatch";
 import { LocalInputError, shownInput, type MessageRef } from "./errors";
 import { addFinancialWant, addProfileWant, emptyWants, upperBoundCalls, WantSet } from "./estimate";
+import { failureHas, kindOf, type FailureKind } from "./failures";
 import { Budget, CallGate, QuotaStop } from "./gate";
 import { BurstGuard, HeldBurst } from "./guard";
 import { COUNTIES_KEY, financialKey, profileKey, rankingKey, rankingsKey, searchKey } from "./keys";
@@ -136,7 +137,7 @@ const DEFAULT_REQUEST: RequestOptions = {};
 export interface PrefetchReport {
   /** Answers asked for, and of those, that failed (by error kind). */
   wanted: number;
-  failed: Record<string, number>;
+  failed: Partial<Record<FailureKind | "error", number>>;
 }
 
 /**
@@ -429,10 +430,10 @@ export class FirmaEngine {
     for (const [cui, years] of set.financial)
       for (const [y, fields] of years) wants.push(want("f", financialKey(cui, y), cui, y, fields, waiter()));
     for (const w of wants) this.failures.delete(w.key);
-    const failed: Record<string, number> = {};
+    const failed: PrefetchReport["failed"] = {};
     const note = (key: string, e: unknown) => {
       this.failures.set(key, e);
-      const k = String((e as { kind?: unknown }).kind ?? "error");
+      const k = kindOf(e) ?? "error";
       failed[k] = (failed[k] ?? 0) + 1;
     };
     // Lists too (CAUTA, TOP…): each distinct one once, unless cached.
@@ -522,8 +523,7 @@ export class FirmaEngine {
           (r) => r as unknown as FinancialYear,
           (e) => {
             // a year the service has no data for, or that the plan turns out not to cover, is left out
-            const kind = (e as { kind?: string }).kind;
-            if (kind === "not_found" || kind === "plan_history" || kind === "year_outside_plan") return null;
+            if (failureHas(e, "noFigures")) return null;
             throw e;
           },
         ),

@@ -8,6 +8,8 @@ export type LocalErrorKind =
   | "invalid_limit"
   | "invalid_field"
   | "invalid_argument"
+  /** An argument's cell holds an Excel error. */
+  | "input_error"
   | "invalid_base_url"
   | "budget_reached"
   | "guard_held"

@@ -21,6 +21,7 @@
 import { ApiError, CreditsExhaustedError, NetworkError, TimeoutError } from "../api/errors";
 import type { CallRecord, PlanName } from "../api/types";
 import { LocalInputError } from "./errors";
+import { kindHas } from "./failures";
 import { bucharestDay } from "./meter";
 import { KeyValueStore, readJson } from "./store";
 
@@ -57,7 +58,6 @@ export const DROPPED: unique symbol = Symbol("firma.dropped");
 const STOPS_KEY = "firma.stops.v1";
 const BREAKER_AFTER = 6;
 const BREAKER_MS = 15_000;
-const NO_ANSWER = new Set(["network", "timeout"]);
 
 interface OpenBudget {
   limit: number;
@@ -193,7 +193,7 @@ export class CallGate {
       if (value <= 0) this.setStop(keyId, null);
     }
     if (call.status === 429) this.setStop(keyId, call.retryAfterMs ?? null, call.quota?.plan ?? null);
-    if (call.errorKind && NO_ANSWER.has(call.errorKind)) {
+    if (kindHas(call.errorKind, "noAnswer")) {
       // While open, queued calls fail at once with what the last ones met.
       this.breakerError = call.errorKind === "timeout" ? new TimeoutError(call.durationMs) : new NetworkError();
       this.failures++;
@@ -212,7 +212,7 @@ export class CallGate {
 
   /** Remembers the error the breaker answers with while it is open. */
   noteFailure(e: unknown): void {
-    if (e instanceof ApiError && NO_ANSWER.has(e.kind) && e.status === 0) this.breakerError = e;
+    if (e instanceof ApiError && kindHas(e.kind, "noAnswer") && e.status === 0) this.breakerError = e;
   }
 
   // ---- credits spent ---------------------------------------------------------------------------

@@ -8,7 +8,7 @@
 import { AbortedError, ApiError } from "../api/errors";
 import type { CancelSignal } from "../api/types";
 import type { PersistentCache } from "./cache";
-import { isPassing } from "./wants";
+import { failureHas } from "./failures";
 
 interface Shared {
   promise: Promise<unknown>;
@@ -35,7 +35,7 @@ export class ListFetches {
         },
         (e) => {
           const stale = this.cache.peek<T>(key);
-          if (stale && e instanceof ApiError && isPassing(e)) return stale.value;
+          if (stale && e instanceof ApiError && failureHas(e, "staleStandsIn")) return stale.value;
           throw e;
         },
       );

@@ -5,6 +5,7 @@
  */
 import { NotFoundError } from "../api/errors";
 import type { PersistentCache } from "./cache";
+import { failureHas } from "./failures";
 
 export type Rec = Record<string, unknown> & { cui: number };
 
@@ -25,16 +26,6 @@ export interface Want {
   done?: boolean;
   /** Why it failed, when it did (the CLI's report, a cache-only read after a refresh). */
   error?: unknown;
-}
-
-/**
- * Failures a stale cached answer covers: the service could not answer now, or FIRMA chose not to
- * ask (budget, guard, credits spent). A cell that had a value keeps it.
- */
-export const PASSING = new Set(["network", "server", "timeout", "credits_exhausted", "shape", "budget_reached", "guard_held"]);
-
-export function isPassing(e: unknown): boolean {
-  return PASSING.has(String((e as { kind?: unknown } | null)?.kind ?? ""));
 }
 
 /** Whether any cell still waits for the want. */
@@ -58,11 +49,11 @@ export function settle(w: Want, rec: Rec | null): void {
   }
 }
 
-/** Rejects a want's waiters, unless a passing failure can be covered by a stale cached answer. */
+/** Rejects a want's waiters, unless a stale cached answer stands in (failures.ts). */
 export function fail(w: Want, e: unknown, cache: PersistentCache): void {
   if (w.done) return;
   w.error = e;
-  if (isPassing(e)) {
+  if (failureHas(e, "staleStandsIn")) {
     const stale = cache.peek<Rec | null>(w.key);
     if (stale && (stale.value === null || covers(stale.value, w.fields))) {
       settle(w, stale.value);

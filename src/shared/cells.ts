@@ -3,6 +3,7 @@
  * functions.ts turns into CustomFunctions.Error and the CLI into `t="e"` cells.
  */
 import { LocalInputError, type MessageRef } from "../engine/errors";
+import { kindOf, type FailureKind } from "../engine/failures";
 import { keySegment, t, type Lang, type MessageKey } from "./messages";
 import { getSettings } from "./settings";
 
@@ -11,8 +12,8 @@ export type ExcelErrorName = "#N/A" | "#VALUE!" | "#NUM!" | "#REF!" | "#NAME?" |
 export interface CellError {
   error: ExcelErrorName;
   message: string;
-  /** The failure's kind (not enumerable: cells compare by error and message). The CLI keeps old values on passing causes. */
-  readonly cause?: string;
+  /** The failure's kind (not enumerable: cells compare by error and message); a refresh keeps old values on some (failures.ts). */
+  readonly cause?: FailureKind;
 }
 export type Scalar = string | number | boolean;
 
@@ -44,11 +45,25 @@ export function isCard(v: unknown): v is CardCell {
   return typeof v === "object" && v !== null && (v as CardCell).card === true;
 }
 
+/** A failure as a cell names it more precisely than its kind does. */
+type Variant = "empty_cui" | "not_found_year" | "not_found_ranking" | "unavailable" | "preview" | "unreachable_cross_origin";
+
+/** The kind behind each variant: what the cell's `cause` says. */
+const VARIANT_OF: Readonly<Record<Variant, FailureKind>> = {
+  empty_cui: "invalid_cui",
+  not_found_year: "not_found",
+  not_found_ranking: "not_found",
+  unavailable: "network",
+  preview: "not_cached",
+  unreachable_cross_origin: "network",
+};
+
 /**
  * The Excel error each failure shows; its message (what happened, what to do) is the catalog's
- * `cell.<kind>` (src/shared/messages), in the user's language.
+ * `cell.<kind>` (src/shared/messages) in the user's language, or `cell.<variant>` for the kinds
+ * in SAID_AS.
  */
-const CELL_ERRORS: Record<string, ExcelErrorName> = {
+const CELL_ERRORS: Readonly<Record<FailureKind | Variant, ExcelErrorName>> = {
   invalid_cui: "#VALUE!",
   empty_cui: "#VALUE!",
   invalid_year: "#VALUE!",
@@ -56,6 +71,7 @@ const CELL_ERRORS: Record<string, ExcelErrorName> = {
   invalid_limit: "#VALUE!",
   invalid_field: "#VALUE!",
   invalid_argument: "#VALUE!",
+  input_error: "#VALUE!",
   year_outside_plan: "#N/A",
   plan_history: "#N/A",
   year_unavailable: "#N/A",
@@ -67,6 +83,9 @@ const CELL_ERRORS: Record<string, ExcelErrorName> = {
   invalid_key: "#N/A",
   credits_exhausted: "#N/A",
   bad_request: "#VALUE!",
+  server: "#N/A",
+  network: "#N/A",
+  shape: "#N/A",
   unavailable: "#N/A",
   timeout: "#N/A",
   aborted: "#N/A",
@@ -75,6 +94,14 @@ const CELL_ERRORS: Record<string, ExcelErrorName> = {
   preview: "#N/A",
   not_cached: "#N/A",
   unreachable_cross_origin: "#N/A",
+};
+
+/** Kinds whose message is a variant's: the user needs the same advice for each. */
+const SAID_AS: Partial<Record<FailureKind, FailureKind | Variant>> = {
+  server: "unavailable",
+  network: "unavailable",
+  shape: "unavailable",
+  input_error: "invalid_argument",
 };
 
 /**
@@ -113,10 +140,11 @@ export function inputErrorCell(code: string, lang: Lang, cui: boolean): CellErro
   return e;
 }
 
-export function cellError(kind: string, lang: Lang, cause: string = kind, detail?: MessageRef): CellError {
-  const known = kind in CELL_ERRORS ? kind : "unavailable";
-  const message = detail ? t(lang, detail.key, detail.params) : t(lang, `cell.${keySegment(known)}` as MessageKey);
-  const e: CellError = { error: CELL_ERRORS[known], message };
+export function cellError(kind: FailureKind | Variant, lang: Lang, cause?: FailureKind, detail?: MessageRef): CellError {
+  const said = (SAID_AS as Partial<Record<string, string>>)[kind] ?? kind;
+  const message = detail ? t(lang, detail.key, detail.params) : t(lang, `cell.${keySegment(said)}` as MessageKey);
+  const e: CellError = { error: CELL_ERRORS[kind], message };
+  cause ??= (VARIANT_OF as Partial<Record<string, FailureKind>>)[kind] ?? (kind as FailureKind);
   Object.defineProperty(e, "cause", { value: cause, enumerable: false });
   return e;
 }
@@ -126,12 +154,8 @@ export function toCellError(e: unknown, lang: Lang, financial = false): CellErro
   if (isCellError(e)) return e;
   // the precise cause the engine found, when it names one (a wrong control digit, a year after the latest…)
   if (e instanceof LocalInputError) return cellError(e.kind, lang, e.kind, e.detail);
-  const kind = (e as { kind?: unknown } | null)?.kind;
-  if (kind === "network" && crossOriginService()) return cellError("unreachable_cross_origin", lang, "network");
-  if (typeof kind === "string") {
-    if (kind === "not_found") return cellError(financial ? "not_found_year" : "not_found", lang, kind);
-    if (kind in CELL_ERRORS) return cellError(kind, lang);
-    return cellError("unavailable", lang, kind);
-  }
-  return cellError("unavailable", lang, "network");
+  const kind = kindOf(e);
+  if (kind === "network" && crossOriginService()) return cellError("unreachable_cross_origin", lang);
+  if (kind === "not_found") return cellError(financial ? "not_found_year" : "not_found", lang);
+  return kind === null ? cellError("unavailable", lang) : cellError(kind, lang);
 }

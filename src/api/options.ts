@@ -122,13 +122,13 @@ export function normalizeRequestOptions(o: ResolvedOptions, r: RequestOptions = 
   };
 }
 
-function getValidNumber(name: string, value: unknown, fallback: number, min: number): number {
+export function getValidNumber(name: string, value: unknown, fallback: number, min: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== "number" || !(value >= min) || !Number.isFinite(value)) throw bad(name, `a finite number ≥ ${min}`, value);
   return value;
 }
 
-function getValidInteger(name: string, value: unknown, fallback: number, min: number): number {
+export function getValidInteger(name: string, value: unknown, fallback: number, min: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== "number" || !Number.isSafeInteger(value) || value < min) throw bad(name, `an integer ≥ ${min}`, value);
   return value;
@@ -166,7 +166,8 @@ function withoutSecrets(value: string): string {
   return cut === value.trim() ? cut : `${cut} (rest hidden)`;
 }
 
-function bad(name: string, expected: string, got: unknown): TypeError {
+/** The TypeError that names a bad option, what it must be, and what it got (never a secret: see show()). */
+export function bad(name: string, expected: string, got: unknown): TypeError {
   return new TypeError(`FIRMA: opțiunea "${name}" este invalidă / invalid option "${name}": expected ${expected}, got ${show(got)}`);
 }
 

@@ -45,51 +45,17 @@ import { BurstGuard, HeldBurst } from "./guard";
 import { COUNTIES_KEY, financialKey, profileKey, rankingKey, rankingsKey, searchKey } from "./keys";
 import { ListFetches } from "./lists";
 import { CreditMeter, keyFingerprint, UsageSnapshot } from "./meter";
+import { getValidBatchWindow, getValidEngineOptions, type EngineOptions, type ResolvedEngineOptions } from "./options";
 import { RequestQueue } from "./queue";
 import { KeyValueStore } from "./store";
 import { covers, fail, notFound, type Rec, type Waiter, type Want } from "./wants";
 import { latestCompleteYear, YearPolicy, yearsDown } from "./years";
 
 export { BudgetReachedError } from "./gate";
+export type { EngineOptions } from "./options";
 export type { Change, WatchedField } from "./changes";
 export type { Budget, QuotaStop } from "./gate";
 export type { HeldBurst } from "./guard";
-
-export interface EngineOptions {
-  /** The service's base address; a function is read again at each call (the pane may change it). */
-  baseUrl: string | (() => string);
-  /** The user's key, read at each call; null → the cell says a key is missing, no call is made. */
-  apiKey: () => string | null | undefined;
-  /** Where cache, meter and learned facts persist (OfficeRuntime.storage in the add-in). */
-  store: KeyValueStore;
-  /** The user's plan, if they chose one; otherwise the plan the service reports (O23), if any. */
-  plan?: () => PlanName | null | undefined;
-  /** Quiet time after the last request before a flush. @default 40 */
-  windowMs?: number;
-  /** Longest a request waits for its flush. @default 1000 */
-  maxWaitMs?: number;
-  /** Calls in flight at once. @default 6 */
-  concurrency?: number;
-  /** Per-attempt timeout of a call, from when it is sent. @default 10000 */
-  timeoutMs?: number;
-  /** A call's time across its attempts and the wait between them, from when it is sent. @default 30000 */
-  totalTimeoutMs?: number;
-  /** Retries of transient failures (5xx, reset, timeout, unreadable 2xx body). @default 1 */
-  retries?: number;
-  /** @default 200 */
-  retryDelayMs?: number;
-  /** The latest financial year the service has; @default the rule of O19 */
-  latestYear?: number;
-  /** Cache size bound. @default 500000 */
-  maxCacheEntries?: number;
-  /**
-   * The credit guard: credits one burst of recalculated cells may cost before FIRMA holds it for the
-   * user's confirmation; null = off. @default null (the add-in sets the user's threshold, 100 unless changed)
-   */
-  guardThreshold?: number | null;
-  fetch?: typeof fetch;
-  now?: () => number;
-}
 
 export type CellRequest =
   | { kind: "profile"; cui: unknown; field: ProfileField }
@@ -157,7 +123,7 @@ export class FirmaEngine {
    * cells this way after its one planned fetch, so that nothing is spent twice.
    */
   cacheOnly = false;
-  private readonly opts: EngineOptions;
+  private readonly opts: ResolvedEngineOptions;
   private readonly now: () => number;
   private readonly capabilities: ServiceCapabilities;
   private readonly years: YearPolicy;
@@ -174,16 +140,14 @@ export class FirmaEngine {
   private ruleYearMemo: { year: number; from: number; until: number } | null = null;
 
   constructor(options: EngineOptions) {
-    this.opts = options;
-    this.now = options.now ?? Date.now;
-    const windowMs = nonNegative(options.windowMs ?? 40, "windowMs");
-    const maxWaitMs = nonNegative(options.maxWaitMs ?? 1000, "maxWaitMs");
-    this.cache = new PersistentCache(options.store, { maxEntries: options.maxCacheEntries ?? 500_000, now: this.now });
-    this.meter = new CreditMeter(options.store, this.now);
-    this.gate = new CallGate(options.store, options.concurrency ?? 6, this.now, (id) => this.opts.plan?.() ?? this.meter.detectedPlan(id));
-    this.guard = new BurstGuard(options.guardThreshold ?? null, this.now);
-    this.capabilities = new ServiceCapabilities(options.store);
-    this.changeLog = new ChangeLog(options.store);
+    const o = (this.opts = getValidEngineOptions(options));
+    this.now = o.now;
+    this.cache = new PersistentCache(o.store, { maxEntries: o.maxCacheEntries, now: this.now });
+    this.meter = new CreditMeter(o.store, this.now);
+    this.gate = new CallGate(o.store, o.concurrency, this.now, (id) => o.plan() ?? this.meter.detectedPlan(id));
+    this.guard = new BurstGuard(o.guardThreshold, this.now);
+    this.capabilities = new ServiceCapabilities(o.store);
+    this.changeLog = new ChangeLog(o.store);
     this.years = new YearPolicy(
       () => this.latestYear(),
       () => this.plan(),
@@ -197,7 +161,7 @@ export class FirmaEngine {
       latestYear: () => this.latestYear(),
       changes: this.changeLog,
     });
-    this.queue = new RequestQueue({ windowMs, maxWaitMs, send: (wants) => this.sendFlush(wants) });
+    this.queue = new RequestQueue({ windowMs: o.windowMs, maxWaitMs: o.maxWaitMs, send: (wants) => this.sendFlush(wants) });
     this.lists = new ListFetches(this.cache);
   }
 
@@ -218,7 +182,7 @@ export class FirmaEngine {
   }
 
   private baseUrl(): string {
-    return typeof this.opts.baseUrl === "function" ? this.opts.baseUrl() : this.opts.baseUrl;
+    return this.opts.baseUrl();
   }
 
   /**
@@ -302,7 +266,7 @@ export class FirmaEngine {
 
   /** The plan the checks use: the user's choice, else what the service reported. */
   plan(): PlanName | null {
-    return this.opts.plan?.() ?? this.meter.detectedPlan(this.keyId());
+    return this.opts.plan() ?? this.meter.detectedPlan(this.keyId());
   }
 
   latestYear(): number {
@@ -344,7 +308,7 @@ export class FirmaEngine {
 
   /** The quiet window before queued cells are fetched together, from the next request on (a setting saved in the pane). */
   setBatchWindow(ms: number): void {
-    this.queue.setWindow(nonNegative(ms, "windowMs"));
+    this.queue.setWindow(getValidBatchWindow(ms));
   }
 
   /** The burst the credit guard holds for the user's confirmation, if any. */
@@ -838,13 +802,6 @@ const limitError = () =>
     "invalid_limit",
     "Limita trebuie să fie un număr întreg între 1 și 1000. / The limit must be a whole number from 1 to 1000.",
   );
-
-function nonNegative(v: number, name: string): number {
-  if (typeof v !== "number" || !Number.isFinite(v) || v < 0) {
-    throw new TypeError(`FIRMA engine option ${name} must be a non-negative number, got ${String(v)}`);
-  }
-  return v;
-}
 
 /** The precise reason a CUI was refused, for the cell's message (the input shortened: a cell may hold anything). */
 function cuiDetail(reason: CuiFailure, input: string): MessageRef {

@@ -88,10 +88,7 @@ export class CallGate {
     private readonly concurrency: number,
     private readonly now: () => number,
     private readonly planOf: (keyId: string) => PlanName | null,
-  ) {
-    if (!(Number.isInteger(concurrency) && concurrency >= 1))
-      throw new TypeError("FIRMA engine option concurrency must be a whole number ≥ 1");
-  }
+  ) {}
 
   load(): Promise<void> {
     if (!this.loaded) {

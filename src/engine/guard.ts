@@ -8,6 +8,7 @@
  * estimate and are confirmed before they start.
  */
 import { LocalInputError } from "./errors";
+import { getValidGuardThreshold } from "./options";
 
 export interface HeldBurst {
   /** Credits the held cells would cost (an upper bound), and how many cells wait. */
@@ -38,10 +39,7 @@ export class BurstGuard {
   }
 
   setThreshold(threshold: number | null): void {
-    if (threshold !== null && !(Number.isInteger(threshold) && threshold >= 0)) {
-      throw new TypeError("the credit guard's threshold is a whole number of credits ≥ 0, or null (off)");
-    }
-    this.threshold = threshold;
+    this.threshold = getValidGuardThreshold(threshold);
   }
 
   get limit(): number | null {

@@ -8,6 +8,7 @@
 import type { PlanName } from "../api/types";
 import { isPlanName } from "../engine/plans";
 import { MemoryStore, type KeyValueStore } from "../engine/store";
+import { BATCH_WINDOW, DEFAULT_GUARD_THRESHOLD } from "../engine/options";
 
 export const STORAGE_KEYS = {
   apiKey: "firma.apiKey",
@@ -18,8 +19,7 @@ export const STORAGE_KEYS = {
   guardThreshold: "firma.guardThreshold",
 } as const;
 
-/** The credit guard's threshold a fresh install uses (issue 10). */
-export const DEFAULT_GUARD_THRESHOLD = 100;
+export { BATCH_WINDOW, DEFAULT_GUARD_THRESHOLD };
 /** How "off" is stored: an absent key means the default, so "off" needs a value of its own. */
 const GUARD_OFF = "off";
 
@@ -36,7 +36,7 @@ export interface Settings {
   language: Language;
   /** The language the user chose in the pane; null: follow Office's display language. */
   languageChoice: Language | null;
-  /** Quiet time before queued cells are fetched together. @default 40 */
+  /** Quiet time before queued cells are fetched together, within BATCH_WINDOW (engine/options.ts). @default 40 */
   batchWindowMs: number;
   /**
    * The credit guard: credits one burst of recalculated cells may cost before FIRMA holds it and
@@ -51,7 +51,7 @@ const DEFAULTS = (): Settings => ({
   plan: null,
   language: shared().displayLanguage,
   languageChoice: null,
-  batchWindowMs: 40,
+  batchWindowMs: BATCH_WINDOW.default,
   guardThreshold: DEFAULT_GUARD_THRESHOLD,
 });
 
@@ -89,7 +89,7 @@ const state: SharedState = {
     plan: null,
     language: "ro",
     languageChoice: null,
-    batchWindowMs: 40,
+    batchWindowMs: BATCH_WINDOW.default,
     guardThreshold: DEFAULT_GUARD_THRESHOLD,
   },
   loading: null,
@@ -166,7 +166,7 @@ export function loadSettings(): Promise<Settings> {
           plan: isPlanName(plan) ? plan : null,
           language: choice ?? s.displayLanguage,
           languageChoice: choice,
-          batchWindowMs: windowMs !== null && Number.isFinite(w) && w >= 0 && w <= 5000 ? w : 40,
+          batchWindowMs: windowMs !== null && Number.isFinite(w) && w >= BATCH_WINDOW.min && w <= BATCH_WINDOW.max ? w : BATCH_WINDOW.default,
           guardThreshold: parseGuardThreshold(guard),
         };
         return s.current;

@@ -47,7 +47,6 @@ import { ListFetches } from "./lists";
 import { CreditMeter, keyFingerprint, UsageSnapshot } from "./meter";
 import { getValidBatchWindow, getValidEngineOptions, type EngineOptions, type ResolvedEngineOptions } from "./options";
 import { RequestQueue } from "./queue";
-import { KeyValueStore } from "./store";
 import { covers, fail, notFound, type Rec, type Waiter, type Want } from "./wants";
 import { latestCompleteYear, YearPolicy, yearsDown } from "./years";
 

@@ -480,7 +480,12 @@ export const FUNCTIONS: Readonly<Record<string, Impl>> = {
 };
 
 /** A list with its header row; a failure is one error cell under the header. */
-async function list(ctx: EvalContext, name: keyof typeof HEADERS, rows: () => Promise<Scalar[][]>, notFound?: "not_found_ranking"): Promise<Matrix> {
+async function list(
+  ctx: EvalContext,
+  name: keyof typeof HEADERS,
+  rows: () => Promise<Scalar[][]>,
+  notFound?: "not_found_ranking",
+): Promise<Matrix> {
   const head = headers(name, ctx.lang);
   try {
     const body = await rows();

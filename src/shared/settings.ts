@@ -166,7 +166,8 @@ export function loadSettings(): Promise<Settings> {
           plan: isPlanName(plan) ? plan : null,
           language: choice ?? s.displayLanguage,
           languageChoice: choice,
-          batchWindowMs: windowMs !== null && Number.isFinite(w) && w >= BATCH_WINDOW.min && w <= BATCH_WINDOW.max ? w : BATCH_WINDOW.default,
+          batchWindowMs:
+            windowMs !== null && Number.isFinite(w) && w >= BATCH_WINDOW.min && w <= BATCH_WINDOW.max ? w : BATCH_WINDOW.default,
           guardThreshold: parseGuardThreshold(guard),
         };
         return s.current;

@@ -7,7 +7,15 @@ const base = { baseUrl: "http://127.0.0.1:1", apiKey: () => "k", store: new Memo
 
 test("defaults fill what is left out", () => {
   const o = getValidEngineOptions(base);
-  expect(o).toMatchObject({ windowMs: 40, maxWaitMs: 1000, concurrency: 6, timeoutMs: 10_000, retries: 1, guardThreshold: null, latestYear: null });
+  expect(o).toMatchObject({
+    windowMs: 40,
+    maxWaitMs: 1000,
+    concurrency: 6,
+    timeoutMs: 10_000,
+    retries: 1,
+    guardThreshold: null,
+    latestYear: null,
+  });
   expect(o.baseUrl()).toBe("http://127.0.0.1:1");
   expect(ENGINE_DEFAULTS.windowMs).toBe(BATCH_WINDOW.default);
 });

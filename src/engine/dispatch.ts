@@ -17,10 +17,10 @@ import { FINANCIAL_FIELDS, type BatchIdentificationItem, type FinancialYear } fr
 import { TTL, type PersistentCache } from "./cache";
 import type { Capabilities } from "./capabilities";
 import type { ChangeLog } from "./changes";
-import { BASIC_PROFILE } from "./estimate";
+import { BASIC_PROFILE, type WantsPlan } from "./estimate";
 import { DROPPED, type CallGate } from "./gate";
 import { financialKey } from "./keys";
-import { FinancialBatchCall, planFinancialBatches, planIdentification, yearsOf } from "./planner";
+import { FinancialBatchCall, planFinancialBatches, planIdentification, yearsOf, type IdentificationCall } from "./planner";
 import { covers, fail, live, settle, type Rec, type Want } from "./wants";
 import type { YearPolicy } from "./years";
 
@@ -40,9 +40,21 @@ export interface DispatchContext {
 export class Dispatcher {
   constructor(private readonly ctx: DispatchContext) {}
 
-  /** Fetches what `wants` need; every want settles or fails by the time this resolves. */
-  async fetch(wants: readonly Want[]): Promise<void> {
-    await Promise.all([this.identification(wants.filter((w) => w.kind === "p")), this.financial(wants.filter((w) => w.kind === "f"))]);
+  /**
+   * Fetches what `wants` need; every want settles or fails by the time this resolves. `plan`: the
+   * batches estimate.ts planned for exactly these wants a moment ago (the credit guard's count).
+   */
+  async fetch(wants: readonly Want[], plan?: WantsPlan): Promise<void> {
+    await Promise.all([
+      this.identification(
+        wants.filter((w) => w.kind === "profile"),
+        plan?.identification,
+      ),
+      this.financial(
+        wants.filter((w) => w.kind === "financial"),
+        plan?.financialBatches,
+      ),
+    ]);
   }
 
   private send<T>(wants: readonly Want[], task: () => Promise<T>): Promise<T | typeof DROPPED> {
@@ -73,7 +85,7 @@ export class Dispatcher {
     fail(w, e, this.ctx.cache);
   }
 
-  private async identification(wants: Want[]): Promise<void> {
+  private async identification(wants: Want[], planned?: IdentificationCall[]): Promise<void> {
     if (wants.length === 0) return;
     const caps = this.ctx.caps();
     const byCui = new Map(wants.map((w) => [w.cui, w]));
@@ -126,7 +138,7 @@ export class Dispatcher {
       );
     };
 
-    let calls = plan();
+    let calls = planned ?? plan();
     if (caps.include === undefined && calls.length > 1 && calls[0].kind === "batch" && calls[0].include) {
       // Whether `include` works (O10) decides the rest of the plan: one batch shows it first.
       await runBatch(calls[0].cuis);
@@ -136,7 +148,7 @@ export class Dispatcher {
     await Promise.all(leftovers.map(runSingle));
   }
 
-  private async financial(wants: Want[]): Promise<void> {
+  private async financial(wants: Want[], planned?: FinancialBatchCall[]): Promise<void> {
     if (wants.length === 0) return;
     const caps = this.ctx.caps();
     const byKey = new Map(wants.map((w) => [`${w.cui}:${w.year}`, w]));
@@ -215,7 +227,7 @@ export class Dispatcher {
         }
       }
     };
-    await Promise.all(planFinancialBatches(need).map(runBatch));
+    await Promise.all((planned ?? planFinancialBatches(need)).map(runBatch));
 
     // Fields the batch items lack: the single-company endpoints (a range per company when it wants
     // several years and range entries carry every field, else one call per year).

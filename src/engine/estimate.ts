@@ -1,12 +1,12 @@
 /**
- * What a set of wants costs, as an upper bound (issue 10: `spent ≤ estimate`, on first contact
- * with any service). The cost follows dispatch.ts call for call; where the service's behaviour is
+ * What a set of wants costs, as an upper bound (`spent ≤ estimate`, on first contact with any
+ * service). The cost follows dispatch.ts call for call; where the service's behaviour is
  * not known yet (capabilities.ts), every possible behaviour is costed and the dearest one counts,
  * with the probe the dispatcher makes to find out. Once the behaviour is known the count is exact.
  */
 import { FINANCIAL_FIELDS, type FinancialField } from "../api/types";
 import type { Capabilities } from "./capabilities";
-import { planFinancialBatches, planIdentification } from "./planner";
+import { planFinancialBatches, planIdentification, type FinancialBatchCall, type IdentificationCall } from "./planner";
 
 /** What batch items carry for certain (the documentation's fields). */
 export const BASIC_PROFILE: ReadonlySet<string> = new Set(["denumire", "stare"]);
@@ -35,20 +35,20 @@ export function addFinancialWant(w: WantSet, cui: number, year: number, fields: 
 }
 
 /** Identification calls under known behaviour (dispatch.ts: include is always asked unless refused). */
-export function identificationCalls(profile: WantSet["profile"], include: boolean): number {
+function identificationPlan(profile: WantSet["profile"], include: boolean): IdentificationCall[] {
   const basic: number[] = [];
   const extra: number[] = [];
   for (const [cui, fields] of profile) ([...fields].some((f) => !BASIC_PROFILE.has(f)) ? extra : basic).push(cui);
-  return planIdentification(basic, extra, include).length;
+  return planIdentification(basic, extra, include);
 }
 
-/** Financial calls under known behaviour. */
-export function financialCalls(
+/** Financial calls under known behaviour: how many, and the batches among them. */
+function financialPlan(
   financial: WantSet["financial"],
   batchFields: readonly string[],
   rangeFull: boolean | undefined,
   batchEverything = false,
-): number {
+): { calls: number; batches: FinancialBatchCall[] } {
   const need = new Map<number, Set<number>>();
   const direct = new Map<number, number>();
   for (const [cui, years] of financial) {
@@ -58,7 +58,8 @@ export function financialCalls(
       if ([...fields].some((f) => !batchFields.includes(f))) direct.set(cui, (direct.get(cui) ?? 0) + 1);
     }
   }
-  let calls = planFinancialBatches(need).length;
+  const batches = planFinancialBatches(need);
+  let calls = batches.length;
   let multi = false;
   for (const n of direct.values()) {
     if (n > 1) multi = true;
@@ -66,30 +67,53 @@ export function financialCalls(
   }
   // Not known whether range entries carry every field: one company's range is tried first (the probe).
   if (rangeFull === undefined && multi) calls += 1;
-  return calls;
+  return { calls, batches };
+}
+
+/**
+ * The calls a flush's wants need: the dispatcher sends these batches (where the service's behaviour
+ * is known, it plans them itself otherwise), so that a flush the credit guard counts is planned once.
+ */
+export interface WantsPlan {
+  /** At most this many calls. */
+  calls: number;
+  identification?: IdentificationCall[];
+  financialBatches?: FinancialBatchCall[];
 }
 
 /** The upper bound of the calls the dispatcher makes for `wants` against a service with `caps`. */
 export function upperBoundCalls(wants: WantSet, caps: Capabilities): number {
-  let id = 0;
+  return planWants(wants, caps).calls;
+}
+
+/** upperBoundCalls(), with the batches the dispatcher can send as they are. */
+export function planWants(wants: WantSet, caps: Capabilities): WantsPlan {
+  const plan: WantsPlan = { calls: 0 };
   if (wants.profile.size > 0) {
-    if (caps.include !== undefined) id = identificationCalls(wants.profile, caps.include);
-    else {
+    if (caps.include !== undefined) {
+      plan.identification = identificationPlan(wants.profile, caps.include);
+      plan.calls += plan.identification.length;
+    } else {
       // Unknown: batches ask for every field; if they come back without them, the first batch was the
       // probe and the companies that need more are asked one by one.
-      const honoured = identificationCalls(wants.profile, true);
-      const ignored = identificationCalls(wants.profile, false);
-      id = ignored > honoured ? Math.max(honoured, 1 + ignored) : honoured;
+      const honoured = identificationPlan(wants.profile, true).length;
+      const ignored = identificationPlan(wants.profile, false).length;
+      plan.calls += ignored > honoured ? Math.max(honoured, 1 + ignored) : honoured;
     }
   }
-  let fin = 0;
   if (wants.financial.size > 0) {
     // Unknown batch fields: every want is batched first, and what the items lack is asked after.
-    if (caps.batchFinancialFields !== undefined) fin = financialCalls(wants.financial, caps.batchFinancialFields, caps.rangeFull);
-    else
+    if (caps.batchFinancialFields !== undefined) {
+      const known = financialPlan(wants.financial, caps.batchFinancialFields, caps.rangeFull);
+      plan.calls += known.calls;
+      plan.financialBatches = known.batches;
+    } else {
+      let fin = 0;
       for (const fields of [FINANCIAL_FIELDS, DOCUMENTED_BATCH_FINANCIAL]) {
-        fin = Math.max(fin, financialCalls(wants.financial, fields, caps.rangeFull, true));
+        fin = Math.max(fin, financialPlan(wants.financial, fields, caps.rangeFull, true).calls);
       }
+      plan.calls += fin;
+    }
   }
-  return id + fin;
+  return plan;
 }

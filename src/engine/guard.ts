@@ -51,14 +51,19 @@ export class BurstGuard {
     return () => this.listeners.delete(listener);
   }
 
-  /** Whether a flush that would cost `calls` (at most) for `cells` cells may go; else it is held. */
-  admit(calls: number, cells: number): boolean {
+  /**
+   * Whether a flush that would cost `calls()` (at most) for `cells` cells may go; else it is held.
+   * The cost is asked only when the guard counts it (not while off or confirmed).
+   */
+  admit(cost: () => number, cells: number): boolean {
     const now = this.now();
     if (!this.burst || now - this.burst.lastAt > (this.burst.confirmed ? Math.max(this.gapMs, 10_000) : this.gapMs))
       this.burst = { lastAt: now, admitted: 0, confirmed: false, held: null };
     const b = this.burst;
     b.lastAt = now;
-    if (calls === 0 || this.threshold === null || b.confirmed) return true;
+    if (this.threshold === null || b.confirmed) return true;
+    const calls = cost();
+    if (calls === 0) return true;
     if (!b.held && b.admitted + calls <= this.threshold) {
       b.admitted += calls;
       return true;

@@ -5,10 +5,119 @@
  * so the shared fetch has its own signal, aborted only when every caller has cancelled, and each
  * caller races its own signal — a cancelled caller never breaks the others.
  */
+import type { FirmaClient } from "../api";
 import { AbortedError, ApiError } from "../api/errors";
-import type { CancelSignal } from "../api/types";
-import type { PersistentCache } from "./cache";
+import type { CancelSignal, County, RankingEntry, RankingListParams, RankingSummary, SearchItem, SearchParams } from "../api/types";
+import { TTL, type PersistentCache } from "./cache";
+import { LocalInputError } from "./errors";
 import { failureHas } from "./failures";
+import { COUNTIES_KEY, rankingKey, rankingsKey, searchKey } from "./keys";
+
+/** A list request as the engine keys it (keys.ts): the estimate counts it 0 when it is cached. */
+export type ListSpec =
+  | { fn: "search"; params: { q?: string; judet?: string; caen?: string; stare?: string }; limit: number }
+  | { fn: "rankings"; params: RankingListParams }
+  | { fn: "ranking"; slug: string; limit: number }
+  | { fn: "counties" };
+
+export function listKey(l: ListSpec): string {
+  if (l.fn === "search") return searchKey(l.params, l.limit);
+  if (l.fn === "rankings") return rankingsKey(l.params);
+  if (l.fn === "ranking") return rankingKey(l.slug, l.limit);
+  return COUNTIES_KEY;
+}
+
+/** What the lists need of the engine: its client, and how it answers when it may not ask. */
+export interface ListContext {
+  client(): FirmaClient;
+  /** Resolves when the cache is loaded (null when it already is). */
+  ready(): Promise<void> | null;
+  /** Whether this request may only be answered from the cache (the CLI's second pass, the preview). */
+  cacheOnly(perRequest: boolean): boolean;
+  /** The cache-only answer: stale if that is all there is, else the last fetch's error, else "not cached". */
+  cachedOnly<T>(key: string, perRequest: boolean): T;
+}
+
+/** The list functions' requests (search, rankings, a ranking, counties), checked for free, then shared fetches. */
+export class ListRequests {
+  private readonly fetches: ListFetches;
+
+  constructor(
+    cache: PersistentCache,
+    private readonly ctx: ListContext,
+  ) {
+    this.fetches = new ListFetches(cache);
+  }
+
+  search(params: SearchParams & { limit?: number }, signal?: CancelSignal, perRequest = false): Promise<SearchItem[]> {
+    const limit = params.limit ?? 20;
+    if (!validLimit(limit)) return Promise.reject(limitError());
+    const p = { q: params.q, judet: params.judet, caen: params.caen, stare: params.stare };
+    return this.list(searchKey(p, limit), TTL.list, signal, perRequest, async (s) => {
+      const out: SearchItem[] = [];
+      for await (const item of this.ctx.client().search({ ...p, limit: Math.min(limit, 100) }, { signal: s })) {
+        out.push(item);
+        if (out.length >= limit) break;
+      }
+      return out;
+    });
+  }
+
+  rankings(params: RankingListParams, signal?: CancelSignal, perRequest = false): Promise<RankingSummary[]> {
+    return this.list(rankingsKey(params), TTL.list, signal, perRequest, (s) => this.ctx.client().listRankings(params, { signal: s }));
+  }
+
+  ranking(slug: string, limit: number, signal?: CancelSignal, perRequest = false): Promise<RankingEntry[]> {
+    if (typeof slug !== "string" || !/^[A-Za-z0-9][A-Za-z0-9_-]{0,119}$/.test(slug)) {
+      return Promise.reject(
+        new LocalInputError(
+          "invalid_slug",
+          "Identificator de top invalid: litere, cifre și cratime (vezi FIRMA.TOPURI). / Invalid ranking id: letters, digits and hyphens (see FIRMA.TOPURI).",
+        ),
+      );
+    }
+    if (!validLimit(limit)) return Promise.reject(limitError());
+    return this.list(rankingKey(slug, limit), TTL.list, signal, perRequest, async (s) => {
+      const out: RankingEntry[] = [];
+      for await (const e of this.ctx.client().ranking(slug, { limit: Math.min(limit, 100), signal: s })) {
+        out.push(e);
+        if (out.length >= limit) break;
+      }
+      return out;
+    });
+  }
+
+  counties(signal?: CancelSignal, perRequest = false): Promise<County[]> {
+    return this.list(COUNTIES_KEY, TTL.counties, signal, perRequest, (s) => this.ctx.client().counties({ signal: s }));
+  }
+
+  /** Fetches a list the way its function would (a refresh's prefetch). */
+  fetch(spec: ListSpec, signal?: CancelSignal): Promise<unknown> {
+    if (spec.fn === "search") return this.search({ ...spec.params, limit: spec.limit }, signal);
+    if (spec.fn === "rankings") return this.rankings(spec.params, signal);
+    if (spec.fn === "ranking") return this.ranking(spec.slug, spec.limit, signal);
+    return this.counties(signal);
+  }
+
+  private async list<T>(
+    key: string,
+    ttl: number,
+    signal: CancelSignal | undefined,
+    perRequest: boolean,
+    fetcher: (s: CancelSignal) => Promise<T>,
+  ): Promise<T> {
+    await this.ctx.ready();
+    if (this.ctx.cacheOnly(perRequest)) return this.ctx.cachedOnly<T>(key, perRequest);
+    return this.fetches.get(key, ttl, fetcher, signal);
+  }
+}
+
+const validLimit = (limit: number) => Number.isInteger(limit) && limit >= 1 && limit <= 1000;
+const limitError = () =>
+  new LocalInputError(
+    "invalid_limit",
+    "Limita trebuie să fie un număr întreg între 1 și 1000. / The limit must be a whole number from 1 to 1000.",
+  );
 
 interface Shared {
   promise: Promise<unknown>;
@@ -16,7 +125,8 @@ interface Shared {
   callers: number;
 }
 
-export class ListFetches {
+/** Shared fetches of whole lists, each cancelled only when all its callers have cancelled. */
+class ListFetches {
   private readonly inflight = new Map<string, Shared>();
 
   constructor(private readonly cache: PersistentCache) {}

@@ -49,7 +49,7 @@ export class RequestQueue {
   }
 
   /** Waits for the answer `key` gives, with `fields` in it. */
-  request(kind: "p" | "f", key: string, cui: number, year: number, fields: readonly string[], signal?: CancelSignal): Promise<Rec> {
+  request(kind: Want["kind"], key: string, cui: number, year: number, fields: readonly string[], signal?: CancelSignal): Promise<Rec> {
     if (signal?.aborted) return Promise.reject(new AbortedError());
     return new Promise<Rec>((resolve, reject) => {
       const waiter: Waiter = { resolve, reject, settled: false };
@@ -101,12 +101,12 @@ export class RequestQueue {
   }
 
   private track(w: Want): void {
-    if (w.kind === "p") this.pendingProfiles.add(w.key);
+    if (w.kind === "profile") this.pendingProfiles.add(w.key);
   }
 
   private untrack(w: Want): void {
     this.pending.delete(w.key);
-    if (w.kind === "p") this.pendingProfiles.delete(w.key);
+    if (w.kind === "profile") this.pendingProfiles.delete(w.key);
   }
 
   /** A full identification batch goes out at once: the first 100 profiles. */

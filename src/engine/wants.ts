@@ -17,7 +17,7 @@ export interface Waiter {
 
 export interface Want {
   key: string;
-  kind: "p" | "f";
+  kind: "profile" | "financial";
   cui: number;
   year: number;
   fields: Set<string>;
@@ -44,7 +44,7 @@ export function settle(w: Want, rec: Rec | null): void {
   for (const waiter of w.waiters) {
     if (waiter.settled) continue;
     waiter.settled = true;
-    if (rec === null) waiter.reject(notFound(w.cui, w.kind === "f" ? w.year : undefined));
+    if (rec === null) waiter.reject(notFound(w.cui, w.kind === "financial" ? w.year : undefined));
     else waiter.resolve(rec);
   }
 }

@@ -17,7 +17,7 @@ function setup(windowMs = 40, maxWaitMs = 1000) {
       for (const w of wants) settle(w, { cui: w.cui, denumire: `F${w.cui}` });
     },
   });
-  const ask = (cui: number, signal?: AbortSignal) => q.request("p", `p:${cui}`, cui, 0, ["denumire"], signal);
+  const ask = (cui: number, signal?: AbortSignal) => q.request("profile", `p:${cui}`, cui, 0, ["denumire"], signal);
   return { q, flushes, ask };
 }
 
@@ -87,7 +87,7 @@ test("idle() resolves only when the flushes in progress have ended", async () =>
         };
       }),
   });
-  void q.request("p", "p:1", 1, 0, ["denumire"]);
+  void q.request("profile", "p:1", 1, 0, ["denumire"]);
   const flushing = q.flush();
   let idle = false;
   const waiting = q.idle().then(() => (idle = true));

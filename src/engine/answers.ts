@@ -1,0 +1,142 @@
+/**
+ * A company's answers for one cell: the CUI parsed once, the cache read once; what the cache
+ * holds fresh comes back at once (no promise: a recalculation of cached cells costs nothing but the
+ * lookup), the rest is queued for the service — or, where the cell may only read the cache, taken
+ * stale, else as the last fetch's failure, else "not cached".
+ */
+import { AbortedError } from "../api/errors";
+import { parseCui, type CuiFailure } from "../api/cui";
+import type { CancelSignal } from "../api/types";
+import type { PersistentCache } from "./cache";
+import { LocalInputError, shownInput, type MessageRef } from "./errors";
+import { financialKey, profileKey } from "./keys";
+import type { RequestQueue } from "./queue";
+import { covers, notFound, type Rec, type Want } from "./wants";
+
+/**
+ * How one request may be answered. `cacheOnly`: from the cache (fresh, else stale) or "not cached",
+ * never by the service — Excel's value preview asks this way for one invocation, while the
+ * engine-wide `cacheOnly` of the CLI stays as it is. An EvalContext passes as it is.
+ */
+export interface RequestOptions {
+  cacheOnly?: boolean;
+}
+
+const DEFAULT_REQUEST: RequestOptions = {};
+
+export interface AnswerContext {
+  cache: PersistentCache;
+  queue: RequestQueue;
+  /** The last fetch's failure of each answer (a refresh's prefetch). */
+  failures: ReadonlyMap<string, unknown>;
+  isReady(): boolean;
+  ready(): Promise<void>;
+  /** The engine-wide cache-only mode (the CLI after its one planned fetch). */
+  cacheOnly(): boolean;
+}
+
+export class CompanyAnswers {
+  constructor(private readonly ctx: AnswerContext) {}
+
+  /** The CUI a cell gave, or the precise reason it is refused (free: nothing is asked). */
+  cui(input: unknown): number {
+    const p = parseCui(input);
+    if (!p.ok) throw new LocalInputError("invalid_cui", `invalid CUI (${p.reason})`, cuiDetail(p.reason, p.input));
+    return p.cui;
+  }
+
+  /**
+   * The fresh cached record that answers a request (counted as a cache hit), undefined when the
+   * service must be asked; a cached "not found" is thrown.
+   */
+  fresh(kind: Want["kind"], cui: number, year: number, fields: readonly string[]): Rec | undefined {
+    const { cache } = this.ctx;
+    const rec = cache.freshValue<Rec | null>(keyOf(kind, cui, year));
+    if (rec === undefined) return undefined;
+    if (rec === null) throw notFound(cui, kind === "financial" ? year : undefined);
+    for (let i = 0; i < fields.length; i++) {
+      if (rec[fields[i]] === undefined) {
+        cache.hits--; // a partial record is not a hit
+        return undefined;
+      }
+    }
+    return rec;
+  }
+
+  /** The record at once when the cache holds it fresh, else a promise of it. Throws bad input at once. */
+  get(
+    kind: Want["kind"],
+    cui: number,
+    year: number,
+    fields: readonly string[],
+    signal?: CancelSignal,
+    options: RequestOptions = DEFAULT_REQUEST,
+  ): Rec | Promise<Rec> {
+    if (!this.ctx.isReady()) return this.ctx.ready().then(() => this.get(kind, cui, year, fields, signal, options));
+    return this.fresh(kind, cui, year, fields) ?? this.ask(kind, cui, year, fields, signal, options);
+  }
+
+  /** get(), always as a promise (a failure rejects it). */
+  async request(
+    kind: Want["kind"],
+    cui: number,
+    year: number,
+    fields: readonly string[],
+    signal?: CancelSignal,
+    options?: RequestOptions,
+  ): Promise<Rec> {
+    return this.get(kind, cui, year, fields, signal, options);
+  }
+
+  /** What the cache could not answer fresh: queued for the service, or read cache-only. */
+  private async ask(
+    kind: Want["kind"],
+    cui: number,
+    year: number,
+    fields: readonly string[],
+    signal: CancelSignal | undefined,
+    options: RequestOptions,
+  ): Promise<Rec> {
+    const key = keyOf(kind, cui, year);
+    if (this.ctx.cacheOnly() || options.cacheOnly) {
+      const r = this.cachedOnly<Rec | null>(key, fields, !!options.cacheOnly);
+      if (r === null) throw notFound(cui, kind === "financial" ? year : undefined);
+      return r;
+    }
+    if (signal?.aborted) throw new AbortedError();
+    return this.ctx.queue.request(kind, key, cui, year, fields, signal);
+  }
+
+  /**
+   * A cache-only answer: stale if that is all there is, else the last fetch's error, else "not
+   * cached". A request-level cache-only read (`perRequest`, the value preview) skips the last fetch's
+   * error: that belongs to the CLI's run, and the preview says instead that Enter fetches.
+   */
+  cachedOnly<T>(key: string, fields: readonly string[] | null, perRequest = false): T {
+    const h = this.ctx.cache.peek<T>(key);
+    if (h && (fields === null || h.value === null || covers(h.value as Record<string, unknown>, fields))) return h.value;
+    const e = perRequest ? undefined : this.ctx.failures.get(key);
+    if (e !== undefined) throw e;
+    throw new LocalInputError(
+      "not_cached",
+      "Răspunsul nu e în cache și nu a fost cerut serviciului. / The answer is not cached and was not asked of the service.",
+    );
+  }
+}
+
+const keyOf = (kind: Want["kind"], cui: number, year: number) => (kind === "profile" ? profileKey(cui) : financialKey(cui, year));
+
+const ONE_FIELD = new Map<string, readonly string[]>();
+
+/** [field], made once per field (the per-cell path asks for it at every cell). */
+export function one(field: string): readonly string[] {
+  let list = ONE_FIELD.get(field);
+  if (!list) ONE_FIELD.set(field, (list = [field]));
+  return list;
+}
+
+/** The precise reason a CUI was refused, for the cell's message (the input shortened: a cell may hold anything). */
+function cuiDetail(reason: CuiFailure, input: string): MessageRef {
+  if (reason === "empty") return { key: "cell.emptyCui" };
+  return { key: `cell.invalidCui.${reason}`, params: { input: shownInput(input) } };
+}

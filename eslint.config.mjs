@@ -90,7 +90,7 @@ export default [
   sandboxRules,
   {
     // The Excel stand-in runs inside the browser page under test.
-    files: ["test/pane/*.js"],
+    files: ["test/taskpane/*.js"],
     languageOptions: { sourceType: "script", globals: { window: "readonly", setTimeout: "readonly", fetch: "readonly" } },
   },
   {

@@ -1,7 +1,7 @@
 /**
  * Screenshots of the task pane for the README, from the real page: a development build served on
  * 127.0.0.1, the sandbox as the service, headless Chromium, and the Excel stand-in of the pane's
- * browser tests (test/pane/). For each language it saves a key, gives the meter a month of use by
+ * browser tests (test/taskpane/). For each language it saves a key, gives the meter a month of use by
  * calling the functions on earlier days of this month (the page's Date.now is shifted to each day;
  * the calls are real calls to the sandbox), tests the key, fills a workbook, and shows a refresh
  * estimate.
@@ -32,7 +32,7 @@ import {
   type Harness,
   type PaneOptions,
   type StandIn,
-} from "../test/pane/harness";
+} from "../test/taskpane/harness";
 
 import { serve } from "../src/server/main";
 import { build, openServed } from "../test/server/served";

@@ -36,7 +36,8 @@ const MAIN_CONTENT_TYPES = new Set([
 ]);
 
 /** The largest range an argument may cover (cells). */
-export const MAX_ARGUMENT_CELLS = 1_000_000;
+import { MAX_ARGUMENT_CELLS } from "../shared/sheet/arguments";
+export { MAX_ARGUMENT_CELLS };
 
 export interface Relationship {
   id: string;

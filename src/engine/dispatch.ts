@@ -13,14 +13,14 @@
  */
 import type { FirmaClient } from "../api";
 import { ApiError, NotFoundError, ResponseShapeError } from "../api/errors";
-import { FINANCIAL_FIELDS, type BatchIdentificationItem, type FinancialYear } from "../api/types";
+import { FINANCIAL_FIELDS, type BatchIdentificationItem, type FinancialYear, type FinancialYears } from "../api/types";
 import { TTL, type PersistentCache } from "./cache";
 import type { Capabilities } from "./capabilities";
 import type { ChangeLog } from "./changes";
 import { BASIC_PROFILE, type WantsPlan } from "./estimate";
 import { DROPPED, type CallGate } from "./gate";
 import { financialKey } from "./keys";
-import { FinancialBatchCall, planFinancialBatches, planIdentification, yearsOf, type IdentificationCall } from "./planner";
+import { FinancialBatchCall, planFinancialBatches, planIdentification, yearsOf, type IdentificationCall, type YearSpec } from "./planner";
 import { covers, fail, live, settle, type Rec, type Want } from "./wants";
 import type { YearPolicy } from "./years";
 
@@ -160,7 +160,7 @@ export class Dispatcher {
     const need = new Map<number, Set<number>>();
     for (const w of wants) if (batchable(w)) (need.get(w.cui) ?? need.set(w.cui, new Set()).get(w.cui)!).add(w.year);
     const latest = this.ctx.latestYear();
-    const ttl = (an: number) => (an < latest ? TTL.closedYear : TTL.latestYear);
+    const ttl = (year: number) => (year < latest ? TTL.closedYear : TTL.latestYear);
 
     const runBatch = async (call: FinancialBatchCall): Promise<void> => {
       const years = yearsOf(call.years);
@@ -168,7 +168,7 @@ export class Dispatcher {
       for (const c of call.cuis) for (const y of years) if (byKey.has(`${c}:${y}`)) group.push(byKey.get(`${c}:${y}`)!);
       let items: FinancialYear[] | typeof DROPPED;
       try {
-        items = await this.send(group, () => this.ctx.client().batchFinancial(call.cuis, call.years));
+        items = await this.send(group, () => this.ctx.client().batchFinancial(call.cuis, apiYears(call.years)));
       } catch (e) {
         if (e instanceof ApiError && e.kind === "plan_history" && years.length > 1) {
           // Planned before the plan was known (O15). The refusal told us the plan (X-Plan, O23)
@@ -185,7 +185,7 @@ export class Dispatcher {
               }
             } else (again.get(w.cui) ?? again.set(w.cui, new Set()).get(w.cui)!).add(w.year);
           }
-          const calls = oldest === null ? years.map((an) => ({ cuis: call.cuis, years: { an } })) : planFinancialBatches(again);
+          const calls = oldest === null ? years.map((year) => ({ cuis: call.cuis, years: { year } })) : planFinancialBatches(again);
           for (const next of calls) await runBatch(next);
           return;
         }
@@ -300,4 +300,9 @@ function matchOnce<T, K>(
 
 function conflict(cui: number): ResponseShapeError {
   return new ResponseShapeError(`the answer gives CUI ${cui} twice, with different data`, { field: "cui" });
+}
+
+/** The years as the client's parameters name them. */
+function apiYears(spec: YearSpec): FinancialYears {
+  return "year" in spec ? { an: spec.year } : { anDeLa: spec.from, anPana: spec.to };
 }

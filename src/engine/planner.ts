@@ -5,7 +5,8 @@
 import { chunk } from "../api/chunk";
 import { MAX_BATCH_FINANCIAL, MAX_BATCH_IDENTIFICATION } from "./plans";
 
-export type YearSpec = { an: number } | { anDeLa: number; anPana: number };
+/** The years a financial batch asks for: one, or a range (the client's `an` / `anDeLa`–`anPana`). */
+export type YearSpec = { year: number } | { from: number; to: number };
 
 export interface FinancialBatchCall {
   cuis: number[];
@@ -14,9 +15,9 @@ export interface FinancialBatchCall {
 
 /** Years a call covers. */
 export function yearsOf(spec: YearSpec): number[] {
-  if ("an" in spec) return [spec.an];
+  if ("year" in spec) return [spec.year];
   const out: number[] = [];
-  for (let y = spec.anPana; y >= spec.anDeLa; y--) out.push(y);
+  for (let y = spec.to; y >= spec.from; y--) out.push(y);
   return out;
 }
 
@@ -35,18 +36,18 @@ export function planFinancialBatches(wants: ReadonlyMap<number, ReadonlySet<numb
     for (const [cui, years] of entries) for (const y of years) (byYear.get(y) ?? byYear.set(y, []).get(y)!).push(cui);
     return [...byYear.entries()]
       .sort((a, b) => b[0] - a[0])
-      .flatMap(([an, cuis]) => chunk(cuis, max).map((c) => ({ cuis: c, years: { an } })));
+      .flatMap(([year, cuis]) => chunk(cuis, max).map((c) => ({ cuis: c, years: { year } })));
   };
-  const span = (entries: [number, ReadonlySet<number>][]): { anDeLa: number; anPana: number } => {
+  const span = (entries: [number, ReadonlySet<number>][]): { from: number; to: number } => {
     let lo = Infinity;
     let hi = -Infinity;
     for (const [, ys] of entries) for (const y of ys) ((lo = Math.min(lo, y)), (hi = Math.max(hi, y)));
-    return { anDeLa: lo, anPana: hi };
+    return { from: lo, to: hi };
   };
   const all = [...wants.entries()];
   const candidates: FinancialBatchCall[][] = [perYear(all)];
   const whole = span(all);
-  if (whole.anDeLa !== whole.anPana) {
+  if (whole.from !== whole.to) {
     candidates.push(
       chunk(
         all.map(([c]) => c),
@@ -61,7 +62,7 @@ export function planFinancialBatches(wants: ReadonlyMap<number, ReadonlySet<numb
       const spare = (max - (rangeCuis.length % max)) % max;
       const inside = single.filter(([, ys]) => {
         const y = ys.values().next().value as number;
-        return y >= r.anDeLa && y <= r.anPana;
+        return y >= r.from && y <= r.to;
       });
       const riders = inside.slice(0, spare);
       const riderSet = new Set(riders.map(([c]) => c));

@@ -3,7 +3,7 @@
  * language: the function and parameter names Excel shows in that language (the one table,
  * src/shared/function-names.ts), and the list separator of that language's Excel — ";" in Romanian, where
  * "," is the decimal separator, "," in English. The descriptions are in the i18n table (`fn.<NAME>`).
- * test/pane/help.test.ts checks this list against the functions the add-in registers.
+ * test/taskpane/help.test.ts checks this list against the functions the add-in registers.
  */
 import { FUNCTION_TEXTS } from "../shared/function-names";
 import { t, type Lang, type TextKey } from "./i18n";

@@ -9,18 +9,15 @@
  * (their current values: constants, or what other formulas show now). A formula whose FIRMA call
  * is nested in a larger formula, or whose arguments compute something, cannot be estimated.
  */
-import { lettersToCol } from "../shared/sheet/a1";
-import { FormulaArg, analyzeFormula } from "../shared/sheet/formula";
+import { MAX_ARGUMENT_CELLS, resolveArg, wholeLines, type CellValues } from "../shared/sheet/arguments";
+import { analyzeFormula } from "../shared/sheet/formula";
 import type { CellRequest } from "../engine/engine";
 import { cellRequests, LIST_FUNCTIONS } from "../shared/evaluate";
 import { functionId } from "../shared/function-names";
 
 export const NAMESPACE = "FIRMA";
 
-export { LIST_FUNCTIONS };
-
-/** Cells an argument range may span before the estimate gives up on it. */
-export const MAX_ARGUMENT_CELLS = 1_000_000;
+export { LIST_FUNCTIONS, MAX_ARGUMENT_CELLS, type CellValues };
 
 /** One formula cell as the adapter read it; rows and columns are 1-based. */
 export interface FormulaCell {
@@ -32,14 +29,6 @@ export interface FormulaCell {
   value: unknown;
   /** The cell shows an error value. */
   error: boolean;
-}
-
-/** Current cell values, for resolving references; an empty or unknown cell is "". */
-export interface CellValues {
-  hasSheet(sheet: string): boolean;
-  valueAt(sheet: string, row: number, col: number): unknown;
-  /** The last used row and column of a sheet (0 when empty), for whole-column or whole-row references. */
-  extent?(sheet: string): { rows: number; cols: number };
 }
 
 export type FormulaKind =
@@ -63,62 +52,6 @@ export interface RefreshPlan {
 /** True when a formula mentions the namespace at all (a cheap filter before tokenizing). */
 export function mentionsFirma(formula: unknown): formula is string {
   return typeof formula === "string" && formula.startsWith("=") && /\bFIRMA\./i.test(formula);
-}
-
-/** "A:C", "Foaie1!$B:$B", "'Alte date'!3:4" → sheet (null: the formula's own) and the columns or rows. */
-function wholeLines(text: string): { sheet: string | null; cols?: [number, number]; rows?: [number, number] } | null {
-  const m = /^(?:(?:'((?:[^']|'')+)'|([^'!:]+))!)?(?:\$?([A-Za-z]{1,3}):\$?([A-Za-z]{1,3})|\$?(\d+):\$?(\d+))$/.exec(text.trim());
-  if (!m) return null;
-  const sheet = m[1] !== undefined ? m[1].replace(/''/g, "'") : (m[2] ?? null);
-  if (m[3]) {
-    const [a, b] = [lettersToCol(m[3]), lettersToCol(m[4])];
-    return { sheet, cols: [Math.min(a, b), Math.max(a, b)] };
-  }
-  const [a, b] = [Number(m[5]), Number(m[6])];
-  return { sheet, rows: [Math.min(a, b), Math.max(a, b)] };
-}
-
-function block(values: CellValues, sheet: string, top: number, left: number, bottom: number, right: number): unknown[][] {
-  const m: unknown[][] = [];
-  for (let r = top; r <= bottom; r++) {
-    const row: unknown[] = [];
-    for (let c = left; c <= right; c++) row.push(values.valueAt(sheet, r, c));
-    m.push(row);
-  }
-  return m;
-}
-
-function resolveArg(arg: FormulaArg, cell: FormulaCell, values: CellValues): { ok: true; value: unknown } | { ok: false } {
-  switch (arg.kind) {
-    case "missing":
-      return { ok: true, value: null };
-    case "literal":
-    case "array":
-      return { ok: true, value: arg.value };
-    case "ref": {
-      const sheet = arg.sheet ?? cell.sheet;
-      if (!values.hasSheet(sheet)) return { ok: false };
-      const { top, left, bottom, right } = arg.box;
-      if ((bottom - top + 1) * (right - left + 1) > MAX_ARGUMENT_CELLS) return { ok: false };
-      if (arg.single) return { ok: true, value: values.valueAt(sheet, top, left) };
-      return { ok: true, value: block(values, sheet, top, left, bottom, right) };
-    }
-    case "unsupported": {
-      // A whole column or row (=FIRMA.CAEN(A:A)): the cells past the sheet's used part are empty,
-      // and a FIRMA function gives nothing for an empty cell in a range, so the used part is enough.
-      const w = arg.reason === "wholeColumnOrRow" ? wholeLines(arg.text) : null;
-      const sheet = w ? (w.sheet ?? cell.sheet) : "";
-      if (!w || !values.extent || !values.hasSheet(sheet)) return { ok: false };
-      const { rows, cols } = values.extent(sheet);
-      const [top, bottom] = w.rows ?? [1, rows];
-      const [left, right] = w.cols ?? [1, cols];
-      if (bottom < top || right < left) return { ok: true, value: [[""]] };
-      if ((bottom - top + 1) * (right - left + 1) > MAX_ARGUMENT_CELLS) return { ok: false };
-      return { ok: true, value: block(values, sheet, top, left, bottom, right) };
-    }
-    default:
-      return { ok: false };
-  }
 }
 
 /** What a FIRMA formula is, with its arguments resolved to values when it can be estimated. */

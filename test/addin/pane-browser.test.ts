@@ -13,7 +13,7 @@ import * as os from "os";
 import * as path from "path";
 import type { AddressInfo } from "net";
 import type { Browser } from "playwright-core";
-import { build, CHROMIUM, haveChromium, launchChromium, serve } from "../pane/harness";
+import { build, CHROMIUM, haveChromium, launchChromium, serve } from "../taskpane/harness";
 
 if (!haveChromium) console.log(`pane browser test SKIPPED: no Chromium at ${CHROMIUM} (apt-get install chromium).`);
 const withChromium = haveChromium ? describe : describe.skip;

@@ -13,13 +13,13 @@ describe("financial planning", () => {
   test("several years for the same CUIs become one range call per 50 CUIs", () => {
     const plan = planFinancialBatches(wants(cuis(200).map((c) => [c, [2021, 2022, 2023, 2024, 2025]])));
     expect(plan).toHaveLength(4);
-    expect(plan.every((c) => "anDeLa" in c.years && c.years.anDeLa === 2021 && c.years.anPana === 2025)).toBe(true);
+    expect(plan.every((c) => "from" in c.years && c.years.from === 2021 && c.years.to === 2025)).toBe(true);
   });
 
   test("one year for many CUIs stays a per-year call, split at 50", () => {
     const plan = planFinancialBatches(wants(cuis(120).map((c) => [c, [2024]])));
     expect(plan.map((c) => c.cuis.length)).toEqual([50, 50, 20]);
-    expect(plan.every((c) => "an" in c.years && c.years.an === 2024)).toBe(true);
+    expect(plan.every((c) => "year" in c.years && c.years.year === 2024)).toBe(true);
   });
 
   test("disjoint CUIs wanting different years share one range call when that saves a credit", () => {

@@ -16,7 +16,7 @@ import type { Browser, Page } from "playwright-core";
 import { serve } from "../../src/server/main";
 import { startSandbox, type Sandbox } from "../../sandbox/server";
 import * as data from "../../sandbox/dataset";
-import { CHROMIUM, haveChromium, launchChromium, type StandIn } from "../pane/harness";
+import { CHROMIUM, haveChromium, launchChromium, type StandIn } from "../taskpane/harness";
 import { build, openServed } from "./served";
 
 if (!haveChromium) console.log(`firma serve browser tests SKIPPED: no Chromium at ${CHROMIUM} (apt-get install chromium).`);

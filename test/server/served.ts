@@ -1,14 +1,14 @@
 /**
  * What the deployment's browser test and the README's screenshot share: a production build for an
  * address, and the pane opened from `firma serve` as Excel would open it — the Excel stand-in
- * injected (test/pane/excel-standin.js), Microsoft's CDN answered from the @microsoft/office-js
+ * injected (test/taskpane/excel-standin.js), Microsoft's CDN answered from the @microsoft/office-js
  * package at the same addresses (so the page's own CSP applies), anything else off loopback refused.
  */
 import * as fs from "fs";
 import * as path from "path";
 import { spawn } from "child_process";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { ROOT } from "../pane/harness";
+import { ROOT } from "../taskpane/harness";
 
 const CDN = "https://appsforoffice.microsoft.com/lib/1/hosted/";
 const OFFICE_JS = path.join(ROOT, "node_modules", "@microsoft", "office-js", "dist");

@@ -806,7 +806,7 @@ withChromium("the task pane in a browser", () => {
         return { writes: s.writes.slice(n).map((w) => w.address), rows: new Set(cells.map((c) => c.address.replace(/^[A-Z]+/, ""))).size };
       }, writesBefore);
       expect(written.rows).toBe(1201); // the header and every change
-      // blocks sized by weight under the web's 5 MB limit (test/pane/sheets.test.ts: 200,000 cells): 1,201 short rows fit in one
+      // blocks sized by weight under the web's 5 MB limit (test/taskpane/sheets.test.ts: 200,000 cells): 1,201 short rows fit in one
       expect(written.writes).toEqual(["A1:G1201"]);
       expect(await page.evaluate(() => (window as unknown as Win).__firmaStandIn.maxRequestBytes)).toBeLessThan(5 * 1024 * 1024);
       expect(h.sandbox.usage(key).month - spent).toBe(12);

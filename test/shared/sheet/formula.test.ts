@@ -1,4 +1,4 @@
-import { analyzeFormula, shiftFormula, toXldudfForm, type FormulaArg } from "../../src/shared/sheet/formula";
+import { analyzeFormula, shiftFormula, toXldudfForm, type FormulaArg } from "../../../src/shared/sheet/formula";
 
 function args(formula: string): FormulaArg[] {
   const a = analyzeFormula(formula, "FIRMA");

@@ -17,7 +17,7 @@
 import { FirmaClient } from "../src/api";
 import { parseCui } from "../src/api/cui";
 import { limiter } from "../src/engine/limiter";
-import { MAX_BATCH_FINANCIAL, MAX_BATCH_IDENTIFICATION } from "../src/engine/plans";
+import { MAX_BATCH_FINANCIAL, MAX_BATCH_IDENTIFICATION } from "../src/api/client";
 import { Cell, FINANCIAL_FIELD, LATEST, PROFILE_FIELD, Shown } from "./workloads";
 
 export interface Strategy {

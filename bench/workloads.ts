@@ -4,7 +4,7 @@
  */
 import { prng } from "../test/fixtures/build-workbook";
 import { parseCui } from "../src/api/cui";
-import { MAX_BATCH_FINANCIAL, MAX_BATCH_IDENTIFICATION } from "../src/engine/plans";
+import { MAX_BATCH_FINANCIAL, MAX_BATCH_IDENTIFICATION } from "../src/api/client";
 import * as data from "../sandbox/dataset";
 
 /** One cell: FIRMA.<fn>(args…). args[0] is the CUI as the cell holds it, args[1] the year for financial functions. */

@@ -1,13 +1,13 @@
 /**
  * FirmaClient: one method per endpoint of the Company Data Service API v4, batch helpers that
  * dedupe and chunk, and async iterators over paginated lists. The transport (`http.ts`) does
- * timeouts, retries and call records; the tolerant reader (`normalize.ts`) does the bodies.
+ * timeouts, retries and call records; the tolerant reader (`reader.ts`) does the bodies.
  * No Office globals: runs unchanged in Node 20 and in browsers.
  */
 import { unique } from "./chunk";
 import { MissingKeyError, InvalidKeyError, redactError } from "./errors";
 import { queryString, send, type Call } from "./http";
-import * as read from "./normalize";
+import * as read from "./reader";
 import { normalizeOptions, normalizeRequestOptions, type ClientOptions, type ResolvedOptions } from "./options";
 import { isValidCui } from "./cui";
 import type {

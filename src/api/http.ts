@@ -2,7 +2,7 @@
  * Transport: one GET with the key in the `X-API-Key` header, a timeout per attempt and in total
  * (AbortController; every timer cleared), retries with exponential backoff (the `exponential-backoff`
  * package) for network errors and 5xx only, and a `CallRecord` for every attempt. Knows nothing of
- * the endpoints' bodies beyond "JSON on 2xx"; `normalize.ts` reads them.
+ * the endpoints' bodies beyond "JSON on 2xx"; `reader.ts` reads them.
  *
  * Retry policy, in order: caller aborted → no; not a transient failure (4xx, 429, a field of the wrong
  * kind, an unknown error) → no; attempts used up → no; the wait would overrun the total timeout → no.
@@ -16,7 +16,7 @@
 import { backOff } from "exponential-backoff";
 import { AbortedError, ApiError, errorForStatus, NetworkError, ResponseShapeError, TimeoutError, type ApiErrorInit } from "./errors";
 import type { ResolvedOptions } from "./options";
-import type { ApiErrorKind, CallRecord, CancelSignal, EndpointName, PlanName, QuotaInfo } from "./types";
+import { isPlanName, type ApiErrorKind, type CallRecord, type CancelSignal, type EndpointName, type QuotaInfo } from "./types";
 
 export interface Call {
   endpoint: EndpointName;
@@ -191,8 +191,6 @@ export function readErrorBody(text: string): { serviceMessage: string | null; se
 
 const cut = (s: string) => (s.length > 200 ? s.slice(0, 199) + "…" : s);
 
-const PLANS: readonly string[] = ["free", "pro", "business", "enterprise"];
-
 /** `X-Plan`, `X-Credits-Remaining` and, if sent, `X-Credits-Limit` (O23); null when none is there. */
 export function readQuota(headers: Headers): QuotaInfo | null {
   const plan = headers.get("x-plan")?.trim().toLowerCase() ?? null;
@@ -201,7 +199,7 @@ export function readQuota(headers: Headers): QuotaInfo | null {
     return v && /^\d+$/.test(v) ? Number(v) : null;
   };
   const quota: QuotaInfo = {
-    plan: plan !== null && PLANS.includes(plan) ? (plan as PlanName) : null,
+    plan: isPlanName(plan) ? plan : null,
     remaining: count("x-credits-remaining"),
     limit: count("x-credits-limit"),
   };

@@ -111,7 +111,13 @@ export interface County {
   firme_active: number | null;
 }
 
-export type PlanName = "free" | "pro" | "business" | "enterprise";
+/** The plans the service sells, as `X-Plan` names them. */
+export const PLAN_NAMES = ["free", "pro", "business", "enterprise"] as const;
+export type PlanName = (typeof PLAN_NAMES)[number];
+
+export function isPlanName(v: unknown): v is PlanName {
+  return typeof v === "string" && (PLAN_NAMES as readonly string[]).includes(v);
+}
 
 /** What the service's answer headers said about the key's plan and credits, where it said anything. */
 export interface QuotaInfo {

@@ -9,9 +9,11 @@ import { parseCui, type CuiFailure } from "../api/cui";
 import type { CancelSignal } from "../api/types";
 import type { PersistentCache } from "./cache";
 import { LocalInputError, shownInput, type MessageRef } from "./errors";
+import { failureHas } from "./failures";
 import { financialKey, profileKey } from "./keys";
 import type { RequestQueue } from "./queue";
 import { covers, notFound, type Rec, type Want } from "./wants";
+import { yearsDown } from "./years";
 
 /**
  * How one request may be answered. `cacheOnly`: from the cache (fresh, else stale) or "not cached",
@@ -105,6 +107,29 @@ export class CompanyAnswers {
     }
     if (signal?.aborted) throw new AbortedError();
     return this.ctx.queue.request(kind, key, cui, year, fields, signal);
+  }
+
+  /** Years from..to, latest first, those the service has; a year without figures is left out. */
+  async history(
+    cui: number,
+    from: number,
+    to: number,
+    fields: readonly string[],
+    signal?: CancelSignal,
+    options?: RequestOptions,
+  ): Promise<Rec[]> {
+    const rows = await Promise.all(
+      yearsDown(from, to).map((y) =>
+        this.request("financial", cui, y, fields, signal, options).catch((e) => {
+          // a year the service has no data for, or that the plan turns out not to cover, is left out
+          if (failureHas(e, "noFigures")) return null;
+          throw e;
+        }),
+      ),
+    );
+    const found = rows.filter((r): r is Rec => r !== null);
+    if (found.length === 0) throw notFound(cui, `${from}–${to}`);
+    return found;
   }
 
   /**

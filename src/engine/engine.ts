@@ -1,22 +1,8 @@
 /**
  * The engine: what the cells ask for, answered with the fewest credits — a facade over one idea
- * per module:
- *  - options.ts      the options, their defaults and checks;
- *  - connection.ts   the client of the current address, the key's fingerprint, plan, latest year;
- *  - answers.ts      a cell's company answer: from the cache at once, else queued;
- *  - queue.ts        coalescing: cells gathered into flushes, full batches sent at once;
- *  - dispatch.ts     the calls that answer a flush, matched by CUI and year;
- *  - planner.ts      which calls answer a set of wants with the fewest credits;
- *  - estimate.ts     what wants cost, an upper bound while the service's behaviour is unknown;
- *  - requests.ts     cells as data: what they need, cost and how old their answers are;
- *  - prefetch.ts     a refresh's one planned fetch;
- *  - lists.ts        search, rankings, counties: shared fetches cancelled only by all their callers;
- *  - capabilities.ts what was learned about each service address;
- *  - years.ts        the year rules checked for free;
- *  - gate.ts         concurrency, budgets, the stop after "credits spent", the breaker;
- *  - guard.ts        the credit guard of ordinary recalculation;
- *  - failures.ts     every failure kind and what it means;
- *  - cache.ts, meter.ts, keys.ts, changes.ts, subscriptions.ts.
+ * per module (docs/architecture.md has the table: options, connection, answers, queue, flush,
+ * dispatch, planner, estimate, requests, prefetch, lists, capabilities, years, gate, guard,
+ * failures, cache, meter, keys, changes).
  * Deadlines measure the call, not the queue: a call has the client's per-attempt timeout and its
  * total time across attempts, from when it is sent; a cell waits for its call, however long the
  * queue before it. No Office globals here: the add-in passes its storage in.
@@ -42,8 +28,7 @@ import { Capabilities, ServiceCapabilities } from "./capabilities";
 import { Change, ChangeLog } from "./changes";
 import { Connection } from "./connection";
 import { Dispatcher, EXTRA_PROFILE } from "./dispatch";
-import { addFinancialWant, addProfileWant, emptyWants, planWants, type WantsPlan } from "./estimate";
-import { failureHas } from "./failures";
+import { sendFlush } from "./flush";
 import { Budget, CallGate, QuotaStop } from "./gate";
 import { BurstGuard, HeldBurst } from "./guard";
 import { financialKey, profileKey } from "./keys";
@@ -53,8 +38,8 @@ import { getValidBatchWindow, getValidEngineOptions, type EngineOptions, type Re
 import { prefetch, type PrefetchReport } from "./prefetch";
 import { RequestQueue } from "./queue";
 import { estimateOf, freshnessOf, needsOf, type CellRequest, type Estimate, type Freshness, type Needs } from "./requests";
-import { fail, notFound, type Rec, type Want } from "./wants";
-import { YearPolicy, yearsDown } from "./years";
+import type { Rec, Want } from "./wants";
+import { YearPolicy } from "./years";
 
 export { BudgetReachedError } from "./gate";
 export type { EngineOptions } from "./options";
@@ -67,10 +52,10 @@ export type { Budget, QuotaStop } from "./gate";
 export type { HeldBurst } from "./guard";
 
 /**
- * What the engine's *Now methods answer when the cache cannot. A registered symbol, so that it
- * stays the same value should two copies of this module ever be loaded in one runtime.
+ * What the engine's *Now methods answer when the cache cannot: a symbol, so that no value a cell
+ * could hold (null, "", 0) is mistaken for "ask the service".
  */
-export const NOT_CACHED: unique symbol = Symbol.for("firma.notCached");
+export const NOT_CACHED: unique symbol = Symbol("firma.notCached");
 
 export class FirmaEngine {
   readonly cache: PersistentCache;
@@ -380,23 +365,8 @@ export class FirmaEngine {
     signal?: CancelSignal,
     options?: RequestOptions,
   ): Promise<FinancialYear[]> {
-    const cui = this.answers.cui(cuiInput);
     const [from, to] = this.years.range(fromInput, toInput);
-    const rows = await Promise.all(
-      yearsDown(from, to).map((y) =>
-        this.answers.request("financial", cui, y, fields, signal, options).then(
-          (r) => r as unknown as FinancialYear,
-          (e) => {
-            // a year the service has no data for, or that the plan turns out not to cover, is left out
-            if (failureHas(e, "noFigures")) return null;
-            throw e;
-          },
-        ),
-      ),
-    );
-    const found = rows.filter((r): r is FinancialYear => r !== null);
-    if (found.length === 0) throw notFound(cui, `${from}–${to}`);
-    return found;
+    return (await this.answers.history(this.answers.cui(cuiInput), from, to, fields, signal, options)) as unknown as FinancialYear[];
   }
 
   /**
@@ -457,27 +427,10 @@ export class FirmaEngine {
 
   // ---- internals --------------------------------------------------------------------------------
 
-  /** A flush from the queue: past the credit guard, then dispatched (planned once: the guard's count is the plan sent). */
+  /** A flush from the queue: past the credit guard, then dispatched (flush.ts). */
   private async sendFlush(wants: Want[]): Promise<void> {
-    let plan: WantsPlan | undefined;
-    const cost = () => {
-      const set = emptyWants();
-      for (const w of wants) {
-        if (w.kind === "profile") addProfileWant(set, w.cui, w.fields);
-        else addFinancialWant(set, w.cui, w.year, w.fields);
-      }
-      plan = planWants(set, this.caps());
-      return plan.calls;
-    };
-    let cells = 0;
-    for (const w of wants) cells += w.waiters.size;
-    if (!this.guard.admit(cost, cells)) {
-      const e = this.guard.error();
-      for (const w of wants) fail(w, e, this.cache);
-      return;
-    }
-    await this.dispatcher.fetch(wants, plan);
-    await this.saveQuietly();
+    if (await sendFlush(wants, { guard: this.guard, cache: this.cache, dispatcher: this.dispatcher, caps: () => this.caps() }))
+      await this.saveQuietly();
   }
 
   /** Saves the learned facts after a fetch; the cache saves itself at the end of a refresh (persist). */

@@ -1,4 +1,4 @@
-import type { PlanName } from "../api/types";
+import { isPlanName, type PlanName } from "../api/types";
 
 /** A plan's limits as the spec states them (`company-data-service-v4.md`, Limits). `null` = no limit. */
 export interface PlanLimits {
@@ -17,10 +17,4 @@ export const PLANS: Readonly<Record<PlanName, PlanLimits>> = {
   enterprise: { name: "enterprise", label: "Enterprise", dailyCalls: null, monthlyCredits: null, historyYears: null },
 };
 
-export function isPlanName(v: unknown): v is PlanName {
-  return typeof v === "string" && Object.prototype.hasOwnProperty.call(PLANS, v);
-}
-
-/** Batch limits of the service (spec, Limits 4). */
-export const MAX_BATCH_IDENTIFICATION = 100;
-export const MAX_BATCH_FINANCIAL = 50;
+export { isPlanName };

@@ -12,7 +12,7 @@
  */
 import { AbortedError } from "../api/errors";
 import type { CancelSignal } from "../api/types";
-import { MAX_BATCH_IDENTIFICATION } from "./plans";
+import { MAX_BATCH_IDENTIFICATION } from "../api/client";
 import type { Rec, Waiter, Want } from "./wants";
 
 export interface QueueOptions {

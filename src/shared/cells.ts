@@ -45,6 +45,18 @@ export function isCard(v: unknown): v is CardCell {
   return typeof v === "object" && v !== null && (v as CardCell).card === true;
 }
 
+/** A service's value as a cell holds it: null/undefined → "" (an empty-looking cell). */
+export function toScalar(v: unknown): Scalar {
+  if (v === null || v === undefined) return "";
+  if (typeof v === "number" || typeof v === "boolean" || typeof v === "string") return v;
+  return String(v);
+}
+
+/** toScalar(), a card left as it is. */
+export function toCell(v: unknown): Cell {
+  return isCard(v) ? v : toScalar(v);
+}
+
 /** A failure as a cell names it more precisely than its kind does. */
 type Variant = "empty_cui" | "not_found_year" | "not_found_ranking" | "unavailable" | "preview" | "unreachable_cross_origin";
 

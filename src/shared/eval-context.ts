@@ -1,0 +1,53 @@
+/**
+ * One evaluation of a FIRMA function: its context (engine, language, cancellation, cache-only,
+ * value preview, cards), and how a failure or an argument that is not a CUI becomes the cell that
+ * says so.
+ */
+import type { CancelSignal } from "../api/types";
+import type { FirmaEngine } from "../engine/engine";
+import { CellError, cellError, inputErrorCell, Lang, Matrix, toCellError } from "./cells";
+import { ErrorInput, UnreadableInput } from "./excel-values";
+import { t } from "./messages";
+
+/**
+ * One evaluation's context. It is also the RequestOptions the engine's methods receive (its
+ * `cacheOnly`), passed as it is: no object per call.
+ */
+export interface EvalContext {
+  engine: FirmaEngine;
+  lang: Lang;
+  signal?: CancelSignal;
+  /** Answer from the cache only, this evaluation alone (the engine-wide mode of the CLI is the engine's own). */
+  cacheOnly?: boolean;
+  /**
+   * Excel's value preview (functions.ts): cache-only, and what is not cached shows the preview
+   * placeholder, "press Enter to fetch", rather than a failure.
+   */
+  preview?: boolean;
+  /** The host shows entity values (FIRMA.FISA's card); otherwise FISA answers the company's name. */
+  cards?: boolean;
+}
+
+/** A failure as the cell shows it; in a value preview, "not cached" is the placeholder that says Enter fetches. */
+export function errorCell(e: unknown, ctx: EvalContext, financial = false): CellError {
+  if (ctx.preview && (e as { kind?: unknown } | null)?.kind === "not_cached") return cellError("preview", ctx.lang, "not_cached");
+  return toCellError(e, ctx.lang, financial);
+}
+
+/**
+ * A CUI argument that is not a CUI to look up (excel-values.ts): a cell holding an error answers with
+ * it; a card without a CUI or another data type is #VALUE! naming it. Null for anything else. Free.
+ */
+export function inputCell(v: unknown, lang: Lang): CellError | null {
+  if (v instanceof ErrorInput) return inputErrorCell(v.code, lang, true);
+  if (v instanceof UnreadableInput) {
+    const key = v.what === "card" ? "cell.invalidCui.card" : "cell.invalidCui.dataType";
+    const e: CellError = { error: "#VALUE!", message: t(lang, key, { input: v.shown }) };
+    Object.defineProperty(e, "cause", { value: "invalid_cui", enumerable: false });
+    return e;
+  }
+  return null;
+}
+
+/** A FIRMA function's evaluation: its arguments (as a host hands them) → a matrix of cells, at once when it can. */
+export type Impl = (args: unknown[], ctx: EvalContext) => Matrix | Promise<Matrix>;

@@ -1,0 +1,114 @@
+/**
+ * Per-CUI functions over one CUI or a range: the answer keeps the argument's shape (or is one row per
+ * CUI), with an error only in the cells that need one, and cells the engine's cache answers come
+ * back at once, without a promise.
+ */
+import { NOT_CACHED } from "../engine/engine";
+import { CardCell, Cell, cellError, Matrix, Scalar, toCell } from "./cells";
+import { asMatrix, isBlank } from "./coercion";
+import { errorCell, inputCell, type EvalContext } from "./eval-context";
+
+/**
+ * How a per-CUI function reads one CUI: waiting for the engine, or at once from its cache. `now`
+ * answers the engine's NOT_CACHED when the cache cannot; it is compared by identity, which holds:
+ * the add-in's two entries share one webpack runtime and so one engine module (docs/architecture.md,
+ * "One engine in the add-in"), and the CLI runs in one Node process.
+ */
+export interface PerCui {
+  one(ctx: EvalContext, cui: unknown, args: unknown[]): Promise<Scalar | CardCell>;
+  now(ctx: EvalContext, cui: unknown, args: unknown[]): unknown;
+}
+
+/**
+ * Applies `get` to every CUI of a value or range, keeping the shape. A blank inside a range gives
+ * an empty cell (a column with trailing blanks stays clean); a lone blank says the CUI is missing.
+ * `get.now` answers a cell at once from the engine's cache (or NOT_CACHED); only the other cells
+ * wait for `get.one`, and when none has to, the matrix comes back without a promise (a
+ * recalculation of cached cells then costs no promise, no timer and no cancellation signal per
+ * cell). `args` are the function's arguments, handed to `get` (made once per function, not per call).
+ */
+export function perCui(input: unknown, args: unknown[], ctx: EvalContext, financial: boolean, get: PerCui): Matrix | Promise<Matrix> {
+  const m = asMatrix(input);
+  const single = m.length === 1 && m[0].length === 1;
+  if (single) {
+    // One CUI, the usual cell: the same steps as below without the bookkeeping of a range.
+    const v = m[0][0];
+    if (isBlank(v)) return [[cellError("empty_cui", ctx.lang)]];
+    if (typeof v === "object") {
+      const bad = inputCell(v, ctx.lang);
+      if (bad) return [[bad]];
+    }
+    try {
+      const x = get.now(ctx, v, args);
+      if (x !== NOT_CACHED) return [[toCell(x)]];
+    } catch (e) {
+      return [[errorCell(e, ctx, financial)]];
+    }
+    return get.one(ctx, v, args).then(
+      (x): Matrix => [[x]],
+      (e): Matrix => [[errorCell(e, ctx, financial)]],
+    );
+  }
+  const out: Cell[][] = [];
+  let waiting: Promise<void>[] | null = null;
+  for (const row of m) {
+    const cells: Cell[] = [];
+    out.push(cells);
+    for (const v of row) {
+      if (isBlank(v)) {
+        cells.push(""); // a blank inside a range stays empty
+        continue;
+      }
+      const bad = typeof v === "object" ? inputCell(v, ctx.lang) : null;
+      if (bad) {
+        cells.push(bad);
+        continue;
+      }
+      try {
+        const x = get.now(ctx, v, args);
+        if (x !== NOT_CACHED) {
+          cells.push(toCell(x));
+          continue;
+        }
+      } catch (e) {
+        cells.push(errorCell(e, ctx, financial));
+        continue;
+      }
+      const at = cells.length;
+      cells.push("");
+      (waiting ??= []).push(
+        get.one(ctx, v, args).then(
+          (x) => void (cells[at] = x),
+          (e) => void (cells[at] = errorCell(e, ctx, financial)),
+        ),
+      );
+    }
+  }
+  if (waiting === null) return out;
+  return waiting.length === 1 ? waiting[0].then(() => out) : Promise.all(waiting).then(() => out);
+}
+
+/** One row per CUI (a range is read row by row). */
+export async function rowPerCui(
+  input: unknown,
+  ctx: EvalContext,
+  financial: boolean,
+  width: number,
+  one: (cui: unknown) => Promise<Scalar[]>,
+): Promise<Matrix> {
+  const cuis = asMatrix(input)
+    .flat()
+    .filter((v, _i, all) => all.length === 1 || !isBlank(v));
+  return Promise.all(
+    cuis.map(async (v): Promise<Cell[]> => {
+      try {
+        if (isBlank(v)) return [cellError("empty_cui", ctx.lang), ...Array<Cell>(width - 1).fill("")];
+        const bad = inputCell(v, ctx.lang);
+        if (bad) return [bad, ...Array<Cell>(width - 1).fill("")];
+        return await one(v);
+      } catch (e) {
+        return [errorCell(e, ctx, financial), ...Array<Cell>(width - 1).fill("")];
+      }
+    }),
+  );
+}

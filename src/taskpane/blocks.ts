@@ -14,7 +14,7 @@
  */
 /* eslint-disable office-addins/no-context-sync-in-loop */
 
-/** A block of cells on one sheet; rows and columns 1-based. `anchors`: the FIRMA formulas it holds (for counting). */
+/** A block of cells on one sheet; rows and columns 1-based. */
 export interface Area {
   sheet: string;
   top: number;

@@ -1,10 +1,11 @@
 /**
- * The pane follows the Office theme (issue 12): Office.context.officeTheme gives the theme's body
- * and control colours as "#RRGGBB" and whether it is dark
- * (https://learn.microsoft.com/javascript/api/office/office.officetheme; the page's own sample reads
- * isDarkTheme both as a property and as a method, so both are accepted here). Without a theme (a
- * plain browser, or an Office that gives none) the system's light or dark choice applies
- * (prefers-color-scheme), followed as it changes; Windows high contrast is handled by CSS (forced-colors).
+ * The pane follows the Office theme, so that it looks like the Excel around it:
+ * Office.context.officeTheme gives the theme's body and control colours as "#RRGGBB" and whether it
+ * is dark (https://learn.microsoft.com/javascript/api/office/office.officetheme; the page's own sample
+ * reads isDarkTheme both as a property and as a method, so both are accepted here). The body colours
+ * become --officeBody* properties. Without a theme (a plain browser, or an Office that gives none)
+ * the system's light or dark choice applies (prefers-color-scheme), followed as it changes; Windows
+ * high contrast is handled by CSS (forced-colors).
  */
 export interface OfficeThemeLike {
   bodyBackgroundColor?: string;

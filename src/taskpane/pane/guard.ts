@@ -1,0 +1,92 @@
+/**
+ * The pane's credit guard section: the burst of recalculated cells the guard holds, the question it
+ * waits on, and the user's two answers ("fill": spend and recalculate; "dismiss": spend nothing).
+ */
+import type { FirmaEngine } from "../../engine/engine";
+import { count, t } from "../i18n";
+import { planRefresh } from "../refresh";
+import type { PaneContext } from "./context";
+import { failureCode } from "./format";
+import { rerun, settle } from "./recalc";
+
+export class GuardSection {
+  constructor(
+    private readonly ctx: PaneContext,
+    /** Shows the usage again (after an answer, the credits spent and the held burst change). */
+    private readonly renderUsage: () => Promise<void>,
+  ) {}
+
+  /** The burst the credit guard holds, with the question it waits on. */
+  renderGuard(engine: FirmaEngine): void {
+    const el = this.ctx.el;
+    const held = engine.heldBurst();
+    const box = el["guard-box"];
+    box.hidden = held === null;
+    if (held === null) {
+      delete box.dataset.cells;
+      delete box.dataset.credits;
+      return;
+    }
+    const l = this.ctx.lang;
+    box.dataset.cells = String(held.cells);
+    box.dataset.credits = String(held.calls);
+    el["guard-text"].textContent = t(l, "guard.held", {
+      cells: count(held.cells, "cell", l),
+      credits: count(held.calls, "credit", l),
+      limit: count(engine.guard.limit ?? 0, "credit", l),
+    });
+  }
+
+  /**
+   * "Completează": the held burst is confirmed, then every FIRMA cell of the workbook is
+   * recalculated — the held ones go to the service (the confirmed burst passes), the others are
+   * answered from the cache at no cost.
+   */
+  async onGuardFill(): Promise<void> {
+    const ctx = this.ctx;
+    const status = ctx.el["guard-status"];
+    const engine = await ctx.engine();
+    engine.confirmHeld();
+    ctx.el["guard-box"].hidden = true;
+    const host = ctx.options.host;
+    if (!host || ctx.working || host.support().refresh) {
+      // Outside Excel, in an Excel the pane cannot read (see applySupport), or while a refresh
+      // recalculates: the next calculation of the cells fetches them.
+      ctx.clear(status);
+      return;
+    }
+    ctx.setWorking(true);
+    const before = engine.usage().month;
+    try {
+      ctx.say(status, (l) => t(l, "guard.filling"), "info");
+      const scan = await host.scan("all");
+      const cells = planRefresh(scan.cells, scan, { includeLists: true }).toRecalculate;
+      await rerun(ctx, cells, scan);
+      const state = await settle(ctx, cells);
+      const spent = Math.max(0, engine.usage().month - before);
+      const errors = state.errors;
+      ctx.say(
+        status,
+        (l) =>
+          [t(l, "guard.filled", { spent }), errors > 0 ? t(l, "guard.filledErrors", { cells: count(errors, "cell", l) }) : ""]
+            .join(" ")
+            .trim(),
+        errors > 0 ? "warn" : "ok",
+      );
+      status.dataset.spent = String(spent);
+    } catch (e) {
+      ctx.say(status, (l) => t(l, "refresh.failed", { code: failureCode(e) }), "error");
+    } finally {
+      ctx.setWorking(false);
+      await this.renderUsage();
+    }
+  }
+
+  /** "Renunță": the held cells keep their message; nothing is spent. */
+  async onGuardDismiss(): Promise<void> {
+    const engine = await this.ctx.engine();
+    engine.guard.dismiss();
+    this.ctx.say(this.ctx.el["guard-status"], (l) => t(l, "guard.dismissed"), "info");
+    await this.renderUsage();
+  }
+}

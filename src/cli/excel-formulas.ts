@@ -1,17 +1,11 @@
 /**
- * Formulas as people write them (issue 11, item 3): a cell's whole formula evaluated as Excel
- * would, FIRMA calls wrapped in or combined with Excel's functions and operators
- * (`IFERROR(FIRMA.DENUMIRE(A2),"-")`, `FIRMA.CA(A2,2023)/1000`, `FIRMA.DENUMIRE(TRIM(A2))`…) and
- * arguments that reference other formula cells, evaluated in turn (a cycle falls back to the
- * value the file holds).
- *
- * The parsing and the ~280 Excel functions are fast-formula-parser's (MIT licence, © Lester
- * (Dishu) Lyu, https://github.com/LesterLyu/fast-formula-parser; MIT fits this project's use:
- * keep its copyright notice, which ships in node_modules/fast-formula-parser/LICENSE). A few
- * places where it differs from Excel are corrected here, at load: text comparison ignores case
- * ("a"="A" is TRUE), an empty cell compares equal to "", a number joined with & reads as Excel
- * writes it (15 significant digits), ROUND rounds the decimal number shown (2.675 → 2.68), and
- * UPPER, VALUE, MIN, MAX, SUBSTITUTE, which it lacks, are added.
+ * The CLI's Excel formula engine: a cell's whole formula evaluated as Excel would, without Excel,
+ * so that formulas as people write them work — FIRMA calls wrapped in or combined with Excel's
+ * functions and operators (`IFERROR(FIRMA.DENUMIRE(A2),"-")`, `FIRMA.CA(A2,2023)/1000`,
+ * `FIRMA.DENUMIRE(TRIM(A2))`…) and arguments that reference other formula cells, evaluated in turn
+ * (a cycle falls back to the value the file holds). What each FIRMA function means is
+ * src/shared/evaluate.ts's; the parsing and Excel's functions are fast-formula-parser's, made to
+ * compute as Excel does in `excel-parser.ts`.
  *
  * Everything runs synchronously: a FIRMA call is answered by a lookup (the answers of the engine,
  * fetched beforehand in one plan) or is PENDING. A pass with no answers lists the calls whose
@@ -19,13 +13,14 @@
  * passes, asking for the calls still missing, until every formula has its value (a call whose
  * arguments come from another FIRMA call needs a second round).
  */
-import FormulaParser, { FormulaError, FormulaHelpers, Types, type CellRef, type FunctionArg, type RangeRef } from "fast-formula-parser";
-import { Infix } from "fast-formula-parser/formulas/operators";
+import { FormulaError, type CellRef, type FunctionArg, type RangeRef } from "fast-formula-parser";
+import { ExcelParser } from "./excel-parser";
 import { CellError, Cell, Matrix, isCellError } from "../shared/cells";
 import { cellKey } from "../shared/sheet/a1";
-import { describeReason, FormulaSyntaxError, matchNamespaceFunction, NotEvaluableReason, tokenize } from "../shared/sheet/formula";
+import { FormulaSyntaxError, matchNamespaceFunction, tokenize } from "../shared/sheet/formula";
 import { ReadValue } from "../shared/sheet/cell-values";
-import { t as msg, type Lang } from "../shared/messages";
+import { type Lang } from "../shared/messages";
+import { formulaReason, functionReason, syntaxReason } from "./messages";
 import { Workbook } from "./workbook";
 
 export interface FirmaCall {
@@ -62,124 +57,6 @@ export function callKey(call: FirmaCall): string {
   return call.name + JSON.stringify(call.args);
 }
 
-// ---- where fast-formula-parser differs from Excel --------------------------------------------
-
-/** A number as Excel turns it into text (`=1/3&""`): at most 15 significant digits, "1E-07" style exponents. */
-export function excelNumberText(n: number): string {
-  if (Number.isInteger(n) && Math.abs(n) < 1e15) return String(n);
-  const s = Math.abs(n) >= 1e15 ? n.toExponential(14).replace(/\.?0+e/, "e") : String(Number(n.toPrecision(15)));
-  const m = /^(-?[\d.]+)e([+-])(\d+)$/.exec(s);
-  return m ? `${m[1]}E${m[2]}${m[3].padStart(2, "0")}` : s;
-}
-
-const first = (v: unknown, isArray: boolean): unknown => (isArray && Array.isArray(v) ? (v as unknown[][])[0]?.[0] : v);
-const originalCompare = Infix.compareOp;
-const originalConcat = Infix.concatOp;
-let patched = false;
-
-function patchOperators(): void {
-  if (patched) return;
-  patched = true;
-  Infix.compareOp = (a0, op, b0, isArray1, isArray2) => {
-    let a = first(a0, isArray1);
-    let b = first(b0, isArray2);
-    // Excel: an empty cell equals "" and FALSE as well as 0; text compares without regard to case.
-    if (a == null && typeof b === "string") a = "";
-    if (b == null && typeof a === "string") b = "";
-    if (a == null && typeof b === "boolean") a = false;
-    if (b == null && typeof a === "boolean") b = false;
-    if (typeof a === "string" && typeof b === "string") {
-      a = a.toLowerCase();
-      b = b.toLowerCase();
-    }
-    return originalCompare(a, op, b, false, false);
-  };
-  Infix.concatOp = (a0, op, b0, isArray1, isArray2) => {
-    const text = (v: unknown) => (typeof v === "number" ? excelNumberText(v) : v);
-    return originalConcat(text(first(a0, isArray1)), op, text(first(b0, isArray2)), false, false);
-  };
-}
-
-function numbersOf(args: FunctionArg[]): number[] {
-  const out: number[] = [];
-  for (const a of args) {
-    if (a.omitted) continue;
-    if (a.isArray || Array.isArray(a.value)) {
-      for (const v of (a.value as unknown[][]).flat()) {
-        if (v instanceof FormulaError) throw v;
-        if (typeof v === "number") out.push(v); // text, booleans and blanks in a range are ignored, as in Excel
-      }
-    } else if (a.isCellRef && typeof a.value !== "number" && !(a.value instanceof FormulaError)) {
-      continue; // a referenced cell holding text or nothing is ignored too
-    } else {
-      out.push(FormulaHelpers.accept(a, Types.NUMBER) as number);
-    }
-  }
-  return out;
-}
-
-/** Functions fast-formula-parser lacks or computes differently from Excel. */
-const EXCEL_FUNCTIONS: Record<string, (...args: FunctionArg[]) => unknown> = {
-  UPPER: (text) => String(FormulaHelpers.accept(text, Types.STRING)).toUpperCase(),
-  VALUE: (text) => {
-    const v = FormulaHelpers.accept(text, null);
-    if (v instanceof FormulaError) return v;
-    if (typeof v === "number") return v;
-    if (v == null) return 0;
-    if (typeof v !== "string") return FormulaError.VALUE;
-    const s = v.trim();
-    const pct = s.endsWith("%");
-    const n = Number((pct ? s.slice(0, -1) : s).replace(/,(?=\d{3}(?:\D|$))/g, ""));
-    if (s === "" || !Number.isFinite(n)) return FormulaError.VALUE;
-    return pct ? n / 100 : n;
-  },
-  MIN: (...args) => {
-    const ns = numbersOf(args);
-    return ns.length ? Math.min(...ns) : 0;
-  },
-  MAX: (...args) => {
-    const ns = numbersOf(args);
-    return ns.length ? Math.max(...ns) : 0;
-  },
-  SUBSTITUTE: (text, oldText, newText, instance) => {
-    const s = String(FormulaHelpers.accept(text, Types.STRING));
-    const o = String(FormulaHelpers.accept(oldText, Types.STRING));
-    const n = String(FormulaHelpers.accept(newText, Types.STRING));
-    if (o === "") return s;
-    if (!instance || instance.omitted) return s.split(o).join(n);
-    const k = FormulaHelpers.accept(instance, Types.NUMBER) as number;
-    if (k < 1) return FormulaError.VALUE;
-    let at = -1;
-    for (let i = 0; i < k; i++) {
-      at = s.indexOf(o, at + 1);
-      if (at < 0) return s;
-    }
-    return s.slice(0, at) + n + s.slice(at + o.length);
-  },
-  ROUND: (number, digits) => {
-    const x = FormulaHelpers.accept(number, Types.NUMBER) as number;
-    const d = Math.trunc(FormulaHelpers.accept(digits, Types.NUMBER) as number);
-    // rounds the decimal number Excel shows (15 digits), not the binary one: ROUND(2.675,2) = 2.68
-    const m = Math.pow(10, Math.abs(d));
-    const scaled = Number((Math.abs(x) * (d >= 0 ? m : 1 / m)).toPrecision(15));
-    const r = Math.round(scaled);
-    const out = d >= 0 ? r / m : r * m;
-    return x < 0 ? -out : out;
-  },
-};
-
-/** fast-formula-parser, except that a reference to a cell holding an error gives that error (not #VALUE!). */
-class ExcelParser extends FormulaParser {
-  override checkFormulaResult(result: unknown, allowReturnArray = false): unknown {
-    if (allowReturnArray && result && typeof result === "object" && "ref" in result) {
-      const v = this.retrieveRef(result);
-      if (v instanceof FormulaError || v === null || typeof v !== "object") return v;
-      return super.checkFormulaResult(v, true);
-    }
-    return super.checkFormulaResult(result, allowReturnArray);
-  }
-}
-
 // ---- the evaluator --------------------------------------------------------------------------
 
 /** What one evaluation gathered: the FIRMA errors met, and whether a call had no answer yet. */
@@ -198,21 +75,6 @@ const PENDING_VALUE = new FormulaError("#N/A", "FIRMA: not answered yet");
 
 const NOT_IMPLEMENTED = /Function (\S+) is not implemented/;
 
-/** Whole-formula reasons, in the user's language (the catalogs' formula.* keys). */
-function reasonText(lang: Lang, reason: NotEvaluableReason | "function" | "intersection", detail = ""): string {
-  switch (reason) {
-    case "function":
-      return msg(lang, "formula.whole.function", { name: detail });
-    case "intersection":
-      return msg(lang, "formula.whole.intersection");
-    default:
-      // The argument-level reason, said of the whole formula.
-      return describeReason(reason, lang)
-        .replace(/argumentul/g, "formula")
-        .replace(/the argument/g, "the formula");
-  }
-}
-
 export class FormulaEvaluator {
   private readonly parsers: ExcelParser[] = [];
   private depth = 0;
@@ -230,9 +92,7 @@ export class FormulaEvaluator {
     private readonly namespace = "FIRMA",
     /** The language of the reasons a formula cannot be computed (the report, --verbose). */
     private readonly lang: Lang = "ro",
-  ) {
-    patchOperators();
-  }
+  ) {}
 
   /** One pass over `jobs`, FIRMA calls answered by `lookup`. */
   pass(jobs: readonly FormulaJob[], lookup: FirmaLookup): Outcome[] {
@@ -276,7 +136,7 @@ export class FormulaEvaluator {
           o.kind === "pending"
             ? {
                 kind: "unevaluable",
-                reason: msg(this.lang, "formula.whole.chained"),
+                reason: formulaReason(this.lang, "chained"),
               }
             : o,
         );
@@ -295,7 +155,6 @@ export class FormulaEvaluator {
         onCell: (ref: CellRef) => this.cellValue(ref.sheet, ref.row, ref.col),
         onRange: (ref: RangeRef) => this.rangeValues(ref),
         onVariable: () => null,
-        functions: EXCEL_FUNCTIONS,
       });
       for (const [fn, bare] of this.namespaceFunctions) p.functions[fn] = this.firmaFunction(bare);
       this.parsers[this.depth] = p;
@@ -313,21 +172,21 @@ export class FormulaEvaluator {
     try {
       tokens = tokenize(body);
     } catch (e) {
-      return `${describeReason("syntax", this.lang)}: ${(e as FormulaSyntaxError).message}`;
+      return syntaxReason(this.lang, (e as FormulaSyntaxError).message);
     }
     for (let i = 0; i < tokens.length; i++) {
       const t = tokens[i];
-      if (t.kind === "name") return reasonText(this.lang, "name");
-      if (t.kind === "struct") return reasonText(this.lang, "structuredReference");
+      if (t.kind === "name") return formulaReason(this.lang, "name");
+      if (t.kind === "struct") return formulaReason(this.lang, "structuredReference");
       if (t.kind === "ref") {
         const r = t.ref!;
-        if (r.external) return reasonText(this.lang, "externalReference");
-        if (r.threeD) return reasonText(this.lang, "threeDReference");
-        if (r.area === "name") return reasonText(this.lang, "name");
-        if (r.sheet !== null && !this.wb.sheet(r.sheet)?.part) return reasonText(this.lang, "unknownSheet");
+        if (r.external) return formulaReason(this.lang, "externalReference");
+        if (r.threeD) return formulaReason(this.lang, "threeDReference");
+        if (r.area === "name") return formulaReason(this.lang, "name");
+        if (r.sheet !== null && !this.wb.sheet(r.sheet)?.part) return formulaReason(this.lang, "unknownSheet");
       }
-      if (t.kind === "op" && t.text === "#") return reasonText(this.lang, "spillReference");
-      if (t.kind === "op" && t.text === "@") return reasonText(this.lang, "intersection");
+      if (t.kind === "op" && t.text === "#") return formulaReason(this.lang, "spillReference");
+      if (t.kind === "op" && t.text === "@") return formulaReason(this.lang, "intersection");
       if (t.kind === "func") {
         const m = matchNamespaceFunction(t.text, this.namespace);
         const u = t.text.toUpperCase();
@@ -361,8 +220,8 @@ export class FormulaEvaluator {
   private failure(e: unknown): string {
     const msg = e instanceof Error ? e.message : String(e);
     const m = NOT_IMPLEMENTED.exec(msg);
-    if (m) return reasonText(this.lang, "function", m[1]);
-    return `${describeReason("syntax", this.lang)}: ${msg.split("\n")[0]}`;
+    if (m) return functionReason(this.lang, m[1]);
+    return syntaxReason(this.lang, msg.split("\n")[0]);
   }
 
   /** A FIRMA function called by the parser. */

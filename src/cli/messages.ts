@@ -76,3 +76,53 @@ function messages(l: Lang) {
 }
 
 export const M: Readonly<Record<Lang, ReturnType<typeof messages>>> = { ro: messages("ro"), en: messages("en") };
+
+/** Why the formula engine cannot compute a whole formula (the report, --verbose). */
+export type FormulaReason =
+  "name" | "structuredReference" | "externalReference" | "threeDReference" | "spillReference" | "unknownSheet" | "intersection" | "chained";
+
+/**
+ * The reasons said of the whole formula that the catalog words only of an argument
+ * (`formula.reason.*`: "the argument uses a defined name").
+ */
+const WHOLE_FORMULA: Readonly<Record<Lang, Readonly<Record<Exclude<FormulaReason, "unknownSheet" | "intersection" | "chained">, string>>>> =
+  {
+    ro: {
+      name: "formula folosește un nume definit",
+      structuredReference: "formula este o referință de tabel",
+      externalReference: "formula se referă la alt registru",
+      threeDReference: "formula se referă la mai multe foi",
+      spillReference: "formula folosește operatorul # (zonă revărsată)",
+    },
+    en: {
+      name: "the formula uses a defined name",
+      structuredReference: "the formula is a table reference",
+      externalReference: "the formula refers to another workbook",
+      threeDReference: "the formula spans several sheets",
+      spillReference: "the formula uses the # spill operator",
+    },
+  };
+
+/** Why a whole formula cannot be computed, in one language. */
+export function formulaReason(lang: Lang, reason: FormulaReason): string {
+  switch (reason) {
+    case "unknownSheet":
+      return t(lang, "formula.reason.unknownSheet");
+    case "intersection":
+      return t(lang, "formula.whole.intersection");
+    case "chained":
+      return t(lang, "formula.whole.chained");
+    default:
+      return WHOLE_FORMULA[lang === "en" ? "en" : "ro"][reason];
+  }
+}
+
+/** A function the formula engine does not have. */
+export function functionReason(lang: Lang, name: string): string {
+  return t(lang, "formula.whole.function", { name });
+}
+
+/** A formula that cannot be read, with the parser's words. */
+export function syntaxReason(lang: Lang, detail: string): string {
+  return `${t(lang, "formula.reason.syntax")}: ${detail}`;
+}

@@ -1,7 +1,7 @@
 /**
  * Refreshes the FIRMA formulas of a workbook without Excel, on the add-in's own engine and
  * functions: finds the formulas (both saved forms), evaluates each whole formula as Excel would
- * (evaluate-formula.ts: FIRMA calls wrapped in Excel functions and operators, arguments from other
+ * (excel-formulas.ts: FIRMA calls wrapped in Excel functions and operators, arguments from other
  * cells), and writes only their cached values. Everything else in the package stays byte for byte.
  */
 import type { Change, FirmaEngine, Estimate } from "../engine/engine";
@@ -11,7 +11,7 @@ import { cellRequests, evaluate } from "../shared/evaluate";
 import { patchWorkbook } from "./patch";
 import { sheetCsv, stripFormulas } from "./values";
 import { Workbook } from "./workbook";
-import { FormulaEvaluator, Outcome } from "./evaluate-formula";
+import { FormulaEvaluator, Outcome } from "./excel-formulas";
 
 export interface RefreshOptions {
   engine: FirmaEngine;
@@ -51,7 +51,7 @@ export interface RefreshReport {
   /** Of those, evaluated (or, on a dry run, that would be). */
   evaluated: number;
   /**
-   * Not evaluated, with why (a function or construct evaluate-formula.ts cannot compute as Excel
+   * Not evaluated, with why (a function or construct excel-formulas.ts cannot compute as Excel
    * would): reported, never guessed; they make the run partial.
    */
   skipped: SkippedFormula[];
@@ -97,7 +97,7 @@ export async function refreshWorkbook(input: Uint8Array, options: RefreshOptions
   const wb = Workbook.open(input);
   const found = wb.findFormulas("FIRMA");
 
-  // ---- Formulas as people write them (issue 11 item 3): evaluate-formula.ts computes each whole
+  // ---- Formulas as people write them, not only bare FIRMA calls: excel-formulas.ts computes each whole
   // formula as Excel would. Phase 1 lists the FIRMA calls whose arguments are known (one plan:
   // estimate, budget, prefetch); phase 2 evaluates from the cache, a call whose arguments came
   // from another FIRMA call being fetched in a further round under what is left of the budget.
@@ -136,7 +136,7 @@ export async function refreshWorkbook(input: Uint8Array, options: RefreshOptions
   if (options.dryRun) return report;
 
   // One planned fetch under a hard budget (the estimate, or --max-credits if lower), then every cell
-  // from the cache: nothing is asked twice, and nothing past the budget is ever sent (issue 10).
+  // from the cache: nothing is asked twice, and nothing past the budget is ever sent.
   const hitsBefore = engine.cache.hits;
   // The watch: this run's changes are those recorded from here on (the answers of both fetch rounds).
   const mark = engine.markChanges();
@@ -196,7 +196,7 @@ export async function refreshWorkbook(input: Uint8Array, options: RefreshOptions
   for (const o of patch.outcomes) {
     if (o.status === "spill") report.spillConflicts.push({ sheet: o.sheet, address: o.address, blockedBy: (o.blockedBy ?? []).join(", ") });
   }
-  // Plain copies (issue 11): FIRMA formulas replaced by their values; CSV of the sheets that hold them.
+  // Plain copies, for people without FIRMA: FIRMA formulas replaced by their values; CSV of the sheets that hold them.
   if (options.valuesOnly) report.valuesOnly = stripFormulas(wb, found);
   if (options.csv) for (const sheet of new Set(found.map((f) => f.sheet))) report.csv.push({ sheet, text: sheetCsv(wb, sheet) });
   report.output = wb.pkg.toBytes();
@@ -237,7 +237,7 @@ function simplify(m: Matrix): PlainCell | PlainCell[][] {
 
 const plainCell = (v: Cell): PlainCell => (isCard(v) ? v.text : v);
 
-/** A result as the file can hold it (simplify() already made it so; evaluate-formula.ts types it as any Cell). */
+/** A result as the file can hold it (simplify() already made it so; excel-formulas.ts types it as any Cell). */
 function plain(v: Cell | Matrix): PlainCell | PlainCell[][] {
   return Array.isArray(v) ? v.map((row) => row.map(plainCell)) : plainCell(v);
 }

@@ -1,5 +1,5 @@
 /**
- * Plain copies for people without FIRMA (issue 11): `--values-only` replaces the FIRMA formulas of a
+ * Plain copies for people without FIRMA: `--values-only` replaces the FIRMA formulas of a
  * refreshed workbook by their values, so that LibreOffice or Google Sheets, which do not know the
  * add-in's functions, show the values instead of #NAME?; `--csv` writes a sheet's values as CSV.
  * Both work on the package the refresh produced; every other byte stays as it was.

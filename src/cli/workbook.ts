@@ -140,7 +140,7 @@ export class Workbook {
 
   /**
    * The formula of any cell (for a cell sharing a formula, the master's moved), as stored; null
-   * when the cell holds none. For the formula engine (formula-engine.ts).
+   * when the cell holds none. For the formula engine (excel-formulas.ts).
    */
   formulaAt(sheetName: string, row: number, col: number): string | null {
     const sheet = this.parseSheet(sheetName);

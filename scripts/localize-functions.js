@@ -9,7 +9,8 @@
  *    https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-naming#localize-custom-functions
  *    So the generated file is kept for what the code decides (ids, parameter types, dimensionality,
  *    optional, options) and the texts come from ONE table, src/shared/function-names.ts: functions.json gets
- *    the Romanian texts (the default), functions-en.json the English ones.
+ *    the Romanian texts (the default), functions-en.json the English ones. The JSDoc of functions.ts
+ *    carries no texts (a description there fails the build), so there is no second copy to drift.
  *
  * 2. allowErrorForDataTypeAny: true, so that a range argument holding an error cell still reaches the
  *    function (the other CUIs of the range are answered). It is a top-level metadata property (not a
@@ -79,6 +80,12 @@ function check(generated, table) {
       problems.push(`${f.id}: in functions.ts but not in src/shared/function-names.ts`);
       continue;
     }
+    // The texts have one home, the table: a description written in functions.ts's JSDoc would be a
+    // second one, never shown (the table's replaces it) and free to drift from it.
+    if (f.description) problems.push(`${f.id}: a description in functions.ts; the texts go in src/shared/function-names.ts only`);
+    for (const p of f.parameters)
+      if (p.description)
+        problems.push(`${f.id}(${p.name}): a description in functions.ts; the texts go in src/shared/function-names.ts only`);
     const want = f.parameters.map((p) => p.name).join(", ");
     const have = t.parameters.map((p) => p.id).join(", ");
     if (want !== have) problems.push(`${f.id}: parameters are (${want}) in functions.ts but (${have}) in names.ts`);
@@ -104,6 +111,15 @@ function check(generated, table) {
   return problems;
 }
 
+/** The object with its keys in alphabetical order, the generator's order (the JSDoc has no description to place). */
+function sortedKeys(o) {
+  return Object.fromEntries(
+    Object.keys(o)
+      .sort()
+      .map((k) => [k, o[k]]),
+  );
+}
+
 /** The metadata of one language: the generated file with the table's texts and both data-type flags. */
 function localize(generated, table, lang) {
   const problems = check(generated, table);
@@ -117,16 +133,18 @@ function localize(generated, table, lang) {
     allowCustomDataForDataTypeAny: true,
     functions: functions.map((f) => {
       const t = table[f.id];
-      return {
+      return sortedKeys({
         ...f,
         name: t.name[lang],
         description: t.description[lang],
-        parameters: f.parameters.map((p, i) => ({
-          ...p,
-          name: t.parameters[i].name[lang],
-          description: t.parameters[i].description[lang],
-        })),
-      };
+        parameters: f.parameters.map((p, i) =>
+          sortedKeys({
+            ...p,
+            name: t.parameters[i].name[lang],
+            description: t.parameters[i].description[lang],
+          }),
+        ),
+      });
     }),
   };
 }

@@ -8,7 +8,8 @@
  *   dist/functions-en.json   English  (bt:Override Locale="en-US" / "en-GB" of the JSON.Url resource)
  *
  * so both files have the same ids and parameters and differ only in these texts. The build fails when
- * a function or a parameter of functions.ts is missing here (or is here but not there).
+ * a function or a parameter of functions.ts is missing here (or is here but not there), and when the
+ * JSDoc of functions.ts carries a description: these texts have no second copy there to drift.
  *
  * Rules (https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-naming):
  * - the `id` (the key, the @customfunction id) is never localized and never changes;
@@ -18,8 +19,10 @@
  *   this table and is kept (2 characters: workbooks already use it); its English name is TURNOVER.
  *
  * Parameter `id`: the parameter's name in functions.ts (what the generator writes), to match them up.
- * This file must stay self-contained (no imports): the build loads it outside webpack.
+ * This file must stay self-contained (no imports but type-only ones, which transpiling erases): the
+ * build loads it outside webpack.
  */
+import type { Lang } from "./messages";
 
 export interface Texts {
   ro: string;
@@ -40,8 +43,7 @@ export interface FunctionTexts {
 }
 
 /** The metadata languages: Romanian is the default file (functions.json), English the override. */
-export const LANGUAGES = ["ro", "en"] as const;
-export type Language = (typeof LANGUAGES)[number];
+export const LANGUAGES = ["ro", "en"] as const satisfies readonly Lang[];
 
 const CUI: ParameterTexts = {
   id: "cui",

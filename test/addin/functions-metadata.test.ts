@@ -192,6 +192,20 @@ describe("the table and functions.ts cannot drift", () => {
     expect(() => localizer.localize(g, FUNCTION_TEXTS, "en")).toThrow(/NOU: in functions.ts but not in src\/shared\/function-names.ts/);
   });
 
+  test("the texts have one home: functions.ts's JSDoc carries no description, and one written there fails", () => {
+    for (const f of generated.functions) {
+      expect([f.id, f.description]).toEqual([f.id, undefined]);
+      for (const p of f.parameters) expect([f.id, p.name, p.description]).toEqual([f.id, p.name, undefined]);
+    }
+    const g = clone(generated);
+    g.functions.find((f) => f.id === "DENUMIRE")!.description = "Denumirea firmei.";
+    g.functions.find((f) => f.id === "CA")!.parameters[1].description = "Anul.";
+    expect(localizer.check(g, FUNCTION_TEXTS)).toEqual([
+      "DENUMIRE: a description in functions.ts; the texts go in src/shared/function-names.ts only",
+      "CA(an): a description in functions.ts; the texts go in src/shared/function-names.ts only",
+    ]);
+  });
+
   test("a function only in the table, a parameter added or reordered, a missing text: each is reported", () => {
     const g = clone(generated);
     g.functions = g.functions.filter((f) => f.id !== "JUDETE");

@@ -9,6 +9,7 @@ import type { PlanName } from "../api/types";
 import { isPlanName } from "../engine/plans";
 import { MemoryStore, type KeyValueStore } from "../engine/store";
 import { BATCH_WINDOW, DEFAULT_GUARD_THRESHOLD } from "../engine/options";
+import type { Lang } from "./messages";
 
 export const STORAGE_KEYS = {
   apiKey: "firma.apiKey",
@@ -23,7 +24,8 @@ export { BATCH_WINDOW, DEFAULT_GUARD_THRESHOLD };
 /** How "off" is stored: an absent key means the default, so "off" needs a value of its own. */
 const GUARD_OFF = "off";
 
-export type Language = "ro" | "en";
+/** @deprecated The language type is `Lang` (src/shared/messages); this name stays while src/taskpane/pane.ts imports it. */
+export type Language = Lang;
 
 export interface Settings {
   /** null: no key saved yet (the client then refuses to call, with MissingKeyError). */
@@ -33,9 +35,9 @@ export interface Settings {
   /** The plan the user chose (null: use what the service reports, if anything). */
   plan: PlanName | null;
   /** Language of the pane and the cells' messages: the user's choice, else Office's display language if English, else Romanian. @default "ro" */
-  language: Language;
+  language: Lang;
   /** The language the user chose in the pane; null: follow Office's display language. */
-  languageChoice: Language | null;
+  languageChoice: Lang | null;
   /** Quiet time before queued cells are fetched together, within BATCH_WINDOW (engine/options.ts). @default 40 */
   batchWindowMs: number;
   /**
@@ -60,7 +62,7 @@ interface SharedState {
   current: Settings;
   loading: Promise<Settings> | null;
   /** Office's display language, as far as FIRMA speaks it ("ro" until the pane has told). */
-  displayLanguage: Language;
+  displayLanguage: Lang;
 }
 
 /**
@@ -221,7 +223,7 @@ export async function saveSetting<K extends "plan" | "language" | "batchWindowMs
   else await store.setItem(STORAGE_KEYS[name], String(value));
   const s = shared();
   if (name === "language") {
-    const choice = value as Language | null;
+    const choice = value as Lang | null;
     s.current = { ...s.current, language: choice ?? s.displayLanguage, languageChoice: choice };
   } else {
     s.current = { ...s.current, [name]: value ?? DEFAULTS()[name] };
@@ -246,7 +248,7 @@ export async function saveGuardThreshold(threshold: number | null): Promise<void
 }
 
 /** FIRMA's language for an Office display language ("en-US" → "en"; anything else → "ro"). */
-export function languageFor(officeLanguage: string | null | undefined): Language {
+export function languageFor(officeLanguage: string | null | undefined): Lang {
   return typeof officeLanguage === "string" && /^en\b/i.test(officeLanguage.trim()) ? "en" : "ro";
 }
 

@@ -110,7 +110,7 @@ export const en: Readonly<Record<MessageKey, string>> = {
   "refresh.noDependents":
     "This Excel cannot recalculate from here the cells that depend on FIRMA cells (ExcelApi 1.15 is missing): if one lags behind, press Ctrl+Alt+F9 (no credits: the data is cached).",
 
-  // the watch on what changed (issue 12): the list after a refresh, and the sheet it can be written to
+  // the watch on what changed: the list after a refresh, and the sheet it can be written to
   "changes.heading": "What changed",
   "changes.none": "No change of status, VAT, name or address among the companies refreshed.",
   "changes.some": "This refresh found {changes} among the companies watched:",

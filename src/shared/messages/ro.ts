@@ -1,6 +1,6 @@
 /**
- * Every message FIRMA shows a user in Romanian — the pane, the cells' errors, the CLI — in one table
- * (issue 13). English is in en.ts, under the same keys (the compiler and test/shared/messages.test.ts
+ * Every message FIRMA shows a user in Romanian — the pane, the cells' errors, the CLI — in one table,
+ * so that each surface says the same thing in the same words. English is in en.ts, under the same keys (the compiler and test/shared/messages.test.ts
  * fail on a key in one language only). Keys are dot paths of lowerCamel words: `area.name`, or
  * `area.name.detail`; `{name}` placeholders are filled by t() (index.ts), numbers formatted for the
  * language. Plural nouns are `one|few|other` (Romanian) or `one|other` (English), picked by count().
@@ -119,7 +119,7 @@ export const ro = {
   "refresh.noDependents":
     "Acest Excel nu poate recalcula de aici celulele care depind de cele FIRMA (lipsește ExcelApi 1.15): dacă vreuna a rămas în urmă, apăsați Ctrl+Alt+F9 (fără credite: datele sunt în cache).",
 
-  // the watch on what changed (issue 12): the list after a refresh, and the sheet it can be written to
+  // the watch on what changed: the list after a refresh, and the sheet it can be written to
   "changes.heading": "Ce s-a schimbat",
   "changes.none": "Nicio schimbare de stare, TVA, denumire sau adresă la firmele actualizate.",
   "changes.some": "Această actualizare a găsit {changes} la firmele urmărite:",

@@ -1,5 +1,5 @@
 /**
- * The watch on what changed (issue 12 item 2), end to end: `firma refresh --changes changes.csv`
+ * The watch on what changed, end to end: `firma refresh --changes changes.csv`
  * lists a company's change of status after the sandbox's registry changed it (config `overrides`),
  * and refuses an unwritable path before anything is spent.
  */

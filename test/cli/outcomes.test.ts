@@ -1,5 +1,5 @@
 /**
- * Issue 11: outcomes that tell the truth. `firma refresh` against a service that is down, refuses
+ * Outcomes that tell the truth. `firma refresh` against a service that is down, refuses
  * the key, has no credits left or stops mid-run never replaces a good value; the exit code says
  * ok (0), partial (2) or nothing done (1); an output that cannot be written is found before a credit
  * is spent; --json prints the same summary for scripts; the words follow LANG.
@@ -233,7 +233,7 @@ test("a process killed during --in-place leaves the original workbook whole", as
   expect(Workbook.open(readFileSync(f)).getValue("Firme", "B2")).toBe(`OLD ${CUIS[0]}`);
 }, 30_000);
 
-describe("freshness (issue 11)", () => {
+describe("freshness", () => {
   const cached = async (args: string[]) => {
     let out = "";
     const io: Io = { stdout: { write: (s: string) => (out += s) }, stderr: { write: (s: string) => (out += s) }, env: {} };

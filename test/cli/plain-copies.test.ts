@@ -1,5 +1,5 @@
 /**
- * Issue 11: plain copies for people without FIRMA. `--values-only` writes a copy whose FIRMA
+ * Plain copies for people without FIRMA. `--values-only` writes a copy whose FIRMA
  * formulas are replaced by their values (LibreOffice, converting it headless, shows the names, not
  * #NAME?); `--csv` writes the sheet of FIRMA cells as CSV; `--values-only` refuses --in-place.
  */

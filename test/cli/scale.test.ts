@@ -1,5 +1,5 @@
 /**
- * `firma refresh` at analyst scale (issue 10): a 100,000-row workbook (DENUMIRE and CA for 100,000
+ * `firma refresh` at analyst scale: a 100,000-row workbook (DENUMIRE and CA for 100,000
  * distinct companies, 200,000 formulas) against the sandbox over loopback HTTP. The report's spend
  * must equal what the sandbox charged, the run must be the API's minimum (⌈100,000/100⌉ +
  * ⌈100,000/50⌉ = 3,000 calls), every cell must show its own company's value, and no call may

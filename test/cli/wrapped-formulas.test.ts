@@ -1,5 +1,5 @@
 /**
- * Issue 11 item 3, "formulas as people write them": FIRMA calls wrapped in or combined with
+ * Formulas as people write them: FIRMA calls wrapped in or combined with
  * Excel's functions and operators, and arguments that are formulas or references to formula
  * cells, refreshed by the CLI against the sandbox. Each written value is what Excel computes
  * from the sandbox's truth; the credits stay the minimum of one plan.

@@ -95,7 +95,7 @@ export default [
   },
   {
     // Node scripts and configs (CommonJS).
-    files: ["scripts/**/*.js", "*.config.js"],
+    files: ["scripts/**/*.js", "*.config.js", "test/support/*.js"],
     languageOptions: {
       sourceType: "commonjs",
       globals: {

@@ -1,8 +1,35 @@
-/** Jest: one config, TypeScript through ts-jest (isolatedModules for speed; `npm run typecheck` does the types). */
-module.exports = {
+/**
+ * Jest: two projects, TypeScript through ts-jest (isolatedModules for speed; `npm run typecheck` does the types).
+ *  - fast: the logic in Node, no build, browser, LibreOffice or child process: `npm run test:fast`, a
+ *    developer's loop;
+ *  - slow: what needs the built add-in (made once per run by the globalSetup, test/support/builds.js),
+ *    Chromium, LibreOffice, a child process, or a large sheet.
+ * `npm test` runs both.
+ */
+const SLOW = [
+  "<rootDir>/test/addin/build.test.ts",
+  "<rootDir>/test/addin/package.test.ts",
+  "<rootDir>/test/addin/pane-browser.test.ts",
+  "<rootDir>/test/architecture/layers.test.ts",
+  "<rootDir>/test/cli/libreoffice.test.ts",
+  "<rootDir>/test/cli/outcomes.test.ts",
+  "<rootDir>/test/cli/plain-copies.test.ts",
+  "<rootDir>/test/cli/refresh.test.ts",
+  "<rootDir>/test/cli/scale.test.ts",
+  "<rootDir>/test/faults/cancellation.test.ts",
+  "<rootDir>/test/functions/functions.test.ts",
+  "<rootDir>/test/functions/preview-and-cards.test.ts",
+  "<rootDir>/test/input/bad-input.test.ts",
+  "<rootDir>/test/sandbox/startup.test.ts",
+  "<rootDir>/test/security/**/*.test.ts",
+  "<rootDir>/test/server/**/*.test.ts",
+  "<rootDir>/test/taskpane/**/*.browser.test.ts",
+  "<rootDir>/test/taskpane/sheets.test.ts",
+];
+
+const common = {
   testEnvironment: "node",
   roots: ["<rootDir>/test"],
-  testMatch: ["**/*.test.ts"],
   transform: {
     "^.+\\.[tj]sx?$": ["ts-jest", { tsconfig: { module: "commonjs", allowJs: true, isolatedModules: true } }],
   },
@@ -11,5 +38,32 @@ module.exports = {
   transformIgnorePatterns: [
     "/node_modules/(?!(office-addin-mock|office-addin-manifest|@microsoft/office-js|(?:(?:@[^/]+/)?[^/]+/node_modules/)?(?:cookie|content-disposition))/)",
   ],
-  testTimeout: 30000,
 };
+
+module.exports = {
+  // A run-wide option: Jest ignores it inside a project.
+  testTimeout: 30000,
+  projects: [
+    {
+      ...common,
+      displayName: "fast",
+      testMatch: ["<rootDir>/test/**/*.test.ts"],
+      testPathIgnorePatterns: ["/node_modules/", ...SLOW.map(toPattern)],
+    },
+    {
+      ...common,
+      displayName: "slow",
+      testMatch: SLOW,
+      globalSetup: "<rootDir>/test/support/global-setup.js",
+    },
+  ],
+};
+
+/** A testMatch glob as the regular expression testPathIgnorePatterns takes. */
+function toPattern(glob) {
+  return glob
+    .replace("<rootDir>", "")
+    .replace(/[.+?^${}()|[\]\\]/g, "\\$&")
+    .replace(/\/\*\*\//g, "/(.*/)?")
+    .replace(/\*/g, "[^/]*");
+}

@@ -70,7 +70,7 @@ export interface SandboxConfig {
   faults: Partial<FaultConfig>;
   /**
    * A company's data changed at the registry: CUI → profile fields that replace the generated ones in
-   * profile and batch answers, e.g. { "14399840": { stare: "RADIATA" } } (the watch on changes, issue 12).
+   * profile and batch answers, e.g. { "14399840": { stare: "RADIATA" } } (to show the watch on changes).
    */
   overrides: Record<string, Partial<Record<OverridableField, string | boolean>>>;
 }

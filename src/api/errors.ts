@@ -173,7 +173,7 @@ export class NetworkError extends ApiError {
 }
 
 /**
- * The attempt or the whole call took too long. Retried once inside the call's total time (issue 10):
+ * The attempt or the whole call took too long. Retried once inside the call's total time:
  * the attempt may have been charged, and the meter counts it so.
  */
 export class TimeoutError extends ApiError {

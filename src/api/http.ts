@@ -7,7 +7,7 @@
  * Retry policy, in order: caller aborted → no; not a transient failure (4xx, 429, a field of the wrong
  * kind, an unknown error) → no; attempts used up → no; the wait would overrun the total timeout → no.
  * Transient: a 5xx, a reset or refused connection, an attempt that timed out, and a 2xx whose body is
- * empty or not JSON (issue 10: one retry fixes them). A 503's `Retry-After` sets the wait when it fits.
+ * empty or not JSON (a passing fault: one retry usually fixes it). A 503's `Retry-After` sets the wait when it fits.
  *
  * Credits: each attempt that reached the service may have been charged, whatever its answer, except
  * the refusals the service makes before charging (401, 403, 429); `CallRecord.charged` says so, and
@@ -215,7 +215,7 @@ const REFUSED_BEFORE_CHARGING = new Set([401, 403, 429]);
 /**
  * Whether an attempt may have cost a credit: every call that reached the service, answered or not
  * (a 5xx, a timeout, a reset after sending), except a refusal before charging. The upper bound the
- * engine's meter, budget and reports count (issue 10); `isCredited` is the sandbox's narrower rule.
+ * engine's meter, budget and reports count, so that no spend goes unseen; `isCredited` is the sandbox's narrower rule.
  */
 export const mayHaveCharged = (status: number, sent: boolean) => sent && !REFUSED_BEFORE_CHARGING.has(status);
 

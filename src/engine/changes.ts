@@ -1,5 +1,5 @@
 /**
- * The watch on what changed (issue 12 item 2): when a company's profile arrives, its status, VAT
+ * The watch on what changed: when a company's profile arrives, its status, VAT
  * registration, name and address are compared with what the cache held, and each difference is
  * recorded. Answers arrive in one place (dispatch.ts store()), so every path that fetches — a cell,
  * the pane's refresh, the CLI — is watched alike, at no extra credit.

@@ -1,6 +1,6 @@
 /**
  * The one gate every call to the service passes, so that no path can spend what the user did not
- * allow (issue 10):
+ * allow:
  *  - at most `concurrency` calls in flight; a call whose cells were all cancelled before its turn is
  *    dropped unsent;
  *  - after "credits spent" (a 429, or the service's `X-Credits-Remaining` reaching 0) no call with

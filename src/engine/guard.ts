@@ -1,5 +1,5 @@
 /**
- * The credit guard of ordinary recalculation (issue 10): a burst of cells — a pasted column, a
+ * The credit guard of ordinary recalculation: a burst of cells — a pasted column, a
  * fill-down, a workbook Excel recalculates — is let through while what it costs stays within the
  * user's threshold; past it, the burst is held: its cells settle at once with a message saying so,
  * nothing more is spent, and the pane asks. Confirming lets the burst through when Excel

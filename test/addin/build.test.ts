@@ -1,13 +1,11 @@
 /**
- * The webpack build, run here into temporary folders (development and production at once, so dist/
- * is left alone): functions.json is generated from the JSDoc and fits Microsoft's schema, the pane
+ * The webpack builds (development, and production for one address; made once per run into the
+ * tests' build cache, so dist/ is left alone: test/support/builds.js): functions.json is generated from the JSDoc and fits Microsoft's schema, the pane
  * page loads office.js and both bundles, the manifest and icons are copied, and a production build
  * is made for the address it is given (FIRMA_ADDIN_URL) and nothing else.
  */
 import * as fs from "fs";
-import * as os from "os";
 import * as path from "path";
-import { spawn } from "child_process";
 import Ajv from "ajv-draft-04";
 import { FUNCTIONS_SCHEMA, MANIFEST_XSD, ROOT } from "./paths";
 
@@ -15,40 +13,21 @@ const { validateManifest } = require("../../scripts/validate-manifest.js") as {
   validateManifest(file: string): { status: "valid" | "invalid" | "skipped" | "no-xmllint"; output: string };
 };
 
-const WEBPACK_CLI = path.join(ROOT, "node_modules", "webpack-cli", "bin", "cli.js");
+const { DEPLOY_URL, ensureBuild } = require("../support/builds") as {
+  DEPLOY_URL: string;
+  ensureBuild(kind: "dev" | "deploy"): Promise<string>;
+};
 /** The address the production build is made for (docs/deploy.md). */
-const ADDIN_URL = "https://addin.test.example.ro/";
+const ADDIN_URL = DEPLOY_URL;
 const { version } = require("../../package.json") as { version: string };
 
-/** Runs webpack in a child process; resolves with its output, rejects with it when the build fails. */
-function webpack(mode: "development" | "production", outDir: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [WEBPACK_CLI, "--mode", mode, "--output-path", outDir], {
-      cwd: ROOT,
-      env: { ...process.env, NODE_ENV: mode, FIRMA_ADDIN_URL: ADDIN_URL, FIRMA_SERVICE_URL: "", FIRMA_SUPPORT_URL: "" },
-    });
-    let output = "";
-    child.stdout.on("data", (d) => (output += d));
-    child.stderr.on("data", (d) => (output += d));
-    child.on("error", reject);
-    child.on("close", (code) => (code === 0 ? resolve(output) : reject(new Error(`webpack --mode ${mode} failed (${code}):\n${output}`))));
-  });
-}
-
-let tmp: string;
 let dev: string;
 let prod: string;
 
 beforeAll(async () => {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "firma-build-"));
-  dev = path.join(tmp, "dev");
-  prod = path.join(tmp, "prod");
-  await Promise.all([webpack("development", dev), webpack("production", prod)]);
-}, 120_000);
-
-afterAll(() => {
-  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
-});
+  // The development build and the production build for ADDIN_URL, made once per run (test/support/builds.js).
+  [dev, prod] = await Promise.all([ensureBuild("dev"), ensureBuild("deploy")]);
+}, 240_000);
 
 const read = (dir: string, file: string) => fs.readFileSync(path.join(dir, file), "utf8");
 

@@ -9,7 +9,6 @@
  */
 import * as fs from "fs";
 import * as http from "http";
-import * as os from "os";
 import * as path from "path";
 import type { AddressInfo } from "net";
 import type { Browser } from "playwright-core";
@@ -19,15 +18,14 @@ if (!haveChromium) console.log(`pane browser test SKIPPED: no Chromium at ${CHRO
 const withChromium = haveChromium ? describe : describe.skip;
 
 withChromium("the pane page in a browser", () => {
-  let tmp: string;
+  let dist: string;
   let server: http.Server;
   let browser: Browser;
   let origin: string;
 
   beforeAll(async () => {
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), "firma-pane-"));
-    await build(tmp);
-    server = await serve(tmp);
+    dist = await build();
+    server = await serve(dist);
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     browser = await launchChromium();
   }, 120_000);
@@ -35,7 +33,6 @@ withChromium("the pane page in a browser", () => {
   afterAll(async () => {
     await browser?.close();
     await new Promise((r) => (server ? server.close(r) : r(undefined)));
-    if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
   });
 
   test("loads offline, registers every function, and saves the key", async () => {
@@ -52,7 +49,7 @@ withChromium("the pane page in a browser", () => {
     expect(await page.textContent("#key-state")).toMatch(/Nicio cheie/);
 
     const declared = (
-      JSON.parse(fs.readFileSync(path.join(tmp, "functions.json"), "utf8")) as {
+      JSON.parse(fs.readFileSync(path.join(dist, "functions.json"), "utf8")) as {
         functions: { id: string }[];
       }
     ).functions.map((f) => f.id);

@@ -2,7 +2,7 @@
  * Nothing stuck when Excel cancels: an invocation cancelled while it waits for the service settles at
  * once with "cancelled", whether it waits in the batching queue, in a batch call already sent, or in
  * a list's pages; the others go on. Through the BUILT bundle in the Excel runtime stand-in.
- * Needs `npm run build` first.
+ * Loads the functions bundle of the present sources (test/support/builds.js).
  */
 import { ExcelStandIn, StandInError, StandInStorage } from "../support/excel-runtime";
 import { startSandbox, Sandbox } from "../../sandbox/server";

@@ -1,12 +1,12 @@
 /**
  * The BUILT functions bundle and the GENERATED functions.json, loaded into a stand-in for Excel's
  * custom-functions runtime, against the sandbox over loopback HTTP: every function in the metadata
- * is wired and returns the sandbox's data. Needs `npm run build` first (the test script does it).
+ * is wired and returns the sandbox's data. It loads the functions bundle of the present sources (test/support/builds.js).
  */
 import * as fs from "fs";
 import * as path from "path";
 import Ajv from "ajv-draft-04";
-import { ExcelStandIn, StandInError, StandInStorage } from "../support/excel-runtime";
+import { DIST, ExcelStandIn, StandInError, StandInStorage } from "../support/excel-runtime";
 import { startSandbox, Sandbox } from "../../sandbox/server";
 import * as data from "../../sandbox/dataset";
 import { latestCompleteYear } from "../../src/engine/years";
@@ -38,7 +38,7 @@ const company = data.company(CUI)!;
 const fin = data.financials(CUI).find((f) => f.an === LATEST)!;
 
 describe("the generated metadata", () => {
-  const meta = JSON.parse(fs.readFileSync(path.resolve(__dirname, "../../dist/functions.json"), "utf8"));
+  const meta = JSON.parse(fs.readFileSync(path.join(DIST, "functions.json"), "utf8"));
 
   test.each(["functions.json", "functions-en.json"])("%s validates against the custom-functions schema", (file) => {
     const schemaFile = path.resolve(__dirname, "../../../shared/schemas/custom-functions/custom-functions.schema.json");
@@ -48,7 +48,7 @@ describe("the generated metadata", () => {
     }
     const ajv = new Ajv({ strict: false, allErrors: true });
     const validate = ajv.compile(JSON.parse(fs.readFileSync(schemaFile, "utf8")));
-    const ok = validate(JSON.parse(fs.readFileSync(path.resolve(__dirname, "../../dist", file), "utf8")));
+    const ok = validate(JSON.parse(fs.readFileSync(path.join(DIST, file), "utf8")));
     expect(ok ? [] : validate.errors).toEqual([]);
   });
 

@@ -1,5 +1,5 @@
 /**
- * Issue 12 items 1 and 3, in the stand-in for Excel's runtime (the BUILT bundle; `npm run build` first):
+ * The value preview and the company card, in the stand-in for Excel's runtime (the built bundle: test/support/builds.js):
  *  - the value preview (invocation.isInValuePreview, https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-formula-value-preview)
  *    answers from the cache only: no call, a placeholder for what is not cached, values for what is;
  *  - FIRMA.FISA returns an entity value (https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-data-types-concepts,

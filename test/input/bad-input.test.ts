@@ -2,7 +2,7 @@
  * Bad input through the functions (issue 5): the BUILT bundle in the Excel runtime stand-in, against
  * the sandbox. Each input gives a value or a clear cell error (the exact Excel error code, and a
  * message that says what to do), and input refused locally costs nothing: the sandbox sees no call.
- * Needs `npm run build` first.
+ * Loads the functions bundle of the present sources (test/support/builds.js).
  */
 import { errorCell, ExcelStandIn, StandInError, StandInStorage } from "../support/excel-runtime";
 import { startSandbox, Sandbox } from "../../sandbox/server";

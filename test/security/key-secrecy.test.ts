@@ -2,7 +2,7 @@
  * The API key never reaches the workbook, a URL, the console or an error message (issue 5).
  * Through the BUILT functions bundle in the Excel runtime stand-in against the sandbox, and through
  * the client and the engine directly with a fetch that echoes the key back in every way it can.
- * Needs `npm run build` first.
+ * Loads the functions bundle of the present sources (test/support/builds.js).
  */
 import { FirmaClient } from "../../src/api";
 import { FirmaEngine } from "../../src/engine/engine";

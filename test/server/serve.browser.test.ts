@@ -23,20 +23,26 @@ if (!haveChromium) console.log(`firma serve browser tests SKIPPED: no Chromium a
 const withChromium = haveChromium ? describe : describe.skip;
 jest.setTimeout(120_000);
 
-const ADDIN_URL = "https://addin.test.example.ro/";
+const { DEPLOY_URL: ADDIN_URL, ensureBuild } = require("../support/builds") as {
+  DEPLOY_URL: string;
+  ensureBuild(kind: "deploy"): Promise<string>;
+};
 type Win = Window & { __firmaStandIn: StandIn };
 
 let sb: Sandbox;
 let browser: Browser;
 let tmp: string;
+let relay: string;
 const quiet = { stdout: { write: () => true }, stderr: { write: () => true }, env: {} };
 
 beforeAll(async () => {
   if (!haveChromium) return;
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), "firma-deploy-"));
   sb = await startSandbox({ port: 0, cors: false });
-  await Promise.all([
-    build(path.join(tmp, "relay"), { FIRMA_ADDIN_URL: ADDIN_URL }),
+  // The relay's build is the tests' shared production build for ADDIN_URL; the direct one names the
+  // sandbox's port, known only now, so it is made here.
+  [relay] = await Promise.all([
+    ensureBuild("deploy"),
     build(path.join(tmp, "direct"), { FIRMA_ADDIN_URL: ADDIN_URL, FIRMA_SERVICE_URL: sb.url }),
   ]);
   browser = await launchChromium();
@@ -78,10 +84,7 @@ async function fill(page: Page, cuis: number[]) {
 
 withChromium("the add-in built for an address, served by firma serve", () => {
   test("through the same-origin relay, 1,000 names fill at the API's minimum (10 credits) from a service that allows no browser", async () => {
-    const server = await serve(
-      ["--host", "127.0.0.1", "--port", "0", "--http", "--dist", path.join(tmp, "relay"), "--upstream", sb.url],
-      quiet,
-    );
+    const server = await serve(["--host", "127.0.0.1", "--port", "0", "--http", "--dist", relay, "--upstream", sb.url], quiet);
     try {
       const { page, context, blocked, errors } = await openServed(browser, server.url);
       // The page that ships: office.js from the CDN, under its own CSP.

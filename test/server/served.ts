@@ -12,7 +12,7 @@ import { ROOT } from "../taskpane/harness";
 
 const CDN = "https://appsforoffice.microsoft.com/lib/1/hosted/";
 const OFFICE_JS = path.join(ROOT, "node_modules", "@microsoft", "office-js", "dist");
-const STANDIN = path.join(ROOT, "test", "pane", "excel-standin.js");
+const STANDIN = path.join(ROOT, "test", "taskpane", "excel-standin.js");
 
 /** A production build into `outDir` for these variables. */
 export function build(outDir: string, env: Record<string, string>): Promise<void> {

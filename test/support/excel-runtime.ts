@@ -28,7 +28,9 @@ import * as fs from "fs";
 import * as path from "path";
 import * as vm from "vm";
 
-export const DIST = path.resolve(__dirname, "../../dist");
+const { ensureBuildSync } = require("./builds") as { ensureBuildSync(kind: "local"): string };
+/** The production build for https://localhost:3000/ of the present sources (test/support/builds.js; the slow project's globalSetup makes it). */
+export const DIST: string = ensureBuildSync("local");
 
 export interface FunctionMeta {
   id: string;
@@ -175,7 +177,7 @@ export class ExcelStandIn {
     options: StandInOptions = {},
   ) {
     const file = path.join(dist, "functions.js");
-    if (!fs.existsSync(file)) throw new Error(`${file} is missing: run "npm run build" first`);
+    if (!fs.existsSync(file)) throw new Error(`${file} is missing: not a build of the add-in`);
     const json = JSON.parse(fs.readFileSync(path.join(dist, options.metadataFile ?? "functions.json"), "utf8"));
     this.metadata = json.functions;
     this.allowCustomData = json.allowCustomDataForDataTypeAny === true;

@@ -9,12 +9,11 @@
  */
 import * as fs from "fs";
 import * as http from "http";
-import * as os from "os";
 import * as path from "path";
-import { spawn } from "child_process";
 import type { AddressInfo } from "net";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { startSandbox, type Sandbox } from "../../sandbox/server";
+const { ensureBuild } = require("../support/builds") as { ensureBuild(kind: "dev" | "local" | "deploy"): Promise<string> };
 
 export const ROOT = path.resolve(__dirname, "..", "..");
 export const CHROMIUM = process.env.FIRMA_CHROMIUM || "/usr/bin/chromium";
@@ -29,17 +28,9 @@ const TYPES: Record<string, string> = {
   ".json": "application/json",
 };
 
-/** webpack --mode development into outDir (the repository's dist/ is left alone). */
-export function build(outDir: string): Promise<void> {
-  const cli = path.join(ROOT, "node_modules", "webpack-cli", "bin", "cli.js");
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, "--mode", "development", "--output-path", outDir], { cwd: ROOT });
-    let output = "";
-    child.stdout.on("data", (d) => (output += d));
-    child.stderr.on("data", (d) => (output += d));
-    child.on("error", reject);
-    child.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`webpack failed (${code}):\n${output}`))));
-  });
+/** The development build of the present sources (made once, then kept: test/support/builds.js). */
+export function build(): Promise<string> {
+  return ensureBuild("dev");
 }
 
 /**
@@ -91,25 +82,24 @@ export interface Harness {
 
 /** `sandboxPort`: where the sandbox listens (0, the default: any free port). */
 export async function startHarness(options: { sandboxPort?: number } = {}): Promise<Harness> {
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "firma-pane-"));
+  let dist: string;
   let server: http.Server | undefined;
   let sandbox: Sandbox | undefined;
   let browser: Browser | undefined;
   try {
-    await build(tmp);
-    server = await serve(tmp);
+    dist = await build();
+    server = await serve(dist);
     sandbox = await startSandbox({ port: options.sandboxPort ?? 0 });
     browser = await launchChromium();
   } catch (e) {
     await browser?.close();
     await sandbox?.close();
     server?.close();
-    fs.rmSync(tmp, { recursive: true, force: true });
     throw e;
   }
   const srv = server;
   return {
-    dist: tmp,
+    dist,
     origin: `http://127.0.0.1:${(srv.address() as AddressInfo).port}`,
     browser,
     sandbox,
@@ -117,7 +107,6 @@ export async function startHarness(options: { sandboxPort?: number } = {}): Prom
       await browser!.close();
       await sandbox!.close();
       await new Promise((r) => srv.close(r));
-      fs.rmSync(tmp, { recursive: true, force: true });
     },
   };
 }

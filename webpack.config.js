@@ -91,7 +91,7 @@ module.exports = async (env, options) => {
     resolve: {
       extensions: [".ts", ".js"],
     },
-    // One engine in the add-in (issue 13): the page loads both entries, and with one webpack runtime
+    // One engine in the add-in: the page loads both entries, and with one webpack runtime
     // they share one module registry, so the modules both use (engine, client, settings, messages)
     // sit once in shared.js and are instantiated once — one engine, one cache, one meter.
     optimization: {

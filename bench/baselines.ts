@@ -1,6 +1,6 @@
 /**
  * The two baselines FIRMA is measured against, written for this benchmark from their descriptions
- * (issue 5). Each takes one cell at a time, as Excel invokes functions, and answers with a value or
+ *. Each takes one cell at a time, as Excel invokes functions, and answers with a value or
  * an error code. Both check the CUI locally first (as FIRMA does), so an invalid CUI costs them
  * nothing either: the comparison is about batching, de-duplication and the cache.
  *

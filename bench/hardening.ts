@@ -1,5 +1,5 @@
 /**
- * The hardening workloads (issue 10), run by run.ts next to W1–W6:
+ * The hardening workloads, run by run.ts next to W1–W6:
  *
  * - W7: 100,000 distinct companies × 5 functions (500,000 cells) through the built bundle: first
  *   fill, recalculation, and reopening over the same storage; each phase bounded in time.

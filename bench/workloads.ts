@@ -1,5 +1,5 @@
 /**
- * The benchmark's sheets (W1–W6 of issue 5), the answer each cell should show, and the fewest calls
+ * The benchmark's sheets (W1–W6), the answer each cell should show, and the fewest calls
  * the service's documented limits allow for a sheet.
  */
 import { prng } from "../test/fixtures/build-workbook";

@@ -136,7 +136,7 @@ async function shoot(h: Harness, lang: "ro" | "en"): Promise<string> {
   return s.save(`pane-${lang}.png`, "#pane");
 }
 
-/** The refresh section after a refresh that worked, and after one the service failed (issue 11: both outcomes, truthfully). */
+/** The refresh section after a refresh that worked, and after one the service failed (both outcomes, truthfully). */
 async function outcome(h: Harness, kind: "ok" | "failed"): Promise<string> {
   const s = await session(h, `demo-business-outcome-${kind}`);
   await s.fill(workbook());
@@ -150,7 +150,7 @@ async function outcome(h: Harness, kind: "ok" | "failed"): Promise<string> {
   return s.save(`refresh-${kind}.png`, "#refresh-section");
 }
 
-/** The changes a refresh found (issue 12): the registry changes three companies (sandbox overrides), then a refresh. */
+/** The changes a refresh found: the registry changes three companies (sandbox overrides), then a refresh. */
 async function changes(h: Harness): Promise<string> {
   const s = await session(h, "demo-business-changes");
   await s.fill(workbook());
@@ -168,7 +168,7 @@ async function changes(h: Harness): Promise<string> {
   return s.save("changes.png", "#refresh-section");
 }
 
-/** The pane in Office's Black theme (issue 12), after an estimate. */
+/** The pane in Office's Black theme, after an estimate. */
 async function dark(h: Harness): Promise<string> {
   const s = await session(h, "demo-business-dark", { officeTheme: BLACK_THEME });
   await s.fill(workbook());

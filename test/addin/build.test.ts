@@ -109,8 +109,8 @@ describe.each([
   });
 
   test("one engine: its code is in shared.js only, once, and no global links two copies", () => {
-    // A message only the engine's option check has, and the client's class: each in one file.
-    for (const marker of ["FIRMA engine option", "X-API-Key"]) {
+    // A message only the engine's option check has (engine/options.ts), and the client's header: each in one file.
+    for (const marker of ["a key-value store (getItem, setItem, removeItem)", "X-API-Key"]) {
       const holders = ["runtime.js", "shared.js", "functions.js", "taskpane.js"].filter((f) => read(dir(), f).includes(marker));
       expect(holders).toEqual(["shared.js"]);
     }

@@ -1,5 +1,5 @@
 /**
- * Issue 10's credit promises, against the sandbox over loopback HTTP, counting what it charged:
+ * The credit promises (fewest calls, budgets, the stop after "credits spent"), against the sandbox over loopback HTTP, counting what it charged:
  * the estimate is an upper bound on first contact and exact once the service is known; a budget is
  * never exceeded; after "credits spent" nothing more is sent; the guard holds a burst past its
  * threshold; one retry fixes an unreadable answer; a healthy service never times a cell out
@@ -189,7 +189,7 @@ describe("deadlines measure the call", () => {
   });
 });
 
-describe("estimates that know the cache (issue 11)", () => {
+describe("estimates that know the cache", () => {
   test("a list already cached costs 0 in the estimate, and the same list twice counts once", async () => {
     const { cellRequests, evaluate } = await import("../../src/shared/evaluate");
     const { engine, charged } = setup();

@@ -48,7 +48,7 @@ describe("cancelled invocations settle at once", () => {
     ["a cell still in the batching queue", "DENUMIRE", [A], 0, (r) => r as StandInError],
     ["a cell whose batch call is on its way", "CA", [B, data.LATEST_YEAR], 100, (r) => r as StandInError],
     ["a range whose batch call is on its way", "DENUMIRE", [[[A], [C]]], 100, (r) => (r as unknown[][])[1][0] as StandInError],
-    // A list that fails (or is cancelled) answers one error in its own cell (issue 11).
+    // A list that fails (or is cancelled) answers one error in its own cell.
     ["a search waiting for its first page", "CAUTA", ["SRL", null, null, null, 250], 100, (r) => r as StandInError],
     ["a ranking waiting for its first page", "TOP", [`top-cifra-afaceri-${data.LATEST_YEAR}-national`, 300], 100, (r) => r as StandInError],
   ];

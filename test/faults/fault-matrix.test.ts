@@ -1,9 +1,9 @@
 /**
- * The fault matrix (issue 5): for each fault the sandbox can inject, a 2,000-cell fill (1,000 CUIs ×
+ * The fault matrix: for each fault the sandbox can inject, a 2,000-cell fill (1,000 CUIs ×
  * DENUMIRE and CA) through the functions' evaluate() (the Office-free layer functions.ts wraps for
  * Excel) on an engine with tight timeouts, against the sandbox over loopback HTTP. For every fault:
  *  - every invocation settles within its call's time: deadlines measure the call, not the queue
- *    (issue 10), so a cell waits at most for the calls ahead of it, `concurrency` at a time, each
+ *   , so a cell waits at most for the calls ahead of it, `concurrency` at a time, each
  *    bounded by totalTimeoutMs, plus 1 s;
  *  - no cell shows another company's value (a cell shows its own company's value or an error);
  *  - retries stay bounded: at most `retries` per call;

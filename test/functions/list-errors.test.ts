@@ -1,5 +1,5 @@
 /**
- * Issue 11: a list function that fails answers one error in its own cell (no header row above it),
+ * A list function that fails answers one error in its own cell (no header row above it),
  * so that IFERROR and ISERROR around it see the error.
  */
 import { FirmaEngine } from "../../src/engine/engine";

@@ -1,5 +1,5 @@
 /**
- * Issue 12: field names as people write them in FIRMA.CAMP (diacritics, English aliases), an
+ * Field names as people write them in FIRMA.CAMP (diacritics, English aliases), an
  * unknown one listing the valid names at no cost, and TOP's annual change as a fraction for Excel's
  * % format.
  */

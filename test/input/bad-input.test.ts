@@ -1,5 +1,5 @@
 /**
- * Bad input through the functions (issue 5): the BUILT bundle in the Excel runtime stand-in, against
+ * Bad input through the functions: the BUILT bundle in the Excel runtime stand-in, against
  * the sandbox. Each input gives a value or a clear cell error (the exact Excel error code, and a
  * message that says what to do), and input refused locally costs nothing: the sandbox sees no call.
  * Loads the functions bundle of the present sources (test/support/builds.js).
@@ -323,7 +323,7 @@ describe("bad input through the functions", () => {
     } else {
       let e: unknown = got;
       if ("errorAt" in w && LISTS.has(c.fn.toUpperCase())) {
-        // A list or a history that fails answers one error in the formula's own cell (issue 11: IFERROR sees it).
+        // A list or a history that fails answers one error in the formula's own cell (so IFERROR sees it).
         expect(Array.isArray(got)).toBe(false);
       } else if ("errorAt" in w) {
         expect(Array.isArray(got)).toBe(true);

@@ -1,5 +1,5 @@
 /**
- * The switches added for the engine's hardening work (issue 10): range shape, stranger and
+ * The switches added for the engine's hardening work: range shape, stranger and
  * conflicting batch items, Retry-After on 429, charging failed calls, and the running counters.
  */
 import { call, freshKey } from "./testkit";

@@ -1,5 +1,5 @@
 /**
- * The key is never sent in clear over the network (issue 5): a plain http:// base URL is refused
+ * The key is never sent in clear over the network: a plain http:// base URL is refused
  * unless it is loopback (the local sandbox), by the client, by the engine and by the functions,
  * before any call; https:// and http://127.0.0.1 work.
  */

@@ -1,5 +1,5 @@
 /**
- * The API key never reaches the workbook, a URL, the console or an error message (issue 5).
+ * The API key never reaches the workbook, a URL, the console or an error message.
  * Through the BUILT functions bundle in the Excel runtime stand-in against the sandbox, and through
  * the client and the engine directly with a fetch that echoes the key back in every way it can.
  * Loads the functions bundle of the present sources (test/support/builds.js).

@@ -1,5 +1,5 @@
 /**
- * The pane's credit controls of issue 10, in headless Chromium against the sandbox over HTTP:
+ * The pane's credit controls, in headless Chromium against the sandbox over HTTP:
  * a refresh never spends more than the estimate it showed (also when the service ignores
  * `include`), the credit guard holds a costly recalculation until the user says "Completează",
  * the stop after "credits spent" is shown with its end and can be lifted, and a refresh the

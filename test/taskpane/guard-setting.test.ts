@@ -1,4 +1,4 @@
-/** The credit guard's setting (issue 10): stored like the other settings, "off" kept apart from "not set". */
+/** The credit guard's setting: stored like the other settings, "off" kept apart from "not set". */
 import { MemoryStore } from "../../src/engine/store";
 import * as settings from "../../src/shared/settings";
 

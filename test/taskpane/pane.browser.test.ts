@@ -266,7 +266,7 @@ withChromium("the task pane in a browser", () => {
       expect(await numberIn(page, "#est-cuis")).toBe(book.distinct);
       expect(await numberIn(page, "#est-batches")).toBe(estimate);
       expect(await numberIn(page, "#est-left")).toBe(20_000 - spentBefore);
-      // The age of the data behind these cells (issue 11), then what costs nothing ("123" for names, counties and CA)
+      // The age of the data behind these cells, then what costs nothing ("123" for names, counties and CA)
       const today = new Intl.DateTimeFormat("ro-RO", { dateStyle: "short", timeZone: "Europe/Bucharest" }).format(Date.now());
       expect(await text(page, "#est-notes")).toMatch(
         new RegExp(
@@ -525,7 +525,7 @@ withChromium("the task pane in a browser", () => {
       expect(await text(page, "#refresh-confirm-text")).toBe(
         "Costul estimat (3 credite) depășește creditele rămase (2). Celulele pentru care nu ajung creditele vor afișa #N/A. Continuați?",
       );
-      expect(await page.evaluate(() => document.activeElement?.id)).toBe("refresh-no"); // the safe answer has the focus (issue 12)
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe("refresh-no"); // the safe answer has the focus
       await page.click("#refresh-no");
       await idle(page);
       expect(await text(page, "#refresh-status")).toBe("Actualizarea a fost anulată; nu s-a cheltuit nimic.");

@@ -81,12 +81,12 @@ describe("manifest.xml references", () => {
     expect(xml).toContain(`<SourceLocation DefaultValue="${DEV_URL}taskpane.html"/>`);
   });
 
-  // CustomFunctions.Error is CustomFunctionsRuntime 1.2, its ErrorCode values 1.3 (functions.ts uses both):
+  // CustomFunctions.Error is CustomFunctionsRuntime 1.2, its ErrorCode values 1.3 (src/functions/excel-results.ts uses both):
   // https://learn.microsoft.com/javascript/api/requirement-sets/excel/custom-functions-requirement-sets
   test("requires the shared runtime and CustomFunctionsRuntime 1.3", () => {
     expect(xml).toMatch(/<Set Name="SharedRuntime" MinVersion="1\.1"\/>/);
     expect(xml).toMatch(/<Set Name="CustomFunctionsRuntime" MinVersion="1\.3"\/>/);
-    expect(fs.readFileSync(path.join(ROOT, "src", "functions", "functions.ts"), "utf8")).toMatch(/CustomFunctions\.ErrorCode\b/);
+    expect(fs.readFileSync(path.join(ROOT, "src", "functions", "excel-results.ts"), "utf8")).toMatch(/CustomFunctions\.ErrorCode\b/);
   });
 
   test("the functions' script and metadata are the build's outputs", () => {

@@ -145,6 +145,8 @@ module.exports = async (env, options) => {
         patterns: [
           { from: "assets/*.png", to: "assets/[name][ext]" },
           { from: "src/taskpane/taskpane.css", to: "taskpane.css" },
+          { from: "src/taskpane/sections.css", to: "sections.css" },
+          { from: "src/taskpane/themes.css", to: "themes.css" },
           // A development build loads office.js from here; a production one from Microsoft's CDN only.
           ...(dev
             ? [

@@ -50,6 +50,8 @@ describe.each([
       "taskpane.js",
       "taskpane.html",
       "taskpane.css",
+      "sections.css",
+      "themes.css",
       "manifest.xml",
       ...(dir() === dev ? ["office-js/office.js", "office-js/excel-win32-16.01.js", "office-js/ro-ro/office_strings.js"] : []),
       ...[16, 32, 64, 80, 128].map((s) => `assets/icon-${s}.png`),

@@ -11,7 +11,7 @@ import { basename, dirname, extname, join, resolve } from "path";
 import { SingleBar } from "cli-progress";
 import type { PlanName } from "../api/types";
 import { FirmaEngine } from "../engine/engine";
-import { isPlanName } from "../engine/plans";
+import { isPlanName } from "../engine/subscription-plans";
 import { KeyValueStore, MemoryStore } from "../engine/store";
 import { isMessageKey, t as msg, type Lang } from "../shared/messages";
 import { changesCsv, refreshWorkbook, RefreshReport } from "./refresh";

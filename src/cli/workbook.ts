@@ -20,7 +20,8 @@ import { ReadValue } from "../shared/sheet/cell-values";
 export { resolvePartName, type Relationship, type SheetInfo } from "./workbook-parts";
 export type { ArrayRegion, ParsedCell, ParsedRow, ParsedSheet } from "./sheet-scan";
 
-export interface FormulaCell {
+/** A formula as the file stores it (the pane's FormulaCell is a formula as Excel shows it now). */
+export interface StoredFormula {
   sheet: string;
   address: string;
   row: number;
@@ -160,8 +161,8 @@ export class Workbook {
    * a formula that is one call carries it (`call`); one that holds a call inside something
    * larger, or that cannot be read, is listed without it.
    */
-  findFormulas(namespace = "FIRMA"): FormulaCell[] {
-    const out: FormulaCell[] = [];
+  findFormulas(namespace = "FIRMA"): StoredFormula[] {
+    const out: StoredFormula[] = [];
     for (const info of this.sheets) {
       if (!info.part) continue;
       const sheet = this.parseSheet(info.name);
@@ -179,7 +180,7 @@ export class Workbook {
             row: cell.row,
             col: cell.col,
             formula: text,
-            formulaType: (cell.f.attrs.get("t") ?? "normal") as FormulaCell["formulaType"],
+            formulaType: (cell.f.attrs.get("t") ?? "normal") as StoredFormula["formulaType"],
             dynamic: this.isDynamicArray(cell),
             ref: cell.f.attrs.get("ref"),
             cached,

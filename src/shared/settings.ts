@@ -6,7 +6,7 @@
  * webpack runtime): what the pane saves, the next function call sees, without reading storage again.
  */
 import type { PlanName } from "../api/types";
-import { isPlanName } from "../engine/plans";
+import { isPlanName } from "../engine/subscription-plans";
 import { MemoryStore, type KeyValueStore } from "../engine/store";
 import { BATCH_WINDOW, DEFAULT_GUARD_THRESHOLD } from "../engine/options";
 import type { Lang } from "./messages";
@@ -23,9 +23,6 @@ export const STORAGE_KEYS = {
 export { BATCH_WINDOW, DEFAULT_GUARD_THRESHOLD };
 /** How "off" is stored: an absent key means the default, so "off" needs a value of its own. */
 const GUARD_OFF = "off";
-
-/** @deprecated The language type is `Lang` (src/shared/messages); this name stays while src/taskpane/pane.ts imports it. */
-export type Language = Lang;
 
 export interface Settings {
   /** null: no key saved yet (the client then refuses to call, with MissingKeyError). */

@@ -4,7 +4,7 @@
  */
 import { formatBox } from "../shared/sheet/a1";
 import type { Area } from "./blocks";
-import type { FormulaCell } from "./refresh";
+import type { FormulaCell } from "./refresh-plan";
 
 /** A sheet's name as a map key: Excel's sheet names are the same whatever their case. */
 export const sheetKey = (sheet: string): string => sheet.toLowerCase();

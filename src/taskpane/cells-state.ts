@@ -1,7 +1,7 @@
 /** Reading how FIRMA cells stand after a refresh: how many still calculate, how many show an error. */
 import { readAreas } from "./blocks";
 import { runAreas } from "./cell-areas";
-import { isBusyValue, type FormulaCell } from "./refresh";
+import { isBusyValue, type FormulaCell } from "./refresh-plan";
 import type { CellsState } from "./workbook-host";
 
 /**

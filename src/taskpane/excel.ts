@@ -13,7 +13,7 @@ import { EXCEL_API, hostSupport, officeCheck, type ExcelApiCheck } from "./excel
 import { freezeSelection } from "./freeze";
 import { writeNewSheet } from "./new-sheet";
 import { recalculate, recalculateDependents, reenter } from "./recalculate";
-import type { FormulaCell } from "./refresh";
+import type { FormulaCell } from "./refresh-plan";
 import { scanWorkbook } from "./workbook-scan";
 import type { CellsState, FreezeResult, HostSupport, Scope, WorkbookHost, WorkbookScan } from "./workbook-host";
 

@@ -4,7 +4,7 @@
  */
 import { MAX_ACTIONS, readAreas, writeAreas, type Area, type Write } from "./blocks";
 import { runAreas } from "./cell-areas";
-import { isBusyValue, type FormulaCell } from "./refresh";
+import { isBusyValue, type FormulaCell } from "./refresh-plan";
 import { firmaCells, readSelection, readUsed } from "./sheet-read";
 import type { FreezeResult } from "./workbook-host";
 

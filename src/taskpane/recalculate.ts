@@ -5,7 +5,7 @@
  */
 import { MAX_ACTIONS, readAreas, writeAreas, type Write } from "./blocks";
 import { addressOf, runAreas } from "./cell-areas";
-import type { FormulaCell } from "./refresh";
+import type { FormulaCell } from "./refresh-plan";
 
 /**
  * How a refresh makes Excel run the FIRMA functions again (docs/excel.md, "Refresh"): no Microsoft

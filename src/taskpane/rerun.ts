@@ -3,13 +3,13 @@
  * cells, the values their references point at, and the invocations the functions recorded
  * (src/shared/invocations.ts); it answers with the cells still without evidence.
  *
- * A cell whose FIRMA call could be read (refresh.ts readFormula) is matched by function and
+ * A cell whose FIRMA call could be read (refresh-plan.ts readFormula) is matched by function and
  * arguments, one invocation per cell; a formula that nests its call or computes its arguments is
  * matched by function name only, once the invocations of that name cover every cell that has it.
  */
 import { functionId } from "../shared/function-names";
 import { invocationKey, type InvocationWatch } from "../shared/invocations";
-import { readFormula, type CellValues, type FormulaCell } from "./refresh";
+import { readFormula, type CellValues, type FormulaCell } from "./refresh-plan";
 
 export interface RerunEvidence {
   /** Cells matched by their call: key → the cells with that key. */

@@ -6,7 +6,7 @@
 import { boxContains, type Box } from "../shared/sheet/a1";
 import { readAreas, type Area } from "./blocks";
 import { sheetKey } from "./cell-areas";
-import { mentionsFirma, type CellValues, type FormulaCell } from "./refresh";
+import { mentionsFirma, type CellValues, type FormulaCell } from "./refresh-plan";
 
 /** A sheet's used range as loaded: values (and formulas/types when asked) from (top, left). */
 export interface SheetData {

@@ -5,7 +5,7 @@
  */
 import type { PlanName } from "../api/types";
 import type { UsageSnapshot } from "../engine/meter";
-import { PLANS } from "../engine/plans";
+import { PLANS } from "../engine/subscription-plans";
 
 export interface MeterView {
   used: number;

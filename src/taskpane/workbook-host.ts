@@ -5,7 +5,7 @@
  *
  * Rows and columns are 1-based here as in the formulas; Excel's rowIndex/columnIndex are 0-based.
  */
-import type { CellValues, FormulaCell } from "./refresh";
+import type { CellValues, FormulaCell } from "./refresh-plan";
 
 export type Scope = "all" | "selection";
 

@@ -4,7 +4,7 @@
  */
 import type { Box } from "../shared/sheet/a1";
 import { sheetKey } from "./cell-areas";
-import { referencedSheets, type FormulaCell } from "./refresh";
+import { referencedSheets, type FormulaCell } from "./refresh-plan";
 import { firmaCells, readSelection, readUsed, valuesOf, type SheetData } from "./sheet-read";
 import type { Scope, WorkbookScan } from "./workbook-host";
 

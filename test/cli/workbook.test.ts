@@ -1,4 +1,4 @@
-import { Workbook, type FormulaCell } from "../../src/cli/workbook";
+import { Workbook, type StoredFormula } from "../../src/cli/workbook";
 import { fixtureBytes, handMadeWorkbook } from "./helpers";
 
 describe("Workbook on the real Excel-saved fixture", () => {
@@ -135,7 +135,7 @@ describe("Workbook: FIRMA formulas and their arguments", () => {
   });
   const wb = Workbook.open(bytes);
   const found = wb.findFormulas("FIRMA");
-  const at = (a: string): FormulaCell => {
+  const at = (a: string): StoredFormula => {
     const f = found.find((x) => x.sheet === "Firme" && x.address === a);
     if (!f) throw new Error(`no FIRMA formula at ${a}`);
     return f;

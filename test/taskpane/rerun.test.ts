@@ -5,7 +5,7 @@
  */
 import { closeWatch, invocationKey, openWatch, recordInvocation } from "../../src/shared/invocations";
 import { expectRuns, notRun } from "../../src/taskpane/rerun";
-import type { CellValues, FormulaCell } from "../../src/taskpane/refresh";
+import type { CellValues, FormulaCell } from "../../src/taskpane/refresh-plan";
 
 const values: CellValues = {
   hasSheet: () => true,

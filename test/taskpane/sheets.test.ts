@@ -15,7 +15,7 @@ import * as fs from "fs";
 import * as path from "path";
 import * as vm from "vm";
 import { ExcelWorkbook } from "../../src/taskpane/excel";
-import type { FormulaCell } from "../../src/taskpane/refresh";
+import type { FormulaCell } from "../../src/taskpane/refresh-plan";
 import type { StandIn } from "./harness";
 
 const STANDIN = fs.readFileSync(path.join(__dirname, "excel-standin.js"), "utf8");

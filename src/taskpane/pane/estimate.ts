@@ -5,7 +5,7 @@
 import type { Estimate } from "../../engine/engine";
 import type { Scope, WorkbookScan } from "../excel";
 import { count, formatNumber, t } from "../i18n";
-import type { RefreshPlan } from "../refresh";
+import type { RefreshPlan } from "../refresh-plan";
 import { needsConfirmation } from "../usage";
 import type { PaneContext } from "./context";
 import type { Id } from "./elements";

@@ -4,7 +4,7 @@
  */
 import type { FirmaEngine } from "../../engine/engine";
 import { count, t } from "../i18n";
-import { planRefresh } from "../refresh";
+import { planRefresh } from "../refresh-plan";
 import type { PaneContext } from "./context";
 import { failureCode } from "./format";
 import { rerun, settle } from "./recalc";

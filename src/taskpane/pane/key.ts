@@ -6,10 +6,10 @@
  * add-in's storage (settings.ts). No message, attribute, log or URL here contains it.
  */
 import type { PlanName } from "../../api/types";
-import { isPlanName } from "../../engine/plans";
+import { isPlanName } from "../../engine/subscription-plans";
 import { getApiKey, getSettings, saveApiKey } from "../../shared/settings";
 import { count, formatNumber, t, type Lang, type TextKey } from "../i18n";
-import { isBusyValue, planRefresh } from "../refresh";
+import { isBusyValue, planRefresh } from "../refresh-plan";
 import { needsConfirmation } from "../usage";
 import type { PaneContext, Render } from "./context";
 import { rerun } from "./recalc";

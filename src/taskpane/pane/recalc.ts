@@ -3,7 +3,7 @@
  * refresh, the credit guard's "fill" and a saved key share.
  */
 import type { CellsState } from "../excel";
-import type { CellValues, FormulaCell } from "../refresh";
+import type { CellValues, FormulaCell } from "../refresh-plan";
 import { expectRuns, notRun } from "../rerun";
 import { closeWatch, openWatch } from "../../shared/invocations";
 import type { PaneContext } from "./context";

@@ -6,7 +6,7 @@
 import type { CellRequest, PrefetchReport } from "../../engine/engine";
 import type { CellsState, Scope } from "../excel";
 import { count, formatNumber, t } from "../i18n";
-import { planRefresh } from "../refresh";
+import { planRefresh } from "../refresh-plan";
 import { needsConfirmation } from "../usage";
 import type { ChangesSection } from "./changes";
 import type { PaneContext, Render } from "./context";

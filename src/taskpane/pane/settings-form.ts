@@ -3,7 +3,8 @@
  * are wrong, each with the message that says so. Pure: no DOM, no storage.
  */
 import { getValidBaseUrl } from "../../api/options";
-import { BATCH_WINDOW, type Language } from "../../shared/settings";
+import type { Lang } from "../../shared/messages";
+import { BATCH_WINDOW } from "../../shared/settings";
 import type { TextKey } from "../i18n";
 
 /** The form's fields as typed (or chosen). */
@@ -26,7 +27,7 @@ export type CheckedField = (typeof CHECKED_FIELDS)[number];
 export interface FormSettings {
   baseUrl: string | null;
   batchWindowMs: number | null;
-  language: Language | null;
+  language: Lang | null;
   guardThreshold: number | null;
 }
 

@@ -4,7 +4,7 @@
  * what batching saved. It also shows the credit guard's held burst (guard.ts), which usage reveals.
  */
 import type { FirmaEngine } from "../../engine/engine";
-import { isPlanName } from "../../engine/plans";
+import { isPlanName } from "../../engine/subscription-plans";
 import { getSettings, saveSetting } from "../../shared/settings";
 import { count, formatNumber, t, type TextKey } from "../i18n";
 import type { PaneContext } from "./context";

@@ -6,7 +6,7 @@
  */
 import { cellRequests } from "../../src/shared/evaluate";
 import { addressOf, runAreas } from "../../src/taskpane/excel";
-import { CellValues, FormulaCell, mentionsFirma, planRefresh, readFormula, referencedSheets } from "../../src/taskpane/refresh";
+import { CellValues, FormulaCell, mentionsFirma, planRefresh, readFormula, referencedSheets } from "../../src/taskpane/refresh-plan";
 
 /** Sheets as { name: { "r,c": value } }. */
 function values(sheets: Record<string, Record<string, unknown>>): CellValues {

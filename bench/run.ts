@@ -20,6 +20,8 @@
  *                                       those of the same workloads in results.json, the rest is kept
  *   npm run bench -- W7 --phase-limit 300   W7's phases aborted after 300 s (default 600)
  *   npm run bench -- --render           only writes results.md again from results.json
+ *   npm run bench -- W1 W6 --compare DIR    W1 and W6 also with the build in DIR (another commit's
+ *                                       `npm run build:local`), alternately with this one, in this run
  */
 import { ChildProcess, fork } from "child_process";
 import * as fs from "fs";
@@ -52,12 +54,14 @@ interface Args {
   render: boolean;
   /** Longest a phase of W7 (or W9) may run before it is aborted and reported as such. */
   phaseLimitMs: number;
+  /** A build of another commit to measure W1 and W6 with, beside this one. */
+  compare: string | null;
 }
 
 const WORKLOADS = ["W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8", "W9", "FAULTS"];
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { latencyMs: 100, quick: false, only: null, render: false, phaseLimitMs: 600_000 };
+  const args: Args = { latencyMs: 100, quick: false, only: null, render: false, phaseLimitMs: 600_000, compare: null };
   const pick = (names: string[]) => {
     for (const w of names) if (!WORKLOADS.includes(w)) throw new Error(`unknown workload ${w}; one of ${WORKLOADS.join(", ")}`);
     args.only = new Set([...(args.only ?? []), ...names]);
@@ -69,6 +73,7 @@ function parseArgs(argv: string[]): Args {
     else if (a === "--latency") args.latencyMs = Number(argv[++i]);
     else if (a === "--phase-limit") args.phaseLimitMs = Number(argv[++i]) * 1000;
     else if (a === "--only") pick(argv[++i].toUpperCase().split(","));
+    else if (a === "--compare") args.compare = path.resolve(argv[++i]);
     else if (!a.startsWith("-")) pick([a.toUpperCase()]);
     else throw new Error(`unknown argument ${a}; see the header of bench/run.ts`);
   }
@@ -144,11 +149,11 @@ function shownOf(v: unknown): Shown {
   return { error: `unexpected ${JSON.stringify(v)?.slice(0, 40)}` };
 }
 
-function excel(service: Service, key: string, storage = new StandInStorage()): ExcelStandIn {
+function excel(service: Service, key: string, storage = new StandInStorage(), dist = DIST): ExcelStandIn {
   storage.data.set("firma.guardThreshold", "off"); // a bench fill is confirmed in advance: no credit guard
   storage.data.set("firma.apiKey", key);
   storage.data.set("firma.baseUrl", service.url);
-  return new ExcelStandIn(storage);
+  return new ExcelStandIn(storage, dist);
 }
 
 const viaExcel = (xl: ExcelStandIn) => (c: Cell) => xl.call(c.fn, c.args).then(shownOf);
@@ -323,11 +328,11 @@ interface CpuResult {
 }
 
 /** W6: the engine's own CPU cost per cell on a recalculation of 100,000 cached cells. */
-async function cpuPerCell(service: Service, args: Args): Promise<CpuResult> {
+async function cpuPerCell(service: Service, args: Args, dist = DIST): Promise<CpuResult> {
   const sheet = w6();
-  process.stderr.write(`W6: ${sheet.title}\n`);
+  process.stderr.write(`W6: ${sheet.title}${dist === DIST ? "" : ` (build in ${dist})`}\n`);
   const key = newKey("W6");
-  const xl = excel(service, key);
+  const xl = excel(service, key, undefined, dist);
   await service.configure({ latencyMs: 0 });
   await fill(sheet.cells, viaExcel(xl)); // priming: fetch and cache everything
   await service.configure({ latencyMs: args.latencyMs });
@@ -367,6 +372,41 @@ async function cpuPerCell(service: Service, args: Args): Promise<CpuResult> {
   if (wrong > 0) throw new Error(`W6: ${wrong} cells did not show the dataset's value`);
   return result;
 }
+
+/**
+ * `--compare DIR`: W1 (time to the last cell, calls) and W6 (CPU per cached cell) with this build and
+ * the one in DIR, alternately, twice each, so that the machine's noise falls on both alike.
+ */
+async function compareBuilds(service: Service, args: Args, other: string): Promise<void> {
+  const out: string[] = [];
+  for (const round of [1, 2]) {
+    for (const [label, dist] of [
+      ["this build", DIST],
+      ["compared", other],
+    ] as const) {
+      const sheet = w1();
+      const key = newKey("W1");
+      const xl = excel(service, key, undefined, dist);
+      const f = await fill(sheet.cells, viaExcel(xl));
+      const calls = (await service.usage(key)).total;
+      const cpu = await cpuPerCell(service, args, dist);
+      out.push(`| ${round} | ${label} | ${calls} | ${round1(f.timeMs)} | ${cpu.runsUs.join(", ")} | ${cpu.medianUs} |`);
+    }
+  }
+  process.stdout.write(
+    [
+      "",
+      `W1 and W6, this build (${DIST}) beside ${other}:`,
+      "",
+      "| round | build | W1 calls | W1 ms to the last cell | W6 µs CPU per cached cell (5 runs) | W6 median |",
+      "|---:|---|---:|---:|---|---:|",
+      ...out,
+      "",
+    ].join("\n"),
+  );
+}
+
+const round1 = (ms: number) => Math.round(ms);
 
 // ---- report -------------------------------------------------------------------------------------
 
@@ -551,6 +591,10 @@ async function main(): Promise<void> {
   let w6Result: CpuResult | null = null;
   const hardening: HardeningResults = {};
   try {
+    if (args.compare !== null) {
+      await compareBuilds(service, args, args.compare);
+      return;
+    }
     if (want("W1")) rows.push(...(await simpleWorkload(service, args, w1(), false)));
     if (want("W2")) rows.push(...(await simpleWorkload(service, args, w2(), false)));
     if (want("W3") || want("W4")) rows.push(...(await portfolio(service, args)));

@@ -29,8 +29,12 @@ import * as path from "path";
 import * as vm from "vm";
 
 const { ensureBuildSync } = require("./builds") as { ensureBuildSync(kind: "local"): string };
-/** The production build for https://localhost:3000/ of the present sources (test/support/builds.js; the slow project's globalSetup makes it). */
-export const DIST: string = ensureBuildSync("local");
+/**
+ * The functions bundle the stand-in loads: FIRMA_DIST when set (the bench sets dist/, which
+ * `npm run bench` builds first), else the production build for https://localhost:3000/ of the
+ * present sources (test/support/builds.js; the slow project's globalSetup makes it).
+ */
+export const DIST: string = process.env.FIRMA_DIST ? path.resolve(process.env.FIRMA_DIST) : ensureBuildSync("local");
 
 export interface FunctionMeta {
   id: string;

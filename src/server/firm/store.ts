@@ -1,0 +1,140 @@
+/**
+ * The firm's database, as the custody mode of `firma serve`, `firma users` and `firma audit` use it:
+ * the people and their hashed tokens, their monthly budgets and what they spent, the answers the
+ * firm has paid for (shared by every person and every server instance), the stop after the plan's
+ * 429, and the audit trail. One interface, two engines: an embedded SQLite file by default
+ * (better-sqlite3), PostgreSQL when several instances share one database (`pg`). Every method that
+ * changes counters is atomic in the database itself (a transaction or a row lock), never in process
+ * memory, so two instances behind a load balancer behave as one.
+ *
+ * Times are milliseconds since the epoch; a period (`month`, `day`) is the Bucharest calendar's
+ * ("2026-11", "2026-11-25"), where the service's counters turn over (src/engine/meter.ts).
+ */
+
+/** A person of the firm. The token itself is never stored: only its SHA-256 (tokens.ts). */
+export interface FirmUser {
+  name: string;
+  /** Credits a month this person may spend upstream; a whole number ≥ 0. */
+  budget: number;
+  createdAt: number;
+  revokedAt: number | null;
+  lastSeenAt: number | null;
+}
+
+/** A person with what they spent upstream in one month. */
+export interface FirmUserUsage extends FirmUser {
+  month: string;
+  spent: number;
+}
+
+/** An answer the firm paid for: the service's JSON for one company (or one company-year, or one list). */
+export interface StoredAnswer {
+  /** e.g. `ident:<cui>:<include>`, `profile:<cui>`, `fin:<cui>:<year>`, `list:<path?query>` (answers.ts). */
+  key: string;
+  /** The JSON body part as the service gave it; `null` records "the service has nothing" (a 404, an absent item). */
+  body: unknown;
+  fetchedAt: number;
+  expiresAt: number;
+}
+
+/** Where a request's answer came from. */
+export type AnswerSource = "store" | "upstream" | "refused";
+
+/** One line of the audit trail: one request of one person. */
+export interface AuditEntry {
+  at: number;
+  user: string;
+  /** The API path asked (`/v4/firme/batch`), never its query's key or token. */
+  endpoint: string;
+  /** The companies the request named (empty for lists). */
+  cuis: number[];
+  source: AnswerSource;
+  /** Upstream credits this request's person was charged (0 when the store answered). */
+  credits: number;
+  /** The HTTP status the person got. */
+  status: number;
+}
+
+/** Why a credit could not be reserved. */
+export type ReserveRefusal = "budget" | "day_limit" | "plan_stopped";
+
+export interface ReserveRequest {
+  user: string;
+  month: string;
+  day: string;
+  /** The firm's own cap on upstream credits a day (`--max-credits-per-day`); null: none. */
+  maxPerDay: number | null;
+  now: number;
+}
+
+export interface FirmStore {
+  readonly engine: "sqlite" | "postgres";
+
+  // ---- people ----------------------------------------------------------------------------------
+  /** Adds a person; throws FirmStoreError("user_exists") when the name is taken (revoked or not). */
+  addUser(name: string, budget: number, tokenHash: string, now: number): Promise<void>;
+  /** Everyone, with what they spent in `month`, by name. */
+  listUsers(month: string): Promise<FirmUserUsage[]>;
+  /** Revokes a person's token at once; false when there is no such person (or already revoked). */
+  revokeUser(name: string, now: number): Promise<boolean>;
+  /** The live person a token hash belongs to (and records that they were seen), else null. */
+  userByTokenHash(tokenHash: string, now: number): Promise<FirmUser | null>;
+  /** One person's budget and spend in `month` (null: no such person). */
+  usageOf(name: string, month: string): Promise<{ budget: number; spent: number } | null>;
+
+  // ---- credits ---------------------------------------------------------------------------------
+  /**
+   * Reserves one upstream credit for `user`, atomically: refused when their spend in the month would
+   * pass their budget, when the firm's day would pass `maxPerDay`, or while the plan's stop holds.
+   */
+  reserveCredit(r: ReserveRequest): Promise<"ok" | ReserveRefusal>;
+  /** Gives back a reserved credit the call did not cost (the service refused it before charging). */
+  releaseCredit(user: string, month: string, day: string): Promise<void>;
+  /** After the plan's 429: nobody is sent upstream until `until`. */
+  stopPlan(until: number): Promise<void>;
+  /** When the plan's stop ends, if it holds at `now`; else null. */
+  planStoppedUntil(now: number): Promise<number | null>;
+  /** Upstream credits charged in a month, all people together (equals the sum of their spends). */
+  creditsSpent(month: string): Promise<number>;
+
+  // ---- answers ---------------------------------------------------------------------------------
+  /** The answers under these keys still fresh at `now`. */
+  getAnswers(keys: readonly string[], now: number): Promise<Map<string, StoredAnswer>>;
+  /** Stores answers (a key already there is replaced), all or none. */
+  putAnswers(answers: readonly StoredAnswer[]): Promise<void>;
+
+  // ---- audit -----------------------------------------------------------------------------------
+  audit(entry: AuditEntry): Promise<void>;
+  /** The audit trail since `since`, oldest first; one person's only when `user` is given. */
+  auditSince(since: number, user?: string): Promise<AuditEntry[]>;
+
+  // ---- operations ------------------------------------------------------------------------------
+  /** Resolves when the database answers a trivial query; rejects otherwise (/healthz). */
+  health(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export type FirmStoreErrorCode =
+  /** The URL's scheme is neither a file path/`sqlite:` nor `postgres:`/`postgresql:`. */
+  | "unknown_scheme"
+  /** The database refused the connection, or the file cannot be opened. */
+  | "unreachable"
+  /** The database (or file) is read-only. */
+  | "read_only"
+  /** The database holds a newer schema than this FIRMA knows. */
+  | "newer_schema"
+  | "user_exists"
+  | "bad_name"
+  | "bad_budget";
+
+/** A problem with the firm's database or what is asked of it; `code` picks the message in the catalogs. */
+export class FirmStoreError extends Error {
+  override readonly name = "FirmStoreError";
+  constructor(
+    readonly code: FirmStoreErrorCode,
+    message: string,
+    readonly params: Record<string, string | number> = {},
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,148 @@
+/**
+ * The firm's database on PostgreSQL (`pg`), for several `firma serve` instances behind one load
+ * balancer: they share the answers, the people, the counters and the plan's stop through the
+ * database alone. Counters change in transactions whose upserts lock the rows they touch (a person's
+ * month, then the firm's day: always in that order, so two transactions never wait on each other in
+ * a circle); the migrations run under an advisory lock, so instances starting together migrate once.
+ */
+import { Pool, types, type PoolClient, type PoolConfig } from "pg";
+import { migrate, type SqlRunner } from "./schema";
+import { SqlFirmStore, type SqlDriver } from "./sql-store";
+import { FirmStoreError, type FirmStore } from "./store";
+
+export interface PostgresStoreOptions {
+  /** Connections per instance. @default 10 */
+  maxConnections?: number;
+  /** How long to wait for a connection before saying the database is unreachable. @default 5000 */
+  connectTimeoutMs?: number;
+}
+
+/** int8 (BIGINT, COUNT) as a JS number: every figure here (milliseconds, credits) is far below 2^53. */
+const INT8 = 20;
+const typeParsers = {
+  getTypeParser: ((oid: number, format?: "text" | "binary") =>
+    oid === INT8 ? (v: string) => Number(v) : types.getTypeParser(oid, format as "text")) as typeof types.getTypeParser,
+};
+
+/**
+ * Connects, migrates and returns the store; throws FirmStoreError ("unreachable", "read_only",
+ * "newer_schema") when it cannot. `where` names the database in messages (the URL without its password).
+ */
+export async function openPostgresStore(url: string, where: string, options: PostgresStoreOptions = {}): Promise<FirmStore> {
+  const config: PoolConfig = {
+    connectionString: url,
+    max: options.maxConnections ?? 10,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
+    types: typeParsers,
+  };
+  const pool = new Pool(config);
+  // An idle connection the server dropped: the pool replaces it at the next query; nothing to crash for.
+  pool.on("error", () => undefined);
+  const secret = passwordOf(url);
+  const driver = new PostgresDriver(pool, where, secret);
+  try {
+    await driver.transaction((tx) => migrate(tx, "postgres", where));
+  } catch (e) {
+    await pool.end().catch(() => undefined);
+    throw e;
+  }
+  return new SqlFirmStore(driver);
+}
+
+class PostgresDriver implements SqlDriver {
+  readonly engine = "postgres" as const;
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly where: string,
+    private readonly secret: string,
+  ) {}
+
+  async all<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+    try {
+      return (await this.pool.query(numbered(sql), [...params])).rows as T[];
+    } catch (e) {
+      throw postgresError(e, this.where, this.secret);
+    }
+  }
+
+  async run(sql: string, params: readonly unknown[] = []): Promise<number> {
+    try {
+      return (await this.pool.query(numbered(sql), [...params])).rowCount ?? 0;
+    } catch (e) {
+      throw postgresError(e, this.where, this.secret);
+    }
+  }
+
+  async transaction<T>(fn: (tx: SqlRunner) => Promise<T>): Promise<T> {
+    // A deadlock or serialization failure is PostgreSQL asking for the transaction again.
+    for (let attempt = 1; ; attempt++) {
+      let client: PoolClient;
+      try {
+        client = await this.pool.connect();
+      } catch (e) {
+        throw postgresError(e, this.where, this.secret);
+      }
+      try {
+        await client.query("BEGIN");
+        const result = await fn(runnerOn(client));
+        await client.query("COMMIT");
+        return result;
+      } catch (e) {
+        await client.query("ROLLBACK").catch(() => undefined);
+        const code = (e as { code?: unknown })?.code;
+        if ((code === "40P01" || code === "40001") && attempt < 5) continue;
+        throw e instanceof FirmStoreError ? e : postgresError(e, this.where, this.secret, e);
+      } finally {
+        client.release();
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}
+
+function runnerOn(client: PoolClient): SqlRunner {
+  return {
+    all: async <T>(sql: string, params: readonly unknown[] = []) => (await client.query(numbered(sql), [...params])).rows as T[],
+    run: async (sql: string, params: readonly unknown[] = []) => (await client.query(numbered(sql), [...params])).rowCount ?? 0,
+  };
+}
+
+/** `?` placeholders as PostgreSQL's `$1, $2, …` (the SQL here has no `?` inside a string). */
+function numbered(sql: string): string {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+}
+
+function passwordOf(url: string): string {
+  try {
+    return decodeURIComponent(new URL(url).password);
+  } catch {
+    return "";
+  }
+}
+
+/** Connection-class SQLSTATEs, and Node's network errors: the database cannot be reached. */
+const UNREACHABLE = /^(08|57P0[123]|3D000|28|ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ECONNRESET|EPIPE)/;
+
+/** pg's error as the store's, its text cleaned of the password; `passThrough` is returned for any other error. */
+function postgresError(e: unknown, where: string, secret: string, passThrough: unknown = e): unknown {
+  const code = String((e as { code?: unknown })?.code ?? "");
+  let detail = e instanceof Error ? e.message : String(e);
+  if (secret) detail = detail.split(secret).join("***");
+  if (code === "25006" || code === "42501") {
+    return new FirmStoreError("read_only", `The firm's database ${where} is read-only: ${detail}`, { database: where, detail });
+  }
+  const unreachable =
+    UNREACHABLE.test(code) ||
+    /timeout exceeded when trying to connect|Connection terminated|connect ECONNREFUSED|Client has encountered a connection error/i.test(
+      detail,
+    );
+  if (unreachable) {
+    return new FirmStoreError("unreachable", `The firm's database ${where} cannot be reached: ${detail}`, { database: where, detail });
+  }
+  return passThrough;
+}

@@ -1,0 +1,243 @@
+/**
+ * The FirmStore both engines share: the same SQL (placeholders `?`, upserts with ON CONFLICT and
+ * RETURNING, which SQLite ≥ 3.35 and PostgreSQL both speak) over a driver that knows how to run a
+ * statement and a transaction on its engine (sqlite-store.ts, postgres-store.ts). Every change of a
+ * counter is one transaction in the database; nothing is counted in process memory.
+ */
+import type { Engine, SqlRunner } from "./schema";
+import { isUserName } from "./tokens";
+import type { AuditEntry, FirmStore, FirmUser, FirmUserUsage, ReserveRefusal, ReserveRequest, StoredAnswer, AnswerSource } from "./store";
+import { FirmStoreError } from "./store";
+
+/** What an engine gives the shared store. */
+export interface SqlDriver extends SqlRunner {
+  readonly engine: Engine;
+  /**
+   * Runs `fn` in one transaction that holds the write lock from its start (SQLite: BEGIN IMMEDIATE);
+   * commits when it resolves, rolls back when it throws.
+   */
+  transaction<T>(fn: (tx: SqlRunner) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+type UserRow = { name: string; budget: number; created_at: number; revoked_at: number | null; last_seen_at: number | null };
+type AuditRow = { at: number; user_name: string; endpoint: string; cuis: string; source: string; credits: number; status: number };
+
+const USER_COLUMNS = "name, budget, created_at, revoked_at, last_seen_at";
+/** Keys per `IN (…)` query: far below both engines' limits on parameters. */
+const CHUNK = 500;
+
+/** Thrown inside a transaction to roll it back with a refusal. */
+class Refused {
+  constructor(readonly why: ReserveRefusal) {}
+}
+
+export class SqlFirmStore implements FirmStore {
+  readonly engine: Engine;
+
+  constructor(private readonly db: SqlDriver) {
+    this.engine = db.engine;
+  }
+
+  // ---- people ----------------------------------------------------------------------------------
+
+  async addUser(name: string, budget: number, tokenHash: string, now: number): Promise<void> {
+    if (!isUserName(name)) throw new FirmStoreError("bad_name", `Not a user name: ${JSON.stringify(String(name).slice(0, 80))}`, { name });
+    if (!Number.isSafeInteger(budget) || budget < 0) {
+      throw new FirmStoreError("bad_budget", `A budget is a whole number of credits ≥ 0, not ${String(budget)}`, {
+        budget: String(budget),
+      });
+    }
+    const added = await this.db.run(
+      "INSERT INTO firm_users (name, budget, token_hash, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (name) DO NOTHING",
+      [name, budget, tokenHash, now],
+    );
+    if (added === 0) throw new FirmStoreError("user_exists", `There is already a user named ${name}`, { name });
+  }
+
+  async listUsers(month: string): Promise<FirmUserUsage[]> {
+    const rows = await this.db.all<UserRow & { spent: number | null }>(
+      `SELECT u.name, u.budget, u.created_at, u.revoked_at, u.last_seen_at, m.spent
+         FROM firm_users u LEFT JOIN firm_usage_month m ON m.user_name = u.name AND m.month = ?`,
+      [month],
+    );
+    return rows
+      .map((r) => ({ ...toUser(r), month, spent: Number(r.spent ?? 0) }))
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  async revokeUser(name: string, now: number): Promise<boolean> {
+    return (await this.db.run("UPDATE firm_users SET revoked_at = ? WHERE name = ? AND revoked_at IS NULL", [now, name])) > 0;
+  }
+
+  async userByTokenHash(tokenHash: string, now: number): Promise<FirmUser | null> {
+    const [row] = await this.db.all<UserRow>(
+      `UPDATE firm_users SET last_seen_at = ? WHERE token_hash = ? AND revoked_at IS NULL RETURNING ${USER_COLUMNS}`,
+      [now, tokenHash],
+    );
+    return row ? toUser(row) : null;
+  }
+
+  async usageOf(name: string, month: string): Promise<{ budget: number; spent: number } | null> {
+    const [row] = await this.db.all<{ budget: number; spent: number | null }>(
+      `SELECT u.budget, m.spent FROM firm_users u
+         LEFT JOIN firm_usage_month m ON m.user_name = u.name AND m.month = ? WHERE u.name = ?`,
+      [month, name],
+    );
+    return row ? { budget: Number(row.budget), spent: Number(row.spent ?? 0) } : null;
+  }
+
+  // ---- credits ---------------------------------------------------------------------------------
+
+  async reserveCredit(r: ReserveRequest): Promise<"ok" | ReserveRefusal> {
+    try {
+      return await this.db.transaction(async (tx) => {
+        // The person's month first (its row stays locked), then the firm's day: always this order.
+        const month = await tx.all(
+          `INSERT INTO firm_usage_month (user_name, month, spent)
+             SELECT name, CAST(? AS TEXT), 1 FROM firm_users WHERE name = ? AND revoked_at IS NULL AND budget >= 1
+           ON CONFLICT (user_name, month) DO UPDATE SET spent = firm_usage_month.spent + 1
+             WHERE firm_usage_month.spent + 1 <= (SELECT budget FROM firm_users WHERE name = firm_usage_month.user_name AND revoked_at IS NULL)
+           RETURNING spent`,
+          [r.month, r.user],
+        );
+        if (month.length === 0) throw new Refused("budget");
+        if (r.maxPerDay !== null && r.maxPerDay < 1) throw new Refused("day_limit");
+        const day = await tx.all(
+          `INSERT INTO firm_usage_day (day, spent) VALUES (?, 1)
+           ON CONFLICT (day) DO UPDATE SET spent = firm_usage_day.spent + 1
+           ${r.maxPerDay === null ? "" : "WHERE firm_usage_day.spent + 1 <= ?"} RETURNING spent`,
+          r.maxPerDay === null ? [r.day] : [r.day, r.maxPerDay],
+        );
+        if (day.length === 0) throw new Refused("day_limit");
+        const [stop] = await tx.all<{ stopped_until: number }>("SELECT stopped_until FROM firm_plan_stop WHERE id = 1");
+        if (stop && Number(stop.stopped_until) > r.now) throw new Refused("plan_stopped");
+        return "ok" as const;
+      });
+    } catch (e) {
+      if (e instanceof Refused) return e.why;
+      throw e;
+    }
+  }
+
+  async releaseCredit(user: string, month: string, day: string): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx.run("UPDATE firm_usage_month SET spent = spent - 1 WHERE user_name = ? AND month = ? AND spent > 0", [user, month]);
+      await tx.run("UPDATE firm_usage_day SET spent = spent - 1 WHERE day = ? AND spent > 0", [day]);
+    });
+  }
+
+  async stopPlan(until: number): Promise<void> {
+    // A stop only ever grows: an instance that saw an older 429 does not shorten a newer one.
+    await this.db.run(
+      `INSERT INTO firm_plan_stop (id, stopped_until) VALUES (1, ?)
+       ON CONFLICT (id) DO UPDATE SET stopped_until = CASE WHEN excluded.stopped_until > firm_plan_stop.stopped_until
+         THEN excluded.stopped_until ELSE firm_plan_stop.stopped_until END`,
+      [until],
+    );
+  }
+
+  async planStoppedUntil(now: number): Promise<number | null> {
+    const [row] = await this.db.all<{ stopped_until: number }>("SELECT stopped_until FROM firm_plan_stop WHERE id = 1");
+    const until = row ? Number(row.stopped_until) : null;
+    return until !== null && until > now ? until : null;
+  }
+
+  async creditsSpent(month: string): Promise<number> {
+    const [row] = await this.db.all<{ total: number | string | null }>("SELECT SUM(spent) AS total FROM firm_usage_month WHERE month = ?", [
+      month,
+    ]);
+    return Number(row?.total ?? 0);
+  }
+
+  // ---- answers ---------------------------------------------------------------------------------
+
+  async getAnswers(keys: readonly string[], now: number): Promise<Map<string, StoredAnswer>> {
+    const found = new Map<string, StoredAnswer>();
+    const unique = [...new Set(keys)];
+    for (let i = 0; i < unique.length; i += CHUNK) {
+      const part = unique.slice(i, i + CHUNK);
+      const rows = await this.db.all<{ key: string; body: string; fetched_at: number; expires_at: number }>(
+        `SELECT key, body, fetched_at, expires_at FROM firm_answers WHERE expires_at > ? AND key IN (${part.map(() => "?").join(", ")})`,
+        [now, ...part],
+      );
+      for (const r of rows) {
+        found.set(r.key, { key: r.key, body: JSON.parse(r.body), fetchedAt: Number(r.fetched_at), expiresAt: Number(r.expires_at) });
+      }
+    }
+    return found;
+  }
+
+  async putAnswers(answers: readonly StoredAnswer[]): Promise<void> {
+    if (answers.length === 0) return;
+    // One row per key (the last one given wins): a statement may not touch a row twice.
+    const rows = [...new Map(answers.map((a) => [a.key, a])).values()].map((a) => [
+      a.key,
+      JSON.stringify(a.body ?? null),
+      a.fetchedAt,
+      a.expiresAt,
+    ]);
+    await this.db.transaction(async (tx) => {
+      for (let i = 0; i < rows.length; i += CHUNK / 4) {
+        const part = rows.slice(i, i + CHUNK / 4);
+        await tx.run(
+          `INSERT INTO firm_answers (key, body, fetched_at, expires_at) VALUES ${part.map(() => "(?, ?, ?, ?)").join(", ")}
+           ON CONFLICT (key) DO UPDATE SET body = excluded.body, fetched_at = excluded.fetched_at, expires_at = excluded.expires_at`,
+          part.flat(),
+        );
+      }
+    });
+  }
+
+  // ---- audit -----------------------------------------------------------------------------------
+
+  async audit(e: AuditEntry): Promise<void> {
+    await this.db.run("INSERT INTO firm_audit (at, user_name, endpoint, cuis, source, credits, status) VALUES (?, ?, ?, ?, ?, ?, ?)", [
+      e.at,
+      e.user,
+      e.endpoint,
+      JSON.stringify(e.cuis),
+      e.source,
+      e.credits,
+      e.status,
+    ]);
+  }
+
+  async auditSince(since: number, user?: string): Promise<AuditEntry[]> {
+    const rows = await this.db.all<AuditRow>(
+      `SELECT at, user_name, endpoint, cuis, source, credits, status FROM firm_audit
+        WHERE at >= ? ${user === undefined ? "" : "AND user_name = ?"} ORDER BY at, id`,
+      user === undefined ? [since] : [since, user],
+    );
+    return rows.map((r) => ({
+      at: Number(r.at),
+      user: r.user_name,
+      endpoint: r.endpoint,
+      cuis: JSON.parse(r.cuis) as number[],
+      source: r.source as AnswerSource,
+      credits: Number(r.credits),
+      status: Number(r.status),
+    }));
+  }
+
+  // ---- operations ------------------------------------------------------------------------------
+
+  async health(): Promise<void> {
+    await this.db.all("SELECT 1 AS one");
+  }
+
+  close(): Promise<void> {
+    return this.db.close();
+  }
+}
+
+function toUser(r: UserRow): FirmUser {
+  const n = (v: number | null) => (v === null || v === undefined ? null : Number(v));
+  return {
+    name: r.name,
+    budget: Number(r.budget),
+    createdAt: Number(r.created_at),
+    revokedAt: n(r.revoked_at),
+    lastSeenAt: n(r.last_seen_at),
+  };
+}

@@ -4,14 +4,17 @@
 //   firma refresh …   src/cli (the workbook without Excel)
 //   firma serve …     src/server (the add-in's own server and API relay); `--sandbox` starts the
 //                     sandbox service in this process, from here: the product never imports it.
+//   firma users …     src/server/firm (the firm's people and their tokens: add, list, revoke)
+//   firma audit …     src/server/firm (the firm's audit trail)
 require("tsx/cjs");
 const argv = process.argv.slice(2);
-const run =
-  argv[0] === "serve"
+const io = { stdout: process.stdout, stderr: process.stderr, env: process.env };
+const FIRM = { users: "users-command.ts", audit: "audit-command.ts" };
+const run = Object.hasOwn(FIRM, argv[0] ?? "")
+  ? require(`../src/server/firm/${FIRM[argv[0]]}`).main(argv.slice(1), io)
+  : argv[0] === "serve"
     ? require("../src/server/main.ts").main(argv.slice(1), {
-        stdout: process.stdout,
-        stderr: process.stderr,
-        env: process.env,
+        ...io,
         startSandbox: () => require("../sandbox/server.ts").startSandbox({ port: 0 }),
       })
     : require("../src/cli/main.ts").main(argv);

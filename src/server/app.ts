@@ -1,14 +1,18 @@
 /**
  * `firma serve`'s application: the built add-in (dist/) as static files, its manifest generated for
- * the address users reach it at, the same-origin relay of the API (relay.ts), and /healthz. Fastify,
- * with @fastify/static; the request log never holds the key (it logs no headers, and the relay takes
- * the key from a header only).
+ * the address users reach it at, the same-origin relay of the API (relay.ts) — or, in custody mode,
+ * the firm's server (firm/custody.ts: the firm's key kept here, personal tokens, answers paid once,
+ * /firm/me, /metrics) — and /healthz, which in custody mode also asks the database (503 when it does
+ * not answer). Fastify, with @fastify/static; the request log never holds a key or a token (it logs
+ * no headers, and both come in a header only).
  */
 import { existsSync, readFileSync } from "fs";
 import { join } from "path";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import fastifyStatic from "@fastify/static";
 import { registerRelay } from "./relay";
+import { t } from "../shared/messages";
+import { registerCustody, type CustodyOptions } from "./firm/custody";
 
 /** What the build wrote beside the add-in (webpack.config.js): the address it was built for. */
 export interface BuildInfo {
@@ -32,6 +36,8 @@ export interface AppOptions {
   /** Per-request limit towards the upstream. @default 30000 */
   upstreamTimeoutMs?: number;
   https?: { key: Buffer; cert: Buffer } | null;
+  /** Custody mode: the firm's database and key (the upstream and its time limit are the options above). */
+  custody?: Omit<CustodyOptions, "upstream" | "timeoutMs"> | null;
 }
 
 export function readBuild(dist: string): BuildInfo {
@@ -63,7 +69,22 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   app.addHook("onRequest", async (req, reply) => {
     if (req.url.split("?")[0] === "/firma-build.json") return reply.code(404).send({ error: { code: "not_found", message: "Not found." } });
   });
-  app.get("/healthz", async (_req, reply) => reply.header("cache-control", "no-store").send({ ok: true, version: build.version }));
+  const store = o.custody?.store;
+  app.get("/healthz", async (_req, reply) => {
+    reply.header("cache-control", "no-store");
+    if (!store) return reply.send({ ok: true, version: build.version });
+    try {
+      await store.health();
+    } catch {
+      return reply.code(503).send({
+        ok: false,
+        version: build.version,
+        database: store.engine,
+        error: { code: "database_unavailable", message: t(o.custody?.lang ?? "ro", "custody.healthFailed") },
+      });
+    }
+    return reply.send({ ok: true, version: build.version, database: store.engine });
+  });
   app.get("/manifest.xml", async (_req, reply) =>
     reply
       .header("content-type", "text/xml; charset=utf-8")
@@ -71,7 +92,8 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
       .send(manifestFor(o.dist, build, publicUrl())),
   );
   app.get("/", async (_req, reply) => reply.redirect("/taskpane.html"));
-  registerRelay(app, { upstream: () => o.upstream, timeoutMs: o.upstreamTimeoutMs });
+  if (o.custody) registerCustody(app, { ...o.custody, upstream: () => o.upstream, timeoutMs: o.upstreamTimeoutMs });
+  else registerRelay(app, { upstream: () => o.upstream, timeoutMs: o.upstreamTimeoutMs });
   await app.register(fastifyStatic, {
     root: o.dist,
     index: false,

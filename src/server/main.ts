@@ -14,6 +14,9 @@ import { Socket } from "net";
 import { getValidBaseUrl } from "../api/options";
 import { t, type Lang } from "../shared/messages";
 import { buildApp, readBuild } from "./app";
+import { custodySettings, openCustodyStore, type CustodyFlags } from "./firm/custody-setup";
+import { describeDatabase } from "./firm/open-store";
+import type { FirmStore } from "./firm/store";
 
 export interface ServeIo {
   stdout: { write(s: string): unknown };
@@ -21,9 +24,11 @@ export interface ServeIo {
   env: Record<string, string | undefined>;
   /** Starts the sandbox service in this process (the `--sandbox` option); injected by bin/firma.js. */
   startSandbox?: () => Promise<{ url: string; close(): Promise<void> }>;
+  /** Opens the firm's database in custody mode (tests inject one); openFirmStore by default. */
+  openStore?: (url: string) => Promise<FirmStore>;
 }
 
-interface Flags {
+interface Flags extends CustodyFlags {
   host: string;
   port: number;
   publicUrl?: string;
@@ -101,7 +106,10 @@ export async function serve(argv: string[], io: ServeIo): Promise<Running> {
     .addOption(new Option("--http", t(lang, "serve.help.http")))
     .addOption(new Option("--trust-proxy", t(lang, "serve.help.trustProxy")))
     .addOption(new Option("--dist <dir>", t(lang, "serve.help.dist")).default(join(__dirname, "..", "..", "dist")))
-    .addOption(new Option("--lang <lang>", t(lang, "serve.help.lang")).choices(["ro", "en"]));
+    .addOption(new Option("--lang <lang>", t(lang, "serve.help.lang")).choices(["ro", "en"]))
+    .addOption(new Option("--key-file <file>", t(lang, "serve.help.keyFile")))
+    .addOption(new Option("--database <url>", t(lang, "serve.help.database")))
+    .addOption(new Option("--max-credits-per-day <n>", t(lang, "serve.help.maxCreditsPerDay")));
   program.parse(argv, { from: "user" });
   const f = program.opts<Flags>();
 
@@ -135,6 +143,9 @@ export async function serve(argv: string[], io: ServeIo): Promise<Running> {
     throw die("serve.badPublicUrl", { url: publicUrl });
   if (!publicUrl.endsWith("/")) publicUrl += "/";
   if (f.sandbox && f.upstream) throw die("serve.sandboxAndUpstream");
+  // Custody mode: the firm's key read once (never shown), the database opened before anything listens.
+  const custody = custodySettings(f, io.env, die);
+  if (custody && !f.sandbox && !f.upstream) throw die("serve.custodyNeedsUpstream");
   let upstream = f.upstream ?? "";
   let sandbox: { url: string; close(): Promise<void> } | null = null;
   if (!f.sandbox && !upstream) {
@@ -155,6 +166,7 @@ export async function serve(argv: string[], io: ServeIo): Promise<Running> {
   }
 
   // ---- start ----------------------------------------------------------------------------------
+  const store = custody ? await openCustodyStore(custody.database, die, io.openStore) : null;
   if (f.sandbox) {
     if (!io.startSandbox) throw die("serve.noSandbox");
     sandbox = await io.startSandbox();
@@ -168,12 +180,14 @@ export async function serve(argv: string[], io: ServeIo): Promise<Running> {
     trustProxy: !!f.trustProxy,
     // One JSON line per request (pino): method, URL, status, time; never a header, so never the key.
     logger: { level: "info", stream: { write: (line: string) => io.stdout.write(line) } } as never,
+    custody: custody && store ? { store, key: custody.key, maxCreditsPerDay: custody.maxCreditsPerDay } : null,
   });
   try {
     await app.listen({ host: f.host, port: f.port });
   } catch (e) {
     await app.close().catch(() => undefined);
     await sandbox?.close();
+    await store?.close().catch(() => undefined);
     const code = (e as NodeJS.ErrnoException).code;
     if (code === "EADDRINUSE") throw die("serve.portInUse", { host: f.host, port: String(f.port) });
     if (code === "EACCES") throw die("serve.portDenied", { host: f.host, port: String(f.port) });
@@ -183,6 +197,7 @@ export async function serve(argv: string[], io: ServeIo): Promise<Running> {
   const port = typeof address === "object" && address ? address.port : f.port;
   const url = `${scheme}://${shownHost}:${port}/`;
   if (local) publicUrl = `${scheme}://localhost:${port}/`;
+  if (custody) io.stderr.write(`${t(lang, "serve.custodyOn", { database: describeDatabase(custody.database) })}\n`);
   io.stderr.write(
     `${t(lang, "serve.listening", { url, manifest: `${publicUrl}manifest.xml`, upstream: f.sandbox ? t(lang, "serve.theSandbox", { url: upstream }) : upstream })}\n`,
   );
@@ -198,6 +213,7 @@ export async function serve(argv: string[], io: ServeIo): Promise<Running> {
         clearInterval(idle);
       }
       await sandbox?.close();
+      await store?.close();
     },
   };
 }

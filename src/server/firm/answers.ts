@@ -1,0 +1,228 @@
+/**
+ * What a /v4 request asks of the firm's store, and how stored answers become the service's documented
+ * shapes again (the add-in's reader, src/api/reader.ts, reads them like the service's own).
+ *
+ * A request is parsed into wants, one per answer the store keeps:
+ *  - `profile:<cui>` a company's profile (GET /v4/firme/{cui}); it also answers batch items;
+ *  - `ident:<cui>:<include>` a batch identification item, for one `include` (sorted, or `all`);
+ *  - `fin:<cui>:<year>`, `finb:…`, `finr:…` one financial year as the one-year, batch or range
+ *    endpoint gave it (their fields may differ: the engine probes which carry what); a record with
+ *    every financial field answers any of the three, and "no data" (null) is the same fact for all;
+ *  - `list:<path>?<query>` a list (search, rankings, counties), or a financial answer without a year,
+ *    kept whole as the service sent it.
+ * `null` is "the service has nothing": an absent batch item, a 404. Lifetimes are the engine's
+ * (src/engine/cache.ts TTL). Requests are checked here as the service checks them, so that a bad one is
+ * refused at no credit.
+ */
+import { TTL } from "../../engine/cache";
+import { EXTRA_PROFILE } from "../../engine/dispatch";
+import { latestCompleteYear } from "../../engine/years";
+import { MAX_BATCH_FINANCIAL, MAX_BATCH_IDENTIFICATION } from "../../api/client";
+import type { MessageKey } from "../../shared/messages";
+
+export type Family = "one" | "batch" | "range";
+
+export type Want =
+  | { kind: "profile"; cui: number }
+  | { kind: "ident"; cui: number; include: string }
+  | { kind: "fin"; family: Family; cui: number; year: number }
+  | { kind: "list"; path: string };
+
+/** A request the store can answer: its wants and how their answers are written back. */
+export interface Parsed {
+  shape: "profile" | "batch" | "one" | "range" | "batchFinancial" | "list";
+  /** The companies the request names (the audit's). */
+  cuis: number[];
+  wants: Want[];
+  /** The include fields a batch's items carry (EXTRA_PROFILE for `all`). */
+  fields?: readonly string[];
+}
+
+/** A request refused before anything is asked: its status, code and message. */
+export interface Refusal {
+  status: number;
+  code: string;
+  key: MessageKey;
+  params?: Record<string, string | number>;
+}
+
+type Obj = Record<string, unknown>;
+const PREFIX: Record<Family, string> = { one: "fin", batch: "finb", range: "finr" };
+const FAMILIES: Family[] = ["one", "batch", "range"];
+const EXTRA_FINANCIAL = ["active_totale", "datorii_totale", "numar_angajati"];
+
+export function wantKey(w: Want): string {
+  switch (w.kind) {
+    case "profile":
+      return `profile:${w.cui}`;
+    case "ident":
+      return `ident:${w.cui}:${w.include}`;
+    case "fin":
+      return `${PREFIX[w.family]}:${w.cui}:${w.year}`;
+    case "list":
+      return `list:${w.path}`;
+  }
+}
+
+/** The keys that may answer a want, the want's own first. */
+export function candidates(w: Want): string[] {
+  if (w.kind === "ident") return [wantKey(w), `profile:${w.cui}`];
+  if (w.kind !== "fin") return [wantKey(w)];
+  return [w.family, ...FAMILIES.filter((f) => f !== w.family)].map((f) => `${PREFIX[f]}:${w.cui}:${w.year}`);
+}
+
+/** Whether the answer stored under `key` answers the want (another family's record only when it has every field). */
+export function accepts(w: Want, key: string, body: unknown): boolean {
+  if (body === null || key === wantKey(w) || w.kind !== "fin") return true;
+  return EXTRA_FINANCIAL.every((f) => (body as Obj)[f] !== undefined);
+}
+
+/** How long the answer under `key` stays fresh (src/engine/cache.ts TTL). */
+export function lifetime(key: string, body: unknown, now: number): number {
+  if (body === null) return TTL.notFound;
+  const fin = /^fin[br]?:\d+:(\d+)$/.exec(key);
+  if (fin) return Number(fin[1]) < latestCompleteYear(new Date(now)) ? TTL.closedYear : TTL.latestYear;
+  if (key.startsWith("list:")) {
+    if (key.startsWith("list:/v4/nomenclatoare/judete")) return TTL.counties;
+    return /\/financiar/.test(key) ? TTL.latestYear : TTL.list;
+  }
+  return TTL.profile;
+}
+
+// ---- parsing ------------------------------------------------------------------------------------
+
+const LISTS = /^\/v4\/(?:firme\/search|topuri|topuri\/[A-Za-z0-9._~-]{1,200}|nomenclatoare\/judete)$/;
+const ONE = /^\/v4\/firme\/(\d{1,10})$/;
+const FIN = /^\/v4\/firme\/(\d{1,10})\/financiar$/;
+
+class Refused extends Error {
+  constructor(readonly refusal: Refusal) {
+    super(refusal.code);
+  }
+}
+
+const refuse = (code: string, key: MessageKey, params?: Refusal["params"]): never => {
+  throw new Refused({ status: 400, code, key, params });
+};
+
+function cuiOf(text: string): number {
+  const m = /^(?:RO)?(\d{1,10})$/i.exec(text.trim());
+  if (!m) refuse("invalid_cui", "custody.invalidCui", { value: text.trim().slice(0, 20) });
+  return Number(m![1]);
+}
+
+/** The distinct CUIs of a batch's `cui`, ascending (as the service answers them). */
+function cuiList(query: URLSearchParams, max: number): number[] {
+  const entries = (query.get("cui") ?? "").split(",").filter((e) => e.trim() !== "");
+  if (entries.length === 0) refuse("bad_request", "custody.noCui");
+  if (entries.length > max) refuse("batch_too_large", "custody.batchTooLarge", { max, count: entries.length });
+  return [...new Set(entries.map(cuiOf))].sort((a, b) => a - b);
+}
+
+function year(query: URLSearchParams, name: string): number | undefined {
+  const text = query.get(name);
+  if (text === null) return undefined;
+  if (!/^\s*\d{4}\s*$/.test(text) || Number(text) < 1900 || Number(text) > 2100) refuse("bad_request", "custody.badYear", { name });
+  return Number(text);
+}
+
+/** The years asked: one, a range (latest first), or none (the service's latest: kept whole as a list). */
+function yearsAsked(query: URLSearchParams): number[] | null {
+  const an = year(query, "an");
+  const from = year(query, "an_de_la");
+  const to = year(query, "an_pana");
+  if (an !== undefined && (from !== undefined || to !== undefined)) refuse("bad_request", "custody.yearsBoth");
+  if ((from === undefined) !== (to === undefined)) refuse("bad_request", "custody.rangeHalf");
+  if (an !== undefined) return [an];
+  if (from === undefined || to === undefined) return null;
+  if (from > to) refuse("bad_request", "custody.rangeOrder");
+  const out: number[] = [];
+  for (let y = to; y >= from; y--) out.push(y);
+  return out;
+}
+
+/** `include` as a key part: "" (none), "all", or its fields sorted. */
+function includeOf(query: URLSearchParams): string {
+  const fields = (query.get("include") ?? "")
+    .split(",")
+    .map((f) => f.trim())
+    .filter((f) => f !== "");
+  if (fields.some((f) => !/^\w{1,40}$/.test(f))) refuse("bad_request", "custody.badInclude");
+  return fields.includes("all") ? "all" : [...new Set(fields)].sort().join(",");
+}
+
+/** A /v4 path and its query (without `?`) as wants, or why it is refused at no credit; null: not an API path. */
+export function parseRequest(path: string, rawQuery: string): Parsed | Refusal | null {
+  const query = new URLSearchParams(rawQuery);
+  const whole = (cuis: number[]): Parsed => ({
+    shape: "list",
+    cuis,
+    wants: [{ kind: "list", path: rawQuery ? `${path}?${rawQuery}` : path }],
+  });
+  try {
+    if (LISTS.test(path)) return whole([]);
+    if (path === "/v4/firme/batch") {
+      const cuis = cuiList(query, MAX_BATCH_IDENTIFICATION);
+      const include = includeOf(query);
+      const fields = include === "all" ? EXTRA_PROFILE : include.split(",").filter(Boolean);
+      return { shape: "batch", cuis, fields, wants: cuis.map((cui) => ({ kind: "ident", cui, include })) };
+    }
+    if (path === "/v4/firme/batch/financiar") {
+      const cuis = cuiList(query, MAX_BATCH_FINANCIAL);
+      const years = yearsAsked(query);
+      if (years === null) return whole(cuis);
+      const wants = cuis.flatMap((cui) => years.map((y): Want => ({ kind: "fin", family: "batch", cui, year: y })));
+      return { shape: "batchFinancial", cuis, wants };
+    }
+    const one = ONE.exec(path);
+    if (one) return { shape: "profile", cuis: [Number(one[1])], wants: [{ kind: "profile", cui: Number(one[1]) }] };
+    const fin = FIN.exec(path);
+    if (fin) {
+      const cui = Number(fin[1]);
+      const years = yearsAsked(query);
+      if (years === null) return whole([cui]);
+      const family: Family = query.has("an") ? "one" : "range";
+      return { shape: family, cuis: [cui], wants: years.map((y): Want => ({ kind: "fin", family, cui, year: y })) };
+    }
+    return null;
+  } catch (e) {
+    if (e instanceof Refused) return e.refusal;
+    throw e;
+  }
+}
+
+// ---- answers back in the service's shapes -------------------------------------------------------
+
+/** A batch item: cui, name, status and the include fields the answer has (a profile carries them all). */
+function item(body: Obj, fields: readonly string[]): Obj {
+  const out: Obj = { cui: body.cui, denumire: body.denumire, stare: body.stare };
+  for (const f of fields) if (body[f] !== undefined) out[f] = body[f];
+  return out;
+}
+
+/** The answer to a parsed request from each want's answer (`values`, by wantKey): status and JSON body, or a 404. */
+export function render(p: Parsed, values: ReadonlyMap<string, unknown>): { status: number; body: unknown } | Refusal {
+  const of = (w: Want) => values.get(wantKey(w)) ?? null;
+  const notFound: Refusal = { status: 404, code: "not_found", key: "custody.notFound", params: { cui: String(p.cuis[0] ?? "") } };
+  switch (p.shape) {
+    case "profile":
+    case "one":
+    case "list": {
+      const body = of(p.wants[0]);
+      if (body === null) return p.shape === "list" ? { ...notFound, key: "custody.listNotFound" } : notFound;
+      return { status: 200, body };
+    }
+    case "batch":
+      return {
+        status: 200,
+        body: p.wants
+          .map(of)
+          .filter((b): b is Obj => b !== null)
+          .map((b) => item(b, p.fields ?? [])),
+      };
+    case "range":
+      return { status: 200, body: { cui: p.cuis[0], data: p.wants.map(of).filter((b) => b !== null) } };
+    case "batchFinancial":
+      return { status: 200, body: p.wants.map(of).filter((b) => b !== null) };
+  }
+}

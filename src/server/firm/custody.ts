@@ -1,0 +1,241 @@
+/**
+ * The custody mode of `firma serve`: the firm's key stays on the server, people call with personal
+ * tokens, and answers are paid once for the whole firm.
+ *
+ *  - `/v4/…`: the token in X-API-Key is checked first (a value that is not a token at all: 401, without
+ *    asking the database; unknown or revoked: 403), then the request is answered from the firm's store
+ *    (answers.ts), and what it lacks is fetched once for everyone (loader.ts), with one person's credit
+ *    for each upstream call. Errors are the relay's JSON shape, `{ error: { code, message } }`, in the
+ *    catalogs' words; the answer's X-Credits-Limit and X-Credits-Remaining are the PERSON's budget and
+ *    what is left of it this month, so the pane's meter shows her figures; X-Plan is the service's.
+ *  - `GET /firm/me` (the token as above): `{ name, budget, spent, remaining, month }`, the person's own
+ *    figures for the pane, never another's.
+ *  - `GET /metrics`: Prometheus' text (metrics.ts).
+ * Every /v4 request of a known person leaves one line in the audit trail.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { bucharestDay } from "../../engine/meter";
+import { t, type Lang, type MessageKey } from "../../shared/messages";
+import { MAX_QUERY_BYTES } from "../relay";
+import { accepts, candidates, parseRequest, render, wantKey, type Parsed, type Refusal, type Want } from "./answers";
+import { FirmLoader, type Requester } from "./loader";
+import { Metrics } from "./metrics";
+import type { AnswerSource, FirmStore, FirmUser } from "./store";
+import { hashToken, isTokenFormat } from "./tokens";
+import { CallFailure, upstream } from "./upstream";
+
+export interface CustodyOptions {
+  store: FirmStore;
+  /** The service's base address. */
+  upstream: () => string;
+  /** The firm's key: sent to the service only, in X-API-Key. */
+  key: string;
+  /** --max-credits-per-day; null: none. */
+  maxCreditsPerDay: number | null;
+  /** Per-call limit towards the service. @default 30000 */
+  timeoutMs?: number;
+  /** The window that gathers concurrent requests into one upstream batch. @default 15 */
+  windowMs?: number;
+  fetch?: typeof fetch;
+  now?: () => number;
+  /** The language of the error messages. @default "ro" */
+  lang?: Lang;
+}
+
+export interface Custody {
+  metrics: Metrics;
+  loader: FirmLoader;
+}
+
+/** What each failure of a call tells the person. */
+const FAILURES: Record<string, MessageKey> = {
+  budget_exhausted: "custody.budgetExhausted",
+  day_limit: "custody.dayLimit",
+  plan_stopped: "custody.planStopped",
+  firm_key_refused: "custody.firmKeyRefused",
+  plan_history: "custody.planHistory",
+  upstream_timeout: "custody.upstreamTimeout",
+  upstream_unreachable: "custody.upstreamUnreachable",
+  upstream_failed: "custody.upstreamFailed",
+  upstream_shape: "custody.upstreamShape",
+  upstream_not_configured: "custody.upstreamNotConfigured",
+  store_unavailable: "custody.storeUnavailable",
+};
+
+interface Outcome {
+  status: number;
+  body: unknown;
+  source: AnswerSource;
+  headers?: Record<string, string>;
+}
+
+const json = (
+  status: number,
+  code: string,
+  message: string,
+  source: AnswerSource = "refused",
+  headers?: Record<string, string>,
+): Outcome => ({
+  status,
+  body: { error: { code, message } },
+  source,
+  headers,
+});
+
+function send(reply: FastifyReply, o: Outcome): FastifyReply {
+  reply.code(o.status).header("content-type", "application/json; charset=utf-8").header("cache-control", "no-store");
+  for (const [k, v] of Object.entries(o.headers ?? {})) reply.header(k, v);
+  return reply.send(JSON.stringify(o.body));
+}
+
+export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custody {
+  const lang = o.lang ?? "ro";
+  const now = o.now ?? Date.now;
+  const store = o.store;
+  const metrics = new Metrics();
+  const loader = new FirmLoader({
+    store,
+    upstream: upstream({ base: o.upstream, key: o.key, timeoutMs: o.timeoutMs ?? 30_000, fetch: o.fetch }),
+    maxPerDay: o.maxCreditsPerDay,
+    windowMs: o.windowMs,
+    now,
+    onCall: (charged) => metrics.call(charged),
+    onStoreError: (e) => app.log.error({ err: { message: (e as Error)?.message } }, "firm store write failed"),
+  });
+  app.addHook("onClose", async () => loader.close());
+  let serial = 0;
+  const refusal = (r: Refusal): Outcome => json(r.status, r.code, t(lang, r.key, r.params));
+
+  /** The person a request's token belongs to, or the refusal: 401 (no token, not a token: no database asked), 403. */
+  async function person(req: FastifyRequest): Promise<FirmUser | Outcome> {
+    const token = req.headers["x-api-key"];
+    if (token === undefined || token === "") return json(401, "missing_token", t(lang, "custody.tokenMissing"));
+    if (!isTokenFormat(token)) return json(401, "token_format", t(lang, "custody.tokenFormat"));
+    let user: FirmUser | null;
+    try {
+      user = await store.userByTokenHash(hashToken(token), now());
+    } catch {
+      return json(503, "store_unavailable", t(lang, "custody.storeUnavailable"));
+    }
+    return user ?? json(403, "token_refused", t(lang, "custody.tokenRefused"));
+  }
+
+  /** The person's budget and spend this month (null when the database cannot say). */
+  async function usage(user: string): Promise<{ budget: number; spent: number; month: string } | null> {
+    const month = bucharestDay(now()).slice(0, 7);
+    const u = await store.usageOf(user, month).catch(() => null);
+    return u && { ...u, month };
+  }
+
+  /** The answers to a parsed request: the store's, then what the loader fetches for `r`. */
+  async function answers(p: Parsed, r: Requester): Promise<Map<string, unknown>> {
+    const keys = [...new Set(p.wants.flatMap(candidates))];
+    let stored: Awaited<ReturnType<FirmStore["getAnswers"]>>;
+    try {
+      stored = await store.getAnswers(keys, now());
+    } catch {
+      throw new CallFailure(503, "store_unavailable");
+    }
+    const values = new Map<string, unknown>();
+    const missing: Want[] = [];
+    for (const w of p.wants) {
+      const hit = candidates(w).find((k) => stored.has(k) && accepts(w, k, stored.get(k)!.body));
+      if (hit === undefined) missing.push(w);
+      else values.set(wantKey(w), stored.get(hit)!.body);
+    }
+    metrics.hits(p.wants.length - missing.length);
+    if (missing.length === 0) return values;
+    let fetched: Map<string, unknown>;
+    try {
+      fetched = await loader.load(missing, r);
+    } catch (e) {
+      // Joined to a call whose other people had no budget left: once more, as this person's own call.
+      if (!(e instanceof CallFailure && e.code === "budget_exhausted")) throw e;
+      fetched = await loader.load(missing, r);
+    }
+    for (const [k, v] of fetched) values.set(k, v);
+    return values;
+  }
+
+  async function failure(e: unknown, user: string): Promise<Outcome> {
+    if (!(e instanceof CallFailure)) {
+      app.log.error({ err: { message: (e as Error)?.message } }, "custody request failed");
+      return json(500, "internal", t(lang, "custody.internal"));
+    }
+    const params: Record<string, string | number> = { ...e.params };
+    if (e.code === "budget_exhausted") Object.assign(params, (await usage(user)) ?? { budget: "?", spent: "?", month: "" });
+    if (typeof params.until === "number")
+      params.until = new Date(params.until).toLocaleString(lang === "en" ? "en-GB" : "ro-RO", { timeZone: "Europe/Bucharest" });
+    const headers = e.retryAfterMs !== null ? { "retry-after": String(Math.max(1, Math.ceil(e.retryAfterMs / 1000))) } : undefined;
+    const key = FAILURES[e.code];
+    const message = e.serviceMessage ?? (key ? t(lang, key, params) : t(lang, "custody.serviceRefused", { status: e.status }));
+    return json(e.status, e.code, message, "refused", headers);
+  }
+
+  async function handle(req: FastifyRequest, reply: FastifyReply, path: string, query: string): Promise<FastifyReply> {
+    const started = performance.now();
+    const who = await person(req);
+    if (!("name" in who)) {
+      metrics.request("refused", (performance.now() - started) / 1000);
+      return send(reply, who);
+    }
+    const r: Requester = { id: ++serial, user: who.name, credits: 0, fetched: false };
+    const parsed = parseRequest(path, query);
+    let out: Outcome;
+    let cuis: number[] = [];
+    if (parsed === null) out = json(404, "not_found", t(lang, "custody.notApiPath"));
+    else if (!("wants" in parsed)) out = refusal(parsed);
+    else {
+      cuis = parsed.cuis;
+      try {
+        const rendered = render(parsed, await answers(parsed, r));
+        const source = r.fetched ? "upstream" : "store";
+        out = "code" in rendered ? { ...refusal(rendered), source } : { ...rendered, source };
+      } catch (e) {
+        out = await failure(e, who.name);
+      }
+    }
+    const u = await usage(who.name);
+    const headers: Record<string, string> = { ...out.headers };
+    if (u) {
+      headers["x-credits-limit"] = String(u.budget);
+      headers["x-credits-remaining"] = String(Math.max(0, u.budget - u.spent));
+    }
+    if (loader.plan) headers["x-plan"] = loader.plan;
+    await store
+      .audit({ at: now(), user: who.name, endpoint: path, cuis, source: out.source, credits: r.credits, status: out.status })
+      .catch((e) => app.log.error({ err: { message: (e as Error)?.message } }, "audit write failed"));
+    metrics.request(out.source, (performance.now() - started) / 1000);
+    return send(reply, { ...out, headers });
+  }
+
+  app.route({
+    method: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
+    url: "/v4/*",
+    handler: async (req, reply) => {
+      const raw = req.raw.url ?? "";
+      const q = raw.indexOf("?");
+      const path = q < 0 ? raw : raw.slice(0, q);
+      const query = q < 0 ? "" : raw.slice(q + 1);
+      if (req.method !== "GET")
+        return send(reply, json(405, "method_not_allowed", t(lang, "custody.methodNotAllowed"), "refused", { allow: "GET" }));
+      if (Buffer.byteLength(query) + 1 > MAX_QUERY_BYTES)
+        return send(reply, json(414, "query_too_long", t(lang, "custody.queryTooLong", { max: MAX_QUERY_BYTES })));
+      return handle(req, reply, path, query);
+    },
+  });
+
+  app.get("/firm/me", async (req, reply) => {
+    const who = await person(req);
+    if (!("name" in who)) return send(reply, who);
+    const u = await usage(who.name);
+    if (!u) return send(reply, json(503, "store_unavailable", t(lang, "custody.storeUnavailable")));
+    const body = { name: who.name, budget: u.budget, spent: u.spent, remaining: Math.max(0, u.budget - u.spent), month: u.month };
+    return send(reply, { status: 200, body, source: "store" });
+  });
+
+  app.get("/metrics", async (_req, reply) =>
+    reply.header("content-type", "text/plain; version=0.0.4; charset=utf-8").header("cache-control", "no-store").send(metrics.text()),
+  );
+  return { metrics, loader };
+}

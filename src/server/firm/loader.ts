@@ -1,0 +1,358 @@
+/**
+ * What the firm's store does not hold, fetched from the service with the fewest credits, once for the
+ * whole firm (in the manner of dataloader): the wants of every request that arrive within a short
+ * window are gathered, identical wants share one entry, and a want already on its way is joined, not
+ * asked again. A flush is planned like the engine plans (src/engine/planner.ts): identification in
+ * batches of at most 100 per `include`, financial batches of at most 50 per year or range, one call per
+ * profile, one-year record, company range or list.
+ *
+ * Before each call, one credit is reserved in the database for ONE person: the one who waits for the
+ * most of the call's answers (then the others, when that one's budget is spent). A call the service did
+ * not charge gives the credit back, so the credits attributed equal the service's count. The service's
+ * 429 stops the plan for everyone (in the database) until its period turns.
+ */
+import { chunk } from "../../api/chunk";
+import { MAX_BATCH_IDENTIFICATION } from "../../api/client";
+import * as read from "../../api/reader";
+import { limiter } from "../../engine/limiter";
+import { bucharestDay } from "../../engine/meter";
+import { planFinancialBatches, yearsOf } from "../../engine/planner";
+import { lifetime, wantKey, type Want } from "./answers";
+import type { FirmStore, StoredAnswer } from "./store";
+import { CallFailure, failureCharged, failureOf, type Upstream, type UpstreamAnswer } from "./upstream";
+
+/** One request of one person, as the loader attributes credits to it. */
+export interface Requester {
+  readonly id: number;
+  readonly user: string;
+  /** Upstream credits charged to this request. */
+  credits: number;
+  /** Whether any of its answers came from (or waited for) the service. */
+  fetched: boolean;
+}
+
+interface Entry {
+  id: string;
+  want: Want;
+  waiters: Requester[];
+  promise: Promise<unknown>;
+  resolve(value: unknown): void;
+  reject(e: unknown): void;
+}
+
+/** One upstream call: its path and query, the entries it answers, and how its answer becomes stored answers. */
+interface Call {
+  path: string;
+  entries: Entry[];
+  /** Store keys → answers (null: the service has nothing), from a 200 or a 404. */
+  read(a: UpstreamAnswer): Map<string, unknown>;
+}
+
+export interface LoaderOptions {
+  store: FirmStore;
+  upstream: Upstream;
+  /** The firm's cap on credits a day (--max-credits-per-day); null: none. */
+  maxPerDay: number | null;
+  /** The gathering window. @default 15 */
+  windowMs?: number;
+  /** Upstream calls at once. @default 8 */
+  concurrency?: number;
+  now?: () => number;
+  /** Each upstream call, for the metrics. */
+  onCall?: (charged: boolean) => void;
+  /** A failure to keep answers (logged; the person still gets them). */
+  onStoreError?: (e: unknown) => void;
+}
+
+/** Answers just settled, by want: a request that read the store a moment before they were written finds them here. */
+const RECENT_MS = 10_000;
+
+/** The first moment after `at` that falls on another Bucharest day (its next midnight), to the millisecond. */
+export function nextBucharestDay(at: number): number {
+  const day = bucharestDay(at);
+  let [lo, hi] = [at, at + 26 * 3_600_000];
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (bucharestDay(mid) === day) lo = mid;
+    else hi = mid;
+  }
+  return hi;
+}
+
+/** When the plan's stop after a 429 ends: Retry-After, else the next day for a Free plan, else the next month (Bucharest's). */
+export function planStopEnd(now: number, plan: string | null, retryAfterMs: number | null): number {
+  if (retryAfterMs !== null && retryAfterMs > 0) return now + retryAfterMs;
+  let t = nextBucharestDay(now);
+  if (plan === "free") return t;
+  while (bucharestDay(t).slice(8) !== "01") t = nextBucharestDay(t);
+  return t;
+}
+
+export class FirmLoader {
+  /** The plan the service named last (X-Plan), passed on to the people. */
+  plan: string | null = null;
+  private readonly pending = new Map<string, Entry>();
+  private readonly inflight = new Map<string, Entry>();
+  private readonly recent = new Map<string, { value: unknown; until: number }>();
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private readonly limit: <T>(task: () => Promise<T>) => Promise<T>;
+  private readonly now: () => number;
+
+  constructor(private readonly o: LoaderOptions) {
+    this.limit = limiter(o.concurrency ?? 8);
+    this.now = o.now ?? Date.now;
+  }
+
+  /** The answers to `wants` (by wantKey), fetched for `req`; rejects with a CallFailure. */
+  async load(wants: readonly Want[], req: Requester): Promise<Map<string, unknown>> {
+    const out = new Map<string, unknown>();
+    const waits: Promise<void>[] = [];
+    const now = this.now();
+    for (const w of wants) {
+      const id = wantKey(w);
+      const recent = this.recent.get(id);
+      if (recent && recent.until > now) {
+        out.set(id, recent.value);
+        continue;
+      }
+      let e = this.inflight.get(id) ?? this.pending.get(id);
+      if (!e) {
+        let resolve!: (v: unknown) => void;
+        let reject!: (e: unknown) => void;
+        const promise = new Promise<unknown>((ok, no) => ((resolve = ok), (reject = no)));
+        e = { id, want: w, waiters: [], promise, resolve, reject };
+        this.pending.set(id, e);
+      }
+      if (this.pending.has(id) && !e.waiters.includes(req)) e.waiters.push(req);
+      req.fetched = true;
+      waits.push(e.promise.then((v) => void out.set(id, v)));
+    }
+    if (this.pending.size > 0) this.schedule();
+    await Promise.all(waits);
+    return out;
+  }
+
+  /** Stops the window's timer (the server is closing). */
+  close(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  private schedule(): void {
+    const groups = new Map<string, number>();
+    for (const { want: w } of this.pending.values()) {
+      const g = w.kind === "ident" ? `i:${w.include}` : w.kind === "fin" && w.family === "batch" ? `f:${w.year}` : null;
+      if (g === null) continue;
+      const n = (groups.get(g) ?? 0) + 1;
+      groups.set(g, n);
+      // A full batch goes at once (the engine's queue does the same).
+      if (n >= (g.startsWith("i:") ? MAX_BATCH_IDENTIFICATION : 50)) return this.flush();
+    }
+    if (!this.timer) this.timer = setTimeout(() => this.flush(), this.o.windowMs ?? 15);
+  }
+
+  private flush(): void {
+    this.close();
+    const entries = [...this.pending.values()];
+    this.pending.clear();
+    for (const e of entries) this.inflight.set(e.id, e);
+    const now = this.now();
+    if (this.recent.size > 20_000) for (const [k, r] of this.recent) if (r.until <= now) this.recent.delete(k);
+    for (const call of plan(entries)) void this.limit(() => this.run(call));
+  }
+
+  /** One call: a credit reserved for one person, the service asked, its answers kept and handed out. */
+  private async run(call: Call): Promise<void> {
+    try {
+      const payer = await this.reserve(call);
+      let answer: UpstreamAnswer;
+      let charged: boolean;
+      try {
+        ({ answer, charged } = await this.o.upstream(call.path));
+      } catch (e) {
+        await this.account(payer, failureCharged(e));
+        throw e;
+      }
+      await this.account(payer, charged);
+      if (answer.plan) this.plan = answer.plan;
+      if (answer.status === 429) {
+        const now = this.now();
+        const until = planStopEnd(now, answer.plan ?? this.plan, answer.retryAfterMs);
+        await this.o.store.stopPlan(until).catch((e) => this.o.onStoreError?.(e));
+        throw new CallFailure(429, "plan_stopped", { until }, null, until - now);
+      }
+      if (answer.status !== 200 && answer.status !== 404) throw failureOf(answer);
+      let values: Map<string, unknown>;
+      try {
+        values = call.read(answer);
+      } catch (e) {
+        if (e instanceof CallFailure) throw e;
+        throw new CallFailure(502, "upstream_shape");
+      }
+      await this.keep(values);
+      const until = this.now() + RECENT_MS;
+      for (const e of call.entries) {
+        const value = values.get(e.id) ?? null;
+        this.recent.set(e.id, { value, until });
+        this.inflight.delete(e.id);
+        e.resolve(value);
+      }
+    } catch (e) {
+      for (const entry of call.entries) {
+        this.inflight.delete(entry.id);
+        entry.reject(e);
+      }
+    }
+  }
+
+  private async keep(values: Map<string, unknown>): Promise<void> {
+    const now = this.now();
+    const answers: StoredAnswer[] = [...values].map(([key, body]) => ({
+      key,
+      body,
+      fetchedAt: now,
+      expiresAt: now + lifetime(key, body, now),
+    }));
+    try {
+      await this.o.store.putAnswers(answers);
+    } catch (e) {
+      this.o.onStoreError?.(e);
+    }
+  }
+
+  /** The person who pays: by how many of the call's answers they wait for, then who asked first. */
+  private async reserve(call: Call): Promise<{ req: Requester; user: string; month: string; day: string }> {
+    const now = this.now();
+    const day = bucharestDay(now);
+    const month = day.slice(0, 7);
+    const people = new Map<string, { n: number; first: number; requests: Map<Requester, number> }>();
+    for (const e of call.entries) {
+      for (const r of e.waiters) {
+        const p = people.get(r.user) ?? { n: 0, first: r.id, requests: new Map<Requester, number>() };
+        p.n++;
+        p.first = Math.min(p.first, r.id);
+        p.requests.set(r, (p.requests.get(r) ?? 0) + 1);
+        people.set(r.user, p);
+      }
+    }
+    const order = [...people].sort(([, a], [, b]) => b.n - a.n || a.first - b.first);
+    for (const [user, p] of order) {
+      let r: Awaited<ReturnType<FirmStore["reserveCredit"]>>;
+      try {
+        r = await this.o.store.reserveCredit({ user, month, day, maxPerDay: this.o.maxPerDay, now });
+      } catch {
+        throw new CallFailure(503, "store_unavailable");
+      }
+      if (r === "ok") {
+        const req = [...p.requests].sort(([a, x], [b, y]) => y - x || a.id - b.id)[0][0];
+        return { req, user, month, day };
+      }
+      if (r === "day_limit") throw new CallFailure(429, "day_limit", { limit: this.o.maxPerDay ?? 0 });
+      if (r === "plan_stopped") {
+        const until = (await this.o.store.planStoppedUntil(now).catch(() => null)) ?? now;
+        throw new CallFailure(429, "plan_stopped", { until }, null, until - now);
+      }
+    }
+    throw new CallFailure(429, "budget_exhausted");
+  }
+
+  /** A charged call is the payer's request's credit; one the service did not charge gives it back. */
+  private async account(p: { req: Requester; user: string; month: string; day: string }, charged: boolean): Promise<void> {
+    this.o.onCall?.(charged);
+    if (charged) p.req.credits++;
+    else await this.o.store.releaseCredit(p.user, p.month, p.day).catch((e) => this.o.onStoreError?.(e));
+  }
+}
+
+// ---- planning -----------------------------------------------------------------------------------
+
+/** The calls that answer a flush's entries, with the fewest credits. */
+function plan(entries: Entry[]): Call[] {
+  const calls: Call[] = [];
+  const idents = new Map<string, Entry[]>();
+  const ranges = new Map<number, Entry[]>();
+  const batchFin: Entry[] = [];
+  for (const e of entries) {
+    const w = e.want;
+    if (w.kind === "ident") idents.set(w.include, [...(idents.get(w.include) ?? []), e]);
+    else if (w.kind === "fin" && w.family === "range") ranges.set(w.cui, [...(ranges.get(w.cui) ?? []), e]);
+    else if (w.kind === "fin" && w.family === "batch") batchFin.push(e);
+    else calls.push(single(e));
+  }
+  for (const [include, es] of idents) {
+    for (const part of chunk(
+      es.sort((a, b) => cuiOf(a) - cuiOf(b)),
+      MAX_BATCH_IDENTIFICATION,
+    )) {
+      const cuis = part.map(cuiOf);
+      calls.push({
+        path: `/v4/firme/batch?cui=${cuis.join(",")}${include ? `&include=${include}` : ""}`,
+        entries: part,
+        read: (a) => {
+          if (a.status !== 200) throw failureOf(a);
+          const found = new Map(read.readBatchIdentification(a.body, cuis).map((it) => [it.cui, it]));
+          return new Map(cuis.map((c) => [`ident:${c}:${include}`, found.get(c) ?? null]));
+        },
+      });
+    }
+  }
+  for (const [cui, es] of ranges) {
+    const years = es.map((e) => (e.want as { year: number }).year);
+    const [from, to] = [Math.min(...years), Math.max(...years)];
+    const keys = yearsOf({ from, to }).map((y) => [y, `finr:${cui}:${y}`] as const);
+    calls.push({
+      path: `/v4/firme/${cui}/financiar?an_de_la=${from}&an_pana=${to}`,
+      entries: es,
+      read: (a) => {
+        // A 404: no such company, so no year of it.
+        const byYear = new Map(a.status === 404 ? [] : read.readFinancial(a.body, cui).map((r) => [r.an, r]));
+        return new Map(keys.map(([y, k]) => [k, byYear.get(y) ?? null]));
+      },
+    });
+  }
+  const wanted = new Map<number, Set<number>>();
+  for (const e of batchFin) {
+    const w = e.want as { cui: number; year: number };
+    wanted.set(w.cui, (wanted.get(w.cui) ?? new Set<number>()).add(w.year));
+  }
+  const left = new Set(batchFin);
+  for (const c of planFinancialBatches(wanted)) {
+    const years = yearsOf(c.years);
+    const mine = [...left].filter((e) => c.cuis.includes(cuiOf(e)) && years.includes((e.want as { year: number }).year));
+    for (const e of mine) left.delete(e);
+    const q = "year" in c.years ? `an=${c.years.year}` : `an_de_la=${c.years.from}&an_pana=${c.years.to}`;
+    calls.push({
+      path: `/v4/firme/batch/financiar?cui=${c.cuis.join(",")}&${q}`,
+      entries: mine,
+      read: (a) => {
+        if (a.status !== 200) throw failureOf(a);
+        const found = new Map(read.readBatchFinancial(a.body, c.cuis, (y) => years.includes(y)).map((r) => [`finb:${r.cui}:${r.an}`, r]));
+        return new Map(c.cuis.flatMap((cui) => years.map((y) => [`finb:${cui}:${y}`, found.get(`finb:${cui}:${y}`) ?? null] as const)));
+      },
+    });
+  }
+  return calls;
+}
+
+function cuiOf(e: Entry): number {
+  return (e.want as { cui: number }).cui;
+}
+
+/** A call for one entry: a profile, one financial year, or a list kept whole (a 404: the service has nothing). */
+function single(e: Entry): Call {
+  const w = e.want;
+  const path =
+    w.kind === "profile"
+      ? `/v4/firme/${w.cui}`
+      : w.kind === "fin"
+        ? `/v4/firme/${w.cui}/financiar?an=${w.year}`
+        : (w as { path: string }).path;
+  const value = (body: unknown): unknown => {
+    // A 200 whose body is not JSON is the service failing, not an answer to keep.
+    if (body === undefined) throw new CallFailure(502, "upstream_shape");
+    if (w.kind === "profile") return read.readCompany(body);
+    if (w.kind === "fin") return read.readFinancial(body, w.cui).find((r) => r.an === w.year) ?? null;
+    return body;
+  };
+  return { path, entries: [e], read: (a) => new Map([[e.id, a.status === 404 ? null : value(a.body)]]) };
+}

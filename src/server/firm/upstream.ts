@@ -1,0 +1,117 @@
+/**
+ * One call to the service with the firm's key, in custody mode. The key is held in a closure, sent in
+ * the `X-API-Key` header only, and never put in an error, a log line or an answer: what leaves this
+ * file is a status, the parsed body, the plan the service named and its Retry-After.
+ *
+ * Whether a call cost a credit follows the service's rule (src/api/http.ts isCredited: refusals before
+ * charging — 400, 401, 403, 429 — and 5xx are free), so that the credits the firm attributes equal the
+ * service's count; a call that timed out may have been charged, one that never connected was not.
+ */
+import { isCredited, readErrorBody, readRetryAfter } from "../../api/http";
+import { errorForStatus, PlanHistoryError } from "../../api/errors";
+
+export interface UpstreamAnswer {
+  status: number;
+  /** The JSON body (undefined when it is not JSON). */
+  body: unknown;
+  /** X-Plan, lower case, when the service sent it. */
+  plan: string | null;
+  retryAfterMs: number | null;
+  /** What an error body said (code and message), for refusals passed on to the person. */
+  said: { code: string | null; message: string | null };
+}
+
+/** Why a call gave no answer the store can keep, and what the person is told. */
+export class CallFailure extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly params: Record<string, string | number> = {},
+    /** A refusal of the service itself (400, the plan's history): its own message, passed on. */
+    readonly serviceMessage: string | null = null,
+    readonly retryAfterMs: number | null = null,
+  ) {
+    super(code);
+  }
+}
+
+export type Upstream = (pathAndQuery: string) => Promise<{ answer: UpstreamAnswer; charged: boolean }>;
+
+export interface UpstreamOptions {
+  base: () => string;
+  key: string;
+  timeoutMs: number;
+  fetch?: typeof fetch;
+}
+
+/** Node's codes for a connection that was never made (nothing was sent, nothing charged). */
+const NOT_SENT = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
+
+/** The firm's upstream: GET base + path with the firm's key; a failure to connect or answer is a CallFailure. */
+export function upstream(o: UpstreamOptions): Upstream {
+  const key = o.key;
+  const doFetch = o.fetch ?? fetch;
+  return async (pathAndQuery) => {
+    const base = o.base().replace(/\/+$/, "");
+    if (!base) throw new CallFailure(502, "upstream_not_configured");
+    let res: Response;
+    let text: string;
+    try {
+      res = await doFetch(`${base}${pathAndQuery}`, {
+        headers: { "X-API-Key": key, Accept: "application/json" },
+        redirect: "manual",
+        signal: AbortSignal.timeout(o.timeoutMs),
+      });
+      text = await res.text();
+    } catch (e) {
+      const name = (e as { name?: string } | null)?.name;
+      if (name === "TimeoutError" || name === "AbortError")
+        throw Object.assign(new CallFailure(504, "upstream_timeout", { ms: o.timeoutMs }), { charged: true });
+      const code = String((e as { cause?: { code?: unknown } } | null)?.cause?.code ?? "");
+      throw Object.assign(new CallFailure(502, "upstream_unreachable"), { charged: !NOT_SENT.has(code) });
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+    const plan = res.headers.get("x-plan")?.trim().toLowerCase() || null;
+    const { serviceCode, serviceMessage } = res.ok ? { serviceCode: null, serviceMessage: null } : readErrorBody(text);
+    return {
+      answer: {
+        status: res.status,
+        body,
+        plan,
+        retryAfterMs: readRetryAfter(res.headers.get("retry-after"), Date.now()),
+        // A service that echoed the key in an error would not get it past here.
+        said: { code: scrub(serviceCode, key), message: scrub(serviceMessage, key) },
+      },
+      charged: isCredited(res.status),
+    };
+  };
+}
+
+function scrub(text: string | null, key: string): string | null {
+  return text === null ? null : text.split(key).join("***");
+}
+
+/** Whether a charged-or-not failure (thrown by `upstream`) may have cost a credit. */
+export function failureCharged(e: unknown): boolean {
+  return Boolean((e as { charged?: boolean } | null)?.charged);
+}
+
+/**
+ * The failure an answer other than 200/404 is for the person: the firm's key refused → 502 (never the
+ * key); the plan's history → 403 as the service said; a bad request → 400 as the service said; the
+ * service failing → 502. (A 429 is the plan's stop: loader.ts handles it.)
+ */
+export function failureOf(a: UpstreamAnswer): CallFailure {
+  if (a.status === 401 || a.status === 403) {
+    const kind = errorForStatus(a.status, { serviceMessage: a.said.message, serviceCode: a.said.code });
+    if (kind instanceof PlanHistoryError) return new CallFailure(403, "plan_history", {}, a.said.message);
+    return new CallFailure(502, "firm_key_refused");
+  }
+  if (a.status >= 400 && a.status < 500) return new CallFailure(a.status, a.said.code ?? "bad_request", {}, a.said.message);
+  return new CallFailure(502, "upstream_failed", { status: a.status });
+}

@@ -12,6 +12,8 @@ import { openFirmStore } from "../../src/server/firm/open-store";
 import { hashToken } from "../../src/server/firm/tokens";
 import { bucharestMonth } from "../../src/server/firm/command-kit";
 import type { FirmStore } from "../../src/server/firm/store";
+import { main as auditMain } from "../../src/server/firm/audit-command";
+import { postgresBinDir, startPostgres, type PostgresCluster } from "../support/postgres";
 
 let dir: string;
 let db: string;
@@ -142,6 +144,7 @@ describe("firma users add", () => {
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/^firma users: baza de date „mysql:\/\/localhost\/firma” nu este înțeleasă/);
     expect(r.out).toBe("");
+    expect(fs.readdirSync(dir)).toEqual([]);
   });
 
   test("a database that refuses the connection: exit 1, one line, no password shown, no token shown", async () => {
@@ -252,4 +255,83 @@ test("an unknown subcommand or option is a usage error (exit 2); --help is 0", a
   const help = await users(["add", "--help"]);
   expect(help.code).toBe(0);
   expect(help.out).toContain("--budget <credits>");
+});
+
+const pgBin = postgresBinDir();
+(pgBin ? describe : describe.skip)("on PostgreSQL (a throwaway cluster): the same commands, the same database for everyone", () => {
+  let cluster: PostgresCluster;
+  beforeAll(async () => {
+    cluster = await startPostgres(pgBin);
+  }, 90_000);
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+
+  test("a read-only database: exit 1, one line, no token shown, nothing written", async () => {
+    const url = await cluster.createDatabase("firm_ro");
+    expect((await users(["add", "ana", "--budget", "5", "--database", url])).code).toBe(0);
+    await cluster.sql("ALTER DATABASE firm_ro SET default_transaction_read_only = on");
+    const r = await users(["add", "bob", "--budget", "5", "--database", url]);
+    expect(r.code).toBe(1);
+    expect(r.err).toBe(
+      `firma users: baza de date postgres://127.0.0.1:${cluster.port}/firm_ro este doar pentru citire: nu s-a scris nimic.\n`,
+    );
+    expect(r.out).not.toMatch(TOKEN);
+    expect((await cluster.sql("SELECT name FROM firm_users", "firm_ro")).map((u) => u.name)).toEqual(["ana"]);
+  });
+
+  test("add, a name taken, list with spend, revoke, audit: only the token's hash in the database", async () => {
+    const url = await cluster.createDatabase("firm_cmds");
+    const NOW = Date.UTC(2026, 10, 25, 12, 0);
+    const add = await users(["add", "ana", "--budget", "500", "--database", url, "--json"], {}, NOW);
+    expect(add.code).toBe(0);
+    const { token } = JSON.parse(add.out) as { token: string };
+    expect(token).toMatch(TOKEN);
+    const rows = await cluster.sql("SELECT * FROM firm_users", "firm_cmds");
+    expect(rows).toHaveLength(1);
+    expect(JSON.stringify(rows)).not.toContain(token.slice(6));
+    expect(rows[0].token_hash).toBe(hashToken(token));
+
+    // DATABASE_URL as firma serve reads it; a name taken is refused with nothing written
+    const again = await users(["add", "ana", "--budget", "1"], { DATABASE_URL: url }, NOW);
+    expect(again.code).toBe(1);
+    expect(again.err).toContain("există deja o persoană cu numele ana");
+    expect((await users(["add", "bob", "--budget", "1.5", "--database", url], {}, NOW)).code).toBe(2);
+    expect(await cluster.sql("SELECT name, budget FROM firm_users", "firm_cmds")).toEqual([{ name: "ana", budget: 500 }]);
+
+    const store = await openFirmStore(url);
+    try {
+      expect(await store.reserveCredit({ user: "ana", month: "2026-11", day: "2026-11-25", maxPerDay: null, now: NOW })).toBe("ok");
+      await store.audit({
+        at: NOW,
+        user: "ana",
+        endpoint: "/v4/firme/batch",
+        cuis: [14399840],
+        source: "upstream",
+        credits: 1,
+        status: 200,
+      });
+    } finally {
+      await store.close();
+    }
+    const list = JSON.parse((await users(["list", "--database", url, "--json"], {}, NOW)).out);
+    expect(list.users).toMatchObject([{ name: "ana", budget: 500, spent: 1 }]);
+    let auditOut = "";
+    const trail = await auditMain(["--since", "2026-11-25", "--database", url, "--json"], {
+      stdout: { write: (s: string) => void (auditOut += s) },
+      stderr: { write: () => 0 },
+      env: {},
+      now: () => NOW,
+    });
+    expect(trail).toBe(0);
+    expect(JSON.parse(auditOut).total).toEqual({ requests: 1, fromStore: 0, credits: 1 });
+
+    expect((await users(["revoke", "ana", "--database", url], {}, NOW)).code).toBe(0);
+    const s2 = await openFirmStore(url);
+    try {
+      expect(await s2.userByTokenHash(hashToken(token), NOW)).toBeNull();
+    } finally {
+      await s2.close();
+    }
+  });
 });

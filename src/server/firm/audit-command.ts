@@ -103,7 +103,7 @@ async function audit(flags: AuditFlags, io: kit.CommandIo, lang: Lang): Promise<
       e.user,
       e.endpoint,
       companies(e.cuis, lang),
-      t(lang, SOURCE_KEY[e.source as AnswerSource] ?? "audit.source.refused"),
+      e.source in SOURCE_KEY ? t(lang, SOURCE_KEY[e.source as AnswerSource]) : String(e.source),
       formatNumber(e.credits, lang),
       String(e.status),
     ]);

@@ -375,15 +375,17 @@ async function cpuPerCell(service: Service, args: Args, dist = DIST): Promise<Cp
 
 /**
  * `--compare DIR`: W1 (time to the last cell, calls) and W6 (CPU per cached cell) with this build and
- * the one in DIR, alternately, twice each, so that the machine's noise falls on both alike.
+ * the one in DIR, alternately, four times each, so that the machine's noise falls on both alike.
  */
 async function compareBuilds(service: Service, args: Args, other: string): Promise<void> {
   const out: string[] = [];
-  for (const round of [1, 2]) {
-    for (const [label, dist] of [
-      ["this build", DIST],
-      ["compared", other],
-    ] as const) {
+  const builds = [
+    ["this build", DIST],
+    ["compared", other],
+  ] as const;
+  // Four rounds, the order swapped each round: the first measurement of a run warms the machine for the second.
+  for (const round of [1, 2, 3, 4]) {
+    for (const [label, dist] of round % 2 ? builds : [...builds].reverse()) {
       const sheet = w1();
       const key = newKey("W1");
       const xl = excel(service, key, undefined, dist);

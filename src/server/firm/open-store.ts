@@ -16,7 +16,7 @@ export type OpenFirmStoreOptions = SqliteStoreOptions & PostgresStoreOptions;
 
 /** The firm's SQLite file when neither `--database` nor `DATABASE_URL` says otherwise. */
 export function defaultFirmDatabase(env: NodeJS.ProcessEnv = process.env): string {
-  return join(env.XDG_DATA_HOME || join(homedir(), ".local", "share"), "firma", "firm.sqlite");
+  return join(env.XDG_DATA_HOME || join(env.HOME || homedir(), ".local", "share"), "firma", "firm.sqlite");
 }
 
 /** `--database` if given, else `DATABASE_URL`, else the default file. */

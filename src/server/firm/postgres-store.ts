@@ -37,7 +37,7 @@ export async function openPostgresStore(url: string, where: string, options: Pos
   };
   const pool = new Pool(config);
   // An idle connection the server dropped: the pool replaces it at the next query; nothing to crash for.
-  pool.on("error", () => undefined);
+  pool.on("error", ignore);
   const secret = passwordOf(url);
   const driver = new PostgresDriver(pool, where, secret);
   try {
@@ -83,6 +83,8 @@ class PostgresDriver implements SqlDriver {
       } catch (e) {
         throw postgresError(e, this.where, this.secret);
       }
+      // The server dropping the connection between two statements: the next one fails, and the transaction with it.
+      client.on("error", ignore);
       try {
         await client.query("BEGIN");
         const result = await fn(runnerOn(client));
@@ -94,6 +96,7 @@ class PostgresDriver implements SqlDriver {
         if ((code === "40P01" || code === "40001") && attempt < 5) continue;
         throw e instanceof FirmStoreError ? e : postgresError(e, this.where, this.secret, e);
       } finally {
+        client.off("error", ignore);
         client.release();
       }
     }
@@ -103,6 +106,8 @@ class PostgresDriver implements SqlDriver {
     await this.pool.end();
   }
 }
+
+function ignore(): void {}
 
 function runnerOn(client: PoolClient): SqlRunner {
   return {

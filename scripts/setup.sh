@@ -2,7 +2,8 @@
 # Installs what FIRMA's tests need on a fresh Debian machine with Node 20+:
 # the npm packages from the lockfile, and the system tools the tests drive for real —
 # xmllint (manifest XSD check), Chromium (task pane in a real browser), LibreOffice Calc
-# (the refreshed workbook opens in a real spreadsheet program).
+# (the refreshed workbook opens in a real spreadsheet program), PostgreSQL's server binaries (the firm
+# server's tests start their own throwaway cluster with initdb and pg_ctl, not the package's).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,6 +11,8 @@ need=()
 command -v xmllint >/dev/null 2>&1 || need+=(libxml2-utils)
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v soffice >/dev/null 2>&1 || need+=(libreoffice-calc)
+# Debian puts initdb and pg_ctl under /usr/lib/postgresql/<version>/bin, not on the PATH.
+ls /usr/lib/postgresql/*/bin/initdb /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || need+=(postgresql)
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: installing ${need[*]} (Debian packages)"
   SUDO=""

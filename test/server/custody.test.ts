@@ -18,6 +18,7 @@ import type { FirmStore } from "../../src/server/firm/store";
 import { hashToken, newToken } from "../../src/server/firm/tokens";
 import { bucharestDay } from "../../src/engine/meter";
 import { FirmaClient } from "../../src/api/client";
+import { planStopEnd } from "../../src/server/firm/loader";
 import { startSandbox, type Sandbox } from "../../sandbox/server";
 import * as data from "../../sandbox/dataset";
 
@@ -223,7 +224,55 @@ describe("answers paid once for the whole firm", () => {
   });
 });
 
+describe("financial years and bad requests", () => {
+  test("a financial batch with some company-years in the store asks the service for the rest only; a range is answered from years kept", async () => {
+    const f = await firm();
+    const ana = await f.token("ana", 20);
+    const cuis = fresh(8);
+    const y = data.LATEST_YEAR;
+    expect((await f.get(ana, `/v4/firme/batch/financiar?cui=${cuis.slice(0, 4).join(",")}&an=${y}`)).status).toBe(200);
+    const r = await f.get(ana, `/v4/firme/batch/financiar?cui=${cuis.join(",")}&an=${y}`);
+    expect(r.status).toBe(200);
+    expect(new Set(r.body.map((i: { cui: number }) => i.cui)).size).toBeGreaterThan(4);
+    const calls = logged(f.key);
+    expect(calls).toHaveLength(2);
+    expect(new URLSearchParams(calls[1].query).get("cui")!.split(",").map(Number).sort()).toEqual(cuis.slice(4).sort());
+    // A one-year record with every field answers a later range and batch for that year, at no credit.
+    const [c] = fresh(1);
+    const one = await f.get(ana, `/v4/firme/${c}/financiar?an=${y}`);
+    expect(one.status).toBe(200);
+    const before = f.charged();
+    const range = await f.get(ana, `/v4/firme/${c}/financiar?an_de_la=${y}&an_pana=${y}`);
+    expect(range.body).toEqual({ cui: c, data: [one.body] });
+    expect((await f.get(ana, `/v4/firme/batch/financiar?cui=${c}&an=${y}`)).body).toEqual([one.body]);
+    expect(f.charged()).toBe(before);
+  });
+
+  test.each([
+    ["101 companies in a batch", () => `/v4/firme/batch?cui=${CUIS.slice(0, 101).join(",")}`, "batch_too_large"],
+    ["51 in a financial batch", () => `/v4/firme/batch/financiar?cui=${CUIS.slice(0, 51).join(",")}&an=2023`, "batch_too_large"],
+    ["a CUI that is not one", () => `/v4/firme/batch?cui=12,abc`, "invalid_cui"],
+    ["a year and a range", () => `/v4/firme/${CUIS[0]}/financiar?an=2023&an_de_la=2020&an_pana=2023`, "bad_request"],
+    ["a reversed range", () => `/v4/firme/${CUIS[0]}/financiar?an_de_la=2023&an_pana=2020`, "bad_request"],
+  ])("%s: 400 from the server itself, at no upstream call", async (_label, url, code) => {
+    const f = await firm();
+    const ana = await f.token("ana", 20);
+    const r = await f.get(ana, url());
+    expect(r.status).toBe(400);
+    expect(r.body.error.code).toBe(code);
+    expect(f.calls()).toBe(0);
+  });
+});
+
 describe("budgets, the plan, the day's cap", () => {
+  test("the plan's stop ends at the next Bucharest midnight (Free), the first of next month (others), or after Retry-After", () => {
+    const at = Date.parse("2026-11-25T21:30:00Z"); // 23:30 in Bucharest
+    expect(new Date(planStopEnd(at, "free", null)).toISOString()).toBe("2026-11-25T22:00:00.000Z");
+    expect(new Date(planStopEnd(at, "business", null)).toISOString()).toBe("2026-11-30T22:00:00.000Z");
+    expect(new Date(planStopEnd(Date.parse("2026-03-31T12:00:00Z"), null, null)).toISOString()).toBe("2026-03-31T21:00:00.000Z");
+    expect(planStopEnd(at, "free", 60_000)).toBe(at + 60_000);
+  });
+
   test("over budget: 429 naming the budget, at zero upstream credits", async () => {
     const f = await firm();
     const eve = await f.token("eve", 1);

@@ -16,7 +16,7 @@ import { MAX_BATCH_IDENTIFICATION } from "../../api/client";
 import * as read from "../../api/reader";
 import { limiter } from "../../engine/limiter";
 import { bucharestDay } from "../../engine/meter";
-import { planFinancialBatches, yearsOf } from "../../engine/planner";
+import { planFinancialBatches, yearsOf, type YearSpec } from "../../engine/planner";
 import { lifetime, wantKey, type Want } from "./answers";
 import type { FirmStore, StoredAnswer } from "./store";
 import { CallFailure, failureCharged, failureOf, type Upstream, type UpstreamAnswer } from "./upstream";
@@ -316,21 +316,24 @@ function plan(entries: Entry[]): Call[] {
     wanted.set(w.cui, (wanted.get(w.cui) ?? new Set<number>()).add(w.year));
   }
   const left = new Set(batchFin);
-  for (const c of planFinancialBatches(wanted)) {
-    const years = yearsOf(c.years);
-    const mine = [...left].filter((e) => c.cuis.includes(cuiOf(e)) && years.includes((e.want as { year: number }).year));
+  const batchCall = (cuis: number[], spec: YearSpec) => {
+    const years = yearsOf(spec);
+    const mine = [...left].filter((e) => cuis.includes(cuiOf(e)) && years.includes((e.want as { year: number }).year));
     for (const e of mine) left.delete(e);
-    const q = "year" in c.years ? `an=${c.years.year}` : `an_de_la=${c.years.from}&an_pana=${c.years.to}`;
+    const q = "year" in spec ? `an=${spec.year}` : `an_de_la=${spec.from}&an_pana=${spec.to}`;
     calls.push({
-      path: `/v4/firme/batch/financiar?cui=${c.cuis.join(",")}&${q}`,
+      path: `/v4/firme/batch/financiar?cui=${cuis.join(",")}&${q}`,
       entries: mine,
       read: (a) => {
         if (a.status !== 200) throw failureOf(a);
-        const found = new Map(read.readBatchFinancial(a.body, c.cuis, (y) => years.includes(y)).map((r) => [`finb:${r.cui}:${r.an}`, r]));
-        return new Map(c.cuis.flatMap((cui) => years.map((y) => [`finb:${cui}:${y}`, found.get(`finb:${cui}:${y}`) ?? null] as const)));
+        const found = new Map(read.readBatchFinancial(a.body, cuis, (y) => years.includes(y)).map((r) => [`finb:${r.cui}:${r.an}`, r]));
+        return new Map(cuis.flatMap((cui) => years.map((y) => [`finb:${cui}:${y}`, found.get(`finb:${cui}:${y}`) ?? null] as const)));
       },
     });
-  }
+  };
+  for (const c of planFinancialBatches(wanted)) batchCall(c.cuis, c.years);
+  // The planner covers every want; should one be left, it gets a call of its own rather than wait forever.
+  for (const e of [...left]) batchCall([cuiOf(e)], { year: (e.want as { year: number }).year });
   return calls;
 }
 

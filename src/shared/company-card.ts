@@ -4,6 +4,7 @@
  * name where the host shows no cards.
  */
 import { NOT_CACHED } from "../engine/engine";
+import { failureHas } from "../engine/failures";
 import { toScalar, type Scalar } from "./cells";
 import type { EvalContext } from "./eval-context";
 import { FINANCIAL_ORDER } from "./fields";
@@ -12,7 +13,6 @@ import { t } from "./messages";
 import type { PerCui } from "./per-cui";
 
 /** Financial-year failures that leave the card without figures rather than failing it: the company filed nothing for that year. */
-const NO_FIGURES = new Set(["not_found", "plan_history", "year_outside_plan", "year_unavailable"]);
 
 /**
  * FIRMA.FISA: the profile and the latest financial year (the credits of FIRMA.PROFIL and
@@ -23,7 +23,7 @@ export const companyCard: PerCui = {
     const [p, f] = await Promise.all([
       ctx.engine.profile(c, ctx.signal, ctx),
       ctx.engine.financialRecord(c, null, ctx.signal, ctx).catch((e) => {
-        if (NO_FIGURES.has(String((e as { kind?: unknown } | null)?.kind))) return null;
+        if (failureHas(e, "noFigures")) return null;
         throw e;
       }),
     ]);

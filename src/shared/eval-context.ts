@@ -5,6 +5,7 @@
  */
 import type { CancelSignal } from "../api/types";
 import type { FirmaEngine } from "../engine/engine";
+import { kindOf } from "../engine/failures";
 import { CellError, cellError, inputErrorCell, Lang, Matrix, toCellError } from "./cells";
 import { ErrorInput, UnreadableInput } from "./excel-values";
 import { t } from "./messages";
@@ -30,7 +31,7 @@ export interface EvalContext {
 
 /** A failure as the cell shows it; in a value preview, "not cached" is the placeholder that says Enter fetches. */
 export function errorCell(e: unknown, ctx: EvalContext, financial = false): CellError {
-  if (ctx.preview && (e as { kind?: unknown } | null)?.kind === "not_cached") return cellError("preview", ctx.lang, "not_cached");
+  if (ctx.preview && kindOf(e) === "not_cached") return cellError("preview", ctx.lang, "not_cached");
   return toCellError(e, ctx.lang, financial);
 }
 

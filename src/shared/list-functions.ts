@@ -5,6 +5,7 @@
  */
 import type { ListSpec } from "../engine/engine";
 import { LocalInputError } from "../engine/errors";
+import { kindOf } from "../engine/failures";
 import { cellError, Matrix, Scalar, toScalar } from "./cells";
 import { isBlank, text, whole } from "./coercion";
 import { errorCell, type EvalContext, type Impl } from "./eval-context";
@@ -84,7 +85,7 @@ function listFunction(name: ListName): Impl {
       const body = await rowsOf(listSpec(name, args), ctx);
       return [head, ...body];
     } catch (e) {
-      const notFound = name === "TOP" && (e as { kind?: unknown } | null)?.kind === "not_found";
+      const notFound = name === "TOP" && kindOf(e) === "not_found";
       return [[notFound ? cellError("not_found_ranking", ctx.lang) : errorCell(e, ctx)]];
     }
   };

@@ -88,7 +88,7 @@ export class FirmaEngine {
     this.now = o.now;
     this.cache = new PersistentCache(o.store, { maxEntries: o.maxCacheEntries, now: this.now });
     this.meter = new CreditMeter(o.store, this.now);
-    this.gate = new CallGate(o.store, o.concurrency, this.now, (id) => o.plan() ?? this.meter.detectedPlan(id));
+    this.gate = new CallGate(o.store, o.concurrency, this.now, o.plan, this.meter, () => this.keyId());
     this.guard = new BurstGuard(o.guardThreshold, this.now);
     this.connection = new Connection(o, this.gate, this.meter, new ServiceCapabilities(o.store));
     this.changeLog = new ChangeLog(o.store);

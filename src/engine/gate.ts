@@ -14,7 +14,13 @@
  *    calls fail at once for a short while instead of each waiting out its own timeouts. A burst of
  *    failures that says nothing of the service (connections that all broke at once, as when a busy
  *    process lets its idle connections go stale) thus costs the cells of those calls only, not
- *    every call queued behind them (bench W7 saw 856 batches fail that way without the probe).
+ *    every call queued behind them (bench W7 saw 856 batches fail that way without the probe);
+ *  - near the Free plan's daily limit while the key's plan is unknown (or Free), one call at a time:
+ *    a call that could be past the limit, counting those in flight as spent, waits until none is in
+ *    flight and goes alone. Its 429 sets the stop above, and the cells behind it settle at zero
+ *    calls; its answer shows the key is not Free (the meter counts the day's answers, persisted),
+ *    and the calls go on at full concurrency. Without credit headers a Free key's first fill thus
+ *    costs at most 11 calls, not 10 plus every call in flight when the 10th was answered.
  * Attempts, retries included, are counted as the client reports them: charged unless refused
  * before charging (http.ts `mayHaveCharged`).
  */
@@ -22,8 +28,9 @@ import { ApiError, CreditsExhaustedError, NetworkError, TimeoutError } from "../
 import type { CallRecord, PlanName } from "../api/types";
 import { LocalInputError } from "./errors";
 import { kindHas } from "./failures";
-import { bucharestDay } from "./meter";
+import { bucharestDay, type CreditMeter } from "./meter";
 import { KeyValueStore, readJson } from "./store";
+import { PLANS } from "./subscription-plans";
 
 export interface QuotaStop {
   /** When the stop began and when it clears (ms since the epoch). */
@@ -87,8 +94,16 @@ export class CallGate {
     private readonly store: KeyValueStore,
     private readonly concurrency: number,
     private readonly now: () => number,
-    private readonly planOf: (keyId: string) => PlanName | null,
+    /** The plan the user chose, if any (else the one the meter saw the service report). */
+    private readonly chosenPlan: (keyId: string) => PlanName | null | undefined,
+    /** The meter and the key calls go out with: the pacing near the Free limit; without them, none. */
+    private readonly meter: Pick<CreditMeter, "today" | "detectedPlan"> | null = null,
+    private readonly keyOf: () => string = () => "",
   ) {}
+
+  private planOf(keyId: string): PlanName | null {
+    return this.chosenPlan(keyId) ?? this.meter?.detectedPlan(keyId) ?? null;
+  }
 
   load(): Promise<void> {
     if (!this.loaded) {
@@ -137,10 +152,26 @@ export class CallGate {
         // The breaker's question: the calls in flight end first, then one call alone asks the service.
         if (this.active > 0) return;
         this.probing = true;
-      } else if (this.active >= this.concurrency) return;
+      } else if (this.active >= this.concurrency || this.nearFreeLimit()) return;
       this.active++;
       this.queue.shift()!();
     }
+  }
+
+  /**
+   * Whether the next call waits for those in flight: the key's plan is unknown (or Free), no answer
+   * today went past the Free plan's daily calls, and the next call could (today's calls as the meter
+   * counts them, plus those in flight, spent). A stopped key's calls fail at once, unsent: no wait.
+   */
+  private nearFreeLimit(): boolean {
+    if (this.meter === null || this.active === 0) return false;
+    const id = this.keyOf();
+    const plan = this.planOf(id);
+    if ((plan !== null && plan !== "free") || this.stopFor(id)) return false;
+    const limit = PLANS.free.dailyCalls ?? 0;
+    const today = this.meter.today(id);
+    if (today.answered > limit) return false;
+    return today.calls + Math.max(this.active, this.inflightByKey.get(id) ?? 0) + 1 > limit;
   }
 
   private release(): void {

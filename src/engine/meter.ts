@@ -23,6 +23,8 @@ interface KeyUsage {
   refused: number;
   plan: PlanName | null;
   remaining: number | null;
+  /** Calls the service answered (and presumably charged) on one day, the latest: what the gate's pacing asks. */
+  answered?: { day: string; count: number };
 }
 
 interface MeterState {
@@ -82,7 +84,11 @@ export class CreditMeter {
           for (const [k, u] of Object.entries(saved.keys)) {
             const mine = this.state.keys[k];
             if (!mine) this.state.keys[k] = u;
-            else for (const [d, n] of Object.entries(u.days)) mine.days[d] = (mine.days[d] ?? 0) + n;
+            else {
+              for (const [d, n] of Object.entries(u.days)) mine.days[d] = (mine.days[d] ?? 0) + n;
+              if (u.answered && mine.answered?.day === u.answered.day) mine.answered.count += u.answered.count;
+              else if (u.answered && !mine.answered) mine.answered = u.answered;
+            }
           }
           this.state.cacheHits += saved.cacheHits ?? 0;
           this.state.itemsFetched += saved.itemsFetched ?? 0;
@@ -100,6 +106,7 @@ export class CreditMeter {
       u.days[d] = (u.days[d] ?? 0) + 1;
       this.state.calls++;
       this.state.itemsFetched += Math.max(1, call.cuiCount ?? 1);
+      if (call.credited) u.answered = { day: d, count: u.answered?.day === d ? u.answered.count + 1 : 1 };
     } else if (call.status >= 400 && call.status < 500) {
       u.refused++;
     }
@@ -141,6 +148,17 @@ export class CreditMeter {
   /** The plan the service last reported for a key (O23), or null: what snapshot() says, without building one. */
   detectedPlan(keyId: string): PlanName | null {
     return this.state.keys[keyId]?.plan ?? null;
+  }
+
+  /**
+   * A key's calls today, without building a snapshot (the gate asks before each call near the Free
+   * limit): those that may have been charged (what the meter counts) and those the service answered.
+   */
+  today(keyId: string): { calls: number; answered: number } {
+    const u = this.state.keys[keyId];
+    if (!u) return { calls: 0, answered: 0 };
+    const day = bucharestDay(this.now());
+    return { calls: u.days[day] ?? 0, answered: u.answered?.day === day ? u.answered.count : 0 };
   }
 
   subscribe(listener: () => void): () => void {

@@ -195,3 +195,61 @@ test("a call no cell waits for any more is dropped when its turn comes", async (
   expect(results).toEqual([1, DROPPED, 1]);
   expect(sent).toBe(2);
 });
+
+describe("near the Free plan's daily limit, one call at a time", () => {
+  /** A gate of 6 over a meter that says what the key spent today; 8 calls queued, each ended by hand. */
+  function near(plan: "free" | "pro" | null, today: { calls: number; answered: number }) {
+    const meter = { today: () => today, detectedPlan: () => null };
+    const g = new CallGate(
+      new MemoryStore(),
+      6,
+      () => Date.parse("2026-11-23T10:00:00Z"),
+      () => plan,
+      meter,
+      () => "k",
+    );
+    const ends: (() => void)[] = [];
+    const started = () => ends.length;
+    for (let i = 0; i < 8; i++) void g.run(() => new Promise<void>((end) => ends.push(end)));
+    /** The i-th call ends answered, counted by the meter as the client's onCall would. */
+    const answer = async (i: number) => {
+      today.calls++;
+      today.answered++;
+      ends[i]();
+      await new Promise((r) => setImmediate(r));
+    };
+    return { started, answer };
+  }
+
+  test.each([
+    ["unknown", null],
+    ["Free", "free" as const],
+  ])("plan %s, 7 calls today: the 8th to 10th go at once, the 11th alone, and after its answer the rest at once", async (_, plan) => {
+    const { started, answer } = near(plan, { calls: 7, answered: 7 });
+    expect(started()).toBe(3);
+    await answer(0);
+    expect(started()).toBe(3);
+    await answer(1);
+    await answer(2);
+    expect(started()).toBe(4);
+    await answer(3);
+    expect(started()).toBe(8);
+  });
+
+  test("a paid plan, a key answered past the limit today, or a stopped key: no pacing", async () => {
+    expect(near("pro", { calls: 9, answered: 9 }).started()).toBe(6);
+    expect(near(null, { calls: 11, answered: 11 }).started()).toBe(6);
+    const meter = { today: () => ({ calls: 10, answered: 10 }), detectedPlan: () => null };
+    const g = new CallGate(
+      new MemoryStore(),
+      6,
+      Date.now,
+      () => null,
+      meter,
+      () => "k",
+    );
+    g.afterCall("k", rec({ status: 429, credited: false, charged: false }));
+    const settled = await Promise.allSettled(Array.from({ length: 8 }, () => g.run(async () => g.beforeCall("k"))));
+    expect(settled.every((r) => r.status === "rejected" && r.reason.kind === "credits_exhausted")).toBe(true);
+  });
+});

@@ -11,7 +11,7 @@
  * Writes bench/results.md and bench/results.json and prints the Markdown.
  *
  * The hardening workloads W7 (500,000 cells), W8 (estimate vs charged when `include` is ignored),
- * W9 (free key) and FAULTS (fault mix) are in hardening.ts.
+ * W9 (free key) and FAULTS (fault mix) are in hardening.ts; W10 (a firm through its custody server) in w10.ts.
  *
  *   npm run bench                       everything (the one-call-per-cell baseline on W3–W5 and W7 take minutes)
  *   npm run bench -- --quick            skips the one-call-per-cell baseline on W3 and W5
@@ -32,6 +32,7 @@ import { OneCallPerCell, Strategy, TimerFlushBatching } from "./baselines";
 import { Fill, fill, Machine, machine, median, MemoryPeak, round } from "./measure";
 import { apiMinimum, Cell, latencyBound, Minimum, Sheet, Shown, tally, Tally, w1, w2, w3, w5, w6 } from "./workloads";
 import { faultMixes, hardeningMarkdown, HardeningResults, hardeningTargets, w7, w8, w9 } from "./hardening";
+import { w10, w10Markdown, W10Result, w10Targets } from "./w10";
 
 /** FIRMA's default concurrency (engine.ts) and batching window (settings), which the bench leaves as they are. */
 const CONCURRENCY = 6;
@@ -58,7 +59,7 @@ interface Args {
   compare: string | null;
 }
 
-const WORKLOADS = ["W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8", "W9", "FAULTS"];
+const WORKLOADS = ["W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8", "W9", "FAULTS", "W10"];
 
 function parseArgs(argv: string[]): Args {
   const args: Args = { latencyMs: 100, quick: false, only: null, render: false, phaseLimitMs: 600_000, compare: null };
@@ -425,6 +426,8 @@ interface Results {
   rows: Row[];
   w6: CpuResult | null;
   hardening?: HardeningResults;
+  /** W10: a firm through its custody server (w10.ts). */
+  w10?: W10Result;
   /** The workloads the last run measured, when it was filtered (the others come from earlier runs). */
   lastRun?: string[];
   targets: Target[];
@@ -560,6 +563,7 @@ function markdown(res: Results): string {
     );
   }
   if (res.hardening) lines.push(...hardeningMarkdown(res.hardening, s.latencyMs));
+  if (res.w10) lines.push(...w10Markdown(res.w10, s.latencyMs));
   lines.push("## Scripts loaded at startup", "");
   lines.push(
     `\`${res.bundle.file}\`: ${n(res.bundle.bytes)} bytes (${n(res.bundle.gzipBytes)} gzipped); budget ${n(res.bundle.budgetBytes)} bytes.`,
@@ -591,6 +595,7 @@ async function main(): Promise<void> {
   const service = await Service.start(args.latencyMs);
   const rows: Row[] = [];
   let w6Result: CpuResult | null = null;
+  let w10Result: W10Result | undefined;
   const hardening: HardeningResults = {};
   try {
     if (args.compare !== null) {
@@ -605,6 +610,7 @@ async function main(): Promise<void> {
     if (want("W8")) hardening.w8 = await w8(service);
     if (want("W9")) hardening.w9 = await w9(service, args.phaseLimitMs);
     if (want("FAULTS")) hardening.faults = await faultMixes(service);
+    if (want("W10")) w10Result = await w10(service);
     if (want("W7")) {
       try {
         hardening.w7 = await w7(service, args.latencyMs, args.phaseLimitMs);
@@ -632,6 +638,7 @@ async function main(): Promise<void> {
   allRows.sort((a, b) => WORKLOADS.indexOf(a.workload) - WORKLOADS.indexOf(b.workload));
   const w6All = w6Result ?? (args.only !== null && !want("W6") ? (kept?.w6 ?? null) : null);
   const hardeningAll: HardeningResults = { ...(kept?.hardening ?? {}), ...hardening };
+  const w10All = w10Result ?? kept?.w10;
   const results: Results = {
     machine: machine(),
     settings: {
@@ -646,8 +653,9 @@ async function main(): Promise<void> {
     rows: allRows,
     w6: w6All,
     hardening: hardeningAll,
+    w10: w10All,
     lastRun: args.only === null ? undefined : [...args.only],
-    targets: targets(allRows, w6All, bundle, hardeningAll),
+    targets: [...targets(allRows, w6All, bundle, hardeningAll), ...w10Targets(w10All)],
   };
   const md = markdown(results);
   process.stdout.write(md + "\n");

@@ -1,0 +1,457 @@
+/**
+ * W10: a firm. Ten people, each refreshing a 2,000-row portfolio (W3's sheet: 7 functions a row,
+ * 10 % repeated rows, 2 % invalid CUIs), all at once, through the firm's custody server (`firma serve
+ * --key-file … --database …`, a real child process each) against the sandbox: once through ONE server on
+ * an SQLite file, once through TWO instances on one PostgreSQL (a throwaway cluster,
+ * test/support/postgres.ts), the people taken round-robin between them.
+ *
+ * The portfolios are drawn from one pool of 5,000 clients (sampleCuis(5000, 500_000)):
+ *  - each portfolio has W3's 1,760 distinct companies (2,000 rows − 200 repeated − 40 invalid);
+ *  - 60 % of them (1,056) are the same for everyone: the pool's first 1,056 clients, the firm's core;
+ *  - the other 40 % (704) are "their own": a window of 704 consecutive clients of the rest of the pool
+ *    (3,944 clients), person i's starting at ⌊i × 3,944 / 10⌋ and wrapping around. Ten windows of 704
+ *    cover the rest once and 1.8 times on average, so each non-core client is in one or two
+ *    portfolios, and the union of all ten portfolios is exactly the pool of 5,000.
+ *
+ * Each person is the built add-in in the Excel runtime stand-in, as the bench's other workloads, with
+ * her personal token where the key goes and the server's address where the service's goes.
+ *
+ * Measured, per setup: the upstream credits (the sandbox's count for the firm's key) against the API
+ * minimum for the union (apiMinimum over every person's cells: ⌈5,000/100⌉ + ⌈5,000/50⌉) and against
+ * "without the server", the sum of each person's own minimum; the credits the server attributed to the
+ * people (must equal the upstream count); each person's time to the last cell (min / median / max);
+ * the relay's latency: a cached /v4/firme/batch request (100 companies, all in the store) through the
+ * server, 200 times one after the other, against the same request sent to the sandbox directly, and the
+ * time an uncached request spends in the server beyond the service's own (30 fresh batches, each sent
+ * through the server and, with another key, directly); and throughput: 2,000 cached batch requests,
+ * 16 in flight (round-robin over the instances).
+ */
+import { spawn, type ChildProcess } from "child_process";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { prng } from "../test/fixtures/build-workbook";
+import { DIST, ExcelStandIn, StandInError, StandInStorage } from "../test/support/excel-runtime";
+import { postgresBinDir, startPostgres, type PostgresCluster } from "../test/support/postgres";
+import { openFirmStore } from "../src/server/firm/open-store";
+import { hashToken, newToken } from "../src/server/firm/tokens";
+import { bucharestDay } from "../src/engine/meter";
+import * as data from "../sandbox/dataset";
+import { fill, median, round } from "./measure";
+import { apiMinimum, FINANCIAL_FIELD, LATEST, tally, W3_COLUMNS, type Cell, type Minimum, type Sheet, type Shown } from "./workloads";
+import type { Svc } from "./hardening";
+
+const PEOPLE = 10;
+const ROWS = 2000;
+const POOL = 5000;
+const OVERLAP = 0.6;
+/** W3's shape: 10 % of the rows repeat an earlier company, 2 % hold an invalid CUI. */
+const DUPLICATES = Math.round(ROWS * 0.1);
+const INVALID = Math.round(ROWS * 0.02);
+const DISTINCT = ROWS - DUPLICATES - INVALID;
+const CORE = Math.round(DISTINCT * OVERLAP);
+const OWN = DISTINCT - CORE;
+const ROOT = path.resolve(__dirname, "..");
+const say = (s: string) => process.stderr.write(s + "\n");
+
+export interface Spread {
+  min: number;
+  median: number;
+  max: number;
+}
+
+export interface W10Run {
+  setup: string;
+  instances: number;
+  /** Upstream credits (the sandbox's count for the firm's key) for the ten refreshes. */
+  credits: number;
+  /** Calls the sandbox received for the firm's key, charged or not. */
+  calls: number;
+  /** The firm's upstream calls during the refreshes, by endpoint: how many, and companies per call on average. */
+  upstream: { endpoint: string; calls: number; companiesPerCall: number; /** Companies asked again after a first call. */ twice: number }[];
+  /** The credits the server attributed to the people (its database). */
+  attributed: number;
+  /** Each person's time to the last cell, ms, in the order of the people. */
+  timesMs: number[];
+  time: Spread;
+  cells: { right: number; wrong: number; failed: number; failures: Record<string, number> };
+  /** A cached batch (100 companies) through the server, one after the other: round trip, ms. */
+  hitMs: { median: number; p99: number; n: number; upstreamCalls: number };
+  /** The same request to the sandbox directly: its own latency, ms. */
+  upstreamMs: { median: number; n: number };
+  /** Uncached batches: time through the server minus the same batch sent directly, ms. */
+  missAddedMs: { median: number; p99: number; n: number };
+  /** Cached batch requests, `inFlight` at once. */
+  throughput: { requests: number; inFlight: number; seconds: number; perSecond: number; failed: number; upstreamCalls: number };
+}
+
+export interface W10Result {
+  people: number;
+  rows: number;
+  pool: number;
+  core: number;
+  own: number;
+  /** The API minimum for the union of every person's companies. */
+  minimum: Minimum;
+  /** Σ each person's own minimum: what ten add-ins with their own caches pay. */
+  withoutServer: number;
+  perPerson: Minimum;
+  runs: W10Run[];
+  /** A setup that could not run, and why. */
+  skipped: { setup: string; why: string }[];
+}
+
+// ---- the portfolios ---------------------------------------------------------------------------
+
+/** Invalid CUIs as users type them (as W3's). */
+function invalidCui(i: number, valid: number): unknown {
+  const near = valid + (valid % 10 === 9 ? -1 : 1);
+  return [near, `RO${near}`, "12345678901", "n/a", 0, -valid, valid + 0.5, "RO 1234 5678 99"][i % 8];
+}
+
+/** W3's sheet over given distinct companies: some spelled RO…, 10 % repeated rows, 2 % invalid, shuffled. */
+function portfolioOf(id: string, distinct: number[], seed: number): Sheet {
+  const random = prng(seed);
+  const column: unknown[] = distinct.map((c, i) => (i % 10 === 3 ? `RO${c}` : c));
+  for (let i = 0; i < DUPLICATES; i++) {
+    const c = distinct[Math.floor(random() * distinct.length)];
+    column.push(i % 3 === 0 ? `RO${c}` : i % 3 === 1 ? ` ${c} ` : c);
+  }
+  for (let i = 0; i < INVALID; i++) column.push(invalidCui(i, distinct[i]));
+  for (let i = column.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [column[i], column[j]] = [column[j], column[i]];
+  }
+  const cells = column.flatMap((cui) => W3_COLUMNS.map((fn): Cell => ({ fn, args: fn in FINANCIAL_FIELD ? [cui, LATEST] : [cui] })));
+  return { id, title: `person ${id}: ${ROWS} rows × ${W3_COLUMNS.length} functions`, cells };
+}
+
+/** The ten portfolios (see the header: a shared core of 60 %, the rest a window of the pool's rest). */
+export function firmPortfolios(): Sheet[] {
+  const pool = data.sampleCuis(POOL, 500_000);
+  const core = pool.slice(0, CORE);
+  const rest = pool.slice(CORE);
+  return Array.from({ length: PEOPLE }, (_, i) => {
+    const start = Math.floor((i * rest.length) / PEOPLE);
+    const own = Array.from({ length: OWN }, (_, k) => rest[(start + k) % rest.length]);
+    // The core first, then their own, in one order per person (the sheet is shuffled anyway).
+    return portfolioOf(`p${i}`, [...core, ...own], 10 + i);
+  });
+}
+
+// ---- the custody server, as a deployer starts it ----------------------------------------------
+
+interface Instance {
+  url: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** `node bin/firma.js serve --http … --key-file … --database …`; resolves once it says where it listens. */
+function startServer(svc: Svc, keyFile: string, database: string): Promise<Instance> {
+  const args = ["serve", "--http", "--host", "127.0.0.1", "--port", "0", "--lang", "en", "--key-file", keyFile];
+  args.push("--database", database, "--upstream", svc.url, "--dist", DIST);
+  const child = spawn(process.execPath, [path.join(ROOT, "bin", "firma.js"), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, LANG: "en_US.UTF-8" },
+    // stdout: one JSON line per request (pino), not read here
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  const exited = new Promise<void>((done) => child.once("exit", () => done()));
+  let err = "";
+  return new Promise((resolve, reject) => {
+    child.stderr!.on("data", (b: Buffer) => {
+      err += b.toString();
+      const m = /serves the add-in at (http:\/\/127\.0\.0\.1:\d+)\//.exec(err);
+      if (m)
+        resolve({
+          url: m[1],
+          child,
+          async stop() {
+            child.kill("SIGTERM");
+            await exited;
+          },
+        });
+    });
+    void exited.then(() => reject(new Error(`firma serve ended: ${err.trim()}`)));
+  });
+}
+
+// ---- one setup ----------------------------------------------------------------------------------
+
+function person(token: string, url: string): ExcelStandIn {
+  const storage = new StandInStorage();
+  storage.data.set("firma.guardThreshold", "off"); // a bench fill is confirmed in advance: no credit guard
+  storage.data.set("firma.apiKey", token);
+  storage.data.set("firma.baseUrl", url);
+  return new ExcelStandIn(storage);
+}
+
+function shownOf(v: unknown): Shown {
+  if (v instanceof StandInError) return { error: v.code };
+  if (Array.isArray(v) && Array.isArray(v[0]) && v.length === 1 && v[0].length === 1) return { value: v[0][0] };
+  return { error: `unexpected ${JSON.stringify(v)?.slice(0, 40)}` };
+}
+
+const percentile = (values: number[], p: number) => {
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
+};
+const ms = (v: number) => round(v, 1);
+
+async function timed(url: string, key: string): Promise<{ ms: number; status: number }> {
+  const t0 = performance.now();
+  const r = await fetch(url, { headers: { "X-API-Key": key } });
+  await r.arrayBuffer();
+  return { ms: performance.now() - t0, status: r.status };
+}
+
+let serial = 0;
+
+async function runSetup(svc: Svc, setup: string, databases: string[], sheets: Sheet[], work: string): Promise<W10Run> {
+  say(`W10: ${setup}`);
+  const key = `demo-business-bench-w10-${++serial}`;
+  const keyFile = path.join(work, `key${serial}`);
+  fs.writeFileSync(keyFile, `${key}\n`, { mode: 0o600 });
+  const setupStore = await openFirmStore(databases[0]);
+  const tokens: string[] = [];
+  try {
+    for (let i = 0; i < PEOPLE; i++) {
+      const t = newToken();
+      await setupStore.addUser(`p${i}`, 100_000, hashToken(t), Date.now());
+      tokens.push(t);
+    }
+  } finally {
+    await setupStore.close();
+  }
+  const instances: Instance[] = [];
+  try {
+    for (const db of databases) instances.push(await startServer(svc, keyFile, db));
+    const urls = instances.map((s) => s.url);
+
+    // ---- the ten refreshes, all at once -----------------------------------------------------
+    const people = sheets.map((_, i) => person(tokens[i], urls[i % urls.length]));
+    const fills = await Promise.all(sheets.map((s, i) => fill(s.cells, (c) => people[i].call(c.fn, c.args).then(shownOf))));
+    const usage = await svc.usage(key);
+    const cells = { right: 0, wrong: 0, failed: 0, failures: {} as Record<string, number> };
+    fills.forEach((f, i) => {
+      const t = tally(sheets[i].cells, f.shown);
+      cells.right += t.ok;
+      cells.wrong += t.wrong;
+      cells.failed += t.failed;
+      for (const [k, v] of Object.entries(t.failures)) cells.failures[k] = (cells.failures[k] ?? 0) + v;
+    });
+    const timesMs = fills.map((f) => round(f.timeMs));
+    const byEndpoint = new Map<string, { calls: number; companies: number; distinct: Set<string> }>();
+    for (const r of await svc.log(key)) {
+      const endpoint = r.path.replace(/\/\d+(?=\/|$)/, "/{cui}");
+      const e = byEndpoint.get(endpoint) ?? { calls: 0, companies: 0, distinct: new Set<string>() };
+      const cuis = decodeURIComponent(/(?:^|&)cui=([^&]*)/.exec(r.query)?.[1] ?? r.path).split(",");
+      e.calls++;
+      e.companies += cuis.length;
+      for (const c of cuis) e.distinct.add(c);
+      byEndpoint.set(endpoint, e);
+    }
+    const upstream = [...byEndpoint].map(([endpoint, e]) => ({
+      endpoint,
+      calls: e.calls,
+      companiesPerCall: round(e.companies / e.calls, 1),
+      twice: e.companies - e.distinct.size,
+    }));
+    const check = await openFirmStore(databases[0]);
+    let attributed: number;
+    try {
+      attributed = await check.creditsSpent(bucharestDay(Date.now()).slice(0, 7));
+    } finally {
+      await check.close();
+    }
+    say(
+      `  ${usage.total} credits (${usage.calls} calls, ${attributed} attributed); last cell ${Math.min(...timesMs)}–${Math.max(...timesMs)} ms; ` +
+        `${cells.right} right, ${cells.wrong} wrong, ${cells.failed} failed${cells.failed ? " " + JSON.stringify(cells.failures) : ""}; ` +
+        upstream.map((u) => `${u.endpoint} ×${u.calls} (${u.companiesPerCall} companies a call, ${u.twice} asked twice)`).join(", "),
+    );
+
+    // ---- a cached request: through the server, and to the service directly --------------------
+    const batch = (await svc.log(key)).find((r) => r.path === "/v4/firme/batch" && r.status === 200);
+    if (!batch) throw new Error("W10: the server sent no batch identification upstream");
+    const cached = `/v4/firme/batch?${batch.query}`;
+    const before = (await svc.usage(key)).calls;
+    const hits: number[] = [];
+    for (let i = 0; i < 200; i++) hits.push((await timed(urls[i % urls.length] + cached, tokens[0])).ms);
+    const hitCalls = (await svc.usage(key)).calls - before;
+    const direct: number[] = [];
+    const directKey = `${key}-direct`;
+    for (let i = 0; i < 10; i++) direct.push((await timed(svc.url + cached, directKey)).ms);
+
+    // ---- uncached requests: the server's time beyond the service's own ---------------------------
+    const fresh = data.sampleCuis(3000, 700_000 + serial * 10_000);
+    const added: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      const q = `/v4/firme/batch?cui=${fresh.slice(i * 100, i * 100 + 100).join(",")}`;
+      const through = await timed(urls[i % urls.length] + q, tokens[1 + (i % (PEOPLE - 1))]);
+      const own = await timed(svc.url + q, directKey);
+      if (through.status === 200 && own.status === 200) added.push(through.ms - own.ms);
+    }
+
+    // ---- throughput: cached batch requests, 16 in flight ---------------------------------------
+    const mid = (await svc.usage(key)).calls;
+    const REQUESTS = 2000;
+    const IN_FLIGHT = 16;
+    let next = 0;
+    let failed = 0;
+    const t0 = performance.now();
+    await Promise.all(
+      Array.from({ length: IN_FLIGHT }, async () => {
+        while (next < REQUESTS) {
+          const i = next++;
+          const r = await timed(urls[i % urls.length] + cached, tokens[i % PEOPLE]).catch(() => ({ status: 0, ms: 0 }));
+          if (r.status !== 200) failed++;
+        }
+      }),
+    );
+    const seconds = (performance.now() - t0) / 1000;
+    const after = (await svc.usage(key)).calls;
+    const run: W10Run = {
+      setup,
+      instances: instances.length,
+      credits: usage.total,
+      calls: usage.calls,
+      upstream,
+      attributed,
+      timesMs,
+      time: { min: Math.min(...timesMs), median: round(median(timesMs)), max: Math.max(...timesMs) },
+      cells,
+      hitMs: { median: ms(median(hits)), p99: ms(percentile(hits, 99)), n: hits.length, upstreamCalls: hitCalls },
+      upstreamMs: { median: ms(median(direct)), n: direct.length },
+      missAddedMs: { median: ms(median(added)), p99: ms(percentile(added, 99)), n: added.length },
+      throughput: {
+        requests: REQUESTS,
+        inFlight: IN_FLIGHT,
+        seconds: round(seconds, 2),
+        perSecond: round(REQUESTS / seconds),
+        failed,
+        upstreamCalls: after - mid,
+      },
+    };
+    say(
+      `  cached batch: ${run.hitMs.median} ms median, ${run.hitMs.p99} ms p99 (the service alone: ${run.upstreamMs.median} ms); ` +
+        `uncached: +${run.missAddedMs.median} ms median, +${run.missAddedMs.p99} ms p99; ` +
+        `${run.throughput.perSecond} cached requests/s (${IN_FLIGHT} in flight, ${failed} failed)`,
+    );
+    return run;
+  } finally {
+    await Promise.all(instances.map((s) => s.stop()));
+  }
+}
+
+// ---- the workload ---------------------------------------------------------------------------------
+
+export async function w10(svc: Svc): Promise<W10Result> {
+  const sheets = firmPortfolios();
+  const all = sheets.flatMap((s) => s.cells);
+  const each = sheets.map((s) => apiMinimum(s.cells));
+  const result: W10Result = {
+    people: PEOPLE,
+    rows: ROWS,
+    pool: POOL,
+    core: CORE,
+    own: OWN,
+    minimum: apiMinimum(all),
+    withoutServer: each.reduce((a, m) => a + m.calls, 0),
+    perPerson: each[0],
+    runs: [],
+    skipped: [],
+  };
+  say(
+    `W10: a firm — ${PEOPLE} people × ${ROWS} rows; union minimum ${result.minimum.calls} (${result.minimum.formula}), without the server ${result.withoutServer}`,
+  );
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), "firma-bench-w10-"));
+  try {
+    result.runs.push(await runSetup(svc, "one server, SQLite", [path.join(work, "firm.sqlite")], sheets, work));
+    if (postgresBinDir() === null) {
+      result.skipped.push({ setup: "two instances, PostgreSQL", why: "PostgreSQL is not installed (scripts/setup.sh installs it)" });
+    } else {
+      let pg: PostgresCluster | null = null;
+      try {
+        pg = await startPostgres();
+        const url = await pg.createDatabase("firm_w10");
+        result.runs.push(await runSetup(svc, "two instances, PostgreSQL", [url, url], sheets, work));
+      } finally {
+        await pg?.stop();
+      }
+    }
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+  return result;
+}
+
+// ---- report -----------------------------------------------------------------------------------------
+
+const n = (v: number) => v.toLocaleString("en");
+
+export function w10Targets(r: W10Result | undefined): { target: string; measured: string; met: boolean }[] {
+  if (!r) return [];
+  return r.runs.flatMap((run) => [
+    {
+      target: `W10 ${run.setup}: upstream credits = the API minimum for the union (${r.minimum.calls})`,
+      measured: `${n(run.credits)} credits (without the server: ${n(r.withoutServer)})`,
+      met: run.credits === r.minimum.calls,
+    },
+    {
+      target: `W10 ${run.setup}: credits attributed to the people = upstream credits; every cell right`,
+      measured: `${n(run.attributed)} attributed, ${n(run.credits)} charged; ${n(run.cells.wrong)} wrong, ${n(run.cells.failed)} failed`,
+      met: run.attributed === run.credits && run.cells.wrong === 0 && run.cells.failed === 0,
+    },
+  ]);
+}
+
+export function w10Markdown(r: W10Result, latencyMs: number): string[] {
+  const lines = ["## W10: a firm", ""];
+  lines.push(
+    `${r.people} people refresh a ${n(r.rows)}-row portfolio each (W3's sheet: 7 functions a row, ${n(r.rows * 7)} cells), all at once, ` +
+      `through the firm's custody server (\`firma serve --key-file … --database …\`, child processes) against the sandbox at ${latencyMs} ms. ` +
+      `The portfolios come from one pool of ${n(r.pool)} clients: each has ${n(r.core + r.own)} distinct companies, ${n(r.core)} (60 %) from a core ` +
+      `everyone shares and ${n(r.own)} from a window of the rest of the pool, so that the ten together cover the pool exactly (bench/w10.ts). ` +
+      `The API minimum for the union: ${n(r.minimum.calls)} = ${r.minimum.formula}; without the server each person pays their own ` +
+      `${r.perPerson.calls} = ${r.perPerson.formula}, ${n(r.withoutServer)} in all.`,
+    "",
+  );
+  lines.push(
+    "| Setup | Upstream credits | API minimum (union) | Without the server | Attributed to people | Time to the last cell per person (min / median / max) | Cells right / wrong / failed | Cached batch through the server (median / p99) | The service alone | Uncached: added by the server (median / p99) | Cached batch requests per second |",
+    "|---|---:|---:|---:|---:|---|---|---|---:|---|---:|",
+  );
+  for (const x of r.runs) {
+    const t = x.throughput;
+    lines.push(
+      `| ${x.setup} | ${n(x.credits)}${x.calls !== x.credits ? ` (${n(x.calls)} calls)` : ""} | ${n(r.minimum.calls)} | ${n(r.withoutServer)} | ${n(x.attributed)} | ` +
+        `${n(x.time.min)} / ${n(x.time.median)} / ${n(x.time.max)} ms | ${n(x.cells.right)} / ${n(x.cells.wrong)} / ${n(x.cells.failed)} | ` +
+        `${x.hitMs.median} / ${x.hitMs.p99} ms | ${x.upstreamMs.median} ms | +${x.missAddedMs.median} / +${x.missAddedMs.p99} ms | ` +
+        `${n(t.perSecond)} (${n(t.requests)} requests, ${t.inFlight} in flight${t.failed ? `, **${t.failed} failed**` : ""}) |`,
+    );
+  }
+  for (const s of r.skipped) lines.push(`| ${s.setup} | skipped: ${s.why} | | | | | | | | | |`);
+  lines.push("");
+  for (const x of r.runs)
+    lines.push(
+      `- ${x.setup}, the firm's upstream calls: ${x.upstream
+        .map(
+          (u) =>
+            `\`${u.endpoint}\` ×${n(u.calls)} (${u.companiesPerCall} companies a call; ${n(u.twice)} companies asked again after a first call)`,
+        )
+        .join(", ")}.`,
+    );
+  lines.push(
+    `- Time to the last cell: from each person's first invocation; the ten stand-ins (the add-in's work for ${n(r.people * r.rows * 7)} cells) share the bench's one process, ` +
+      `and the server(s), the sandbox and the bench share this machine's cores. The service alone would need ⌈${r.minimum.calls} / 8⌉ × ${latencyMs} ms = ` +
+      `${n(Math.ceil(r.minimum.calls / 8) * latencyMs)} ms for the union's minimum at the server's 8 calls at once.`,
+    "- Cached batch: one /v4/firme/batch request of 100 companies the store holds (the query of one of the server's own upstream calls), " +
+      "sent 200 times one after the other through the server(s); the service alone: the same request to the sandbox directly (its injected latency included).",
+    "- Uncached: 30 batches of 100 companies nobody asked for, each through the server and then directly with another key; the figure is the difference " +
+      "(the server's token check, store look-up, its 15 ms gathering window, the write of the answers).",
+    "- Throughput: 2,000 cached batch requests from this process, 16 in flight, round-robin over the instances; every one answered from the store " +
+      "(no upstream call), on this machine, with the bench and the sandbox on the same cores.",
+    "",
+  );
+  return lines;
+}

@@ -34,7 +34,7 @@ export interface CustodyOptions {
   maxCreditsPerDay: number | null;
   /** Per-call limit towards the service. @default 30000 */
   timeoutMs?: number;
-  /** The window that gathers concurrent requests into one upstream batch. @default 15 */
+  /** The window that gathers concurrent requests into one upstream batch. @default 40 */
   windowMs?: number;
   fetch?: typeof fetch;
   now?: () => number;

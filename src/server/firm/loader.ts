@@ -12,7 +12,7 @@
  * 429 stops the plan for everyone (in the database) until its period turns.
  */
 import { chunk } from "../../api/chunk";
-import { MAX_BATCH_IDENTIFICATION } from "../../api/client";
+import { MAX_BATCH_FINANCIAL, MAX_BATCH_IDENTIFICATION } from "../../api/client";
 import * as read from "../../api/reader";
 import { limiter } from "../../engine/limiter";
 import { bucharestDay } from "../../engine/meter";
@@ -22,6 +22,9 @@ import type { FirmStore, StoredAnswer } from "./store";
 import { CallFailure, failureCharged, failureOf, type Upstream, type UpstreamAnswer } from "./upstream";
 
 /** One request of one person, as the loader attributes credits to it. */
+/** How long missing companies wait for others to share their batch: the people of a firm do not ask in step. */
+const DEFAULT_WINDOW_MS = 40;
+
 export interface Requester {
   readonly id: number;
   readonly user: string;
@@ -53,7 +56,7 @@ export interface LoaderOptions {
   upstream: Upstream;
   /** The firm's cap on credits a day (--max-credits-per-day); null: none. */
   maxPerDay: number | null;
-  /** The gathering window. @default 15 */
+  /** The gathering window. @default 40 */
   windowMs?: number;
   /** Upstream calls at once. @default 8 */
   concurrency?: number;
@@ -138,24 +141,35 @@ export class FirmLoader {
     this.timer = null;
   }
 
+  /**
+   * A full batch goes at once (the engine's queue does the same), alone: the other companies keep
+   * waiting for the window, so that requests trickling in from several people fill their batches.
+   */
   private schedule(): void {
-    const groups = new Map<string, number>();
-    for (const { want: w } of this.pending.values()) {
+    const groups = new Map<string, Entry[]>();
+    for (const e of this.pending.values()) {
+      const w = e.want;
       const g = w.kind === "ident" ? `i:${w.include}` : w.kind === "fin" && w.family === "batch" ? `f:${w.year}` : null;
-      if (g === null) continue;
-      const n = (groups.get(g) ?? 0) + 1;
-      groups.set(g, n);
-      // A full batch goes at once (the engine's queue does the same).
-      if (n >= (g.startsWith("i:") ? MAX_BATCH_IDENTIFICATION : 50)) return this.flush();
+      if (g !== null) (groups.get(g) ?? groups.set(g, []).get(g)!).push(e);
     }
-    if (!this.timer) this.timer = setTimeout(() => this.flush(), this.o.windowMs ?? 15);
+    for (const [g, list] of groups) {
+      const max = g.startsWith("i:") ? MAX_BATCH_IDENTIFICATION : MAX_BATCH_FINANCIAL;
+      while (list.length >= max) this.send(list.splice(0, max));
+    }
+    if (this.pending.size > 0 && !this.timer) this.timer = setTimeout(() => this.flush(), this.o.windowMs ?? DEFAULT_WINDOW_MS);
   }
 
+  /** The window ended: everything pending goes. */
   private flush(): void {
     this.close();
-    const entries = [...this.pending.values()];
-    this.pending.clear();
-    for (const e of entries) this.inflight.set(e.id, e);
+    this.send([...this.pending.values()]);
+  }
+
+  private send(entries: Entry[]): void {
+    for (const e of entries) {
+      this.pending.delete(e.id);
+      this.inflight.set(e.id, e);
+    }
     const now = this.now();
     if (this.recent.size > 20_000) for (const [k, r] of this.recent) if (r.until <= now) this.recent.delete(k);
     for (const call of plan(entries)) void this.limit(() => this.run(call));

@@ -27,7 +27,7 @@ import { PersistentCache } from "./cache";
 import { Capabilities, ServiceCapabilities } from "./capabilities";
 import { Change, ChangeLog } from "./changes";
 import { Connection } from "./connection";
-import { Dispatcher, EXTRA_PROFILE } from "./dispatch";
+import { Dispatcher, EXTRA_PROFILE, type DispatchContext } from "./dispatch";
 import { sendFlush } from "./flush";
 import { Budget, CallGate, QuotaStop } from "./gate";
 import { BurstGuard, HeldBurst } from "./guard";
@@ -35,7 +35,7 @@ import { financialKey, profileKey } from "./keys";
 import { ListRequests } from "./lists";
 import { CreditMeter, UsageSnapshot } from "./meter";
 import { getValidBatchWindow, getValidEngineOptions, type EngineOptions, type ResolvedEngineOptions } from "./options";
-import { prefetch, type PrefetchReport } from "./prefetch";
+import { oneCallGate, prefetch, type PrefetchOptions, type PrefetchReport } from "./prefetch";
 import { RequestQueue } from "./queue";
 import { estimateOf, freshnessOf, needsOf, type CellRequest, type Estimate, type Freshness, type Needs } from "./requests";
 import type { Rec, Want } from "./wants";
@@ -45,7 +45,7 @@ export { BudgetReachedError } from "./gate";
 export type { EngineOptions } from "./options";
 export type { RequestOptions } from "./answers";
 export { listKey, type ListSpec } from "./lists";
-export type { PrefetchReport } from "./prefetch";
+export type { PrefetchOptions, PrefetchReport } from "./prefetch";
 export type { CellRequest, Estimate, Freshness } from "./requests";
 export type { Change, WatchedField } from "./changes";
 export type { Budget, QuotaStop } from "./gate";
@@ -73,6 +73,8 @@ export class FirmaEngine {
   private readonly connection: Connection;
   private readonly years: YearPolicy;
   private readonly dispatcher: Dispatcher;
+  /** A dispatcher that sends one call only: the probe of a refresh (prefetch.ts). */
+  private readonly oneCall: () => Dispatcher;
   private readonly queue: RequestQueue;
   private readonly lists: ListRequests;
   private readonly answers: CompanyAnswers;
@@ -96,15 +98,11 @@ export class FirmaEngine {
       () => this.latestYear(),
       () => this.plan(),
     );
-    this.dispatcher = new Dispatcher({
-      client: () => this.client,
-      caps: () => this.caps(),
-      cache: this.cache,
-      gate: this.gate,
-      years: this.years,
-      latestYear: () => this.latestYear(),
-      changes: this.changeLog,
-    });
+    const [client, caps, latestYear] = [() => this.client, () => this.caps(), () => this.latestYear()];
+    const dispatch: DispatchContext = { client, caps, latestYear, cache: this.cache, gate: this.gate, years: this.years };
+    dispatch.changes = this.changeLog;
+    this.dispatcher = new Dispatcher(dispatch);
+    this.oneCall = () => new Dispatcher({ ...dispatch, gate: oneCallGate(this.gate) });
     this.queue = new RequestQueue({ windowMs: o.windowMs, maxWaitMs: o.maxWaitMs, send: (wants) => this.sendFlush(wants) });
     this.lists = new ListRequests(this.cache, {
       client: () => this.client,
@@ -262,21 +260,16 @@ export class FirmaEngine {
   /**
    * Fetches what `requests` need in one plan (the CLI, the pane's refresh): the calls of the
    * estimate, no more, each sent as soon as it is planned. Answers go to the cache; failures are
-   * remembered for cache-only reads. With `force`, cached answers are fetched again.
+   * remembered for cache-only reads. With `force`, cached answers are fetched again. With `onProbe`,
+   * where the estimate is a range, the first call goes alone and `onProbe` hears the exact rest.
    */
-  async prefetch(requests: readonly CellRequest[], options: { force?: boolean; signal?: CancelSignal } = {}): Promise<PrefetchReport> {
+  async prefetch(requests: readonly CellRequest[], options: PrefetchOptions = {}): Promise<PrefetchReport> {
     await this.ready();
-    const report = await prefetch(
-      {
-        cache: this.cache,
-        dispatcher: this.dispatcher,
-        lists: this.lists,
-        failures: this.failures,
-        needs: (r, refresh) => this.needs(r, refresh),
-      },
-      requests,
-      options,
-    );
+    const { cache, dispatcher, lists, failures, oneCall } = this;
+    const needs = (r: readonly CellRequest[], refresh: boolean) => this.needs(r, refresh);
+    const estimate = (r: readonly CellRequest[], refresh: boolean) => this.estimate(r, { refresh });
+    const ctx = { cache, dispatcher, lists, failures, oneCall, needs, estimate, caps: () => this.caps() };
+    const report = await prefetch(ctx, requests, options);
     await this.saveQuietly();
     return report;
   }

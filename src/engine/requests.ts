@@ -27,6 +27,11 @@ export interface Estimate {
   /** At most this many calls (an upper bound: the dearer case where the service's behaviour is unknown). */
   calls: number;
   credits: number;
+  /**
+   * The credits if the service answers every field its batches are asked for: the low end of the
+   * range shown while its behaviour is unknown (= credits when exact).
+   */
+  ifAnswered: number;
   /** True when the service's behaviour is known for every call counted: the figure is then exact. */
   exact: boolean;
 }
@@ -110,7 +115,7 @@ export function estimateOf(requests: readonly CellRequest[], needs: Needs, caps:
     batchFinancialFields: caps.batchFinancialFields ?? [...FINANCIAL_FIELDS],
     rangeFull: caps.rangeFull ?? true,
   };
-  const exact = calls === upperBoundCalls(needs.set, hopeful) + needs.listCalls;
+  const ifAnswered = Math.min(calls, upperBoundCalls(needs.set, hopeful) + needs.listCalls);
   return {
     cells: requests.length,
     invalid: needs.invalid,
@@ -118,7 +123,8 @@ export function estimateOf(requests: readonly CellRequest[], needs: Needs, caps:
     distinctCuis: needs.cuis.size,
     calls,
     credits: calls,
-    exact,
+    ifAnswered,
+    exact: calls === ifAnswered,
   };
 }
 

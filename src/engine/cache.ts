@@ -1,5 +1,5 @@
 import { KvAnswerStore, KvAnswerStoreOptions, StoreTimeoutError, StoreWriteError } from "./answer-store";
-import { AnswerStore, hasAnswerStore, KeyValueStore, StoredAnswer } from "./store";
+import { AnswerStore, hasAnswerStore, KeyValueStore, StoreNotice, StoredAnswer } from "./store";
 
 /** How long each kind of answer stays fresh. A stale entry is still served when a refresh fails. */
 export const TTL = {
@@ -45,6 +45,8 @@ export interface CacheProblem {
   message: string;
   /** Answers dropped (least recently used first). */
   evicted?: number;
+  /** The catalog's words for it, when more precise than the kind's (a tier of the add-in's storage: StoreNotice). */
+  detail?: StoreNotice["detail"];
 }
 
 export interface CacheStats {
@@ -147,6 +149,7 @@ export class PersistentCache {
           this.staleBefore = Math.max(this.staleBefore, saved.staleBefore);
           if (saved.pending) this.metaDirty = true;
           this.evict();
+          for (const n of saved.notices ?? []) this.report(n);
         },
         (e) => {
           const timeout = e instanceof StoreTimeoutError;
@@ -256,9 +259,10 @@ export class PersistentCache {
 
   stats(): CacheStats {
     const s: CacheStats = { entries: this.map.size, bytes: this.bytes, maxBytes: this.maxBytes };
-    if (this.backend instanceof KvAnswerStore) {
-      s.persistedBytes = this.backend.persistedBytes;
-      s.maxPersistedBytes = this.backend.maxPersistedBytes;
+    const b = this.backend as Partial<Pick<KvAnswerStore, "persistedBytes" | "maxPersistedBytes">>;
+    if (typeof b.persistedBytes === "number" && typeof b.maxPersistedBytes === "number") {
+      s.persistedBytes = b.persistedBytes;
+      s.maxPersistedBytes = b.maxPersistedBytes;
     }
     return s;
   }
@@ -297,8 +301,9 @@ export class PersistentCache {
     const clock = this.clock;
     try {
       if (cleared) await this.backend.clear();
-      const { evicted } = await this.backend.write({ put, touched, staleBefore: this.staleBefore });
+      const { evicted, notices } = await this.backend.write({ put, touched, staleBefore: this.staleBefore });
       this.savedClock = clock;
+      for (const n of notices ?? []) this.report(n);
       if (evicted > 0) this.report({ kind: "full", message: storeFull(this.backend.where, evicted), evicted });
     } catch (e) {
       // What was not written is written by the next save.

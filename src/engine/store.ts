@@ -51,6 +51,18 @@ export interface AnswerChanges {
 }
 
 /**
+ * Something a backend tells the user without failing a load or a save: a tier of its storage it could
+ * not read, write or fit in (the add-in's IndexedDB, src/office/tiered-answers.ts) while another keeps
+ * the answers. PersistentCache reports it as a problem of the same kind; `detail` names the catalog's
+ * message that says it exactly (src/shared/messages, `cache.idb.*`).
+ */
+export interface StoreNotice {
+  kind: "read_timeout" | "read_failed" | "write_failed";
+  message: string;
+  detail?: { key: string; params: Record<string, string | number> };
+}
+
+/**
  * Where PersistentCache keeps its answers, one entry per answer, written incrementally. A backend
  * may drop answers to stay within its own limits: it then says how many went (least recently used first).
  */
@@ -58,8 +70,8 @@ export interface AnswerStore {
   /** For messages: the file, or the storage the answers are kept in. */
   readonly where: string;
   /** The saved answers, least recently used first, and the saved staleBefore; `pending`: the next save has work of its own (a migration). */
-  load(): Promise<{ entries: Iterable<[string, StoredAnswer]>; staleBefore: number; pending?: boolean }>;
-  write(changes: AnswerChanges): Promise<{ evicted: number }>;
+  load(): Promise<{ entries: Iterable<[string, StoredAnswer]>; staleBefore: number; pending?: boolean; notices?: StoreNotice[] }>;
+  write(changes: AnswerChanges): Promise<{ evicted: number; notices?: StoreNotice[] }>;
   clear(): Promise<void>;
 }
 

@@ -223,7 +223,8 @@ async function runRefresh(input: string, flags: RefreshFlags, io: Io): Promise<n
 
   if (report.formulas === 0) return fail(t.noFormulas(input));
   const est = report.estimate;
-  say(t.estimate(report.evaluated, est.distinctCuis, est.cached, est.invalid, est.credits, est.exact));
+  say(t.estimate(report.evaluated, est.distinctCuis, est.cached, est.invalid, est.credits, est.exact, est.ifAnswered));
+  if (report.probe) say(t.probed(report.probe.credits, report.probe.rest, report.probe.exact));
   if (flags.maxCredits !== undefined && flags.maxCredits < est.credits) say(t.budget(flags.maxCredits));
   if (flags.dryRun || !report.output) {
     say(t.dry);
@@ -302,7 +303,14 @@ function summary(r: RefreshReport, input: string, output: string | null, exitCod
     output,
     outcome: exitCode === EXIT.ok ? "ok" : exitCode === EXIT.partial ? "partial" : "nothing",
     exitCode,
-    estimate: { credits: r.estimate.credits, exact: r.estimate.exact, cached: r.estimate.cached, invalid: r.estimate.invalid },
+    estimate: {
+      credits: r.estimate.credits,
+      ifAnswered: r.estimate.ifAnswered,
+      exact: r.estimate.exact,
+      cached: r.estimate.cached,
+      invalid: r.estimate.invalid,
+      probe: r.probe ?? null,
+    },
     budget: r.budget,
     creditsSpent: r.credits,
     formulas: r.formulas,

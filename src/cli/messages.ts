@@ -45,14 +45,18 @@ function messages(l: Lang) {
     unreadable: (path: string, why: string) => t(l, "cli.unreadable", { path, why }),
     noFormulas: (path: string) => t(l, "cli.noFormulas", { path }),
     nothingAnswered: t(l, "cli.nothingAnswered"),
-    estimate: (formulas: number, cuis: number, cached: number, invalid: number, credits: number, exact: boolean) =>
-      t(l, exact ? "cli.estimate" : "cli.estimateAtMost", {
+    /** Not exact: the range, the upper bound first (the budget), the low end if the service answers every field. */
+    estimate: (formulas: number, cuis: number, cached: number, invalid: number, credits: number, exact: boolean, low = credits) =>
+      t(l, exact ? "cli.estimate" : low < credits ? "cli.estimateRange" : "cli.estimateAtMost", {
         formulas: count(formulas, "formula", l),
         cuis,
         cached,
         invalid,
         credits: count(credits, "credit", l),
+        low: count(low, "credit", l),
       }),
+    probed: (probe: number, rest: number, exact: boolean) =>
+      t(l, exact ? "cli.probed" : "cli.probedAtMost", { probe: count(probe, "credit", l), credits: count(rest, "credit", l) }),
     budget: (max: number) => t(l, "cli.budget", { max, calls: count(max, "call", l) }),
     dry: t(l, "cli.dry"),
     done: (input: string, out: string) => t(l, "cli.done", { input, out }),

@@ -73,6 +73,11 @@ export interface RefreshReport {
   changes?: Change[];
   /** The sheets holding FIRMA cells, as CSV (--csv). */
   csv: { sheet: string; text: string }[];
+  /**
+   * On first contact (the estimate a range): the run's first call went alone and showed what the
+   * service does; `credits` it cost, `rest` the exact estimate of what was left then. Within the budget.
+   */
+  probe?: { credits: number; rest: number; exact: boolean };
   /** The budget this run ran under: min(--max-credits, estimate). */
   budget: number;
   cacheHits: number;
@@ -140,17 +145,23 @@ export async function refreshWorkbook(input: Uint8Array, options: RefreshOptions
   const hitsBefore = engine.cache.hits;
   // The watch: this run's changes are those recorded from here on (the answers of both fetch rounds).
   const mark = engine.markChanges();
-  const fetchUnder = async (reqs: typeof requests, limit: number) => {
+  const fetchUnder = async (reqs: typeof requests, limit: number, first = false) => {
     const budget = engine.openBudget(limit);
+    // The first fetch, where the estimate is a range: its first call alone (the probe), then the rest,
+    // whose estimate is then exact, within the same budget.
+    const onProbe = (rest: Estimate) => {
+      report.probe = { credits: budget.spent, rest: rest.credits, exact: rest.exact };
+      return true;
+    };
     try {
-      await engine.prefetch(reqs, { signal: options.signal, force: options.force });
+      await engine.prefetch(reqs, { signal: options.signal, force: options.force, onProbe: first ? onProbe : undefined });
       await engine.idle();
     } finally {
       budget.close();
     }
     report.credits += budget.spent;
   };
-  await fetchUnder(requests, report.budget);
+  await fetchUnder(requests, report.budget, !estimate.exact);
   engine.cacheOnly = true;
   const evaluatedAll = await evaluator.evaluateAll(jobs, async (calls, round) => {
     if (round > 0) {

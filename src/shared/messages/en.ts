@@ -90,14 +90,6 @@ export const en: Readonly<Record<MessageKey, string>> = {
   "cache.readTimeout":
     "The saved cache did not answer in time: some kept answers were not read and will be asked for again (with credits).",
   "cache.readFailed": "The saved cache could not be read: the kept answers will be asked for again (with credits).",
-  "cache.idb.unavailable":
-    "The add-in's large storage (IndexedDB) cannot be used ({reason}): only the most recent answers are kept (8 MB, OfficeRuntime.storage); the others will cost credits after reopening.",
-  "cache.idb.writeFailed":
-    "The add-in's large storage (IndexedDB) no longer accepts writes ({reason}): until reopening only the most recent answers are kept (8 MB, OfficeRuntime.storage).",
-  "cache.idb.quota":
-    "The browser gives the add-in's large storage (IndexedDB) no more room (free: {free}): only the most recent answers are kept (8 MB, OfficeRuntime.storage); the others will cost credits after reopening.",
-  "cache.idb.corrupt":
-    "{shards} of the add-in's large storage (IndexedDB) could not be read: their answers come from OfficeRuntime.storage or are fetched again (with credits).",
 
   // usage
   "usage.note": "Counted by FIRMA on this computer for the saved key; the service keeps the official count.",
@@ -173,6 +165,15 @@ export const en: Readonly<Record<MessageKey, string>> = {
   // est
   "est.atMost": "at most {credits}",
   "est.atMostNote": "At most: how the service batches requests is not known yet; the refresh will not spend more than this.",
+  "est.range": "{low} if the service answers every field, at most {high}",
+  "est.rangeNote":
+    "How the service answers batched requests is not known yet: the refresh sends one call first (1 credit, within the budget), then knows the exact cost of the rest; it never spends past the upper figure.",
+  "refresh.confirmRange":
+    "The estimated cost ({low} if the service answers every field, at most {credits}) is more than the credits left ({left}). Cells the credits do not cover will show #N/A. Go on?",
+  "refresh.probed": "The first call ({probe}) showed the exact cost: the rest costs {credits}.",
+  "refresh.stoppedAfterProbe": "The refresh stopped after the first call ({probe}); the other cells keep their values.",
+  "refresh.probedConfirm":
+    "The first call ({probe}) showed the exact cost: the rest costs {credits}, more than the credits left ({left}). Cells the credits do not cover will show #N/A. Go on?",
 
   // refresh
   "refresh.confirmYes": "Refresh anyway",
@@ -434,6 +435,10 @@ export const en: Readonly<Record<MessageKey, string>> = {
   "cli.nothingAnswered": "No answer from the service: the workbook was not written, its values are as they were.",
   "cli.estimate": "Estimate: {formulas} to compute, {cuis} distinct CUIs, {cached} cached, {invalid} invalid → {credits}.",
   "cli.estimateAtMost": "Estimate: {formulas} to compute, {cuis} distinct CUIs, {cached} cached, {invalid} invalid → at most {credits}.",
+  "cli.estimateRange":
+    "Estimate: {formulas} to compute, {cuis} distinct CUIs, {cached} cached, {invalid} invalid → at most {credits} ({low} if the service answers every field; the first call shows which).",
+  "cli.probed": "  the first call ({probe}) showed what the service does: the rest, estimated exactly, {credits}.",
+  "cli.probedAtMost": "  the first call ({probe}) showed what the service does: the rest, at most {credits}.",
   "cli.budget": "  the --max-credits {max} budget is below the estimate: at most {calls} are sent, the other cells keep their values.",
   "cli.dry": "Dry run (--dry-run): nothing was spent and nothing was written.",
   "cli.done": "FIRMA: {input} → {out}",

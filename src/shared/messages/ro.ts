@@ -98,14 +98,6 @@ export const ro = {
   "cache.readTimeout":
     "Cache-ul salvat nu a răspuns la timp: unele răspunsuri păstrate nu au fost citite și se vor cere din nou (cu credite).",
   "cache.readFailed": "Cache-ul salvat nu a putut fi citit: răspunsurile păstrate se vor cere din nou (cu credite).",
-  "cache.idb.unavailable":
-    "Memoria mare a add-in-ului (IndexedDB) nu poate fi folosită ({reason}): se păstrează doar cele mai recente răspunsuri (8 MB, OfficeRuntime.storage); celelalte vor costa credite după redeschidere.",
-  "cache.idb.writeFailed":
-    "Memoria mare a add-in-ului (IndexedDB) nu mai primește scrieri ({reason}): până la redeschidere se păstrează doar cele mai recente răspunsuri (8 MB, OfficeRuntime.storage).",
-  "cache.idb.quota":
-    "Browserul nu mai dă loc memoriei mari a add-in-ului (IndexedDB, spațiu liber: {free}): se păstrează doar cele mai recente răspunsuri (8 MB, OfficeRuntime.storage); celelalte vor costa credite după redeschidere.",
-  "cache.idb.corrupt":
-    "{shards} din memoria mare a add-in-ului (IndexedDB) nu au putut fi citite: răspunsurile din ele se iau din OfficeRuntime.storage sau se cer din nou (cu credite).",
 
   // usage
   "usage.note": "Numărate de FIRMA pe acest calculator, pentru cheia salvată; contorul oficial este al serviciului.",
@@ -184,6 +176,15 @@ export const ro = {
   // est
   "est.atMost": "cel mult {credits}",
   "est.atMostNote": "Cel mult: felul în care serviciul grupează cererile nu e încă știut; actualizarea nu va cheltui mai mult de atât.",
+  "est.range": "{low} dacă serviciul răspunde la toate câmpurile, cel mult {high}",
+  "est.rangeNote":
+    "Nu se știe încă ce câmpuri dă serviciul în cererile grupate: actualizarea trimite întâi o cerere (1 credit, din buget), apoi știe costul exact al restului; nu cheltuie peste cifra de sus.",
+  "refresh.confirmRange":
+    "Costul estimat ({low} dacă serviciul răspunde la toate câmpurile, cel mult {credits}) depășește creditele rămase ({left}). Celulele pentru care nu ajung creditele vor afișa #N/A. Continuați?",
+  "refresh.probed": "Prima cerere ({probe}) a arătat costul exact: restul costă {credits}.",
+  "refresh.stoppedAfterProbe": "Actualizarea s-a oprit după prima cerere ({probe}); celelalte celule își păstrează valorile.",
+  "refresh.probedConfirm":
+    "Prima cerere ({probe}) a arătat costul exact: restul costă {credits}, mai mult decât creditele rămase ({left}). Celulele pentru care nu ajung creditele vor afișa #N/A. Continuați?",
 
   // refresh
   "refresh.confirmYes": "Actualizează oricum",
@@ -446,6 +447,10 @@ export const ro = {
   "cli.estimate": "Estimare: {formulas} de calculat, {cuis} CUI distincte, {cached} din cache, {invalid} invalide → {credits}.",
   "cli.estimateAtMost":
     "Estimare: {formulas} de calculat, {cuis} CUI distincte, {cached} din cache, {invalid} invalide → cel mult {credits}.",
+  "cli.estimateRange":
+    "Estimare: {formulas} de calculat, {cuis} CUI distincte, {cached} din cache, {invalid} invalide → cel mult {credits} ({low} dacă serviciul răspunde la toate câmpurile; prima cerere arată care e costul).",
+  "cli.probed": "  prima cerere ({probe}) a arătat ce face serviciul: restul, estimat exact, {credits}.",
+  "cli.probedAtMost": "  prima cerere ({probe}) a arătat ce face serviciul: restul, cel mult {credits}.",
   "cli.budget": "  bugetul --max-credits {max} e sub estimare: se trimit cel mult {calls}, restul celulelor își păstrează valorile.",
   "cli.dry": "Rulare de probă (--dry-run): nu s-a cheltuit nimic și nu s-a scris nimic.",
   "cli.done": "FIRMA: {input} → {out}",

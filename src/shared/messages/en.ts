@@ -90,6 +90,14 @@ export const en: Readonly<Record<MessageKey, string>> = {
   "cache.readTimeout":
     "The saved cache did not answer in time: some kept answers were not read and will be asked for again (with credits).",
   "cache.readFailed": "The saved cache could not be read: the kept answers will be asked for again (with credits).",
+  "cache.idb.unavailable":
+    "The add-in's large storage (IndexedDB) cannot be used ({reason}): only the most recent answers are kept (8 MB, OfficeRuntime.storage); the others will cost credits after reopening.",
+  "cache.idb.writeFailed":
+    "The add-in's large storage (IndexedDB) no longer accepts writes ({reason}): until reopening only the most recent answers are kept (8 MB, OfficeRuntime.storage).",
+  "cache.idb.quota":
+    "The browser gives the add-in's large storage (IndexedDB) no more room (free: {free}): only the most recent answers are kept (8 MB, OfficeRuntime.storage); the others will cost credits after reopening.",
+  "cache.idb.corrupt":
+    "{shards} of the add-in's large storage (IndexedDB) could not be read: their answers come from OfficeRuntime.storage or are fetched again (with credits).",
 
   // usage
   "usage.note": "Counted by FIRMA on this computer for the saved key; the service keeps the official count.",

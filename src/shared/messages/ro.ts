@@ -98,6 +98,14 @@ export const ro = {
   "cache.readTimeout":
     "Cache-ul salvat nu a răspuns la timp: unele răspunsuri păstrate nu au fost citite și se vor cere din nou (cu credite).",
   "cache.readFailed": "Cache-ul salvat nu a putut fi citit: răspunsurile păstrate se vor cere din nou (cu credite).",
+  "cache.idb.unavailable":
+    "Memoria mare a add-in-ului (IndexedDB) nu poate fi folosită ({reason}): se păstrează doar cele mai recente răspunsuri (8 MB, OfficeRuntime.storage); celelalte vor costa credite după redeschidere.",
+  "cache.idb.writeFailed":
+    "Memoria mare a add-in-ului (IndexedDB) nu mai primește scrieri ({reason}): până la redeschidere se păstrează doar cele mai recente răspunsuri (8 MB, OfficeRuntime.storage).",
+  "cache.idb.quota":
+    "Browserul nu mai dă loc memoriei mari a add-in-ului (IndexedDB, spațiu liber: {free}): se păstrează doar cele mai recente răspunsuri (8 MB, OfficeRuntime.storage); celelalte vor costa credite după redeschidere.",
+  "cache.idb.corrupt":
+    "{shards} din memoria mare a add-in-ului (IndexedDB) nu au putut fi citite: răspunsurile din ele se iau din OfficeRuntime.storage sau se cer din nou (cu credite).",
 
   // usage
   "usage.note": "Numărate de FIRMA pe acest calculator, pentru cheia salvată; contorul oficial este al serviciului.",

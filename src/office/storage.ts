@@ -5,15 +5,21 @@
  * https://learn.microsoft.com/javascript/api/office-runtime/officeruntime.storage
  */
 import type { KeyValueStore } from "../engine/store";
+import { useAnswerStore } from "../shared/engine-instance";
 import { preferStore } from "../shared/settings";
+import { TieredAnswerStore } from "./tiered-answers";
 
 /** OfficeRuntime.storage when this runtime has it, else null. */
 export function officeStorage(): KeyValueStore | null {
   return typeof OfficeRuntime !== "undefined" && OfficeRuntime.storage ? OfficeRuntime.storage : null;
 }
 
-/** Called by each Office surface as it loads, before anything reads the settings. */
+/**
+ * Called by each Office surface as it loads, before anything reads the settings: the settings in
+ * OfficeRuntime.storage, the answers there too and, where the runtime has it, in IndexedDB (tiered-answers.ts).
+ */
 export function useOfficeStorage(): void {
   const store = officeStorage();
   if (store) preferStore(store);
+  useAnswerStore((kv) => new TieredAnswerStore(kv));
 }

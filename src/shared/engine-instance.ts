@@ -5,7 +5,27 @@
  * and queue through the module system.
  */
 import { FirmaEngine } from "../engine/engine";
+import { hasAnswerStore, type AnswerStore, type KeyValueStore, type KeyValueStoreWithAnswers } from "../engine/store";
 import { getApiKey, getSettings, loadSettings, settingsStore } from "./settings";
+
+/** Makes the store of the add-in's answers over the settings' store (src/office: IndexedDB beside it); null: the engine's own. */
+let answersOver: ((kv: KeyValueStore) => AnswerStore) | null = null;
+
+/** Called by the Office surfaces as they load, before the engine starts (src/office/storage.ts). */
+export function useAnswerStore(make: ((kv: KeyValueStore) => AnswerStore) | null): void {
+  answersOver = make;
+}
+
+function withAnswers(kv: KeyValueStore): KeyValueStore {
+  if (!answersOver || hasAnswerStore(kv)) return kv;
+  const store: KeyValueStoreWithAnswers = {
+    getItem: (key) => kv.getItem(key),
+    setItem: (key, value) => kv.setItem(key, value),
+    removeItem: (key) => kv.removeItem(key),
+    answers: answersOver(kv),
+  };
+  return store;
+}
 
 /** The engine's start, once begun (a failed start is forgotten so that the next call tries again). */
 let started: Promise<FirmaEngine> | undefined;
@@ -27,7 +47,7 @@ export function getEngine(): Promise<FirmaEngine> {
       const engine = new FirmaEngine({
         baseUrl: () => getSettings().baseUrl,
         apiKey: getApiKey,
-        store: settingsStore(),
+        store: withAnswers(settingsStore()),
         plan: () => getSettings().plan,
         windowMs: getSettings().batchWindowMs,
         // The credit guard holds a burst of recalculated cells past the user's limit (default 100 credits).

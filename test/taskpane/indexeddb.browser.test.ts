@@ -1,0 +1,182 @@
+/**
+ * The add-in's IndexedDB tier (src/office/tiered-answers.ts) in real Chromium, through the built pane
+ * and the Excel stand-in: cells filled, the page reloaded (a new page in the same browser context:
+ * the same origin's storage) with OfficeRuntime.storage's shards gone, recalculated: 0 calls. And its
+ * bad input: IndexedDB absent, throwing at open, failing every write, a quota of zero — each time the
+ * cells fill, the shards keep the answers (a reload costs 0 calls), and the pane shows the problem
+ * (absent is no problem: the runtime simply has none).
+ *
+ * Needs Debian's Chromium (/usr/bin/chromium, or FIRMA_CHROMIUM); skipped, with a message, without it.
+ */
+import type { BrowserContext, Page } from "playwright-core";
+import * as data from "../../sandbox/dataset";
+import { haveChromium, CHROMIUM, openPane, startHarness, type Harness, type StandIn } from "./harness";
+
+if (!haveChromium) console.log(`IndexedDB tier tests SKIPPED: no Chromium at ${CHROMIUM} (apt-get install chromium).`);
+const withChromium = haveChromium ? describe : describe.skip;
+
+jest.setTimeout(120_000);
+
+let h: Harness;
+let serial = 0;
+type Win = Window & { __firmaStandIn: StandIn };
+const N = 120;
+
+const idle = (page: Page) => page.waitForFunction(() => document.getElementById("pane")!.dataset.busy === "false");
+const requestsOf = (key: string) => h.sandbox.requests.filter((r) => r.key === key).length;
+
+async function saveKey(page: Page, key: string): Promise<void> {
+  await page.fill("#api-key", key);
+  await page.click("#save-key");
+  await idle(page);
+}
+
+/** Fills N names through the stand-in (a full recalculation) and returns the cells' values. */
+async function fill(page: Page, cuis: number[]): Promise<unknown[]> {
+  const sheet: Record<string, unknown> = {};
+  cuis.forEach((c, i) => {
+    sheet[`A${i + 1}`] = c;
+    sheet[`B${i + 1}`] = `=FIRMA.DENUMIRE(A${i + 1})`;
+  });
+  return page.evaluate(
+    async ([def, n]) => {
+      const s = (window as unknown as Win).__firmaStandIn;
+      await s.setup(def as Parameters<StandIn["setup"]>[0]);
+      s.calculateAll();
+      await s.idle();
+      return Array.from({ length: n as number }, (_, i) => s.cell("Foaie1", `B${i + 1}`).value);
+    },
+    [{ sheets: { Foaie1: sheet } }, cuis.length] as const,
+  );
+}
+
+/** What the IndexedDB tier holds: its records (meta and shards), read in the page. */
+const idbRecords = (page: Page) =>
+  page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        const req = indexedDB.open("firma-answers");
+        req.onsuccess = () => {
+          const db = req.result;
+          if (!db.objectStoreNames.contains("shards")) return resolve(0);
+          const c = db.transaction("shards").objectStore("shards").count();
+          c.onsuccess = () => {
+            db.close();
+            resolve(c.result);
+          };
+        };
+        req.onerror = () => resolve(-1);
+      }),
+  );
+
+/** A reload: the pane again in a new page of the same context (its localStorage and IndexedDB). */
+async function reopen(context: BrowserContext, old: Page): Promise<Page> {
+  await old.waitForTimeout(1500); // the cache's safety-net save (500 ms after the last answer) has run
+  await old.close();
+  const page = await context.newPage();
+  await page.goto(`${h.origin}/taskpane.html`);
+  await page.waitForFunction(() => document.getElementById("pane")?.getAttribute("aria-busy") === "false", null, { timeout: 20_000 });
+  return page;
+}
+
+/** The pane's cache problem: its kind, or null when none is shown. */
+async function shownProblem(page: Page): Promise<string | null> {
+  const box = await page.$("#cache-problem");
+  if (!box || !(await box.isVisible())) return null;
+  return box.getAttribute("data-kind");
+}
+
+withChromium("the IndexedDB tier in Chromium", () => {
+  beforeAll(async () => {
+    h = await startHarness();
+  }, 120_000);
+
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  test("filled, reloaded without OfficeRuntime.storage's shards, recalculated: every name from IndexedDB, 0 calls", async () => {
+    const { page, context } = await openPane(h);
+    const key = `demo-business-idb${++serial}`;
+    await saveKey(page, key);
+    const cuis = data.sampleCuis(N, 7100);
+    const names = cuis.map((c) => data.company(c)!.denumire);
+    expect(await fill(page, cuis)).toEqual(names);
+    const spent = requestsOf(key);
+    expect(spent).toBeGreaterThan(0);
+    await page.waitForFunction(() => Object.keys(localStorage).some((k) => k.startsWith("firma.c2.")));
+    // The shards of OfficeRuntime.storage (here: localStorage) are removed before the next page's bundles run.
+    await context.addInitScript(() => {
+      for (const k of Object.keys(localStorage)) if (k.startsWith("firma.c2.")) localStorage.removeItem(k);
+    });
+    const again = await reopen(context, page);
+    expect(await idbRecords(again)).toBeGreaterThan(1);
+    expect(await fill(again, cuis)).toEqual(names);
+    expect(requestsOf(key)).toBe(spent);
+    expect(await shownProblem(again)).toBeNull();
+    await context.close();
+  });
+
+  const broken: [string, () => void, string | null][] = [
+    [
+      "absent",
+      () => Object.defineProperty(window, "indexedDB", { value: undefined, configurable: true }),
+      null, // a runtime without IndexedDB is not a problem: the shards are the add-in's storage
+    ],
+    [
+      "throwing at open",
+      () => {
+        IDBFactory.prototype.open = () => {
+          throw new DOMException("The operation is insecure.", "SecurityError");
+        };
+      },
+      "read_failed",
+    ],
+    [
+      "failing every write",
+      () => {
+        IDBObjectStore.prototype.put = () => {
+          throw new DOMException("disk I/O error", "UnknownError");
+        };
+      },
+      "write_failed",
+    ],
+    [
+      "refusing writes past its quota",
+      () => {
+        IDBObjectStore.prototype.put = () => {
+          throw new DOMException("The quota has been exceeded.", "QuotaExceededError");
+        };
+      },
+      "write_failed",
+    ],
+    [
+      "with a quota of zero",
+      () => {
+        StorageManager.prototype.estimate = async () => ({ quota: 0, usage: 0 });
+      },
+      "write_failed",
+    ],
+  ];
+
+  test.each(broken)("IndexedDB %s: the cells fill, the pane says so, a reload costs 0 calls from the shards", async (_, breakIt, kind) => {
+    const { page, context } = await openPane(h);
+    // From the next page on (a fresh start of the add-in), IndexedDB is broken this way.
+    await context.addInitScript(breakIt);
+    const key = `demo-business-idb${++serial}`;
+    await saveKey(page, key);
+    const first = await reopen(context, page);
+    const cuis = data.sampleCuis(20, 7300 + serial * 40);
+    const names = cuis.map((c) => data.company(c)!.denumire);
+    expect(await fill(first, cuis)).toEqual(names);
+    const spent = requestsOf(key);
+    expect(spent).toBeGreaterThan(0);
+    await first.waitForTimeout(1000);
+    if (kind) await first.waitForFunction((k) => document.getElementById("cache-problem")?.dataset.kind === k, kind, { timeout: 10_000 });
+    expect(await shownProblem(first)).toBe(kind);
+    const again = await reopen(context, first);
+    expect(await fill(again, cuis)).toEqual(names);
+    expect(requestsOf(key)).toBe(spent);
+    await context.close();
+  });
+});

@@ -87,18 +87,25 @@ withChromium("the pane's credit controls", () => {
     const cuis = data.sampleCuis(6, 4000);
     await setup(page, { sheets: { Firme: profileSheet(cuis) } });
 
-    // What the service does with include is not known yet in this fresh profile: "at most".
+    // What the service does with include is not known yet in this fresh profile: the range (issue 22, item 5).
     await act(page, "#estimate");
     const estimate = await numberIn(page, "#est-credits");
+    const low = await numberIn(page, "#est-credits", "data-low");
     expect(await page.getAttribute("#est-credits", "data-exact")).toBe("false");
-    expect(await text(page, "#est-credits")).toBe(`cel mult ${estimate}`);
-    expect(await text(page, "#est-notes")).toMatch(/Cel mult: felul în care serviciul grupează cererile nu e încă știut/);
+    expect(low).toBeLessThan(estimate);
+    expect(await text(page, "#est-credits")).toBe(`${low} dacă serviciul răspunde la toate câmpurile, cel mult ${estimate}`);
+    expect(await text(page, "#est-notes")).toMatch(/Nu se știe încă ce câmpuri dă serviciul în cererile grupate/);
 
     const before = h.sandbox.usage(key).month;
     await act(page, "#refresh");
     const spent = h.sandbox.usage(key).month - before;
     expect(spent).toBeGreaterThan(0);
     expect(spent).toBeLessThanOrEqual(estimate);
+    // The first call went alone (1 credit, within the budget); the rest, estimated exactly after it, is what was spent.
+    const [probe, rest] = (await page.getAttribute("#refresh-status", "data-probe"))!.split("+").map(Number);
+    expect(probe).toBe(1);
+    expect(probe + rest).toBe(spent);
+    expect(spent).toBe(estimate); // include ignored: the upper bound, never past it
     expect(await page.getAttribute("#refresh-status", "data-outcome")).toBe("ok");
     expect(await page.getAttribute("#refresh-status", "class")).toMatch(/\bok\b/);
     for (let i = 0; i < cuis.length; i++) {

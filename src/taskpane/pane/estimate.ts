@@ -4,7 +4,7 @@
  */
 import type { Estimate } from "../../engine/engine";
 import type { Scope, WorkbookScan } from "../excel";
-import { count, formatNumber, t } from "../i18n";
+import { count, formatNumber, t, type Lang } from "../i18n";
 import type { RefreshPlan } from "../refresh-plan";
 import { needsConfirmation } from "../usage";
 import type { PaneContext } from "./context";
@@ -31,14 +31,9 @@ export function renderEstimate(ctx: PaneContext, p: Prepared): void {
   set("est-formulas", p.plan.formulas.length);
   set("est-cuis", p.estimate.distinctCuis);
   set("est-batches", p.estimate.calls);
-  // Not exact: how the service batches is not known yet, and the figure is an upper bound (the
-  // refresh's budget), so it says "at most".
-  set(
-    "est-credits",
-    p.estimate.credits,
-    p.estimate.exact ? undefined : t(l, "est.atMost", { credits: formatNumber(p.estimate.credits, l) }),
-  );
+  set("est-credits", p.estimate.credits, creditsText(p.estimate, l));
   el["est-credits"].dataset.exact = String(p.estimate.exact);
+  el["est-credits"].dataset.low = String(p.estimate.ifAnswered);
   set("est-left", p.left, p.left === null ? t(l, "usage.unknown") : formatNumber(p.left, l));
   el["est-credits"].parentElement!.classList.toggle("over", needsConfirmation(p.estimate.credits, p.left));
   const notes: string[] = [];
@@ -53,7 +48,7 @@ export function renderEstimate(ctx: PaneContext, p: Prepared): void {
       ? t(l, "est.ageNone")
       : t(l, "est.age", { oldest: when(p.age.oldest), newest: when(p.age.newest) }),
   );
-  if (!p.estimate.exact) notes.push(t(l, "est.atMostNote"));
+  if (!p.estimate.exact) notes.push(t(l, isRange(p.estimate) ? "est.rangeNote" : "est.atMostNote"));
   if (p.estimate.invalid > 0) notes.push(t(l, "est.invalid", { cells: count(p.estimate.invalid, "cell", l) }));
   if (p.plan.unestimable > 0) notes.push(t(l, "est.unestimable", { formulas: count(p.plan.unestimable, "firmaFormula", l) }));
   if (p.plan.listsLeftOut > 0) notes.push(t(l, "est.lists", { formulas: count(p.plan.listsLeftOut, "firmaFormula", l) }));
@@ -64,4 +59,19 @@ export function renderEstimate(ctx: PaneContext, p: Prepared): void {
       return li;
     }),
   );
+}
+
+/** The estimate is a range: the service's behaviour is unknown and changes the count (the refresh's first call settles it). */
+export function isRange(e: Estimate): boolean {
+  return !e.exact && e.ifAnswered < e.credits;
+}
+
+/**
+ * The credits as the box shows them: exact, a range ("8 if the service answers every field, at most
+ * 232": the upper bound is the refresh's budget), or "at most" (undefined: the plain number).
+ */
+export function creditsText(e: Estimate, l: Lang): string | undefined {
+  if (e.exact) return undefined;
+  const high = formatNumber(e.credits, l);
+  return isRange(e) ? t(l, "est.range", { low: formatNumber(e.ifAnswered, l), high }) : t(l, "est.atMost", { credits: high });
 }

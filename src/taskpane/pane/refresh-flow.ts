@@ -3,17 +3,21 @@
  * what is left, the refresh itself under a budget of the confirmed estimate (with progress), its
  * outcome (refresh-summary.ts), and "Continue" for what the budget left unfetched.
  */
-import type { CellRequest, PrefetchReport } from "../../engine/engine";
+import type { CellRequest, Estimate, PrefetchReport } from "../../engine/engine";
 import type { CellsState, Scope } from "../excel";
-import { count, formatNumber, t } from "../i18n";
+import { count, formatNumber, t, type Lang } from "../i18n";
 import { planRefresh } from "../refresh-plan";
 import { needsConfirmation } from "../usage";
 import type { ChangesSection } from "./changes";
 import type { PaneContext, Render } from "./context";
-import { renderEstimate, type Prepared } from "./estimate";
+import { isRange, renderEstimate, type Prepared } from "./estimate";
 import { failureCode } from "./format";
 import { rerun, settle } from "./recalc";
 import { nothingCameBack, summarizeRefresh } from "./refresh-summary";
+
+/** What the refresh's first call showed: its credit, and the exact cost of the rest. */
+export const probedText = (l: Lang, probe: number, rest: number): string =>
+  t(l, "refresh.probed", { probe: count(probe, "credit", l), credits: count(rest, "credit", l) });
 
 export class RefreshFlow {
   private lastEstimate: Prepared | null = null;
@@ -82,10 +86,16 @@ export class RefreshFlow {
     try {
       const p = await this.prepare(this.scope());
       if (!p || p.plan.formulas.length === 0) return;
-      if (needsConfirmation(p.estimate.credits, p.left)) {
+      // A range (the service not known yet): asked now only when its low end passes what is left, else
+      // again after the first call, if the exact figure does (run()). Confirmed: the upper bound is allowed.
+      const e = p.estimate;
+      const range = isRange(e);
+      let allowed = p.left;
+      if (needsConfirmation(range ? e.ifAnswered : e.credits, p.left)) {
         const yes = await this.confirm((l) =>
-          t(l, p.estimate.exact ? "refresh.confirm" : "refresh.confirmAtMost", {
-            credits: count(p.estimate.credits, "credit", l),
+          t(l, e.exact ? "refresh.confirm" : range ? "refresh.confirmRange" : "refresh.confirmAtMost", {
+            credits: count(e.credits, "credit", l),
+            low: formatNumber(e.ifAnswered, l),
             left: formatNumber(p.left!, l),
           }),
         );
@@ -93,8 +103,9 @@ export class RefreshFlow {
           ctx.say(status, (l) => t(l, "refresh.cancelled"), "info");
           return;
         }
+        allowed = null;
       }
-      await this.run(p);
+      await this.run(p, false, allowed);
     } catch (e) {
       ctx.say(status, (l) => t(l, "refresh.failed", { code: failureCode(e) }), "error");
     } finally {
@@ -134,9 +145,11 @@ export class RefreshFlow {
    * prefetched) are fetched then, and an answer the prefetch could not get is asked once more by its
    * cell; with the budget still open neither can take the spend past the estimate.
    * `continuing`: the second part of a refresh the budget cut short — nothing is marked stale again
-   * and only what is still stale is fetched.
+   * and only what is still stale is fetched. Where the estimate is a range, the first call goes alone
+   * (the probe, within the budget); the exact cost of the rest is then shown, and confirmed first if
+   * the whole passes `allowed` (what is left, unless the user confirmed the upper bound: null).
    */
-  private async run(p: Prepared, continuing = false): Promise<void> {
+  private async run(p: Prepared, continuing = false, allowed: number | null = null): Promise<void> {
     const ctx = this.ctx;
     const host = ctx.options.host!;
     const engine = await ctx.engine();
@@ -149,10 +162,26 @@ export class RefreshFlow {
     progress.max = Math.max(1, total);
     progress.value = 0;
     progress.hidden = false;
+    let probed: { probe: number; rest: Estimate } | null = null;
     const report = (done: number) => {
       progress.value = done;
       const s = spent();
-      ctx.say(status, (l) => t(l, "refresh.progress", { done, total, spent: s }), "info");
+      const exact = (l: Lang) => (probed ? " " + probedText(l, probed.probe, probed.rest.credits) : "");
+      ctx.say(status, (l) => t(l, "refresh.progress", { done, total, spent: s }) + exact(l), "info");
+    };
+    // The probe's answer: the exact rest, asked about only when the whole passes what the user allowed.
+    const onProbe = async (rest: Estimate): Promise<boolean> => {
+      probed = { probe: spent(), rest };
+      status.dataset.probe = `${probed.probe}+${rest.credits}`;
+      const { probe } = probed;
+      if (!needsConfirmation(probe + rest.credits, allowed)) return true;
+      return this.confirm((l) =>
+        t(l, "refresh.probedConfirm", {
+          probe: count(probe, "credit", l),
+          credits: count(rest.credits, "credit", l),
+          left: formatNumber(allowed! - probe, l),
+        }),
+      );
     };
     report(0);
     delete status.dataset.outcome;
@@ -170,11 +199,17 @@ export class RefreshFlow {
     const ticker = setInterval(() => report(0), Math.max(ctx.pollMs, 250));
     try {
       try {
-        outcome = await engine.prefetch(p.plan.requests, { force: !continuing });
+        outcome = await engine.prefetch(p.plan.requests, {
+          force: !continuing,
+          onProbe: continuing || p.estimate.exact ? undefined : onProbe,
+        });
       } finally {
         clearInterval(ticker);
       }
-      if (nothingCameBack(outcome.wanted, outcome.failed)) {
+      if (probed && outcome.wanted === 0) {
+        // Stopped after the probe (the exact cost passed what is left): nothing more is fetched.
+        state = { busy: 0, errors: 0 };
+      } else if (nothingCameBack(outcome.wanted, outcome.failed)) {
         // Nothing came back (the service is down, the key refused, the credits spent, the budget gone
         // on attempts that got no answer): recalculating would only ask again for what just failed.
         // The cells keep showing what they showed.
@@ -200,6 +235,11 @@ export class RefreshFlow {
     progress.value = total - state.busy;
     const final = spent();
     status.dataset.spent = String(final);
+    if (probed && outcome.wanted === 0) {
+      status.dataset.outcome = "stopped";
+      ctx.say(status, (l) => t(l, "refresh.stoppedAfterProbe", { probe: count(final, "credit", l) }), "info");
+      return void (await this.renderUsage());
+    }
     status.dataset.dependents = dependents === null ? "unsupported" : String(dependents);
     const summary = summarizeRefresh({
       wanted: outcome.wanted,

@@ -22,6 +22,13 @@ export interface TieredOptions {
   estimate?: () => Promise<{ quota?: number; usage?: number } | null>;
   /** Options of the IndexedDB tier's KvAnswerStore. @default 256 shards, 256 MB, 3 s reads, 10 s writes */
   idb?: KvAnswerStoreOptions;
+  /**
+   * IndexedDB is written at most this often: its shards hold every answer, so a save rewrites most of them
+   * (~1 s of compression per 40 MB); meanwhile the most recent answers are in OfficeRuntime.storage's shards,
+   * and what waits is written by a timer. 0: every save. @default 5000
+   */
+  idbEveryMs?: number;
+  now?: () => number;
 }
 
 type Loaded = Awaited<ReturnType<AnswerStore["load"]>>;
@@ -48,6 +55,13 @@ export class TieredAnswerStore implements AnswerStore {
   /** The IndexedDB tier while it works (null: absent, or given up on for this session). */
   private idb: KvAnswerStore | null = null;
   private readonly kv: KvAnswerStore;
+  /** Changes IndexedDB has not been given yet (it is written at most every idbEveryMs). */
+  private waiting: { put: Map<string, StoredAnswer>; touched: Map<string, number>; staleBefore: number } | null = null;
+  private idbAt = -Infinity;
+  private idbBusy = false;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  /** Notices of IndexedDB writes made by the timer, for the next save to report. */
+  private readonly late: StoreNotice[] = [];
 
   constructor(
     kv: KeyValueStore,
@@ -103,12 +117,12 @@ export class TieredAnswerStore implements AnswerStore {
   }
 
   async write(changes: AnswerChanges): Promise<{ evicted: number; notices: StoreNotice[] }> {
-    const notices: StoreNotice[] = [];
-    const idb = this.idb;
-    const [kv, big] = await Promise.allSettled([this.kv.write(changes), idb ? idb.write(changes) : Promise.resolve(null)]);
-    if (big.status === "rejected") {
-      this.giveUp(notices, "write_failed", isQuota(big.reason) ? "cache.idb.quota" : "cache.idb.writeFailed", big.reason);
-    }
+    const notices = this.late.splice(0);
+    this.merge(changes);
+    const now = (this.options.now ?? Date.now)();
+    const due = this.idb !== null && !this.idbBusy && now - this.idbAt >= (this.options.idbEveryMs ?? 5000);
+    if (this.idb && !due) this.later();
+    const [kv, big] = await Promise.allSettled([this.kv.write(changes), due ? this.flushIdb(notices) : Promise.resolve(null)]);
     const kept = big.status === "fulfilled" ? big.value : null;
     if (kv.status === "rejected") {
       // OfficeRuntime.storage failed: a save that IndexedDB kept is reported, not failed (the shards stay to be written).
@@ -116,12 +130,58 @@ export class TieredAnswerStore implements AnswerStore {
       notices.push({ kind: "write_failed", message: reasonOf(kv.reason) });
     }
     // With IndexedDB, answers leaving the 8 MB shards are still kept: only IndexedDB's evictions count.
-    const evicted = kept ? kept.evicted : kv.status === "fulfilled" ? kv.value.evicted : 0;
+    const evicted = kept ? kept.evicted : this.idb ? 0 : kv.status === "fulfilled" ? kv.value.evicted : 0;
     return { evicted, notices };
   }
 
   async clear(): Promise<void> {
+    this.waiting = null;
     await Promise.all([this.kv.clear(), this.idb?.clear().catch(() => undefined)]);
+  }
+
+  /** Adds a save's changes to those IndexedDB has not been given yet. */
+  private merge(c: AnswerChanges): void {
+    const w = (this.waiting ??= { put: new Map(), touched: new Map(), staleBefore: c.staleBefore });
+    for (const [k, a] of c.put) {
+      w.put.set(k, a);
+      w.touched.delete(k);
+    }
+    for (const [k, used] of c.touched) {
+      const a = w.put.get(k);
+      if (a) a.used = used;
+      else w.touched.set(k, used);
+    }
+    w.staleBefore = c.staleBefore;
+  }
+
+  /** Gives IndexedDB what waits; a failure gives it up for the session, with a notice. Resolves null then. */
+  private async flushIdb(notices: StoreNotice[]): Promise<{ evicted: number } | null> {
+    const idb = this.idb;
+    const w = this.waiting;
+    if (!idb || !w) return null;
+    this.waiting = null;
+    this.idbBusy = true;
+    this.idbAt = (this.options.now ?? Date.now)();
+    try {
+      return await idb.write({ put: [...w.put], touched: [...w.touched], staleBefore: w.staleBefore });
+    } catch (e) {
+      this.giveUp(notices, "write_failed", isQuota(e) ? "cache.idb.quota" : "cache.idb.writeFailed", e);
+      return null;
+    } finally {
+      this.idbBusy = false;
+    }
+  }
+
+  /** Writes what waits once IndexedDB's interval has passed; its notices go with the next save's. */
+  private later(): void {
+    if (this.timer) return;
+    const wait = Math.max(0, this.idbAt + (this.options.idbEveryMs ?? 5000) - (this.options.now ?? Date.now)());
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      if (this.idbBusy) return this.later();
+      void this.flushIdb(this.late);
+    }, wait);
+    (this.timer as { unref?: () => void }).unref?.();
   }
 
   /** Opens and reads the IndexedDB tier: null when this runtime has none, or no room; rejects when it fails. */

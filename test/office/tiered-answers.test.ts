@@ -206,6 +206,36 @@ describe("the IndexedDB tier", () => {
     expect([...(await keysOf(new TieredAnswerStore(kv, { open: async () => null })))].length).toBeGreaterThan(0);
   });
 
+  test("IndexedDB is written at most every idbEveryMs: a save in between waits for the timer, the shards have it at once", async () => {
+    const kv = new MemoryStore();
+    let failing = false;
+    const open = async () => {
+      const store = await idbStore();
+      const set = store.setItem.bind(store);
+      store.setItem = (k, v) => (failing ? Promise.reject(new Error("disk full")) : set(k, v));
+      return store;
+    };
+    const s = tiered(kv, { open, idbEveryMs: 300 });
+    await s.load();
+    await s.write(changes(5));
+    await s.write(changes(5, 5));
+    const idbOnly = () => tiered(new MemoryStore(), { open: idbStore });
+    expect((await keysOf(idbOnly())).size).toBe(5); // the second save waits
+    expect((await keysOf(new TieredAnswerStore(kv, { open: async () => null }))).size).toBe(10);
+    await new Promise((r) => setTimeout(r, 450));
+    expect((await keysOf(idbOnly())).size).toBe(10);
+    // A write by the timer that fails is reported with the next save.
+    failing = true;
+    await s.write(changes(1, 20));
+    await s.write(changes(1, 21));
+    await new Promise((r) => setTimeout(r, 450));
+    const { notices } = await s.write(changes(1, 22));
+    expect(notices).toEqual([
+      expect.objectContaining({ kind: "write_failed", detail: expect.objectContaining({ key: "cache.idb.writeFailed" }) }),
+    ]);
+    expect(s.tier).toBe("storage");
+  });
+
   test("the room is taken from the browser's estimate", () => {
     expect(capFromEstimate(null, 100)).toBe(100);
     expect(capFromEstimate({ quota: 0, usage: 0 }, 100)).toBe(0);

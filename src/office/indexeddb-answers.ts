@@ -2,11 +2,10 @@
  * The add-in's large answer store: the browser's IndexedDB, where the runtime has it. Microsoft's
  * pages document OfficeRuntime.storage (10 MB per domain) for add-in data and say nothing of
  * IndexedDB, so this tier is best-effort (docs/cache.md): feature-detected, opened with a timeout,
- * sized from navigator.storage.estimate() where the browser has it, and compressed (fflate). It is a
+ * sized from navigator.storage.estimate() where the browser has it, and compressed (the browser's CompressionStream). It is a
  * KeyValueStore, so the engine's KvAnswerStore shards answers over it with the same LRU, byte cap,
  * read and write timeouts as over OfficeRuntime.storage (src/office/tiered-answers.ts joins the two).
  */
-import { deflateSync, inflateSync, strFromU8, strToU8 } from "fflate";
 import { withTimeout } from "../engine/answer-store";
 import type { KeyValueStore } from "../engine/store";
 
@@ -68,6 +67,22 @@ export function openAnswerDb(factory: IDBFactory, timeoutMs: number, name = IDB_
   });
 }
 
+/**
+ * The browser's own compression (CompressionStream, "deflate"): no library in the pane's startup
+ * scripts. Where a runtime lacks it, shards are stored as plain strings (and read either way).
+ */
+const COMPRESSES = typeof CompressionStream === "function" && typeof DecompressionStream === "function";
+
+async function deflate(text: string): Promise<Uint8Array> {
+  const stream = new Blob([text]).stream().pipeThrough(new CompressionStream("deflate"));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+async function inflate(bytes: Uint8Array): Promise<string> {
+  const stream = new Blob([bytes as BlobPart]).stream().pipeThrough(new DecompressionStream("deflate"));
+  return new Response(stream).text();
+}
+
 /** One IndexedDB database as a KeyValueStore of compressed strings. */
 export class IdbKeyValueStore implements KeyValueStore {
   /** Shards that were found but did not decompress since the store was made. */
@@ -81,8 +96,12 @@ export class IdbKeyValueStore implements KeyValueStore {
     const raw = await this.request<unknown>("readonly", (s) => s.get(key));
     if (raw === undefined || raw === null) return null;
     try {
+      if (typeof raw === "string") {
+        this.stored.set(key, raw.length * 2);
+        return raw;
+      }
       const bytes = raw instanceof Uint8Array ? raw : new Uint8Array(raw as ArrayBuffer);
-      const text = strFromU8(inflateSync(bytes));
+      const text = await inflate(bytes);
       this.stored.set(key, bytes.byteLength);
       return text;
     } catch {
@@ -92,9 +111,9 @@ export class IdbKeyValueStore implements KeyValueStore {
   }
 
   async setItem(key: string, value: string): Promise<void> {
-    const bytes = deflateSync(strToU8(value), { level: 3 });
-    await this.request("readwrite", (s) => s.put(bytes, key));
-    this.stored.set(key, bytes.byteLength);
+    const stored = COMPRESSES ? await deflate(value) : value;
+    await this.request("readwrite", (s) => s.put(stored, key));
+    this.stored.set(key, typeof stored === "string" ? stored.length * 2 : stored.byteLength);
   }
 
   async removeItem(key: string): Promise<void> {

@@ -105,3 +105,17 @@ export function usageView(s: UsageSnapshot, chosen: PlanName | null): UsageView 
 export function needsConfirmation(credits: number, left: number | null): boolean {
   return left !== null && credits > left;
 }
+
+/** What the Plan and usage part shows for a person of a firm's server: her month against her budget. */
+export interface FirmUsageView {
+  month: MeterView;
+  left: number;
+  /** 80: most of the budget spent; 100: none left. */
+  warning: 80 | 100 | null;
+}
+
+export function firmUsageView(me: { budget: number; spent: number; remaining: number }): FirmUsageView {
+  const month = meter(me.spent, me.budget);
+  const pct = month.pct ?? 0;
+  return { month, left: me.remaining, warning: me.remaining <= 0 || pct >= 100 ? 100 : pct >= 80 ? 80 : null };
+}

@@ -41,6 +41,29 @@ export const en: Readonly<Record<MessageKey, string>> = {
   "key.testServer": "The service has a temporary problem. Try again later.",
   "key.testOther": "The test failed: the service answered unexpectedly.",
 
+  // pane.firm: the pane with a personal token of a firm's FIRMA server (src/taskpane/pane/firm.ts)
+  "pane.firm.keyLabel": "The key from the service, or your personal token from your firm",
+  "pane.firm.tokenLabel": "Your personal token from your firm",
+  "pane.firm.keyHint":
+    "If your firm runs its own FIRMA server, paste here the personal token (firma_…) your administrator gave you: the firm's key stays on the server, and testing the token costs no credit.",
+  "pane.firm.connected": "Connected to your firm's server as {name}.",
+  "pane.firm.refused": "Your firm's server refuses the saved token: it was revoked or is unknown. Ask your administrator for a new one.",
+  "pane.firm.unreachable": "Personal token saved; your firm's server does not answer right now.",
+  "pane.firm.testOk":
+    "The token is valid: connected to your firm's server as {name}. Left of your monthly budget: {remaining} of {budget}.",
+  "pane.firm.testRefused": "Your firm's server refuses this token: it was revoked or is unknown. Ask your administrator for a new one.",
+  "pane.firm.who": "Your figures on your firm's server: {name}, {month}.",
+  "pane.firm.budgetLabel": "Your budget this month",
+  "pane.firm.budget": "Monthly budget",
+  "pane.firm.spent": "Spent this month",
+  "pane.firm.remaining": "Left of your budget",
+  "pane.firm.warn80": "You have used {pct}% of your monthly budget.",
+  "pane.firm.warn100":
+    "Your monthly budget is spent: requests that would cost credits are refused until next month or until your administrator raises it. Values already fetched stay.",
+  "pane.firm.stale": "Your firm's server does not answer right now; these are the last figures it gave.",
+  "pane.firm.usageNote":
+    "These figures are your firm's server's: what you spent this month, from any computer. Answers your firm already has cost nothing.",
+
   // usage
   "usage.heading": "Plan and usage",
   "usage.plan": "Plan",
@@ -536,20 +559,22 @@ export const en: Readonly<Record<MessageKey, string>> = {
   "serve.theSandbox": "the sandbox ({url})",
 
   // serve: the custody mode (src/server/firm/custody.ts); custody.*: what a person's add-in or CLI is answered
-  "serve.help.keyFile": "custody mode: the file with the firm's API key, which stays on the server (or FIRMA_UPSTREAM_KEY); people use personal tokens",
+  "serve.help.keyFile":
+    "custody mode: the file with the firm's API key, which stays on the server (or FIRMA_UPSTREAM_KEY); people use personal tokens",
   "serve.help.database": "the firm's database in custody mode: a SQLite file's path, or postgres://… (or DATABASE_URL)",
   "serve.help.maxCreditsPerDay": "at most this many credits a day at the service, for the whole firm (custody mode)",
   "serve.keyFileUnreadable": "the firm's key file {file} cannot be read ({reason}).",
   "serve.keyEmpty": "{source} holds no API key.",
   "serve.keyBad": "{source} does not hold an API key on one line of visible characters.",
-  "serve.badMaxCredits": "--max-credits-per-day \"{value}\" is not a whole number ≥ 0.",
+  "serve.badMaxCredits": '--max-credits-per-day "{value}" is not a whole number ≥ 0.',
   "serve.custodyNeedsUpstream": "custody mode (--key-file) needs the service: give --upstream https://… or --sandbox.",
   "serve.custodyOnly": "--database and --max-credits-per-day go with custody mode only: give --key-file too (or FIRMA_UPSTREAM_KEY).",
-  "serve.db.unknownScheme": "the database \"{database}\" is not understood: give a SQLite file's path or a postgres://… address",
+  "serve.db.unknownScheme": 'the database "{database}" is not understood: give a SQLite file\'s path or a postgres://… address',
   "serve.db.unreachable": "the database {database} cannot be opened ({reason}).",
   "serve.db.readOnly": "the database {database} is read-only: the firm's server must write to it.",
   "serve.db.newerSchema": "the database {database} was written by a newer FIRMA; update FIRMA.",
-  "serve.custodyOn": "Custody mode: the firm's key stays on this server; people use personal tokens (firma users add). Database: {database}.",
+  "serve.custodyOn":
+    "Custody mode: the firm's key stays on this server; people use personal tokens (firma users add). Database: {database}.",
   "custody.tokenMissing": "The personal token is missing (the X-API-Key header): ask the firm's server administrator for one.",
   "custody.tokenFormat":
     "What was sent is not a personal token of the firm (firma_…): the firm's server takes the token the administrator gave you, not a service key.",
@@ -571,7 +596,7 @@ export const en: Readonly<Record<MessageKey, string>> = {
   "custody.notApiPath": "Not an API v4 path.",
   "custody.methodNotAllowed": "Only GET.",
   "custody.queryTooLong": "The query is over {max} bytes.",
-  "custody.invalidCui": "Invalid CUI: \"{value}\".",
+  "custody.invalidCui": 'Invalid CUI: "{value}".',
   "custody.noCui": "The cui parameter is missing.",
   "custody.batchTooLarge": "At most {max} CUIs per request (got {count}).",
   "custody.badYear": "The {name} parameter must be a year from 1900 to 2100.",
@@ -593,7 +618,8 @@ export const en: Readonly<Record<MessageKey, string>> = {
   "users.help.database": "the firm's database: a SQLite file's path, or postgres://… (or DATABASE_URL)",
   "users.help.json": "the result as JSON, on standard output",
   "users.help.lang": "the messages' language: ro or en",
-  "users.help.exitCodes": "Exit codes: 0 done; 1 the database, the person or the file did not allow it; 2 something typed wrong (nothing was written).",
+  "users.help.exitCodes":
+    "Exit codes: 0 done; 1 the database, the person or the file did not allow it; 2 something typed wrong (nothing was written).",
   "users.db.unknownScheme": "the database “{database}” is not understood: give a SQLite file's path or a postgres://… address.",
   "users.db.unreachable": "the database {database} cannot be opened ({reason}); check the address, the server and the permissions.",
   "users.db.readOnly": "the database {database} is read-only: nothing was written.",
@@ -615,7 +641,8 @@ export const en: Readonly<Record<MessageKey, string>> = {
   "users.revoked": "{name}'s token was revoked: the next call with it gets 403.",
 
   // audit: firma audit (src/server/firm/audit-command.ts)
-  "audit.help.description": "the trail of requests to the firm's server: when, who, what, the companies, where the answer came from, the credits",
+  "audit.help.description":
+    "the trail of requests to the firm's server: when, who, what, the companies, where the answer came from, the credits",
   "audit.help.since": "from which day (YYYY-MM-DD, from midnight in Bucharest); by default, from the start of the month",
   "audit.help.user": "only one person's requests",
   "audit.help.csv": "also write the trail to a CSV file (the header in Romanian and English)",

@@ -47,6 +47,29 @@ export const ro = {
   "key.testServer": "Serviciul are o problemă temporară. Încercați mai târziu.",
   "key.testOther": "Testul nu a reușit: serviciul a răspuns neașteptat.",
 
+  // pane.firm: the pane with a personal token of a firm's FIRMA server (src/taskpane/pane/firm.ts)
+  "pane.firm.keyLabel": "Cheia primită de la serviciu sau tokenul personal de la firmă",
+  "pane.firm.tokenLabel": "Tokenul personal primit de la firmă",
+  "pane.firm.keyHint":
+    "Dacă firma are propriul server FIRMA, lipiți aici tokenul personal (firma_…) primit de la administrator: cheia firmei rămâne pe server, iar testarea tokenului nu costă credite.",
+  "pane.firm.connected": "Conectat la serverul firmei ca {name}.",
+  "pane.firm.refused": "Serverul firmei refuză tokenul salvat: a fost revocat sau nu este cunoscut. Cereți administratorului un token nou.",
+  "pane.firm.unreachable": "Token personal salvat; serverul firmei nu răspunde acum.",
+  "pane.firm.testOk": "Tokenul este valid: conectat la serverul firmei ca {name}. Rămase din bugetul lunar: {remaining} din {budget}.",
+  "pane.firm.testRefused":
+    "Serverul firmei refuză acest token: a fost revocat sau nu este cunoscut. Cereți administratorului un token nou.",
+  "pane.firm.who": "Cifrele dvs. pe serverul firmei: {name}, luna {month}.",
+  "pane.firm.budgetLabel": "Bugetul dvs. în luna aceasta",
+  "pane.firm.budget": "Bugetul lunar",
+  "pane.firm.spent": "Cheltuit luna aceasta",
+  "pane.firm.remaining": "Rămase din buget",
+  "pane.firm.warn80": "Ați folosit {pct}% din bugetul lunar.",
+  "pane.firm.warn100":
+    "Bugetul lunar s-a terminat: cererile care ar costa credite sunt refuzate până luna viitoare sau până când administratorul îl mărește. Valorile deja aduse rămân.",
+  "pane.firm.stale": "Serverul firmei nu răspunde acum; cifrele sunt ultimele primite.",
+  "pane.firm.usageNote":
+    "Cifrele sunt ale serverului firmei: ce ați cheltuit luna aceasta, de pe orice calculator. Răspunsurile pe care firma le are deja nu costă nimic.",
+
   // usage
   "usage.heading": "Plan și consum",
   "usage.plan": "Planul",
@@ -551,7 +574,8 @@ export const ro = {
   "serve.theSandbox": "sandbox ({url})",
 
   // serve: the custody mode (src/server/firm/custody.ts); custody.*: what a person's add-in or CLI is answered
-  "serve.help.keyFile": "mod de custodie: fișierul cu cheia API a firmei, care rămâne pe server (sau FIRMA_UPSTREAM_KEY); oamenii folosesc tokenuri personale",
+  "serve.help.keyFile":
+    "mod de custodie: fișierul cu cheia API a firmei, care rămâne pe server (sau FIRMA_UPSTREAM_KEY); oamenii folosesc tokenuri personale",
   "serve.help.database": "baza de date a firmei în modul de custodie: calea unui fișier SQLite, sau postgres://… (sau DATABASE_URL)",
   "serve.help.maxCreditsPerDay": "cel mult atâtea credite pe zi la serviciu, pentru toată firma (modul de custodie)",
   "serve.keyFileUnreadable": "fișierul cu cheia firmei {file} nu poate fi citit ({reason}).",
@@ -564,7 +588,8 @@ export const ro = {
   "serve.db.unreachable": "baza de date {database} nu poate fi deschisă ({reason}).",
   "serve.db.readOnly": "baza de date {database} este doar pentru citire: serverul firmei trebuie să scrie în ea.",
   "serve.db.newerSchema": "baza de date {database} a fost scrisă de o versiune mai nouă a FIRMA; actualizați FIRMA.",
-  "serve.custodyOn": "Mod de custodie: cheia firmei rămâne pe acest server; oamenii folosesc tokenuri personale (firma users add). Baza de date: {database}.",
+  "serve.custodyOn":
+    "Mod de custodie: cheia firmei rămâne pe acest server; oamenii folosesc tokenuri personale (firma users add). Baza de date: {database}.",
   "custody.tokenMissing": "Lipsește tokenul personal (antetul X-API-Key): cereți-l administratorului serverului firmei.",
   "custody.tokenFormat":
     "Valoarea trimisă nu este un token personal al firmei (firma_…): pe serverul firmei se folosește tokenul primit de la administrator, nu o cheie a serviciului.",
@@ -608,7 +633,8 @@ export const ro = {
   "users.help.database": "baza de date a firmei: calea unui fișier SQLite, sau postgres://… (sau DATABASE_URL)",
   "users.help.json": "rezultatul ca JSON, pe ieșirea standard",
   "users.help.lang": "limba mesajelor: ro sau en",
-  "users.help.exitCodes": "Coduri de ieșire: 0 reușit; 1 baza de date, persoana sau fișierul nu au permis; 2 ceva scris greșit (nu s-a scris nimic).",
+  "users.help.exitCodes":
+    "Coduri de ieșire: 0 reușit; 1 baza de date, persoana sau fișierul nu au permis; 2 ceva scris greșit (nu s-a scris nimic).",
   "users.db.unknownScheme": "baza de date „{database}” nu este înțeleasă: dați calea unui fișier SQLite sau o adresă postgres://…",
   "users.db.unreachable": "baza de date {database} nu poate fi deschisă ({reason}); verificați adresa, serverul și drepturile.",
   "users.db.readOnly": "baza de date {database} este doar pentru citire: nu s-a scris nimic.",

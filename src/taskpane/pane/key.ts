@@ -4,6 +4,10 @@
  *
  * The API key is only ever in the masked input (until saved, then the field is cleared) and in the
  * add-in's storage (settings.ts). No message, attribute, log or URL here contains it.
+ *
+ * A personal token of a firm's server (`firma_…`) goes in the same field: the pane then asks the
+ * server who she is (firm.ts), says it is connected to the firm's server as her — or that the
+ * server refuses the token — and a test asks the server rather than spending a credit.
  */
 import type { PlanName } from "../../api/types";
 import { isPlanName } from "../../engine/subscription-plans";
@@ -11,7 +15,8 @@ import { getApiKey, getSettings, saveApiKey } from "../../shared/settings";
 import { count, formatNumber, t, type Lang, type TextKey } from "../i18n";
 import { isBusyValue, planRefresh } from "../refresh-plan";
 import { needsConfirmation } from "../usage";
-import type { PaneContext, Render } from "./context";
+import type { PaneContext, Render, Tone } from "./context";
+import { askFirm, firmLink, looksLikeToken, type FirmState } from "./firm";
 import { rerun } from "./recalc";
 
 export class KeySection {
@@ -19,7 +24,12 @@ export class KeySection {
     private readonly ctx: PaneContext,
     /** Shows the usage again (the key decides whose usage it is). */
     private readonly renderUsage: () => Promise<void>,
-  ) {}
+  ) {
+    firmLink(ctx).onChange(() => {
+      this.renderKeyState();
+      void this.renderUsage();
+    });
+  }
 
   get input(): HTMLInputElement {
     return this.ctx.el["api-key"] as HTMLInputElement;
@@ -27,9 +37,21 @@ export class KeySection {
 
   renderKeyState(): void {
     const el = this.ctx.el;
+    const l = this.ctx.lang;
     const has = getApiKey() !== null;
-    el["key-state"].textContent = t(this.ctx.lang, has ? "key.stateSaved" : "key.stateNone");
-    el["key-state"].classList.toggle("has-key", has);
+    const firm = firmLink(this.ctx).current();
+    const state = el["key-state"];
+    state.textContent = firm.kind === "none" ? t(l, has ? "key.stateSaved" : "key.stateNone") : firmText(firm)(l);
+    state.classList.toggle("has-key", has);
+    if (firm.kind === "none") delete state.dataset.firm;
+    else state.dataset.firm = firm.kind;
+    // The label says what the field takes: a key or a firm's token; the token, once the firm's server knows it.
+    const label = this.ctx.doc.querySelector('label[for="api-key"]');
+    if (label)
+      label.textContent = t(
+        l,
+        firm.kind === "connected" ? "pane.firm.tokenLabel" : has && firm.kind === "none" ? "key.label" : "pane.firm.keyLabel",
+      );
     el["remove-key"].hidden = !has;
   }
 
@@ -71,11 +93,16 @@ export class KeySection {
     this.input.value = "";
     this.input.type = "password";
     this.renderToggle();
+    // A firm's token: the firm's server says whose it is before anything is recalculated with it.
+    const firm = looksLikeToken(typed) ? await firmLink(ctx).check() : ({ kind: "none" } as const);
     this.renderKeyState();
-    ctx.say(status, (l) => t(l, "key.saved"), "ok");
+    const saved: Render = firm.kind === "none" ? (l) => t(l, "key.saved") : (l) => `${t(l, "key.saved")} ${firmText(firm)(l)}`;
+    const tone: Tone = firm.kind === "refused" ? "error" : firm.kind === "unreachable" ? "warn" : "ok";
+    ctx.say(status, saved, tone);
     await this.renderUsage();
+    if (firm.kind === "refused") return;
     const after = await this.recalcFailedCells();
-    if (after) ctx.say(status, (l) => `${t(l, "key.saved")} ${after(l)}`, "ok");
+    if (after) ctx.say(status, (l) => `${saved(l)} ${after(l)}`, tone);
   }
 
   /**
@@ -124,6 +151,7 @@ export class KeySection {
       ctx.say(status, (l) => t(l, "key.storageFailed"), "error");
       return;
     }
+    await firmLink(ctx).check();
     this.renderKeyState();
     ctx.say(status, (l) => t(l, "key.removed"), "ok");
     await this.renderUsage();
@@ -143,6 +171,7 @@ export class KeySection {
     ctx.say(status, (l) => t(l, "key.testing"), "info");
     const baseUrl = getSettings().baseUrl;
     try {
+      if (looksLikeToken(key) && (await this.testToken(key, baseUrl))) return;
       const engine = await ctx.engine();
       let quota: { plan: string | null; remaining: number | null };
       try {
@@ -179,4 +208,31 @@ export class KeySection {
       await this.renderUsage();
     }
   }
+
+  /**
+   * A token's test: the firm's server says whose it is and what is left of her budget (no credit
+   * spent). False when the address is an ordinary service (no /firm/me): the key's test then runs.
+   */
+  private async testToken(key: string, baseUrl: string): Promise<boolean> {
+    const ctx = this.ctx;
+    const status = ctx.el["key-status"];
+    const firm: FirmState = key === getApiKey() ? await firmLink(ctx).check() : await askFirm(key, baseUrl);
+    if (firm.kind === "none") return false;
+    if (firm.kind === "connected") {
+      const { name, remaining, budget } = firm.me;
+      ctx.say(
+        status,
+        (l) => t(l, "pane.firm.testOk", { name, remaining: formatNumber(remaining, l), budget: count(budget, "credit", l) }),
+        "ok",
+      );
+    } else if (firm.kind === "refused") ctx.say(status, (l) => t(l, "pane.firm.testRefused"), "error");
+    else ctx.say(status, (l) => t(l, "key.testNetwork", { url: baseUrl }), "error");
+    return true;
+  }
+}
+
+/** What the key's state says of a firm's server. */
+function firmText(firm: Exclude<FirmState, { kind: "none" }>): Render {
+  if (firm.kind === "connected") return (l) => t(l, "pane.firm.connected", { name: firm.me.name });
+  return (l) => t(l, firm.kind === "refused" ? "pane.firm.refused" : "pane.firm.unreachable");
 }

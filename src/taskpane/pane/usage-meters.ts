@@ -2,14 +2,20 @@
  * The pane's plan and usage section: the plan (chosen or detected), today's and the month's meters
  * with their warnings, the daily chart, what is left, the stop after "credits spent", the cache and
  * what batching saved. It also shows the credit guard's held burst (guard.ts), which usage reveals.
+ * With a personal token of a firm's server (firm.ts), her monthly budget and spend from the server
+ * take the plan's place (firm-usage.ts), asked again at every render (after a refresh, and when the
+ * engine's usage changes).
  */
 import type { FirmaEngine } from "../../engine/engine";
 import { isPlanName } from "../../engine/subscription-plans";
 import { getSettings, saveSetting } from "../../shared/settings";
 import { count, formatNumber, t, type TextKey } from "../i18n";
 import type { PaneContext } from "./context";
+import { firmLink } from "./firm";
+import { renderFirmUsage } from "./firm-usage";
 import { formatBytes, formatWhen } from "./format";
 import type { GuardSection } from "./guard";
+import { paintBar } from "./meter-bar";
 import { renderUsageChart } from "./usage-chart";
 
 /** What each cache problem means for the user (cache.ts reports them). */
@@ -62,29 +68,13 @@ export class UsageSection {
     const bar = (which: "today" | "month") => {
       const m = v[which];
       const text = el[`meter-${which}-text`];
-      const barEl = el[`meter-${which}-bar`];
-      const fill = barEl.firstElementChild as HTMLElement;
-      barEl.dataset.used = String(m.used);
-      if (m.limit === null) {
+      if (m.limit === null)
         text.textContent =
           which === "month" && v.plan === "free"
             ? t(l, "usage.freeMonth", { used: count(m.used, "credit", l) })
             : t(l, "usage.noLimit", { used: count(m.used, "credit", l) });
-        barEl.hidden = true;
-        barEl.removeAttribute("aria-valuemax");
-        delete barEl.dataset.limit;
-      } else {
-        text.textContent = t(l, "usage.ofLimit", { used: formatNumber(m.used, l), limit: count(m.limit, "credit", l) });
-        barEl.hidden = false;
-        barEl.dataset.limit = String(m.limit);
-        barEl.setAttribute("aria-valuemax", String(m.limit));
-        barEl.setAttribute("aria-valuetext", text.textContent);
-        // a sliver as soon as anything is used, so that the bar never looks empty when it is not
-        fill.style.width = `${Math.min(100, Math.max(m.pct ?? 0, m.used > 0 ? 1 : 0))}%`;
-        barEl.classList.toggle("warn", (m.pct ?? 0) >= 80 && (m.pct ?? 0) < 100);
-        barEl.classList.toggle("full", (m.pct ?? 0) >= 100);
-      }
-      barEl.setAttribute("aria-valuenow", String(m.used));
+      else text.textContent = t(l, "usage.ofLimit", { used: formatNumber(m.used, l), limit: count(m.limit, "credit", l) });
+      paintBar(el[`meter-${which}-bar`], m, text.textContent);
     };
     bar("today");
     bar("month");
@@ -102,8 +92,11 @@ export class UsageSection {
     }
 
     renderUsageChart(ctx.doc, el["usage-chart"], el["chart-caption"], v, l);
-    el["usage-left"].textContent = v.left === null ? t(l, "usage.unknown") : formatNumber(v.left, l);
-    el["usage-left"].dataset.value = v.left === null ? "" : String(v.left);
+    // A person of a firm's server: what is left is what is left of HER budget, as the server says.
+    const firm = firmLink(ctx);
+    const left = renderFirmUsage(ctx, firm.current()) ?? v.left;
+    el["usage-left"].textContent = left === null ? t(l, "usage.unknown") : formatNumber(left, l);
+    el["usage-left"].dataset.value = left === null ? "" : String(left);
     el["usage-service-row"].hidden = v.serviceRemaining === null;
     el["usage-service-remaining"].textContent = v.serviceRemaining === null ? "" : formatNumber(v.serviceRemaining, l);
     el["usage-cache"].textContent = formatNumber(v.cacheHits, l);
@@ -112,6 +105,7 @@ export class UsageSection {
     this.renderCache(engine);
     el["usage-batching"].textContent = formatNumber(v.savedByBatching, l);
     el["usage-refused"].textContent = formatNumber(v.refused, l);
+    firm.poke();
   }
 
   /** The stop after "credits spent": until when nothing is sent, and a way to try again now. */

@@ -19,7 +19,7 @@ import { CellError, Cell, Matrix, isCellError } from "../shared/cells";
 import { cellKey } from "../shared/sheet/a1";
 import { FormulaSyntaxError, matchNamespaceFunction, tokenize } from "../shared/sheet/formula";
 import { ReadValue } from "../shared/sheet/cell-values";
-import { type Lang } from "../shared/messages";
+import { type Lang } from "../shared/messages/node";
 import { formulaReason, functionReason, syntaxReason } from "./messages";
 import { Workbook } from "./workbook";
 

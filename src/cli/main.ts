@@ -13,7 +13,7 @@ import type { PlanName } from "../api/types";
 import { FirmaEngine } from "../engine/engine";
 import { isPlanName } from "../engine/subscription-plans";
 import { KeyValueStore, MemoryStore } from "../engine/store";
-import { isMessageKey, t as msg, type Lang } from "../shared/messages";
+import { isMessageKey, t as msg, type Lang } from "../shared/messages/node";
 import { changesCsv, refreshWorkbook, RefreshReport } from "./refresh";
 import { CacheStoreError, defaultCacheDir, defaultCachePath, SqliteStore } from "./sqlite-store";
 import { XlsxError } from "./xlsx-package";

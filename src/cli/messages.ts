@@ -3,7 +3,7 @@
  * words, speaking of its options and environment variables, never of the pane. Numbers with the
  * language's thousands separators, plurals by the language's rules (Intl).
  */
-import { count, formatNumber, isMessageKey, keySegment, t, type Lang } from "../shared/messages";
+import { count, formatNumber, isMessageKey, keySegment, t, type Lang } from "../shared/messages/node";
 
 /** Exit codes, documented in `firma --help` and the README. */
 export const EXIT = {

@@ -9,7 +9,7 @@ import { mkdirSync } from "fs";
 import { homedir } from "os";
 import { dirname, join } from "path";
 import type { AnswerChanges, AnswerStore, KeyValueStoreWithAnswers, StoredAnswer } from "../engine/store";
-import { t, type Lang, type MessageKey } from "../shared/messages";
+import { t, type Lang, type MessageKey } from "../shared/messages/node";
 
 /** `$XDG_CACHE_HOME/firma`, else `~/.cache/firma`. */
 export function defaultCacheDir(): string {

@@ -11,7 +11,7 @@ import { join } from "path";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import fastifyStatic from "@fastify/static";
 import { registerRelay } from "./relay";
-import { t } from "../shared/messages";
+import { t } from "../shared/messages/node";
 import { registerCustody, type CustodyOptions } from "./firm/custody";
 
 /** What the build wrote beside the add-in (webpack.config.js): the address it was built for. */

@@ -12,7 +12,7 @@ import { homedir } from "os";
 import { join, resolve } from "path";
 import { Socket } from "net";
 import { getValidBaseUrl } from "../api/options";
-import { t, type Lang } from "../shared/messages";
+import { t, type Lang } from "../shared/messages/node";
 import { buildApp, readBuild } from "./app";
 import { custodySettings, openCustodyStore, type CustodyFlags } from "./firm/custody-setup";
 import { describeDatabase } from "./firm/open-store";

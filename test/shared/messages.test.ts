@@ -5,9 +5,15 @@
  */
 import * as fs from "fs";
 import * as path from "path";
-import { en } from "../../src/shared/messages/en";
-import { ro } from "../../src/shared/messages/ro";
+import { en as addinEn } from "../../src/shared/messages/en";
+import { ro as addinRo } from "../../src/shared/messages/ro";
+import { nodeEn } from "../../src/shared/messages/node-en";
+import { nodeRo } from "../../src/shared/messages/node-ro";
 import { count, formatNumber, isMessageKey, t } from "../../src/shared/messages";
+
+// The add-in's catalog and what only the Node surfaces say, checked as one catalog per language.
+const ro = { ...addinRo, ...nodeRo };
+const en = { ...addinEn, ...nodeEn };
 
 const SRC = path.resolve(__dirname, "../../src");
 function walk(dir: string): string[] {
@@ -17,7 +23,7 @@ function walk(dir: string): string[] {
 }
 const html = fs.readFileSync(path.join(SRC, "taskpane/taskpane.html"), "utf8");
 const code = walk(SRC)
-  .filter((f) => f.endsWith(".ts") && !/messages[\\/](ro|en)\.ts$/.test(f)) // the catalogs themselves do not count
+  .filter((f) => f.endsWith(".ts") && !/messages[\\/](node-)?(ro|en)\.ts$/.test(f)) // the catalogs themselves do not count
   .map((f) => fs.readFileSync(f, "utf8"))
   .join("\n");
 const keys = Object.keys(ro);
@@ -27,6 +33,14 @@ describe("the catalogs", () => {
     expect(Object.keys(en).filter((k) => !(k in ro))).toEqual([]);
     expect(keys.filter((k) => !(k in en))).toEqual([]);
     expect(keys.length).toBeGreaterThan(250);
+  });
+
+  test("what only the Node surfaces say stays out of the add-in's catalog, which the add-in alone reads", () => {
+    const nodeOnly = /^(cli|serve|users|custody|audit|xlsx)\./;
+    expect(Object.keys(addinRo).filter((k) => nodeOnly.test(k))).toEqual([]);
+    expect(Object.keys(nodeRo).filter((k) => !nodeOnly.test(k))).toEqual([]);
+    const addin = walk(SRC).filter((f) => /src[\\/](functions|taskpane|office|shared)[\\/].*\.ts$/.test(f) && !/messages[\\/]node/.test(f));
+    expect(addin.filter((f) => /messages\/node"/.test(fs.readFileSync(f, "utf8")))).toEqual([]);
   });
 
   test("one key convention: dot paths of lowerCamel words (an id in capitals only after fn.)", () => {

@@ -18,7 +18,7 @@ import { TTL } from "../../engine/cache";
 import { EXTRA_PROFILE } from "../../engine/dispatch";
 import { latestCompleteYear } from "../../engine/years";
 import { MAX_BATCH_FINANCIAL, MAX_BATCH_IDENTIFICATION } from "../../api/client";
-import type { MessageKey } from "../../shared/messages";
+import type { MessageKey } from "../../shared/messages/node";
 
 export type Family = "one" | "batch" | "range";
 

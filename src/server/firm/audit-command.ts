@@ -8,7 +8,7 @@
  */
 import { renameSync, rmSync, writeFileSync } from "fs";
 import { resolve } from "path";
-import { count, formatNumber, isMessageKey, t, type Lang } from "../../shared/messages";
+import { count, formatNumber, isMessageKey, t, type Lang } from "../../shared/messages/node";
 import * as kit from "./command-kit";
 import type { AnswerSource, AuditEntry } from "./store";
 import { isUserName } from "./tokens";

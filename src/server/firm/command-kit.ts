@@ -7,7 +7,7 @@
  */
 import { Command, CommanderError, Option } from "commander";
 import { bucharestDay } from "../../engine/meter";
-import { t, type Lang, type MessageKey } from "../../shared/messages";
+import { t, type Lang, type MessageKey } from "../../shared/messages/node";
 import { describeDatabase, openFirmStore, resolveDatabaseUrl } from "./open-store";
 import { FirmStoreError, type FirmStore, type FirmStoreErrorCode } from "./store";
 

@@ -5,7 +5,7 @@
  * the catalogs that names the file or the variable, never the key.
  */
 import { readFileSync } from "fs";
-import type { MessageKey } from "../../shared/messages";
+import type { MessageKey } from "../../shared/messages/node";
 import { describeDatabase, openFirmStore, resolveDatabaseUrl } from "./open-store";
 import { FirmStoreError, type FirmStore, type FirmStoreErrorCode } from "./store";
 import { parseBudget } from "./tokens";

@@ -15,7 +15,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { bucharestDay } from "../../engine/meter";
-import { t, type Lang, type MessageKey } from "../../shared/messages";
+import { t, type Lang, type MessageKey } from "../../shared/messages/node";
 import { MAX_QUERY_BYTES } from "../relay";
 import { accepts, candidates, parseRequest, render, wantKey, type Parsed, type Refusal, type Want } from "./answers";
 import { FirmLoader, type Requester } from "./loader";

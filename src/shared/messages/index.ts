@@ -1,6 +1,8 @@
 /**
  * The message catalogs (ro.ts, en.ts) and the one way to read them: t(), count(), formatNumber().
- * Every surface renders its texts here, in the user's language: the pane, the cells, the CLI.
+ * Every surface renders its texts here, in the user's language: the pane, the cells, the CLI. What
+ * only the Node surfaces say (the CLI, firma serve, users, audit) is in node-ro.ts / node-en.ts,
+ * read through node.ts, so that the add-in's startup scripts do not carry it.
  */
 import type { EngineMessageKey } from "../../engine/errors";
 import { en } from "./en";
@@ -36,7 +38,11 @@ export function formatNumber(n: number, lang: Lang): string {
 
 /** The text for a key in a language, with `{name}` placeholders filled in. */
 export function t(lang: Lang, key: MessageKey, params: Params = {}): string {
-  const text = CATALOGS[lang === "en" ? "en" : "ro"][key];
+  return fill(CATALOGS[lang === "en" ? "en" : "ro"][key], key, lang, params);
+}
+
+/** A catalog's text with its `{name}` placeholders filled in (node.ts reads its own catalogs with it). */
+export function fill(text: string | undefined, key: string, lang: Lang, params: Params): string {
   if (text === undefined) throw new Error(`FIRMA: no message ${key}`);
   return text.replace(/\{(\w+)\}/g, (_, name: string) => {
     const v = params[name];

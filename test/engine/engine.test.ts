@@ -5,24 +5,12 @@ import { FirmaEngine, EngineOptions } from "../../src/engine/engine";
 import { LocalInputError } from "../../src/engine/errors";
 import { MemoryStore } from "../../src/engine/store";
 import { latestCompleteYear } from "../../src/engine/years";
-import { startSandbox, Sandbox } from "../../sandbox/server";
+import { sandboxPerFile } from "../support/sandbox-per-file";
 import * as data from "../../sandbox/dataset";
 
-let sb: Sandbox;
+const sb = sandboxPerFile(() => ({ faults: {}, includeMode: "fields", financialShape: "full" }));
 let n = 0;
 const LATEST = latestCompleteYear();
-
-beforeAll(async () => {
-  sb = await startSandbox({ port: 0 });
-});
-afterAll(async () => {
-  await sb.close();
-});
-beforeEach(() => {
-  sb.config.faults = {};
-  sb.config.includeMode = "fields";
-  sb.config.financialShape = "full";
-});
 
 /** A fresh key with its own counter, and an engine on it. */
 function setup(over: Partial<EngineOptions> & { plan?: EngineOptions["plan"]; key?: string } = {}) {

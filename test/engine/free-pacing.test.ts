@@ -8,22 +8,11 @@
  */
 import { FirmaEngine, EngineOptions } from "../../src/engine/engine";
 import { MemoryStore } from "../../src/engine/store";
-import { startSandbox, Sandbox } from "../../sandbox/server";
+import { sandboxPerFile } from "../support/sandbox-per-file";
 import * as data from "../../sandbox/dataset";
 
-let sb: Sandbox;
+const sb = sandboxPerFile(() => ({ faults: {}, latencyMs: 10 }));
 let n = 0;
-
-beforeAll(async () => {
-  sb = await startSandbox({ port: 0 });
-});
-afterAll(async () => {
-  await sb.close();
-});
-beforeEach(() => {
-  sb.config.faults = {};
-  sb.config.latencyMs = 10;
-});
 
 const CREDIT_HEADERS = ["X-Plan", "X-Credits-Remaining", "X-Credits-Limit"];
 

@@ -6,24 +6,11 @@
  */
 import { CellRequest, Estimate, FirmaEngine } from "../../src/engine/engine";
 import { MemoryStore } from "../../src/engine/store";
-import { startSandbox, Sandbox } from "../../sandbox/server";
+import { sandboxPerFile } from "../support/sandbox-per-file";
 import * as data from "../../sandbox/dataset";
 
-let sb: Sandbox;
+const sb = sandboxPerFile(() => ({ faults: {}, includeMode: "fields", financialShape: "full", latencyMs: 0 }));
 let n = 0;
-
-beforeAll(async () => {
-  sb = await startSandbox({ port: 0 });
-});
-afterAll(async () => {
-  await sb.close();
-});
-beforeEach(() => {
-  sb.config.faults = {};
-  sb.config.includeMode = "fields";
-  sb.config.financialShape = "full";
-  sb.config.latencyMs = 0;
-});
 
 function setup() {
   const key = `demo-enterprise-probe${++n}`;

@@ -10,6 +10,7 @@
  * server refuses the token — and a test asks the server rather than spending a credit.
  */
 import type { PlanName } from "../../api/types";
+import { kindOf, type FailureKind } from "../../engine/failures";
 import { isPlanName } from "../../engine/subscription-plans";
 import { getApiKey, getSettings, saveApiKey } from "../../shared/settings";
 import { count, formatNumber, t, type Lang, type TextKey } from "../i18n";
@@ -177,7 +178,7 @@ export class KeySection {
       try {
         quota = await engine.testKey(key);
       } catch (e) {
-        if ((e as { kind?: unknown } | null)?.kind === "invalid_base_url") {
+        if (kindOf(e) === "invalid_base_url") {
           ctx.say(status, (l) => t(l, "settings.badUrl"), "error");
           return;
         }
@@ -193,8 +194,8 @@ export class KeySection {
         "ok",
       );
     } catch (e) {
-      const kind = (e as { kind?: unknown } | null)?.kind;
-      const texts: Record<string, Render> = {
+      const kind = kindOf(e);
+      const texts: Partial<Record<FailureKind, Render>> = {
         missing_key: (l) => t(l, "key.testNoKey"),
         invalid_key: (l) => t(l, "key.testInvalid"),
         credits_exhausted: (l) => t(l, "key.testExhausted"),
@@ -202,7 +203,7 @@ export class KeySection {
         timeout: (l) => t(l, "key.testTimeout"),
         server: (l) => t(l, "key.testServer"),
       };
-      ctx.say(status, texts[String(kind)] ?? ((l) => t(l, "key.testOther")), kind === "credits_exhausted" ? "warn" : "error");
+      ctx.say(status, (kind && texts[kind]) || ((l) => t(l, "key.testOther")), kind === "credits_exhausted" ? "warn" : "error");
     } finally {
       button.disabled = false;
       await this.renderUsage();

@@ -64,6 +64,12 @@ export interface SandboxConfig {
    * calls it from the browser then fails, and one served by `firma serve` (same-origin relay) does not.
    */
   cors: boolean;
+  /**
+   * Send `X-Plan` and `X-Credits-Remaining` on answers (true, the sandbox's default). False plays a
+   * service that says nothing of a key's plan or balance, which the API's documentation allows: the
+   * client then has only the answers' statuses to go by (the Free-plan pacing near 10 calls a day).
+   */
+  creditHeaders: boolean;
   /** The latest financial year served (O19). */
   latestYear: number;
   /** Faults to inject; fields left out are off (NO_FAULTS). */
@@ -107,6 +113,7 @@ export function defaultConfig(latestYear: number): SandboxConfig {
     retryAfterSeconds: null,
     chargeFailures: false,
     cors: true,
+    creditHeaders: true,
     latestYear,
     faults: {},
     overrides: {},
@@ -136,6 +143,7 @@ const RULES: Record<Exclude<keyof SandboxConfig, "faults">, Rule> = {
   retryAfterSeconds: (v) => v === null || integer(0, 86_400)(v),
   chargeFailures: oneOf(true, false),
   cors: oneOf(true, false),
+  creditHeaders: oneOf(true, false),
   latestYear: integer(FIRST_YEAR, 2100),
   overrides: (v) =>
     isRecord(v) &&

@@ -280,7 +280,7 @@ class SandboxServer implements Sandbox {
     this.finish(entry, key, credited);
 
     const headers: Record<string, string> = { ...(config.cors ? CORS : {}), "Content-Type": rendered.contentType };
-    if (plan) {
+    if (plan && config.creditHeaders) {
       headers["X-Plan"] = plan.name;
       const remaining = this.accounts.remaining(key as string, plan);
       if (remaining !== null) headers["X-Credits-Remaining"] = String(remaining);

@@ -17,6 +17,7 @@ afterEach(() => {
   sb.config.retryAfterSeconds = null;
   sb.config.chargeFailures = false;
   sb.config.includeMode = "fields";
+  sb.config.creditHeaders = true;
 });
 afterAll(() => sb.close());
 
@@ -180,6 +181,38 @@ describe("retryAfterSeconds", () => {
   test("bad values are refused", async () => {
     for (const v of [-1, 1.5, "10", 100_000]) {
       const r = await call(sb, "/__sandbox/config", null, { method: "PUT", body: JSON.stringify({ retryAfterSeconds: v }) });
+      expect(r.status).toBe(400);
+    }
+  });
+});
+
+describe("creditHeaders", () => {
+  test("true (default): a limited plan's answers say the plan and the credits left, a 429 included", async () => {
+    const key = freshKey("free");
+    const first = await call(sb, `/v4/firme/${cuis[0]}`, key);
+    expect([first.headers.get("x-plan"), first.headers.get("x-credits-remaining")]).toEqual(["free", "9"]);
+  });
+
+  test("false: no X-Plan, no X-Credits-Remaining, on 200s and on the 429 past the day's 10 calls", async () => {
+    sb.config.creditHeaders = false;
+    const key = freshKey("free");
+    for (let i = 0; i < 10; i++) {
+      const r = await call(sb, `/v4/firme/${cuis[i]}`, key);
+      expect([r.status, r.headers.get("x-plan"), r.headers.get("x-credits-remaining")]).toEqual([200, null, null]);
+    }
+    const spent = await call(sb, `/v4/firme/${cuis[10]}`, key);
+    expect([spent.status, spent.body.error.code, spent.headers.get("x-plan"), spent.headers.get("x-credits-remaining")]).toEqual([
+      429,
+      "limit_exceeded",
+      null,
+      null,
+    ]);
+    expect(sb.usage(key)).toMatchObject({ total: 10 });
+  });
+
+  test("bad values are refused", async () => {
+    for (const v of ["false", 0, null]) {
+      const r = await call(sb, "/__sandbox/config", null, { method: "PUT", body: JSON.stringify({ creditHeaders: v }) });
       expect(r.status).toBe(400);
     }
   });

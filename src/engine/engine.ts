@@ -29,7 +29,7 @@ import { Change, ChangeLog } from "./changes";
 import { Connection } from "./connection";
 import { Dispatcher, EXTRA_PROFILE, type DispatchContext } from "./dispatch";
 import { sendFlush } from "./flush";
-import { Budget, CallGate, QuotaStop } from "./gate";
+import { Budget, CallGate, DROPPED, QuotaStop } from "./gate";
 import { BurstGuard, HeldBurst } from "./guard";
 import { financialKey, profileKey } from "./keys";
 import { ListRequests } from "./lists";
@@ -109,6 +109,10 @@ export class FirmaEngine {
       ready: () => (this.isReady ? null : this.ready()),
       cacheOnly: (perRequest) => this.cacheOnly || perRequest,
       cachedOnly: (key, perRequest) => this.answers.cachedOnly(key, null, perRequest),
+      run: async (task, wanted) => {
+        const r = await this.gate.run(task, wanted);
+        return r === DROPPED ? undefined : r;
+      },
     });
     this.answers = new CompanyAnswers({
       cache: this.cache,

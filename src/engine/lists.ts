@@ -36,6 +36,11 @@ export interface ListContext {
   cacheOnly(perRequest: boolean): boolean;
   /** The cache-only answer: stale if that is all there is, else the last fetch's error, else "not cached". */
   cachedOnly<T>(key: string, perRequest: boolean): T;
+  /**
+   * Runs one list's fetch in the call gate, as a batch is run: among the calls in flight, alone near
+   * the Free plan's daily limit; undefined when every caller cancelled before its turn (nothing sent).
+   */
+  run<T>(task: () => Promise<T>, wanted: () => boolean): Promise<T | undefined>;
 }
 
 /** The list functions' requests (search, rankings, a ranking, counties), checked for free, then shared fetches. */
@@ -108,7 +113,16 @@ export class ListRequests {
   ): Promise<T> {
     await this.ctx.ready();
     if (this.ctx.cacheOnly(perRequest)) return this.ctx.cachedOnly<T>(key, perRequest);
-    return this.fetches.get(key, ttl, fetcher, signal);
+    // A list's pages go one after the other in one turn of the gate: a turn at a time, like a batch.
+    const gated = async (s: CancelSignal): Promise<T> => {
+      const r = await this.ctx.run(
+        () => fetcher(s),
+        () => !s.aborted,
+      );
+      if (r === undefined) throw new AbortedError();
+      return r;
+    };
+    return this.fetches.get(key, ttl, gated, signal);
   }
 }
 

@@ -117,3 +117,30 @@ describe("a paid key", () => {
     expect(Math.min(...atStart.slice(6, 24))).toBeGreaterThan(1);
   });
 });
+
+describe("list functions (searches) pass the same gate", () => {
+  /** `count` distinct searches at once, as a column of FIRMA.CAUTA cells: one call each. */
+  async function searches(engine: FirmaEngine, count: number) {
+    await engine.ready();
+    const words = ["SRL", "SA", "COM", "CONSTRUCT", "TRANS", "AGRO", "IMPEX", "SERV", "PROD", "TRADE"];
+    return Promise.allSettled(Array.from({ length: count }, (_, i) => engine.search({ q: `${words[i % 10]} ${i}`, limit: 5 })));
+  }
+
+  test("a Free key's 25 searches against a service without credit headers: at most 11 calls, the rest 'credits spent'", async () => {
+    const { engine, log, key } = setup("free", false);
+    const results = await searches(engine, 25);
+    expect(log().length).toBeLessThanOrEqual(11);
+    expect(sb.usage(key).total).toBe(10);
+    const reasons = results.filter((r): r is PromiseRejectedResult => r.status === "rejected").map((r) => r.reason.kind);
+    expect(results.filter((r) => r.status === "fulfilled").length).toBe(10);
+    expect(new Set(reasons)).toEqual(new Set(["credits_exhausted"]));
+  });
+
+  test("a known paid plan's searches: at most the gate's 6 in flight", async () => {
+    const { engine, log, atStart } = setup("pro", true, { plan: () => "pro" });
+    const results = await searches(engine, 30);
+    expect(results.every((r) => r.status === "fulfilled")).toBe(true);
+    expect(log().length).toBe(30);
+    expect(Math.max(...atStart)).toBe(6);
+  });
+});

@@ -17,7 +17,15 @@ import { errorCell, inputCell, type EvalContext } from "./eval-context";
 export interface PerCui {
   one(ctx: EvalContext, cui: unknown, args: unknown[]): Promise<Scalar | CardCell>;
   now(ctx: EvalContext, cui: unknown, args: unknown[]): unknown;
+  /**
+   * now() and one() in one step, where the engine offers it: the raw value at once from the cache,
+   * else a promise of it (toCell makes the cell) — the CUI parsed and the cache read once for a
+   * cell that has to wait, where now() then one() did both twice.
+   */
+  either?(ctx: EvalContext, cui: unknown, args: unknown[]): unknown;
 }
+
+const oneCell = (x: unknown): Matrix => [[toCell(x)]];
 
 /**
  * Applies `get` to every CUI of a value or range, keeping the shape. A blank inside a range gives
@@ -37,6 +45,16 @@ export function perCui(input: unknown, args: unknown[], ctx: EvalContext, financ
     if (typeof v === "object") {
       const bad = inputCell(v, ctx.lang);
       if (bad) return [[bad]];
+    }
+    if (get.either) {
+      let x: unknown;
+      try {
+        x = get.either(ctx, v, args);
+      } catch (e) {
+        return [[errorCell(e, ctx, financial)]];
+      }
+      if (!(x instanceof Promise)) return [[toCell(x)]];
+      return x.then(oneCell, (e): Matrix => [[errorCell(e, ctx, financial)]]);
     }
     try {
       const x = get.now(ctx, v, args);
@@ -64,9 +82,10 @@ export function perCui(input: unknown, args: unknown[], ctx: EvalContext, financ
         cells.push(bad);
         continue;
       }
+      let x: unknown;
       try {
-        const x = get.now(ctx, v, args);
-        if (x !== NOT_CACHED) {
+        x = get.either ? get.either(ctx, v, args) : get.now(ctx, v, args);
+        if (x !== NOT_CACHED && !(x instanceof Promise)) {
           cells.push(toCell(x));
           continue;
         }
@@ -77,8 +96,8 @@ export function perCui(input: unknown, args: unknown[], ctx: EvalContext, financ
       const at = cells.length;
       cells.push("");
       (waiting ??= []).push(
-        get.one(ctx, v, args).then(
-          (x) => void (cells[at] = x),
+        (x instanceof Promise ? (x as Promise<unknown>) : get.one(ctx, v, args)).then(
+          (y) => void (cells[at] = toCell(y)),
           (e) => void (cells[at] = errorCell(e, ctx, financial)),
         ),
       );

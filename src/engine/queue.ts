@@ -81,7 +81,8 @@ export class RequestQueue {
     } else {
       let p = this.pending.get(key);
       if (!p) {
-        p = { key, kind, cui, year, fields, waiters: [] };
+        // waiters filled below (an empty array literal would reserve room for 17 at its first push)
+        p = { key, kind, cui, year, fields, waiters: NO_WAITERS };
         this.pending.set(key, p);
         if (kind === "profile") this.pendingProfiles++;
       } else if (!includesAll(p.fields, fields)) {
@@ -92,7 +93,8 @@ export class RequestQueue {
     }
     const waiter = new CellWaiter(resolveNext!, rejectNext!, pick, want, this);
     resolveNext = rejectNext = null;
-    want.waiters.push(waiter);
+    if (want.waiters === NO_WAITERS) want.waiters = [waiter];
+    else want.waiters.push(waiter);
     // The listener is the waiter itself (an EventListener object: handleEvent), not a closure per cell.
     signal?.addEventListener("abort", waiter, ONCE);
     if (this.pendingProfiles > MAX_BATCH_IDENTIFICATION) this.flushFull();
@@ -195,6 +197,7 @@ export class RequestQueue {
 }
 
 const ONCE = { once: true } as const;
+const NO_WAITERS: Waiter[] = [];
 
 /**
  * The resolving functions of the promise being made: one executor for every request, so that a

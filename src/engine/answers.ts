@@ -76,7 +76,7 @@ export class CompanyAnswers {
     signal?: CancelSignal,
     options: RequestOptions = DEFAULT_REQUEST,
   ): Rec | Promise<Rec> {
-    if (!this.ctx.isReady()) return this.ctx.ready().then(() => this.get(kind, cui, year, fields, signal, options));
+    if (!this.ctx.isReady()) return this.getLater(kind, cui, year, fields, signal, options);
     const key = keyOf(kind, cui, year);
     return this.fresh(kind, cui, year, fields, key) ?? (this.ask(kind, key, cui, year, fields, signal, options, null) as Promise<Rec>);
   }
@@ -94,11 +94,23 @@ export class CompanyAnswers {
     signal?: CancelSignal,
     options: RequestOptions = DEFAULT_REQUEST,
   ): unknown {
-    if (!this.ctx.isReady()) return this.ctx.ready().then(() => this.field(kind, cui, year, field, signal, options));
+    if (!this.ctx.isReady()) return this.fieldLater(kind, cui, year, field, signal, options);
     const key = keyOf(kind, cui, year);
     const fields = one(field);
     const rec = this.fresh(kind, cui, year, fields, key);
     return rec !== undefined ? (rec[field] ?? null) : this.ask(kind, key, cui, year, fields, signal, options, field);
+  }
+
+  /*
+   * get() and field() once the engine has loaded. The closures are made here, not in get() or
+   * field(): a closure there would make V8 allocate their context at every call, cached cells included.
+   */
+  private getLater(...a: Parameters<CompanyAnswers["get"]>): Promise<Rec> {
+    return this.ctx.ready().then(() => this.get(...a));
+  }
+
+  private fieldLater(...a: Parameters<CompanyAnswers["field"]>): Promise<unknown> {
+    return this.ctx.ready().then(() => this.field(...a));
   }
 
   /** get(), always as a promise (a failure rejects it). */

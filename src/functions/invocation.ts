@@ -93,6 +93,11 @@ export function run(name: string, excelArgs: unknown[], invocation?: CustomFunct
   if (name === "FISA") ctx.cards = supportsEntityValues();
   const engine = readyEngine();
   if (engine) return evaluateIn(ctx, engine, name, args);
+  return evaluateLater(ctx, name, args);
+}
+
+/** The first calculation, while the engine loads (a closure in run() would cost a context per cell). */
+function evaluateLater(ctx: InvocationContext, name: string, args: unknown[]): Promise<any[][]> {
   ctx.hook(); // Excel may cancel the cell while the engine loads
   return getEngine().then((e) => evaluateIn(ctx, e, name, args));
 }

@@ -11,7 +11,7 @@ export type Rec = Record<string, unknown> & { cui: number };
 
 /**
  * One cell (or one run of the refresh) waiting for a want, told exactly once. What a waiting cell
- * holds is what settling needs, nothing more (queue.ts, "What a waiting cell holds").
+ * holds is what settling needs, nothing more (queue.ts, CellWaiter; docs/architecture.md, "What a waiting cell holds").
  */
 export interface Waiter {
   resolve(v: Rec): void;

@@ -72,7 +72,7 @@ export class TimerFlushBatching implements Strategy {
   private scheduled = false;
   private readonly limit: <T>(task: () => Promise<T>) => Promise<T>;
   /** What each request sent came back with: HTTP status → count (0 = no answer). */
-  readonly statuses: Record<string, number> = {};
+  statuses: Record<string, number> = {};
 
   constructor(
     private readonly baseUrl: string,

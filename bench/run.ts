@@ -30,7 +30,8 @@ import * as zlib from "zlib";
 import { DIST, ExcelStandIn, StandInError, StandInStorage } from "../test/support/excel-runtime";
 import { OneCallPerCell, Strategy, TimerFlushBatching } from "./baselines";
 import { Fill, fill, Machine, machine, median, MemoryPeak, round } from "./measure";
-import { apiMinimum, Cell, latencyBound, Minimum, Sheet, Shown, tally, Tally, w1, w2, w3, w5, w6 } from "./workloads";
+import * as data from "../sandbox/dataset";
+import { apiMinimum, Cell, LATEST, latencyBound, Minimum, Sheet, Shown, tally, Tally, w1, w2, w3, w5, w6 } from "./workloads";
 import { faultMixes, hardeningMarkdown, HardeningResults, hardeningTargets, w7, w8, w9 } from "./hardening";
 import { w10, w10Markdown, W10Result, w10Targets } from "./w10";
 
@@ -235,6 +236,21 @@ function skipped(sheet: Sheet, strategy: string, minimum: Minimum, boundMs: numb
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * A small fill of other companies (names and one financial year), run by every strategy once before
+ * its measured fill: Excel's runtime is a page that stays loaded, so no strategy is measured with
+ * cold code, and whichever runs first on a workload does not also warm the sandbox and its
+ * connections for the others. Not counted: measure() reads the calls before and after its own fill.
+ */
+const WARM_UP: Cell[] = [
+  ...data.sampleCuis(300, 800_000).map((c): Cell => ({ fn: "DENUMIRE", args: [c] })),
+  ...data.sampleCuis(100, 810_000).map((c): Cell => ({ fn: "CA", args: [c, LATEST] })),
+];
+
+async function warmUp(invoke: (c: Cell) => Promise<Shown>): Promise<void> {
+  await fill(WARM_UP, (c) => invoke(c).catch((): Shown => ({ error: "warm-up" })));
+}
+
 /** The baselines on a sheet (fresh instances, fresh keys). */
 async function baselines(service: Service, args: Args, sheet: Sheet, min: Minimum, bound: number, slowPerCell: boolean): Promise<Row[]> {
   const rows: Row[] = [];
@@ -244,12 +260,15 @@ async function baselines(service: Service, args: Args, sheet: Sheet, min: Minimu
   } else {
     const key = newKey(sheet.id);
     const s = new OneCallPerCell(service.url, key, CONCURRENCY);
+    await warmUp((c) => s.invoke(c));
     rows.push(await measure(service, sheet, per, key, min, bound, () => fill(sheet.cells, (c) => s.invoke(c))));
   }
   for (const split of [false, true]) {
     const key = newKey(sheet.id);
     const s: Strategy = new TimerFlushBatching(service.url, key, { split, concurrency: CONCURRENCY });
     const name: StrategyName = split ? "timer-flush + size split (variant)" : "timer-flush batching (MS sample)";
+    await warmUp((c) => s.invoke(c));
+    (s as TimerFlushBatching).statuses = {}; // the warm-up's answers are not the workload's
     const row = await measure(service, sheet, name, key, min, bound, () => fill(sheet.cells, (c) => s.invoke(c)));
     const statuses = (s as TimerFlushBatching).statuses;
     const refused = Object.entries(statuses).filter(([st]) => st !== "200");
@@ -268,6 +287,7 @@ async function simpleWorkload(service: Service, args: Args, sheet: Sheet, slowPe
   const bound = latencyBound(min.calls, CONCURRENCY, args.latencyMs);
   const key = newKey(sheet.id);
   const xl = excel(service, key);
+  await warmUp(viaExcel(xl));
   const rows = [await measure(service, sheet, "FIRMA", key, min, bound, () => fill(sheet.cells, viaExcel(xl)))];
   rows.push(...(await baselines(service, args, sheet, min, bound, slowPerCell)));
   return rows;
@@ -282,6 +302,7 @@ async function portfolio(service: Service, args: Args): Promise<Row[]> {
   const key = newKey("W3");
   const storage = new StandInStorage();
   const xl = excel(service, key, storage);
+  await warmUp(viaExcel(xl));
   const rows = [await measure(service, sheet, "FIRMA", key, min, bound, () => fill(sheet.cells, viaExcel(xl)))];
   const base = await baselines(service, args, sheet, min, bound, true);
   rows.push(...base);
@@ -451,20 +472,30 @@ function targets(rows: Row[], w6: CpuResult | null, bundle: Results["bundle"], h
     const r = firma("W4", s);
     if (r) out.push({ target: `W4 ${s.slice(7, -1)}: 0 credits`, measured: `${r.calls} calls`, met: r.calls === 0 });
   }
+  for (const w of ["W1", "W2", "W3", "W5"]) {
+    const r = firma(w);
+    const naive = firma(w, "timer-flush + size split (variant)");
+    if (r && naive && r.timeMs !== null && naive.timeMs !== null && naive.tally && naive.tally.failed === 0)
+      out.push({
+        target: `${w}: time to the last cell ahead of the size-split batcher (same run)`,
+        measured: `${n(r.timeMs)} ms vs ${n(naive.timeMs)} ms`,
+        met: r.timeMs < naive.timeMs,
+      });
+  }
   const r5 = firma("W5");
   if (r5) {
-    const limit = 1.3 * r5.boundMs;
+    const limit = 1.1 * r5.boundMs;
     out.push({
-      target: `W5: time ≤ 1.3 × latency bound (${n(round(limit))} ms)`,
+      target: `W5: time ≤ 1.1 × latency bound (${n(round(limit))} ms)`,
       measured: `${n(r5.timeMs)} ms = ${round(r5.timeMs! / r5.boundMs, 2)} × bound`,
       met: r5.timeMs! <= limit,
     });
   }
   if (w6)
     out.push({
-      target: "W6: ≤ 10 µs CPU per cached cell",
+      target: "W6: ≤ 5 µs CPU per cached cell",
       measured: `${w6.medianUs} µs (median of ${w6.runsUs.length})`,
-      met: w6.medianUs <= 10,
+      met: w6.medianUs <= 5,
     });
   out.push({
     target: `scripts the runtime page loads at startup ≤ ${n(bundle.budgetBytes / 1024)} KB`,

@@ -178,9 +178,12 @@ export interface CallRecord {
  */
 export interface CancelSignal {
   readonly aborted: boolean;
-  addEventListener(type: "abort", listener: () => void, options?: { once?: boolean }): void;
-  removeEventListener(type: "abort", listener: () => void): void;
+  addEventListener(type: "abort", listener: AbortListener, options?: { once?: boolean }): void;
+  removeEventListener(type: "abort", listener: AbortListener): void;
 }
+
+/** A function, or an object with handleEvent() (DOM's EventListener object: a waiting cell listens without a closure). */
+export type AbortListener = (() => void) | { handleEvent(): void };
 
 /** Per-call options of every client method. */
 export interface RequestOptions {

@@ -5,7 +5,7 @@
  * stale, else as the last fetch's failure, else "not cached".
  */
 import { AbortedError } from "../api/errors";
-import { parseCui, type CuiFailure } from "../api/cui";
+import { isValidCui, parseCui, type CuiFailure } from "../api/cui";
 import type { CancelSignal } from "../api/types";
 import type { PersistentCache } from "./cache";
 import { LocalInputError, shownInput, type MessageRef } from "./errors";
@@ -42,6 +42,8 @@ export class CompanyAnswers {
 
   /** The CUI a cell gave, or the precise reason it is refused (free: nothing is asked). */
   cui(input: unknown): number {
+    // The common cell, a valid CUI as a whole number: no parse result made (every cell, every recalculation).
+    if (typeof input === "number" && isValidCui(input)) return input;
     const p = parseCui(input);
     if (!p.ok) throw new LocalInputError("invalid_cui", `invalid CUI (${p.reason})`, cuiDetail(p.reason, p.input));
     return p.cui;
@@ -51,9 +53,9 @@ export class CompanyAnswers {
    * The fresh cached record that answers a request (counted as a cache hit), undefined when the
    * service must be asked; a cached "not found" is thrown.
    */
-  fresh(kind: Want["kind"], cui: number, year: number, fields: readonly string[]): Rec | undefined {
+  fresh(kind: Want["kind"], cui: number, year: number, fields: readonly string[], key = keyOf(kind, cui, year)): Rec | undefined {
     const { cache } = this.ctx;
-    const rec = cache.freshValue<Rec | null>(keyOf(kind, cui, year));
+    const rec = cache.freshValue<Rec | null>(key);
     if (rec === undefined) return undefined;
     if (rec === null) throw notFound(cui, kind === "financial" ? year : undefined);
     for (let i = 0; i < fields.length; i++) {
@@ -74,8 +76,41 @@ export class CompanyAnswers {
     signal?: CancelSignal,
     options: RequestOptions = DEFAULT_REQUEST,
   ): Rec | Promise<Rec> {
-    if (!this.ctx.isReady()) return this.ctx.ready().then(() => this.get(kind, cui, year, fields, signal, options));
-    return this.fresh(kind, cui, year, fields) ?? this.ask(kind, cui, year, fields, signal, options);
+    if (!this.ctx.isReady()) return this.getLater(kind, cui, year, fields, signal, options);
+    const key = keyOf(kind, cui, year);
+    return this.fresh(kind, cui, year, fields, key) ?? (this.ask(kind, key, cui, year, fields, signal, options, null) as Promise<Rec>);
+  }
+
+  /**
+   * One field of the record: at once when the cache holds it fresh (null where the record has no
+   * value), else a promise of that field alone — the cell's path: the key made once, the cache read
+   * once, and no second promise to take the field out of the record.
+   */
+  field(
+    kind: Want["kind"],
+    cui: number,
+    year: number,
+    field: string,
+    signal?: CancelSignal,
+    options: RequestOptions = DEFAULT_REQUEST,
+  ): unknown {
+    if (!this.ctx.isReady()) return this.fieldLater(kind, cui, year, field, signal, options);
+    const key = keyOf(kind, cui, year);
+    const fields = one(field);
+    const rec = this.fresh(kind, cui, year, fields, key);
+    return rec !== undefined ? (rec[field] ?? null) : this.ask(kind, key, cui, year, fields, signal, options, field);
+  }
+
+  /*
+   * get() and field() once the engine has loaded. The closures are made here, not in get() or
+   * field(): a closure there would make V8 allocate their context at every call, cached cells included.
+   */
+  private getLater(...a: Parameters<CompanyAnswers["get"]>): Promise<Rec> {
+    return this.ctx.ready().then(() => this.get(...a));
+  }
+
+  private fieldLater(...a: Parameters<CompanyAnswers["field"]>): Promise<unknown> {
+    return this.ctx.ready().then(() => this.field(...a));
   }
 
   /** get(), always as a promise (a failure rejects it). */
@@ -90,23 +125,33 @@ export class CompanyAnswers {
     return this.get(kind, cui, year, fields, signal, options);
   }
 
-  /** What the cache could not answer fresh: queued for the service, or read cache-only. */
-  private async ask(
+  /**
+   * What the cache could not answer fresh: queued for the service, or read cache-only. Always a
+   * promise (a failure rejects it); the record, or its field `pick` alone.
+   */
+  private ask(
     kind: Want["kind"],
+    key: string,
     cui: number,
     year: number,
     fields: readonly string[],
     signal: CancelSignal | undefined,
     options: RequestOptions,
-  ): Promise<Rec> {
-    const key = keyOf(kind, cui, year);
+    pick: string | null,
+  ): Promise<unknown> {
     if (this.ctx.cacheOnly() || options.cacheOnly) {
-      const r = this.cachedOnly<Rec | null>(key, fields, !!options.cacheOnly);
-      if (r === null) throw notFound(cui, kind === "financial" ? year : undefined);
-      return r;
+      try {
+        const r = this.cachedOnly<Rec | null>(key, fields, !!options.cacheOnly);
+        if (r === null) throw notFound(cui, kind === "financial" ? year : undefined);
+        return Promise.resolve(pick === null ? r : (r[pick] ?? null));
+      } catch (e) {
+        return Promise.reject(e);
+      }
     }
-    if (signal?.aborted) throw new AbortedError();
-    return this.ctx.queue.request(kind, key, cui, year, fields, signal);
+    if (signal?.aborted) return Promise.reject(new AbortedError());
+    return pick === null
+      ? this.ctx.queue.request(kind, key, cui, year, fields, signal)
+      : this.ctx.queue.request(kind, key, cui, year, fields, signal, pick);
   }
 
   /** Years from..to, latest first, those the service has; a year without figures is left out. */

@@ -38,7 +38,7 @@ import { getValidBatchWindow, getValidEngineOptions, type EngineOptions, type Re
 import { oneCallGate, prefetch, type PrefetchOptions, type PrefetchReport } from "./prefetch";
 import { RequestQueue } from "./queue";
 import { estimateOf, freshnessOf, needsOf, type CellRequest, type Estimate, type Freshness, type Needs } from "./requests";
-import type { Rec, Want } from "./wants";
+import type { Want } from "./wants";
 import { YearPolicy } from "./years";
 
 export { BudgetReachedError } from "./gate";
@@ -304,8 +304,7 @@ export class FirmaEngine {
    * Bad input throws at once.
    */
   profileFieldOrFetch(cuiInput: unknown, field: ProfileField, signal?: CancelSignal, options?: RequestOptions): unknown {
-    const r = this.answers.get("profile", this.answers.cui(cuiInput), 0, one(field), signal, options);
-    return r instanceof Promise ? r.then((rec) => rec[field] ?? null) : (r[field] ?? null);
+    return this.answers.field("profile", this.answers.cui(cuiInput), 0, field, signal, options);
   }
 
   /** A cell's financial field, as profileFieldOrFetch(). */
@@ -316,9 +315,9 @@ export class FirmaEngine {
     signal?: CancelSignal,
     options?: RequestOptions,
   ): number | null | Promise<number | null> {
-    const r = this.answers.get("financial", this.answers.cui(cuiInput), this.years.year(yearInput), one(field), signal, options);
-    const value = (rec: Rec) => (rec[field] as number | null | undefined) ?? null;
-    return r instanceof Promise ? r.then(value) : value(r);
+    const cui = this.answers.cui(cuiInput);
+    return this.answers.field("financial", cui, this.years.year(yearInput), field, signal, options) as
+      number | null | Promise<number | null>;
   }
 
   async profileField(cuiInput: unknown, field: ProfileField, signal?: CancelSignal, options?: RequestOptions): Promise<unknown> {

@@ -30,7 +30,7 @@ export async function sendFlush(wants: Want[], ctx: FlushContext): Promise<boole
     return plan.calls;
   };
   let cells = 0;
-  for (const w of wants) cells += w.waiters.size;
+  for (const w of wants) cells += w.waiters.length;
   if (!ctx.guard.admit(cost, cells)) {
     const e = ctx.guard.error();
     for (const w of wants) fail(w, e, ctx.cache);

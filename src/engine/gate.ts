@@ -133,9 +133,19 @@ export class CallGate {
           resolve(DROPPED);
           return;
         }
-        task()
-          .then(resolve, reject)
-          .finally(() => this.release());
+        // An answer frees its place before the caller reads it: the next call goes out first, and
+        // the cells of this one settle while it is in flight. A failure frees it after the caller
+        // has seen it (the breaker counts it before another call may start).
+        task().then(
+          (v) => {
+            this.release();
+            resolve(v);
+          },
+          (e) => {
+            reject(e);
+            queueMicrotask(() => this.release());
+          },
+        );
       });
       this.next();
     });

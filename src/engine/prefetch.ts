@@ -123,7 +123,7 @@ async function probe(ctx: PrefetchContext, requests: readonly CellRequest[], opt
   }
   const waiter: Waiter = { resolve: () => undefined, reject: () => undefined, settled: !!options.signal?.aborted };
   options.signal?.addEventListener("abort", () => (waiter.settled = true), { once: true });
-  for (const w of wants) w.waiters.add(waiter);
+  for (const w of wants) w.waiters.push(waiter);
   await ctx.oneCall().fetch(wants);
   return 1;
 }
@@ -152,7 +152,7 @@ function probeWants(set: WantSet, caps: Capabilities): Want[] {
 }
 
 function want(kind: Want["kind"], key: string, cui: number, year: number, fields: Iterable<string>, waiter: Waiter | null): Want {
-  return { key, kind, cui, year, fields: new Set(fields), waiters: new Set(waiter ? [waiter] : []) };
+  return { key, kind, cui, year, fields: [...new Set(fields)], waiters: waiter ? [waiter] : [] };
 }
 
 /** The gate, letting one call through: the calls after it are dropped unsent (DROPPED). */

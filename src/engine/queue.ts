@@ -26,7 +26,8 @@ export class RequestQueue {
   private windowMs: number;
   private pending = new Map<string, Want>();
   private readonly inflight = new Map<string, Want>();
-  private readonly pendingProfiles = new Set<string>();
+  /** Profile wants among the pending ones: a full identification batch goes at once. */
+  private pendingProfiles = 0;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private firstPendingAt: number | null = null;
   private lastPendingAt = 0;
@@ -48,40 +49,63 @@ export class RequestQueue {
     return Math.max(this.o.maxWaitMs, this.windowMs);
   }
 
-  /** Waits for the answer `key` gives, with `fields` in it. */
-  request(kind: Want["kind"], key: string, cui: number, year: number, fields: readonly string[], signal?: CancelSignal): Promise<Rec> {
+  /**
+   * Waits for the answer `key` gives, with `fields` in it: the record, or its field `pick` alone
+   * (a cell's one value: no second promise to take it out of the record).
+   */
+  request(kind: Want["kind"], key: string, cui: number, year: number, fields: readonly string[], signal?: CancelSignal): Promise<Rec>;
+  request(
+    kind: Want["kind"],
+    key: string,
+    cui: number,
+    year: number,
+    fields: readonly string[],
+    signal: CancelSignal | undefined,
+    pick: string,
+  ): Promise<unknown>;
+  request(
+    kind: Want["kind"],
+    key: string,
+    cui: number,
+    year: number,
+    fields: readonly string[],
+    signal?: CancelSignal,
+    pick: string | null = null,
+  ): Promise<unknown> {
     if (signal?.aborted) return Promise.reject(new AbortedError());
-    return new Promise<Rec>((resolve, reject) => {
-      const waiter: Waiter = { resolve, reject, settled: false };
-      const flying = this.inflight.get(key);
-      let want: Want;
-      if (flying && !flying.done && fields.every((f) => flying.fields.has(f))) {
-        want = flying;
-      } else {
-        let p = this.pending.get(key);
-        if (!p) {
-          p = { key, kind, cui, year, fields: new Set(), waiters: new Set() };
-          this.pending.set(key, p);
-          this.track(p);
-        }
-        want = p;
-        for (const f of fields) want.fields.add(f);
-        this.schedule();
+    const promise = new Promise<unknown>(KEEP_RESOLVERS);
+    const flying = this.inflight.get(key);
+    let want: Want;
+    if (flying && !flying.done && includesAll(flying.fields, fields)) {
+      want = flying;
+    } else {
+      let p = this.pending.get(key);
+      if (!p) {
+        // waiters filled below (an empty array literal would reserve room for 17 at its first push)
+        p = { key, kind, cui, year, fields, waiters: NO_WAITERS };
+        this.pending.set(key, p);
+        if (kind === "profile") this.pendingProfiles++;
+      } else if (!includesAll(p.fields, fields)) {
+        p.fields = union(p.fields, fields);
       }
-      want.waiters.add(waiter);
-      signal?.addEventListener(
-        "abort",
-        () => {
-          if (waiter.settled) return;
-          waiter.settled = true;
-          want.waiters.delete(waiter);
-          if (want.waiters.size === 0 && this.pending.get(key) === want) this.untrack(want);
-          reject(new AbortedError());
-        },
-        { once: true },
-      );
-      this.flushFull();
-    });
+      want = p;
+      this.schedule();
+    }
+    const waiter = new CellWaiter(resolveNext!, rejectNext!, pick, want, this);
+    resolveNext = rejectNext = null;
+    if (want.waiters === NO_WAITERS) want.waiters = [waiter];
+    else want.waiters.push(waiter);
+    // The listener is the waiter itself (an EventListener object: handleEvent), not a closure per cell.
+    signal?.addEventListener("abort", waiter, ONCE);
+    if (this.pendingProfiles > MAX_BATCH_IDENTIFICATION) this.flushFull();
+    return promise;
+  }
+
+  /** A cancelled cell leaves its want; a pending want no cell waits for any more is not sent. */
+  leave(waiter: CellWaiter, want: Want): void {
+    const i = want.waiters.indexOf(waiter);
+    if (i >= 0) want.waiters.splice(i, 1);
+    if (want.waiters.length === 0 && this.pending.get(want.key) === want) this.untrack(want);
   }
 
   /** Sends what is queued now. Tests call it to flush without waiting for the window. */
@@ -91,7 +115,7 @@ export class RequestQueue {
     this.firstPendingAt = null;
     const wants = [...this.pending.values()];
     this.pending = new Map();
-    this.pendingProfiles.clear();
+    this.pendingProfiles = 0;
     return this.dispatch(wants);
   }
 
@@ -100,43 +124,31 @@ export class RequestQueue {
     while (this.running.size > 0) await Promise.allSettled([...this.running]);
   }
 
-  private track(w: Want): void {
-    if (w.kind === "profile") this.pendingProfiles.add(w.key);
-  }
-
   private untrack(w: Want): void {
-    this.pending.delete(w.key);
-    if (w.kind === "profile") this.pendingProfiles.delete(w.key);
+    if (this.pending.delete(w.key) && w.kind === "profile") this.pendingProfiles--;
   }
 
-  /** A full identification batch goes out at once: the first 100 profiles. */
+  /** A full identification batch goes out at once: the first 100 profiles pending (the 101st company sends them). */
   private flushFull(): void {
-    if (this.pendingProfiles.size > MAX_BATCH_IDENTIFICATION) {
-      const keys = [...this.pendingProfiles].slice(0, MAX_BATCH_IDENTIFICATION);
-      void this.dispatch(this.take(keys));
-    }
-  }
-
-  private take(keys: string[]): Want[] {
     const out: Want[] = [];
-    for (const k of keys) {
-      const w = this.pending.get(k);
-      if (!w) continue;
-      this.untrack(w);
+    for (const w of this.pending.values()) {
+      if (w.kind !== "profile") continue;
       out.push(w);
+      if (out.length === MAX_BATCH_IDENTIFICATION) break;
     }
+    for (const w of out) this.untrack(w);
     if (this.pending.size === 0) this.firstPendingAt = null;
-    return out;
+    void this.dispatch(out);
   }
 
   private dispatch(all: Want[]): Promise<void> {
-    const wants = all.filter((w) => w.waiters.size > 0);
+    const wants = all.filter((w) => w.waiters.length > 0);
     if (wants.length === 0) return Promise.resolve();
     for (const w of wants) this.inflight.set(w.key, w);
     const run = this.o
       .send(wants)
       .catch((e) => {
-        for (const w of wants) if (!w.done) w.waiters.forEach((x) => !x.settled && ((x.settled = true), x.reject(e)));
+        for (const w of wants) if (!w.done) for (const x of w.waiters) if (!x.settled) ((x.settled = true), x.reject(e));
       })
       .finally(() => {
         for (const w of wants) {
@@ -182,4 +194,63 @@ export class RequestQueue {
       Math.max(0, due - now),
     );
   }
+}
+
+const ONCE = { once: true } as const;
+const NO_WAITERS: Waiter[] = [];
+
+/**
+ * The resolving functions of the promise being made: one executor for every request, so that a
+ * waiting cell costs no executor closure (the promise and its two resolving functions are V8's).
+ */
+let resolveNext: ((v: unknown) => void) | null = null;
+let rejectNext: ((e: unknown) => void) | null = null;
+const KEEP_RESOLVERS = (resolve: (v: unknown) => void, reject: (e: unknown) => void): void => {
+  resolveNext = resolve;
+  rejectNext = reject;
+};
+
+/**
+ * What a waiting cell holds: its promise's two resolving functions, the field it shows (or null for
+ * the whole record), and, for a cancellation, its want and queue. It is also the cell's abort
+ * listener (handleEvent), so a cell that waits makes no closure. Methods live on the prototype.
+ */
+class CellWaiter implements Waiter {
+  settled = false;
+
+  constructor(
+    private readonly res: (v: unknown) => void,
+    private readonly rej: (e: unknown) => void,
+    private readonly pick: string | null,
+    private readonly want: Want,
+    private readonly queue: RequestQueue,
+  ) {}
+
+  resolve(rec: Rec): void {
+    this.res(this.pick === null ? rec : (rec[this.pick] ?? null));
+  }
+
+  reject(e: unknown): void {
+    this.rej(e);
+  }
+
+  /** The cell was cancelled. */
+  handleEvent(): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.queue.leave(this, this.want);
+    this.rej(new AbortedError());
+  }
+}
+
+function includesAll(have: readonly string[], fields: readonly string[]): boolean {
+  if (have === fields) return true;
+  for (let i = 0; i < fields.length; i++) if (!have.includes(fields[i])) return false;
+  return true;
+}
+
+function union(a: readonly string[], b: readonly string[]): string[] {
+  const out = a.slice();
+  for (const f of b) if (!out.includes(f)) out.push(f);
+  return out;
 }

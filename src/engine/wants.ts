@@ -9,9 +9,13 @@ import { failureHas } from "./failures";
 
 export type Rec = Record<string, unknown> & { cui: number };
 
+/**
+ * One cell (or one run of the refresh) waiting for a want, told exactly once. What a waiting cell
+ * holds is what settling needs, nothing more (queue.ts, CellWaiter; docs/architecture.md, "What a waiting cell holds").
+ */
 export interface Waiter {
-  resolve: (v: Rec) => void;
-  reject: (e: unknown) => void;
+  resolve(v: Rec): void;
+  reject(e: unknown): void;
   settled: boolean;
 }
 
@@ -20,8 +24,13 @@ export interface Want {
   kind: "profile" | "financial";
   cui: number;
   year: number;
-  fields: Set<string>;
-  waiters: Set<Waiter>;
+  /**
+   * The fields the cells need, each once. An array, not a Set: most wants need one field, and the
+   * queue shares one frozen list per field (answers.ts `one`) until a second field joins.
+   */
+  fields: readonly string[];
+  /** The cells waiting, in order (an array: a Set per want cost a few hundred bytes per waiting company). */
+  waiters: Waiter[];
   /** Settled or failed: late arrivals must not join it. */
   done?: boolean;
   /** Why it failed, when it did (the CLI's report, a cache-only read after a refresh). */

@@ -52,6 +52,8 @@ export class YearPolicy {
 
   /** A cell's year argument, checked; left out = the latest year. */
   year(input: unknown): number {
+    // The common cell, a four-digit whole number: no parse result made (every financial cell, every recalculation).
+    if (typeof input === "number" && Number.isInteger(input) && input >= 1000 && input <= 9999) return this.check(input);
     const p = parseYear(input);
     if (!p.ok) throw invalidYear(p.input);
     return this.check(p.year ?? this.latest());

@@ -2,7 +2,7 @@
  * What Excel takes from a custom function: an evaluation's matrix as values, entity values (the
  * company card) and CustomFunctions.Error, a lone error thrown so that the cell shows its message.
  */
-import { CardCell, isCard, Matrix, Scalar } from "../shared/cells";
+import { CardCell, CellError, isCard, Matrix, Scalar } from "../shared/cells";
 
 /**
  * Excel error names → CustomFunctions.ErrorCode members, only those Excel accepts as a function's
@@ -50,20 +50,29 @@ export function entityValue(card: CardCell): Record<string, unknown> {
   };
 }
 
+/**
+ * Excel's error for each cell error made once: the error cells without a detail are shared
+ * (cells.ts cellError), so a column of "not found" cells makes one CustomFunctions.Error, not one per cell.
+ */
+const EXCEL_ERRORS = new WeakMap<CellError, CustomFunctions.Error>();
+
 /** Excel's error for a cell error; the message only where Excel shows one (#VALUE! and #N/A: custom-functions-errors). */
-function excelError(code: string, message: string): CustomFunctions.Error {
-  const name = ERROR_CODES[code] ?? "invalidValue";
-  return name === "invalidValue" || name === "notAvailable"
-    ? new CustomFunctions.Error(CustomFunctions.ErrorCode[name], message)
-    : new CustomFunctions.Error(CustomFunctions.ErrorCode[name]);
+function excelError(cell: CellError): CustomFunctions.Error {
+  let e = EXCEL_ERRORS.get(cell);
+  if (e) return e;
+  const name = ERROR_CODES[cell.error] ?? "invalidValue";
+  e =
+    name === "invalidValue" || name === "notAvailable"
+      ? new CustomFunctions.Error(CustomFunctions.ErrorCode[name], cell.message)
+      : new CustomFunctions.Error(CustomFunctions.ErrorCode[name]);
+  EXCEL_ERRORS.set(cell, e);
+  return e;
 }
 
 export function toExcel(m: Matrix): any[][] {
   let hasObject = false;
   for (const row of m) for (const v of row) if (typeof v === "object") hasObject = true;
-  const out = !hasObject
-    ? m
-    : m.map((row) => row.map((v) => (typeof v !== "object" ? v : isCard(v) ? entityValue(v) : excelError(v.error, v.message))));
+  const out = !hasObject ? m : m.map((row) => row.map((v) => (typeof v !== "object" ? v : isCard(v) ? entityValue(v) : excelError(v))));
   // A lone error is thrown, so the cell itself shows it with its message.
   if (out.length === 1 && out[0].length === 1 && out[0][0] instanceof CustomFunctions.Error) throw out[0][0];
   return out;

@@ -3,7 +3,7 @@
  * Excel's data types → plain arguments, its cancellation → a CancelSignal, its value preview →
  * cache-only, the host's support for cards, and the answer → what Excel takes (excel-results.ts).
  */
-import type { CancelSignal } from "../api/types";
+import type { AbortListener, CancelSignal } from "../api/types";
 import type { FirmaEngine } from "../engine/engine";
 import type { Lang } from "../shared/cells";
 import { getEngine, readyEngine } from "../shared/engine-instance";
@@ -14,58 +14,61 @@ import { getSettings } from "../shared/settings";
 import { toExcel } from "./excel-results";
 
 /**
- * An invocation's cancellation, a CancelSignal (src/api/types.ts): `aborted`, and
- * add/removeEventListener("abort"). A real AbortSignal is an EventTarget: about a kilobyte and a
- * few µs to make, for every cell that waits for the service (a fill of 10,000 cells made 10,000).
- * A listener added after the abort is not called, as with AbortSignal.
+ * One invocation's context for evaluate(): the engine, the language, and its own cancellation
+ * signal (a CancelSignal, src/api/types.ts: `aborted`, add/removeEventListener("abort")). A real
+ * AbortSignal is an EventTarget: about a kilobyte and a few µs to make, for every cell that waits
+ * for the service. Excel's onCanceled is hooked only when a listener comes, i.e. when the cell has to
+ * wait for the service (or for the engine to load): a recalculation answered from the cache makes no
+ * closure, no signal, no listener. A listener added after the abort is not called, as with AbortSignal.
  */
-class Cancellation implements CancelSignal {
-  aborted = false;
-  private listeners: (() => void)[] | null = null;
-
-  addEventListener(type: string, listener: () => void): void {
-    if (type === "abort" && !this.aborted) (this.listeners ??= []).push(listener);
-  }
-
-  removeEventListener(type: string, listener: () => void): void {
-    const i = type === "abort" && this.listeners ? this.listeners.indexOf(listener) : -1;
-    if (i >= 0) this.listeners!.splice(i, 1);
-  }
-
-  abort(): void {
-    if (this.aborted) return;
-    this.aborted = true;
-    const listeners = this.listeners ?? [];
-    this.listeners = null;
-    for (const l of listeners) l();
-  }
-}
-
-/**
- * One invocation's context for evaluate(): the engine, the language, and the cancellation signal,
- * made only when the engine asks for it, i.e. when a cell has to wait for the service: a
- * recalculation answered from the cache makes none.
- */
-class InvocationContext implements EvalContext {
+class InvocationContext implements EvalContext, CancelSignal {
   engine!: FirmaEngine;
   lang: Lang = "ro";
   cacheOnly = false;
   preview = false;
   cards = false;
-  private cancellation: Cancellation | null = null;
-  private canceled = false;
+  aborted = false;
+  /** The one listener a waiting cell adds (its queue waiter), or several. */
+  private listeners: AbortListener | AbortListener[] | null = null;
+  private hooked = false;
+
+  constructor(private readonly invocation: CustomFunctions.CancelableInvocation | undefined) {}
 
   get signal(): CancelSignal {
-    if (!this.cancellation) {
-      this.cancellation = new Cancellation();
-      if (this.canceled) this.cancellation.abort();
-    }
-    return this.cancellation;
+    return this;
   }
 
-  cancel(): void {
-    this.canceled = true;
-    this.cancellation?.abort();
+  /** Excel's cancellation reaches this context from now on. */
+  hook(): void {
+    if (this.hooked || !this.invocation) return;
+    this.hooked = true;
+    this.invocation.onCanceled = () => this.abort();
+  }
+
+  addEventListener(type: string, listener: AbortListener): void {
+    if (type !== "abort" || this.aborted) return;
+    this.hook();
+    const l = this.listeners;
+    this.listeners = l === null ? listener : Array.isArray(l) ? (l.push(listener), l) : [l, listener];
+  }
+
+  removeEventListener(type: string, listener: AbortListener): void {
+    const l = this.listeners;
+    if (type !== "abort" || l === null) return;
+    if (l === listener) this.listeners = null;
+    else if (Array.isArray(l)) {
+      const i = l.indexOf(listener);
+      if (i >= 0) l.splice(i, 1);
+    }
+  }
+
+  abort(): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    const l = this.listeners;
+    this.listeners = null;
+    if (l === null) return;
+    for (const x of Array.isArray(l) ? l : [l]) typeof x === "function" ? x() : x.handleEvent();
   }
 }
 
@@ -75,10 +78,11 @@ class InvocationContext implements EvalContext {
  * Excel's values and errors.
  */
 export function run(name: string, excelArgs: unknown[], invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
-  const args = excelArgs.map(plainArgument);
+  // The arguments' array is the function's own (functions.ts): read in place, no copy per cell.
+  const args = excelArgs;
+  for (let i = 0; i < args.length; i++) args[i] = plainArgument(args[i]);
   recordInvocation(name, args); // evidence for the pane's refresh that Excel ran this cell (a no-op unless it watches)
-  const ctx = new InvocationContext();
-  if (invocation) invocation.onCanceled = () => ctx.cancel();
+  const ctx = new InvocationContext(invocation);
   // Excel evaluates a formula while it is typed, for its value preview, with isInValuePreview set
   // (https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-formula-value-preview;
   // CustomFunctions.Invocation.isInValuePreview). Every call costs a credit: the preview answers from
@@ -88,7 +92,14 @@ export function run(name: string, excelArgs: unknown[], invocation?: CustomFunct
   if (preview === true || preview === "true") ctx.preview = ctx.cacheOnly = true;
   if (name === "FISA") ctx.cards = supportsEntityValues();
   const engine = readyEngine();
-  return engine ? evaluateIn(ctx, engine, name, args) : getEngine().then((e) => evaluateIn(ctx, e, name, args));
+  if (engine) return evaluateIn(ctx, engine, name, args);
+  return evaluateLater(ctx, name, args);
+}
+
+/** The first calculation, while the engine loads (a closure in run() would cost a context per cell). */
+function evaluateLater(ctx: InvocationContext, name: string, args: unknown[]): Promise<any[][]> {
+  ctx.hook(); // Excel may cancel the cell while the engine loads
+  return getEngine().then((e) => evaluateIn(ctx, e, name, args));
 }
 
 /**

@@ -152,7 +152,22 @@ export function inputErrorCell(code: string, lang: Lang, cui: boolean): CellErro
   return e;
 }
 
+/**
+ * The error cells without a detail, by kind, language and cause: each is the same every time (a
+ * recalculation of a column of "not found" cells would otherwise format its message, and make an
+ * object with a hidden property, per cell). Frozen: shared cells are never changed.
+ */
+const PLAIN_ERRORS = new Map<string, CellError>();
+
 export function cellError(kind: FailureKind | Variant, lang: Lang, cause?: FailureKind, detail?: MessageRef): CellError {
+  if (detail) return makeCellError(kind, lang, cause, detail);
+  const id = `${kind}|${lang}|${cause ?? ""}`;
+  let e = PLAIN_ERRORS.get(id);
+  if (!e) PLAIN_ERRORS.set(id, (e = Object.freeze(makeCellError(kind, lang, cause))));
+  return e;
+}
+
+function makeCellError(kind: FailureKind | Variant, lang: Lang, cause?: FailureKind, detail?: MessageRef): CellError {
   const said = (SAID_AS as Partial<Record<string, string>>)[kind] ?? kind;
   const message = detail ? t(lang, detail.key, detail.params) : t(lang, `cell.${keySegment(said)}` as MessageKey);
   const e: CellError = { error: CELL_ERRORS[kind], message };

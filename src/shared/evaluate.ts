@@ -39,7 +39,14 @@ export function evaluateNow(name: string, args: unknown[], ctx: EvalContext): Ma
     if (a === null || typeof a !== "object") continue;
     const err = firstErrorInput([a]);
     if (err) return [[inputErrorCell(err.code, ctx.lang, false)]];
-    if (a instanceof UnreadableInput) args = args.map((x, j) => (j === i ? a.shown : x)); // named in the argument's own message
+    if (a instanceof UnreadableInput) args = shownAt(args, i, a.shown); // named in the argument's own message
   }
   return impl(args, ctx);
+}
+
+/** The arguments with the one at `i` replaced (no closure in evaluateNow: it runs for every cell). */
+function shownAt(args: unknown[], i: number, shown: string): unknown[] {
+  const copy = args.slice();
+  copy[i] = shown;
+  return copy;
 }

@@ -17,7 +17,15 @@ import { errorCell, inputCell, type EvalContext } from "./eval-context";
 export interface PerCui {
   one(ctx: EvalContext, cui: unknown, args: unknown[]): Promise<Scalar | CardCell>;
   now(ctx: EvalContext, cui: unknown, args: unknown[]): unknown;
+  /**
+   * now() and one() in one step, where the engine offers it: the raw value at once from the cache,
+   * else a promise of it (toCell makes the cell) — the CUI parsed and the cache read once for a
+   * cell that has to wait, where now() then one() did both twice.
+   */
+  either?(ctx: EvalContext, cui: unknown, args: unknown[]): unknown;
 }
+
+const oneCell = (x: unknown): Matrix => [[toCell(x)]];
 
 /**
  * Applies `get` to every CUI of a value or range, keeping the shape. A blank inside a range gives
@@ -28,27 +36,33 @@ export interface PerCui {
  * cell). `args` are the function's arguments, handed to `get` (made once per function, not per call).
  */
 export function perCui(input: unknown, args: unknown[], ctx: EvalContext, financial: boolean, get: PerCui): Matrix | Promise<Matrix> {
+  // No closure in this function: V8 would make its context at every call, cached cells included.
   const m = asMatrix(input);
-  const single = m.length === 1 && m[0].length === 1;
-  if (single) {
-    // One CUI, the usual cell: the same steps as below without the bookkeeping of a range.
-    const v = m[0][0];
-    if (isBlank(v)) return [[cellError("empty_cui", ctx.lang)]];
-    if (typeof v === "object") {
-      const bad = inputCell(v, ctx.lang);
-      if (bad) return [[bad]];
-    }
-    try {
-      const x = get.now(ctx, v, args);
-      if (x !== NOT_CACHED) return [[toCell(x)]];
-    } catch (e) {
-      return [[errorCell(e, ctx, financial)]];
-    }
-    return get.one(ctx, v, args).then(
-      (x): Matrix => [[x]],
-      (e): Matrix => [[errorCell(e, ctx, financial)]],
-    );
+  if (m.length !== 1 || m[0].length !== 1) return perCuiRange(m, args, ctx, financial, get);
+  // One CUI, the usual cell: the same steps as a range's without the bookkeeping.
+  const v = m[0][0];
+  if (isBlank(v)) return [[cellError("empty_cui", ctx.lang)]];
+  if (typeof v === "object") {
+    const bad = inputCell(v, ctx.lang);
+    if (bad) return [[bad]];
   }
+  let x: unknown;
+  try {
+    x = get.either ? get.either(ctx, v, args) : get.now(ctx, v, args);
+  } catch (e) {
+    return [[errorCell(e, ctx, financial)]];
+  }
+  if (x instanceof Promise) return waitOne(x, ctx, financial);
+  if (x !== NOT_CACHED) return [[toCell(x)]];
+  return waitOne(get.one(ctx, v, args), ctx, financial);
+}
+
+/** A lone cell that waits for the service: its value, or the error that says what happened. */
+function waitOne(x: Promise<unknown>, ctx: EvalContext, financial: boolean): Promise<Matrix> {
+  return x.then(oneCell, (e): Matrix => [[errorCell(e, ctx, financial)]]);
+}
+
+function perCuiRange(m: unknown[][], args: unknown[], ctx: EvalContext, financial: boolean, get: PerCui): Matrix | Promise<Matrix> {
   const out: Cell[][] = [];
   let waiting: Promise<void>[] | null = null;
   for (const row of m) {
@@ -64,9 +78,10 @@ export function perCui(input: unknown, args: unknown[], ctx: EvalContext, financ
         cells.push(bad);
         continue;
       }
+      let x: unknown;
       try {
-        const x = get.now(ctx, v, args);
-        if (x !== NOT_CACHED) {
+        x = get.either ? get.either(ctx, v, args) : get.now(ctx, v, args);
+        if (x !== NOT_CACHED && !(x instanceof Promise)) {
           cells.push(toCell(x));
           continue;
         }
@@ -74,18 +89,20 @@ export function perCui(input: unknown, args: unknown[], ctx: EvalContext, financ
         cells.push(errorCell(e, ctx, financial));
         continue;
       }
-      const at = cells.length;
       cells.push("");
-      (waiting ??= []).push(
-        get.one(ctx, v, args).then(
-          (x) => void (cells[at] = x),
-          (e) => void (cells[at] = errorCell(e, ctx, financial)),
-        ),
-      );
+      (waiting ??= []).push(fillLater(cells, cells.length - 1, x instanceof Promise ? x : get.one(ctx, v, args), ctx, financial));
     }
   }
   if (waiting === null) return out;
   return waiting.length === 1 ? waiting[0].then(() => out) : Promise.all(waiting).then(() => out);
+}
+
+/** A range's cell that waits: filled in place when its answer comes. */
+function fillLater(cells: Cell[], at: number, x: Promise<unknown>, ctx: EvalContext, financial: boolean): Promise<void> {
+  return x.then(
+    (y) => void (cells[at] = toCell(y)),
+    (e) => void (cells[at] = errorCell(e, ctx, financial)),
+  );
 }
 
 /** One row per CUI (a range is read row by row). */

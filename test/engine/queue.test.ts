@@ -71,7 +71,7 @@ test("the same answer asked twice is one want; a cancelled cell leaves it, and a
   await expect(gone).rejects.toMatchObject({ kind: "aborted" });
   jest.advanceTimersByTime(50);
   await Promise.all(kept);
-  expect(flushes.map((f) => f.map((w) => [w.cui, w.waiters.size]))).toEqual([[[8, 2]]]);
+  expect(flushes.map((f) => f.map((w) => [w.cui, w.waiters.length]))).toEqual([[[8, 2]]]);
 });
 
 test("idle() resolves only when the flushes in progress have ended", async () => {

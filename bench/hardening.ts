@@ -21,7 +21,9 @@ import { buildWorkbook, demoSpec } from "../test/fixtures/build-workbook";
 import { refreshWorkbook } from "../src/cli/refresh";
 import { resolveFaults } from "../sandbox/config";
 import { KvAnswerStore } from "../src/engine/answer-store";
-import { ExcelStandIn, StandInError, StandInStorage } from "../test/support/excel-runtime";
+import { ExcelStandIn, StandInError, StandInStorage, type StandInOptions } from "../test/support/excel-runtime";
+import { IDBFactory } from "fake-indexeddb";
+import { IdbKeyValueStore, openAnswerDb } from "../src/office/indexeddb-answers";
 import * as data from "../sandbox/dataset";
 import { MemoryPeak, round } from "./measure";
 import { apiMinimum, Cell, expected, FINANCIAL_FIELD, LATEST, latencyBound, w3 } from "./workloads";
@@ -157,12 +159,12 @@ async function fillBounded(cells: readonly Cell[], invoke: (c: Cell) => Promise<
   return { outcomes: classify(cells, raw), timeMs: round((aborted ? performance.now() : last) - t0), aborted, ...mem };
 }
 
-function excel(svc: Svc, key: string, storage = new StandInStorage()): ExcelStandIn {
+function excel(svc: Svc, key: string, storage = new StandInStorage(), options: StandInOptions = {}): ExcelStandIn {
   storage.data.set("firma.guardThreshold", "off"); // a bench fill is confirmed in advance: no credit guard
   storage.data.set("firma.apiKey", key);
   storage.data.set("firma.baseUrl", svc.url);
   storage.data.set("firma.language", "en"); // error messages in English, for the report
-  return new ExcelStandIn(storage);
+  return new ExcelStandIn(storage, undefined, options);
 }
 
 const viaExcel = (xl: ExcelStandIn) => (c: Cell) => xl.call(c.fn, c.args).then(fromStandIn);
@@ -200,7 +202,12 @@ export interface W7Result {
   storedKeys: Record<string, number>;
   /** Entries in the persisted cache, when its shape is readable. */
   cacheEntries: number | null;
+  /** The runtime's IndexedDB before the reopen (absent in results of runs before the stand-in had one). */
+  idb?: { entries: number; compressedBytes: number; records: number } | { error: string };
 }
+
+/** Waits before the reopen, so that the IndexedDB tier's last timed write (every 5 s at most) has happened. */
+const IDB_SETTLE_MS = 8000;
 
 export async function w7(svc: Svc, latencyMs: number, limitMs: number, companies = 100_000): Promise<W7Result> {
   const cuis = data.sampleCuis(companies, 500_000);
@@ -210,6 +217,9 @@ export async function w7(svc: Svc, latencyMs: number, limitMs: number, companies
   const boundMs = latencyBound(minimum.calls, CONCURRENCY, latencyMs);
   const key = `demo-enterprise-w7-${stamp()}`;
   const storage = new StandInStorage();
+  // The shared runtime is a browser page: its IndexedDB (fake-indexeddb, in this process) outlives the
+  // runtime as OfficeRuntime.storage does, so the reopen gets the same one.
+  const browser: StandInOptions = { indexedDB: new IDBFactory() };
   const phases: W7Phase[] = [];
   const run = async (name: string, xl: ExcelStandIn) => {
     const before = await svc.usage(key);
@@ -223,7 +233,7 @@ export async function w7(svc: Svc, latencyMs: number, limitMs: number, companies
         `${p.rssMb}/${p.heapMb} MB; ${brief(p.outcomes)}`,
     );
   };
-  const xl = excel(svc, key, storage);
+  const xl = excel(svc, key, storage, browser);
   await run("first fill", xl);
   await pause(1500); // the cache's delayed write has happened
   const storedKeys: Record<string, number> = {};
@@ -238,9 +248,26 @@ export async function w7(svc: Svc, latencyMs: number, limitMs: number, companies
     cacheEntries = null;
   }
   await run("recalculation", xl);
-  await pause(1500);
-  await run("reopened (fresh runtime, same storage)", excel(svc, key, storage));
-  return { cells: cells.length, companies, minimum, boundMs, limitMs, phases, storedBytes, storedKeys, cacheEntries };
+  await pause(IDB_SETTLE_MS);
+  const idb = await idbHolds(browser.indexedDB as IDBFactory);
+  say(`  W7 IndexedDB before the reopen: ${JSON.stringify(idb)}`);
+  await run("reopened (fresh runtime, same storage and IndexedDB)", excel(svc, key, storage, browser));
+  return { cells: cells.length, companies, minimum, boundMs, limitMs, phases, storedBytes, storedKeys, cacheEntries, idb };
+}
+
+/** What the runtime's IndexedDB holds: answers (read as the add-in reads them), compressed bytes and records. */
+async function idbHolds(factory: IDBFactory): Promise<NonNullable<W7Result["idb"]>> {
+  try {
+    const kv = new IdbKeyValueStore(await openAnswerDb(factory as unknown as globalThis.IDBFactory, 10_000));
+    // The tier's layout (src/office/tiered-answers.ts): 256 shards "a.0" … under "a.".
+    const loaded = await new KvAnswerStore(kv, { prefix: "a.", shards: 256, readTimeoutMs: 60_000 }).load();
+    const entries = [...loaded.entries].length;
+    let compressedBytes = 0;
+    for (const b of kv.stored.values()) compressedBytes += b;
+    return { entries, compressedBytes, records: kv.stored.size };
+  } catch (e) {
+    return { error: (e as Error).message };
+  }
 }
 
 // ---- W8 -----------------------------------------------------------------------------------------
@@ -559,6 +586,15 @@ export function hardeningMarkdown(h: HardeningResults, latencyMs: number): strin
           .join(", ")}); persisted cache entries: ${n(w.cacheEntries)}.`,
         "",
       );
+      if (w.idb)
+        lines.push(
+          "error" in w.idb
+            ? `The runtime's IndexedDB could not be read: ${w.idb.error}.`
+            : `The runtime is a browser page with IndexedDB (fake-indexeddb in the bench's process, so its bytes count in the peaks above; the stand-in's \`indexedDB\` option): ` +
+                `before the reopen (${n(IDB_SETTLE_MS / 1000)} s after the recalculation, as the tier writes at most every 5 s) it held ${n(w.idb.entries)} answers in ${n(w.idb.records)} records, ` +
+                `${n(w.idb.compressedBytes)} bytes compressed. The reopen is a fresh stand-in over the same OfficeRuntime.storage and the same IndexedDB.`,
+          "",
+        );
     }
   }
   if (h.w8) {

@@ -276,7 +276,12 @@ export interface W8Variant {
   variant: string;
   settings: Record<string, unknown>;
   formulas: number;
-  estimate: { calls: number; credits: number; cells: number; cached: number; distinctCuis: number };
+  estimate: { calls: number; credits: number; cells: number; cached: number; distinctCuis: number; ifAnswered?: number; exact?: boolean };
+  /**
+   * On first contact (the estimate a range): the first call, sent alone, and the exact estimate of the
+   * rest made after it (the CLI prints both). Absent: no probe was sent (or results from before it existed).
+   */
+  probe?: { credits: number; rest: number; exact: boolean } | null;
   /** What the sandbox charged during the refresh (usage.total), and all calls made. */
   charged: number;
   calls: number;
@@ -329,7 +334,16 @@ export async function w8(svc: Svc): Promise<W8Variant[]> {
       variant: v.variant,
       settings: v.settings,
       formulas: report.evaluated,
-      estimate: { calls: e.calls, credits: e.credits, cells: e.cells, cached: e.cached, distinctCuis: e.distinctCuis },
+      estimate: {
+        calls: e.calls,
+        credits: e.credits,
+        cells: e.cells,
+        cached: e.cached,
+        distinctCuis: e.distinctCuis,
+        ifAnswered: e.ifAnswered,
+        exact: e.exact,
+      },
+      probe: report.probe ?? null,
       charged,
       calls: after.calls - before.calls,
       engineCredits: report.credits,
@@ -340,7 +354,8 @@ export async function w8(svc: Svc): Promise<W8Variant[]> {
     };
     out.push(row);
     say(
-      `  W8 ${v.variant}: estimate ${e.credits} credits (${e.calls} calls), charged ${charged} (${row.calls} calls, engine counted ${report.credits}) → ` +
+      `  W8 ${v.variant}: shown ${e.exact ? `${e.credits}` : `${e.ifAnswered} if answered, at most ${e.credits}`} credits (${e.calls} calls)` +
+        `${report.probe ? `; probe ${report.probe.credits}, rest estimated ${report.probe.rest}${report.probe.exact ? " (exact)" : ""}` : ""}, charged ${charged} (${row.calls} calls, engine counted ${report.credits}) → ` +
         `${row.withinEstimate ? "within" : "ABOVE"} the estimate; ${report.values} values, errors ${JSON.stringify(report.errors)}`,
     );
   }
@@ -518,6 +533,20 @@ function mixesOf(h: HardeningResults): FaultMixResult[] {
   return Array.isArray(h.faults) ? h.faults : [];
 }
 
+/** The estimate as the pane and the CLI show it: a range on first contact, one figure once the service is known. */
+function shownRange(v: W8Variant): string {
+  const e = v.estimate;
+  return e.exact === false && e.ifAnswered !== undefined ? `${e.ifAnswered}–${e.credits}` : `${e.credits}`;
+}
+
+/** What the rest (after the probe) was charged against its estimate; null without a probe. */
+function restCheck(v: W8Variant): { charged: number; off: number; met: boolean } | null {
+  if (!v.probe) return null;
+  const charged = v.charged - v.probe.credits;
+  const off = charged === 0 ? (v.probe.rest === 0 ? 0 : 100) : round((Math.abs(v.probe.rest - charged) / charged) * 100, 1);
+  return { charged, off, met: Math.abs(v.probe.rest - charged) <= 0.1 * Math.max(charged, v.probe.rest) };
+}
+
 export function hardeningTargets(h: HardeningResults): { target: string; measured: string; met: boolean }[] {
   const out: { target: string; measured: string; met: boolean }[] = [];
   if (h.w7 && "phases" in h.w7) {
@@ -530,12 +559,20 @@ export function hardeningTargets(h: HardeningResults): { target: string; measure
     for (const p of [recalc, reopened].filter(Boolean))
       out.push({ target: `W7 ${p.name}: 0 calls`, measured: `${n(p.calls)} calls`, met: p.calls === 0 && !p.aborted });
   }
-  for (const v of h.w8 ?? [])
+  for (const v of h.w8 ?? []) {
     out.push({
-      target: `W8 ${v.variant}: credits charged ≤ the estimate made before any call`,
-      measured: `${v.charged} charged, estimate ${v.estimate.credits}`,
+      target: `W8 ${v.variant}: credits charged ≤ the upper bound shown before any call`,
+      measured: `${v.charged} charged, ${shownRange(v)} shown`,
       met: v.withinEstimate,
     });
+    const rest = restCheck(v);
+    if (rest)
+      out.push({
+        target: `W8 ${v.variant}: after the probe's ${v.probe!.credits} credit, the estimate of the rest within 10 % of what the rest was charged`,
+        measured: `rest estimated ${v.probe!.rest}, charged ${rest.charged} (${rest.off} % off)`,
+        met: rest.met,
+      });
+  }
   if (h.w9) {
     const [first, recalc] = h.w9;
     out.push({
@@ -601,17 +638,26 @@ export function hardeningMarkdown(h: HardeningResults, latencyMs: number): strin
     lines.push("## W8: first contact with a service that ignores `include`: estimate vs credits charged", "");
     lines.push(
       `A 400-row workbook (demoSpec: valid, duplicate, invalid and blank CUIs) × DENUMIRE, STARE, JUDET, CA ${LATEST}, PROFIT ${LATEST}, plus one ISTORIC ${LATEST - 4}–${LATEST} spill; ` +
-        "the CLI path (`refreshWorkbook`), fresh storage: the estimate is made before any call, then the refresh runs; the sandbox's counter says what was charged.",
+        "the CLI path (`refreshWorkbook`, what `firma refresh` prints), fresh storage: the estimate shown before any call (a range while the service's behaviour is unknown: " +
+        "the credits if the service answers every field, and the upper bound), then the first call alone (the probe), the estimate of the rest made after it, and what the sandbox's counter says was charged.",
       "",
-      "| Sandbox | Formulas | Estimate (credits / calls) | Charged | Calls | Engine's count | Charged ≤ estimate | Values | Errors |",
-      "|---|---:|---:|---:|---:|---:|---|---:|---|",
+      "| Sandbox | Formulas | Shown before any call (credits) | Calls at most | Probe | Rest estimated after it | Charged | Rest charged (off) | Calls | Engine's count | Charged ≤ upper bound | Values | Errors |",
+      "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---|",
     );
     for (const v of h.w8) {
-      const e = Object.entries(v.errors)
-        .map(([k, c]) => `${k.replace(/\|/g, "/").slice(0, 80)} ×${c}`)
+      // The CUI quoted in a message makes each invalid one its own cause: grouped without it.
+      const grouped: Record<string, number> = {};
+      for (const [k, c] of Object.entries(v.errors)) {
+        const g = k.replace(/\("[^"]*"\)/g, "(…)").replace(/\|/g, "/").slice(0, 80);
+        grouped[g] = (grouped[g] ?? 0) + c;
+      }
+      const e = Object.entries(grouped)
+        .map(([k, c]) => `${k} ×${c}`)
         .join("; ");
+      const rest = restCheck(v);
       lines.push(
-        `| ${v.variant} | ${n(v.formulas)} | ${n(v.estimate.credits)} / ${n(v.estimate.calls)} | ${n(v.charged)} | ${n(v.calls)} | ${n(v.engineCredits)} | ${v.withinEstimate ? "yes" : "**no**"} | ${n(v.values)} | ${e || "none"} |`,
+        `| ${v.variant} | ${n(v.formulas)} | ${shownRange(v)} | ${n(v.estimate.calls)} | ${v.probe ? n(v.probe.credits) : "–"} | ${v.probe ? `${n(v.probe.rest)}${v.probe.exact ? " (exact)" : ""}` : "–"} | ` +
+          `${n(v.charged)} | ${rest ? `${n(rest.charged)} (${rest.off} %)` : "–"} | ${n(v.calls)} | ${n(v.engineCredits)} | ${v.withinEstimate ? "yes" : "**no**"} | ${n(v.values)} | ${e || "none"} |`,
       );
     }
     lines.push("");

@@ -26,6 +26,7 @@ import { IDBFactory } from "fake-indexeddb";
 import { IdbKeyValueStore, openAnswerDb } from "../src/office/indexeddb-answers";
 import * as data from "../sandbox/dataset";
 import { MemoryPeak, round } from "./measure";
+import { browserMarkdown, browserTargets, type BrowserResult } from "./browser";
 import { apiMinimum, Cell, expected, FINANCIAL_FIELD, LATEST, latencyBound, w3 } from "./workloads";
 
 /** What run.ts's Service offers these workloads. */
@@ -515,6 +516,8 @@ export async function faultMix(svc: Svc, mix: string, faults: Record<string, unk
 // ---- report -------------------------------------------------------------------------------------
 
 export interface HardeningResults {
+  /** The built add-in in headless Chromium (bench/browser.ts). */
+  browser?: BrowserResult | { error: string };
   w7?: W7Result | { error: string };
   w8?: W8Variant[];
   w9?: W9Phase[];
@@ -548,7 +551,7 @@ function restCheck(v: W8Variant): { charged: number; off: number; met: boolean }
 }
 
 export function hardeningTargets(h: HardeningResults): { target: string; measured: string; met: boolean }[] {
-  const out: { target: string; measured: string; met: boolean }[] = [];
+  const out: { target: string; measured: string; met: boolean }[] = [...browserTargets(h.browser)];
   if (h.w7 && "phases" in h.w7) {
     const [first, recalc, reopened] = h.w7.phases;
     out.push({
@@ -594,7 +597,7 @@ export function hardeningTargets(h: HardeningResults): { target: string; measure
 }
 
 export function hardeningMarkdown(h: HardeningResults, latencyMs: number): string[] {
-  const lines: string[] = [];
+  const lines: string[] = [...browserMarkdown(h.browser)];
   if (h.w7) {
     lines.push("## W7: 100,000 companies × 5 functions (500,000 cells)", "");
     if ("error" in h.w7) lines.push(`Not measured: ${h.w7.error}`, "");
@@ -648,7 +651,10 @@ export function hardeningMarkdown(h: HardeningResults, latencyMs: number): strin
       // The CUI quoted in a message makes each invalid one its own cause: grouped without it.
       const grouped: Record<string, number> = {};
       for (const [k, c] of Object.entries(v.errors)) {
-        const g = k.replace(/\("[^"]*"\)/g, "(…)").replace(/\|/g, "/").slice(0, 80);
+        const g = k
+          .replace(/\("[^"]*"\)/g, "(…)")
+          .replace(/\|/g, "/")
+          .slice(0, 80);
         grouped[g] = (grouped[g] ?? 0) + c;
       }
       const e = Object.entries(grouped)

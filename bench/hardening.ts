@@ -210,7 +210,7 @@ export interface W7Result {
 /** Waits before the reopen, so that the IndexedDB tier's last timed write (every 5 s at most) has happened. */
 const IDB_SETTLE_MS = 8000;
 
-export async function w7(svc: Svc, latencyMs: number, limitMs: number, companies = 100_000): Promise<W7Result> {
+export async function w7(svc: Svc, latencyMs: number, limitMs: number, companies = 100_000, withIndexedDb = true): Promise<W7Result> {
   const cuis = data.sampleCuis(companies, 500_000);
   const cells: Cell[] = cuis.flatMap((c) => W7_COLUMNS.map((fn): Cell => ({ fn, args: fn in FINANCIAL_FIELD ? [c, LATEST] : [c] })));
   say(`W7: ${companies.toLocaleString("en")} companies × ${W7_COLUMNS.join(", ")} = ${cells.length.toLocaleString("en")} cells`);
@@ -220,7 +220,7 @@ export async function w7(svc: Svc, latencyMs: number, limitMs: number, companies
   const storage = new StandInStorage();
   // The shared runtime is a browser page: its IndexedDB (fake-indexeddb, in this process) outlives the
   // runtime as OfficeRuntime.storage does, so the reopen gets the same one.
-  const browser: StandInOptions = { indexedDB: new IDBFactory() };
+  const browser: StandInOptions = withIndexedDb ? { indexedDB: new IDBFactory() } : {};
   const phases: W7Phase[] = [];
   const run = async (name: string, xl: ExcelStandIn) => {
     const before = await svc.usage(key);
@@ -250,7 +250,7 @@ export async function w7(svc: Svc, latencyMs: number, limitMs: number, companies
   }
   await run("recalculation", xl);
   await pause(IDB_SETTLE_MS);
-  const idb = await idbHolds(browser.indexedDB as IDBFactory);
+  const idb = browser.indexedDB ? await idbHolds(browser.indexedDB as IDBFactory) : undefined;
   say(`  W7 IndexedDB before the reopen: ${JSON.stringify(idb)}`);
   await run("reopened (fresh runtime, same storage and IndexedDB)", excel(svc, key, storage, browser));
   return { cells: cells.length, companies, minimum, boundMs, limitMs, phases, storedBytes, storedKeys, cacheEntries, idb };

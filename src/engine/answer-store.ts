@@ -240,6 +240,16 @@ export class KvAnswerStore implements AnswerStore {
     }
   }
 
+  /** The answers of these keys this store keeps. */
+  async read(keys: readonly string[]): Promise<Map<string, StoredAnswer>> {
+    const out = new Map<string, StoredAnswer>();
+    for (const k of keys) {
+      const h = this.held.get(k);
+      if (h) out.set(k, h.answer);
+    }
+    return out;
+  }
+
   async clear(): Promise<void> {
     const keys = [`${this.prefix}meta`, ...Array.from({ length: this.shardCount }, (_, i) => `${this.prefix}${i}`)];
     this.reset();

@@ -139,6 +139,17 @@ export class TieredAnswerStore implements AnswerStore {
     return { evicted, notices };
   }
 
+  /** The answers of these keys, the newer of the two tiers' (IndexedDB's waiting changes included). */
+  async read(keys: readonly string[]): Promise<Map<string, StoredAnswer>> {
+    const [a, b] = await Promise.all([this.kv.read(keys), this.idb ? this.idb.read(keys) : new Map<string, StoredAnswer>()]);
+    for (const k of keys) {
+      const x = this.waiting?.put.get(k) ?? b.get(k);
+      const y = a.get(k);
+      if (x && (!y || x.fetched > y.fetched)) a.set(k, x);
+    }
+    return a;
+  }
+
   async clear(): Promise<void> {
     this.waiting = null;
     await Promise.all([this.kv.clear(), this.idb?.clear().catch(() => undefined)]);

@@ -94,6 +94,47 @@ describe("in memory", () => {
   });
 });
 
+describe("memory capped, the store keeping what leaves it", () => {
+  test("answers evicted before any save are still saved: the store keeps what memory let go, and a reopen has them all", async () => {
+    const store = new MemoryStore();
+    const cache = new PersistentCache(store, { maxBytes: 60_000, saveDelayMs: 0 });
+    const all = answers(500);
+    for (const [k, v] of all) cache.set(k, v, TTL.profile);
+    expect(cache.stats().bytes).toBeLessThanOrEqual(60_000);
+    expect(cache.size).toBeLessThan(all.length);
+    await cache.save();
+    const reopened = new PersistentCache(store, { saveDelayMs: 0 });
+    await reopened.load();
+    expect(reopened.size).toBe(all.length);
+    for (const [k, v] of [all[0], all[250], all[499]]) expect(reopened.freshValue(k)).toEqual(v);
+  });
+
+  test("an evicted answer is read back from the store (recall), fresh, without a fetch; the cap still holds", async () => {
+    const store = new MemoryStore();
+    const cache = new PersistentCache(store, { maxBytes: 60_000, saveDelayMs: 0 });
+    const all = answers(500);
+    for (const [k, v] of all) cache.set(k, v, TTL.profile);
+    const [first, value] = all[0];
+    expect(cache.freshValue(first)).toBeUndefined(); // left memory
+    expect(cache.spilled(first)).toBe(true);
+    // Before the save wrote it: from what waits to be saved.
+    expect(await cache.recall([first])).toBe(1);
+    expect(cache.freshValue(first)).toEqual(value);
+    await cache.save();
+    // After: from the store's copy.
+    const [second, value2] = all[1];
+    expect(cache.spilled(second)).toBe(true);
+    expect(await cache.recall([second, "p:never-asked"])).toBe(1);
+    expect(cache.freshValue(second)).toEqual(value2);
+    expect(cache.spilled("p:never-asked")).toBe(false); // only what left memory is read back
+    expect(cache.stats().bytes).toBeLessThanOrEqual(60_000);
+    await cache.save();
+    const reopened = new PersistentCache(store, { saveDelayMs: 0 });
+    await reopened.load();
+    expect(reopened.size).toBe(all.length);
+  });
+});
+
 describe("saved in the add-in's storage (sharded keys, a byte cap)", () => {
   test("a reopened workbook is served from storage, with each answer's fetch time", async () => {
     const store = new MemoryStore();

@@ -21,9 +21,12 @@ import { buildWorkbook, demoSpec } from "../test/fixtures/build-workbook";
 import { refreshWorkbook } from "../src/cli/refresh";
 import { resolveFaults } from "../sandbox/config";
 import { KvAnswerStore } from "../src/engine/answer-store";
-import { ExcelStandIn, StandInError, StandInStorage } from "../test/support/excel-runtime";
+import { ExcelStandIn, StandInError, StandInStorage, type StandInOptions } from "../test/support/excel-runtime";
+import { IDBFactory } from "fake-indexeddb";
+import { IdbKeyValueStore, openAnswerDb } from "../src/office/indexeddb-answers";
 import * as data from "../sandbox/dataset";
 import { MemoryPeak, round } from "./measure";
+import { browserMarkdown, browserTargets, type BrowserResult } from "./browser";
 import { apiMinimum, Cell, expected, FINANCIAL_FIELD, LATEST, latencyBound, w3 } from "./workloads";
 
 /** What run.ts's Service offers these workloads. */
@@ -157,12 +160,12 @@ async function fillBounded(cells: readonly Cell[], invoke: (c: Cell) => Promise<
   return { outcomes: classify(cells, raw), timeMs: round((aborted ? performance.now() : last) - t0), aborted, ...mem };
 }
 
-function excel(svc: Svc, key: string, storage = new StandInStorage()): ExcelStandIn {
+function excel(svc: Svc, key: string, storage = new StandInStorage(), options: StandInOptions = {}): ExcelStandIn {
   storage.data.set("firma.guardThreshold", "off"); // a bench fill is confirmed in advance: no credit guard
   storage.data.set("firma.apiKey", key);
   storage.data.set("firma.baseUrl", svc.url);
   storage.data.set("firma.language", "en"); // error messages in English, for the report
-  return new ExcelStandIn(storage);
+  return new ExcelStandIn(storage, undefined, options);
 }
 
 const viaExcel = (xl: ExcelStandIn) => (c: Cell) => xl.call(c.fn, c.args).then(fromStandIn);
@@ -200,9 +203,14 @@ export interface W7Result {
   storedKeys: Record<string, number>;
   /** Entries in the persisted cache, when its shape is readable. */
   cacheEntries: number | null;
+  /** The runtime's IndexedDB before the reopen (absent in results of runs before the stand-in had one). */
+  idb?: { entries: number; compressedBytes: number; records: number } | { error: string };
 }
 
-export async function w7(svc: Svc, latencyMs: number, limitMs: number, companies = 100_000): Promise<W7Result> {
+/** Waits before the reopen, so that the IndexedDB tier's last timed write (every 5 s at most) has happened. */
+const IDB_SETTLE_MS = 8000;
+
+export async function w7(svc: Svc, latencyMs: number, limitMs: number, companies = 100_000, withIndexedDb = true): Promise<W7Result> {
   const cuis = data.sampleCuis(companies, 500_000);
   const cells: Cell[] = cuis.flatMap((c) => W7_COLUMNS.map((fn): Cell => ({ fn, args: fn in FINANCIAL_FIELD ? [c, LATEST] : [c] })));
   say(`W7: ${companies.toLocaleString("en")} companies × ${W7_COLUMNS.join(", ")} = ${cells.length.toLocaleString("en")} cells`);
@@ -210,6 +218,9 @@ export async function w7(svc: Svc, latencyMs: number, limitMs: number, companies
   const boundMs = latencyBound(minimum.calls, CONCURRENCY, latencyMs);
   const key = `demo-enterprise-w7-${stamp()}`;
   const storage = new StandInStorage();
+  // The shared runtime is a browser page: its IndexedDB (fake-indexeddb, in this process) outlives the
+  // runtime as OfficeRuntime.storage does, so the reopen gets the same one.
+  const browser: StandInOptions = withIndexedDb ? { indexedDB: new IDBFactory() } : {};
   const phases: W7Phase[] = [];
   const run = async (name: string, xl: ExcelStandIn) => {
     const before = await svc.usage(key);
@@ -223,7 +234,7 @@ export async function w7(svc: Svc, latencyMs: number, limitMs: number, companies
         `${p.rssMb}/${p.heapMb} MB; ${brief(p.outcomes)}`,
     );
   };
-  const xl = excel(svc, key, storage);
+  const xl = excel(svc, key, storage, browser);
   await run("first fill", xl);
   await pause(1500); // the cache's delayed write has happened
   const storedKeys: Record<string, number> = {};
@@ -238,9 +249,26 @@ export async function w7(svc: Svc, latencyMs: number, limitMs: number, companies
     cacheEntries = null;
   }
   await run("recalculation", xl);
-  await pause(1500);
-  await run("reopened (fresh runtime, same storage)", excel(svc, key, storage));
-  return { cells: cells.length, companies, minimum, boundMs, limitMs, phases, storedBytes, storedKeys, cacheEntries };
+  await pause(IDB_SETTLE_MS);
+  const idb = browser.indexedDB ? await idbHolds(browser.indexedDB as IDBFactory) : undefined;
+  say(`  W7 IndexedDB before the reopen: ${JSON.stringify(idb)}`);
+  await run("reopened (fresh runtime, same storage and IndexedDB)", excel(svc, key, storage, browser));
+  return { cells: cells.length, companies, minimum, boundMs, limitMs, phases, storedBytes, storedKeys, cacheEntries, idb };
+}
+
+/** What the runtime's IndexedDB holds: answers (read as the add-in reads them), compressed bytes and records. */
+async function idbHolds(factory: IDBFactory): Promise<NonNullable<W7Result["idb"]>> {
+  try {
+    const kv = new IdbKeyValueStore(await openAnswerDb(factory as unknown as globalThis.IDBFactory, 10_000));
+    // The tier's layout (src/office/tiered-answers.ts): 256 shards "a.0" … under "a.".
+    const loaded = await new KvAnswerStore(kv, { prefix: "a.", shards: 256, readTimeoutMs: 60_000 }).load();
+    const entries = [...loaded.entries].length;
+    let compressedBytes = 0;
+    for (const b of kv.stored.values()) compressedBytes += b;
+    return { entries, compressedBytes, records: kv.stored.size };
+  } catch (e) {
+    return { error: (e as Error).message };
+  }
 }
 
 // ---- W8 -----------------------------------------------------------------------------------------
@@ -249,7 +277,12 @@ export interface W8Variant {
   variant: string;
   settings: Record<string, unknown>;
   formulas: number;
-  estimate: { calls: number; credits: number; cells: number; cached: number; distinctCuis: number };
+  estimate: { calls: number; credits: number; cells: number; cached: number; distinctCuis: number; ifAnswered?: number; exact?: boolean };
+  /**
+   * On first contact (the estimate a range): the first call, sent alone, and the exact estimate of the
+   * rest made after it (the CLI prints both). Absent: no probe was sent (or results from before it existed).
+   */
+  probe?: { credits: number; rest: number; exact: boolean } | null;
   /** What the sandbox charged during the refresh (usage.total), and all calls made. */
   charged: number;
   calls: number;
@@ -302,7 +335,16 @@ export async function w8(svc: Svc): Promise<W8Variant[]> {
       variant: v.variant,
       settings: v.settings,
       formulas: report.evaluated,
-      estimate: { calls: e.calls, credits: e.credits, cells: e.cells, cached: e.cached, distinctCuis: e.distinctCuis },
+      estimate: {
+        calls: e.calls,
+        credits: e.credits,
+        cells: e.cells,
+        cached: e.cached,
+        distinctCuis: e.distinctCuis,
+        ifAnswered: e.ifAnswered,
+        exact: e.exact,
+      },
+      probe: report.probe ?? null,
       charged,
       calls: after.calls - before.calls,
       engineCredits: report.credits,
@@ -313,7 +355,8 @@ export async function w8(svc: Svc): Promise<W8Variant[]> {
     };
     out.push(row);
     say(
-      `  W8 ${v.variant}: estimate ${e.credits} credits (${e.calls} calls), charged ${charged} (${row.calls} calls, engine counted ${report.credits}) → ` +
+      `  W8 ${v.variant}: shown ${e.exact ? `${e.credits}` : `${e.ifAnswered} if answered, at most ${e.credits}`} credits (${e.calls} calls)` +
+        `${report.probe ? `; probe ${report.probe.credits}, rest estimated ${report.probe.rest}${report.probe.exact ? " (exact)" : ""}` : ""}, charged ${charged} (${row.calls} calls, engine counted ${report.credits}) → ` +
         `${row.withinEstimate ? "within" : "ABOVE"} the estimate; ${report.values} values, errors ${JSON.stringify(report.errors)}`,
     );
   }
@@ -473,6 +516,8 @@ export async function faultMix(svc: Svc, mix: string, faults: Record<string, unk
 // ---- report -------------------------------------------------------------------------------------
 
 export interface HardeningResults {
+  /** The built add-in in headless Chromium (bench/browser.ts). */
+  browser?: BrowserResult | { error: string };
   w7?: W7Result | { error: string };
   w8?: W8Variant[];
   w9?: W9Phase[];
@@ -491,8 +536,22 @@ function mixesOf(h: HardeningResults): FaultMixResult[] {
   return Array.isArray(h.faults) ? h.faults : [];
 }
 
+/** The estimate as the pane and the CLI show it: a range on first contact, one figure once the service is known. */
+function shownRange(v: W8Variant): string {
+  const e = v.estimate;
+  return e.exact === false && e.ifAnswered !== undefined ? `${e.ifAnswered}–${e.credits}` : `${e.credits}`;
+}
+
+/** What the rest (after the probe) was charged against its estimate; null without a probe. */
+function restCheck(v: W8Variant): { charged: number; off: number; met: boolean } | null {
+  if (!v.probe) return null;
+  const charged = v.charged - v.probe.credits;
+  const off = charged === 0 ? (v.probe.rest === 0 ? 0 : 100) : round((Math.abs(v.probe.rest - charged) / charged) * 100, 1);
+  return { charged, off, met: Math.abs(v.probe.rest - charged) <= 0.1 * Math.max(charged, v.probe.rest) };
+}
+
 export function hardeningTargets(h: HardeningResults): { target: string; measured: string; met: boolean }[] {
-  const out: { target: string; measured: string; met: boolean }[] = [];
+  const out: { target: string; measured: string; met: boolean }[] = [...browserTargets(h.browser)];
   if (h.w7 && "phases" in h.w7) {
     const [first, recalc, reopened] = h.w7.phases;
     out.push({
@@ -503,12 +562,20 @@ export function hardeningTargets(h: HardeningResults): { target: string; measure
     for (const p of [recalc, reopened].filter(Boolean))
       out.push({ target: `W7 ${p.name}: 0 calls`, measured: `${n(p.calls)} calls`, met: p.calls === 0 && !p.aborted });
   }
-  for (const v of h.w8 ?? [])
+  for (const v of h.w8 ?? []) {
     out.push({
-      target: `W8 ${v.variant}: credits charged ≤ the estimate made before any call`,
-      measured: `${v.charged} charged, estimate ${v.estimate.credits}`,
+      target: `W8 ${v.variant}: credits charged ≤ the upper bound shown before any call`,
+      measured: `${v.charged} charged, ${shownRange(v)} shown`,
       met: v.withinEstimate,
     });
+    const rest = restCheck(v);
+    if (rest)
+      out.push({
+        target: `W8 ${v.variant}: after the probe's ${v.probe!.credits} credit, the estimate of the rest within 10 % of what the rest was charged`,
+        measured: `rest estimated ${v.probe!.rest}, charged ${rest.charged} (${rest.off} % off)`,
+        met: rest.met,
+      });
+  }
   if (h.w9) {
     const [first, recalc] = h.w9;
     out.push({
@@ -530,7 +597,7 @@ export function hardeningTargets(h: HardeningResults): { target: string; measure
 }
 
 export function hardeningMarkdown(h: HardeningResults, latencyMs: number): string[] {
-  const lines: string[] = [];
+  const lines: string[] = [...browserMarkdown(h.browser)];
   if (h.w7) {
     lines.push("## W7: 100,000 companies × 5 functions (500,000 cells)", "");
     if ("error" in h.w7) lines.push(`Not measured: ${h.w7.error}`, "");
@@ -559,23 +626,44 @@ export function hardeningMarkdown(h: HardeningResults, latencyMs: number): strin
           .join(", ")}); persisted cache entries: ${n(w.cacheEntries)}.`,
         "",
       );
+      if (w.idb)
+        lines.push(
+          "error" in w.idb
+            ? `The runtime's IndexedDB could not be read: ${w.idb.error}.`
+            : `The runtime is a browser page with IndexedDB (fake-indexeddb in the bench's process, so its bytes count in the peaks above; the stand-in's \`indexedDB\` option): ` +
+                `before the reopen (${n(IDB_SETTLE_MS / 1000)} s after the recalculation, as the tier writes at most every 5 s) it held ${n(w.idb.entries)} answers in ${n(w.idb.records)} records, ` +
+                `${n(w.idb.compressedBytes)} bytes compressed. The reopen is a fresh stand-in over the same OfficeRuntime.storage and the same IndexedDB.`,
+          "",
+        );
     }
   }
   if (h.w8) {
     lines.push("## W8: first contact with a service that ignores `include`: estimate vs credits charged", "");
     lines.push(
       `A 400-row workbook (demoSpec: valid, duplicate, invalid and blank CUIs) × DENUMIRE, STARE, JUDET, CA ${LATEST}, PROFIT ${LATEST}, plus one ISTORIC ${LATEST - 4}–${LATEST} spill; ` +
-        "the CLI path (`refreshWorkbook`), fresh storage: the estimate is made before any call, then the refresh runs; the sandbox's counter says what was charged.",
+        "the CLI path (`refreshWorkbook`, what `firma refresh` prints), fresh storage: the estimate shown before any call (a range while the service's behaviour is unknown: " +
+        "the credits if the service answers every field, and the upper bound), then the first call alone (the probe), the estimate of the rest made after it, and what the sandbox's counter says was charged.",
       "",
-      "| Sandbox | Formulas | Estimate (credits / calls) | Charged | Calls | Engine's count | Charged ≤ estimate | Values | Errors |",
-      "|---|---:|---:|---:|---:|---:|---|---:|---|",
+      "| Sandbox | Formulas | Shown before any call (credits) | Calls at most | Probe | Rest estimated after it | Charged | Rest charged (off) | Calls | Engine's count | Charged ≤ upper bound | Values | Errors |",
+      "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---|",
     );
     for (const v of h.w8) {
-      const e = Object.entries(v.errors)
-        .map(([k, c]) => `${k.replace(/\|/g, "/").slice(0, 80)} ×${c}`)
+      // The CUI quoted in a message makes each invalid one its own cause: grouped without it.
+      const grouped: Record<string, number> = {};
+      for (const [k, c] of Object.entries(v.errors)) {
+        const g = k
+          .replace(/\("[^"]*"\)/g, "(…)")
+          .replace(/\|/g, "/")
+          .slice(0, 80);
+        grouped[g] = (grouped[g] ?? 0) + c;
+      }
+      const e = Object.entries(grouped)
+        .map(([k, c]) => `${k} ×${c}`)
         .join("; ");
+      const rest = restCheck(v);
       lines.push(
-        `| ${v.variant} | ${n(v.formulas)} | ${n(v.estimate.credits)} / ${n(v.estimate.calls)} | ${n(v.charged)} | ${n(v.calls)} | ${n(v.engineCredits)} | ${v.withinEstimate ? "yes" : "**no**"} | ${n(v.values)} | ${e || "none"} |`,
+        `| ${v.variant} | ${n(v.formulas)} | ${shownRange(v)} | ${n(v.estimate.calls)} | ${v.probe ? n(v.probe.credits) : "–"} | ${v.probe ? `${n(v.probe.rest)}${v.probe.exact ? " (exact)" : ""}` : "–"} | ` +
+          `${n(v.charged)} | ${rest ? `${n(rest.charged)} (${rest.off} %)` : "–"} | ${n(v.calls)} | ${n(v.engineCredits)} | ${v.withinEstimate ? "yes" : "**no**"} | ${n(v.values)} | ${e || "none"} |`,
       );
     }
     lines.push("");

@@ -11,7 +11,8 @@
  * Writes bench/results.md and bench/results.json and prints the Markdown.
  *
  * The hardening workloads W7 (500,000 cells), W8 (estimate vs charged when `include` is ignored),
- * W9 (free key) and FAULTS (fault mix) are in hardening.ts; W10 (a firm through its custody server) in w10.ts.
+ * W9 (free key) and FAULTS (fault mix) are in hardening.ts; W10 (a firm through its custody server) in w10.ts;
+ * BROWSER (the built add-in in headless Chromium, 100,000 names: heap and time) in browser.ts.
  *
  *   npm run bench                       everything (the one-call-per-cell baseline on W3–W5 and W7 take minutes)
  *   npm run bench -- --quick            skips the one-call-per-cell baseline on W3 and W5
@@ -33,6 +34,7 @@ import { Fill, fill, Machine, machine, median, MemoryPeak, round } from "./measu
 import * as data from "../sandbox/dataset";
 import { apiMinimum, Cell, LATEST, latencyBound, Minimum, Sheet, Shown, tally, Tally, w1, w2, w3, w5, w6 } from "./workloads";
 import { faultMixes, hardeningMarkdown, HardeningResults, hardeningTargets, w7, w8, w9 } from "./hardening";
+import { browserFill } from "./browser";
 import { w10, w10Markdown, W10Result, w10Targets } from "./w10";
 
 /** FIRMA's default concurrency (engine.ts) and batching window (settings), which the bench leaves as they are. */
@@ -60,7 +62,7 @@ interface Args {
   compare: string | null;
 }
 
-const WORKLOADS = ["W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8", "W9", "FAULTS", "W10"];
+const WORKLOADS = ["W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8", "W9", "FAULTS", "W10", "BROWSER"];
 
 function parseArgs(argv: string[]): Args {
   const args: Args = { latencyMs: 100, quick: false, only: null, render: false, phaseLimitMs: 600_000, compare: null };
@@ -642,6 +644,7 @@ async function main(): Promise<void> {
     if (want("W9")) hardening.w9 = await w9(service, args.phaseLimitMs);
     if (want("FAULTS")) hardening.faults = await faultMixes(service);
     if (want("W10")) w10Result = await w10(service);
+    if (want("BROWSER")) hardening.browser = await browserFill(service, args.latencyMs).catch((e: Error) => ({ error: e.message }));
     if (want("W7")) {
       try {
         hardening.w7 = await w7(service, args.latencyMs, args.phaseLimitMs);

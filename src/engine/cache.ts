@@ -13,14 +13,16 @@ export const TTL = {
 } as const;
 
 /**
- * Memory the answers may take, estimated as the JSON length of key and value plus ENTRY_OVERHEAD.
- * A profile is ~220 bytes of JSON and a financial year ~140, so 500,000 answers estimate at ~150 MB;
- * Node (the CLI) gets room for three times that, a webview (the add-in) for about twice.
+ * Memory the answers may take, estimated as the JSON length of key and value plus ENTRY_OVERHEAD: close
+ * to what V8 holds for them (a parsed record takes about its JSON's length; docs/cache.md). A profile
+ * is ~220 bytes of JSON and a financial year ~140. Node (the CLI) gets 512 MB. A webview (the add-in)
+ * gets 96 MB, ~300,000 answers: W7's 200,000 and a 100,000-name sheet fit whole, and past it the
+ * least recently used leave memory for the persistent tiers, which keep them (docs/cache.md says why).
  */
-export const DEFAULT_MAX_BYTES = typeof process !== "undefined" && process.versions?.node ? 512 * 1024 * 1024 : 320 * 1024 * 1024;
+export const DEFAULT_MAX_BYTES = typeof process !== "undefined" && process.versions?.node ? 512 * 1024 * 1024 : 96 * 1024 * 1024;
 export const DEFAULT_MAX_ENTRIES = 1_000_000;
-/** What a Map entry, the entry's array and its numbers take beside the JSON, roughly. */
-const ENTRY_OVERHEAD = 64;
+/** What the Map's slot, the entry's array and its three timestamps (heap numbers) take beside the JSON: measured ~160 bytes. */
+const ENTRY_OVERHEAD = 160;
 
 export interface CacheOptions {
   /** Where the answers are kept. @default the store's own (SQLite for the CLI), else a KvAnswerStore over the store */
@@ -92,6 +94,10 @@ export class PersistentCache {
   private savedClock = 0;
   /** Keys set or marked stale since the last save. */
   private dirty = new Set<string>();
+  /** Answers evicted from memory before a save wrote them: the next save does, so the persistent tiers keep them. */
+  private leaving = new Map<string, StoredAnswer>();
+  /** Answers evicted from memory that the store keeps (or will, at the next save): recall() reads them back. */
+  private readonly spilledKeys = new Set<string>();
   private cleared = false;
   private metaDirty = false;
   private evictedUnreported = 0;
@@ -225,6 +231,8 @@ export class PersistentCache {
     this.map.set(key, [value, now + ttlMs, now, ++this.clock, size]);
     this.bytes += size;
     this.dirty.add(key);
+    this.leaving.delete(key);
+    this.spilledKeys.delete(key);
     this.evict();
     this.scheduleSave();
   }
@@ -248,6 +256,8 @@ export class PersistentCache {
   clear(): void {
     this.map.clear();
     this.dirty.clear();
+    this.leaving.clear();
+    this.spilledKeys.clear();
     this.bytes = 0;
     this.cleared = true;
     this.scheduleSave();
@@ -255,6 +265,50 @@ export class PersistentCache {
 
   get size(): number {
     return this.map.size;
+  }
+
+  /** Whether the answer for a key left memory for the store (recall() reads it back). */
+  spilled(key: string): boolean {
+    return this.spilledKeys.has(key);
+  }
+
+  /**
+   * Reads answers that left memory back from the store (one read for all of them): a cell asking for one
+   * again costs no call. Resolves with how many came back; a store that cannot read them (or failed) gives 0.
+   */
+  async recall(keys: Iterable<string>): Promise<number> {
+    const want: string[] = [];
+    let n = 0;
+    for (const k of keys) {
+      if (!this.spilledKeys.has(k) || this.map.has(k)) continue;
+      const a = this.leaving.get(k);
+      if (a) n += this.restore(k, a);
+      else want.push(k);
+    }
+    if (want.length > 0 && this.backend.read) {
+      let got: Map<string, StoredAnswer>;
+      try {
+        got = await this.backend.read(want);
+      } catch (e) {
+        this.report({ kind: "read_failed", message: `${(e as Error)?.message ?? e}` });
+        return n;
+      }
+      for (const k of want) {
+        const a = got.get(k);
+        // Set meanwhile: the newer answer stays. Not in the store (its own cap dropped it): no longer spilled.
+        if (a && this.spilledKeys.has(k) && !this.map.has(k)) n += this.restore(k, a);
+        else this.spilledKeys.delete(k);
+      }
+    }
+    this.evict();
+    return n;
+  }
+
+  private restore(key: string, a: StoredAnswer): number {
+    this.bytes += this.map.set(key, [a.value, a.expires, a.fetched, ++this.clock, entrySize(key, a.value)]).get(key)![4];
+    this.spilledKeys.delete(key);
+    if (this.leaving.delete(key)) this.dirty.add(key);
+    return 1;
   }
 
   stats(): CacheStats {
@@ -286,11 +340,14 @@ export class PersistentCache {
     const touched: [string, number][] = [];
     const dirty = this.dirty;
     this.dirty = new Set();
+    const leaving = this.leaving;
+    this.leaving = new Map();
     const since = this.savedClock;
     for (const k of dirty) {
       const e = this.map.get(k);
       if (e) put.push([k, { value: e[0], expires: e[1], fetched: e[2], used: e[3] }]);
     }
+    put.push(...leaving);
     // Reads since the last save move entries up the LRU order; the scan is per save, never per read.
     for (const [k, e] of this.map) if (e[3] > since && !dirty.has(k)) touched.push([k, e[3]]);
     const cleared = this.cleared;
@@ -308,6 +365,7 @@ export class PersistentCache {
     } catch (e) {
       // What was not written is written by the next save.
       for (const k of dirty) if (this.map.has(k)) this.dirty.add(k);
+      for (const [k, a] of leaving) if (!this.map.has(k) && !this.leaving.has(k)) this.leaving.set(k, a);
       if (cleared) this.cleared = true;
       if (metaDirty) this.metaDirty = true;
       const evicted = e instanceof StoreWriteError ? e.evicted : 0;
@@ -353,6 +411,9 @@ export class PersistentCache {
       const [k, e] = it.next().value as [string, Entry];
       this.map.delete(k);
       this.bytes -= e[4];
+      // Not saved yet: the next save writes it, so that the store keeps what memory lets go.
+      if (this.dirty.delete(k)) this.leaving.set(k, { value: e[0], expires: e[1], fetched: e[2], used: e[3] });
+      this.spilledKeys.add(k);
       n++;
     }
     // One report per burst of evictions (a refresh may evict thousands, one set() at a time).
@@ -371,9 +432,7 @@ function entrySize(key: string, value: unknown): number {
   return key.length + (value === null ? 4 : JSON.stringify(value).length) + ENTRY_OVERHEAD;
 }
 
-function mb(n: number): string {
-  return `${Math.round(n / 1048576)} MB`;
-}
+const mb = (n: number) => `${Math.round(n / 1048576)} MB`;
 
 function memoryFull(evicted: number, maxBytes: number, maxEntries: number): string {
   return (

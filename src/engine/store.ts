@@ -73,6 +73,8 @@ export interface AnswerStore {
   load(): Promise<{ entries: Iterable<[string, StoredAnswer]>; staleBefore: number; pending?: boolean; notices?: StoreNotice[] }>;
   write(changes: AnswerChanges): Promise<{ evicted: number; notices?: StoreNotice[] }>;
   clear(): Promise<void>;
+  /** The saved answers of these keys (those it has), for answers the cache let go of memory (PersistentCache.recall). */
+  read?(keys: readonly string[]): Promise<Map<string, StoredAnswer>>;
 }
 
 /** A KeyValueStore that keeps the cache's answers its own way (the CLI's SQLite file): PersistentCache then uses that. */

@@ -15,6 +15,9 @@ import { browserEstimate, browserIndexedDb, capFromEstimate, IdbKeyValueStore, o
 /** Uncompressed bytes of answers IndexedDB may keep at most: 200,000 answers take ~45 MB. */
 export const IDB_DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
 
+/** Writes in a row IndexedDB may leave unsettled (a busy page, a large tier) before it is given up for the session. */
+const IDB_TIMEOUTS_TOLERATED = 3;
+
 export interface TieredOptions {
   /** Opens the IndexedDB tier's store; null: this runtime has none. @default the browser's IndexedDB */
   open?: () => Promise<(KeyValueStore & { corrupt?: number }) | null>;
@@ -58,6 +61,8 @@ export class TieredAnswerStore implements AnswerStore {
   /** Changes IndexedDB has not been given yet (it is written at most every idbEveryMs). */
   private waiting: { put: Map<string, StoredAnswer>; touched: Map<string, number>; staleBefore: number } | null = null;
   private idbAt = -Infinity;
+  /** IndexedDB writes in a row that did not settle in time. */
+  private idbTimeouts = 0;
   private idbBusy = false;
   private timer: ReturnType<typeof setTimeout> | null = null;
   /** Notices of IndexedDB writes made by the timer, for the next save to report. */
@@ -134,6 +139,17 @@ export class TieredAnswerStore implements AnswerStore {
     return { evicted, notices };
   }
 
+  /** The answers of these keys, the newer of the two tiers' (IndexedDB's waiting changes included). */
+  async read(keys: readonly string[]): Promise<Map<string, StoredAnswer>> {
+    const [a, b] = await Promise.all([this.kv.read(keys), this.idb ? this.idb.read(keys) : new Map<string, StoredAnswer>()]);
+    for (const k of keys) {
+      const x = this.waiting?.put.get(k) ?? b.get(k);
+      const y = a.get(k);
+      if (x && (!y || x.fetched > y.fetched)) a.set(k, x);
+    }
+    return a;
+  }
+
   async clear(): Promise<void> {
     this.waiting = null;
     await Promise.all([this.kv.clear(), this.idb?.clear().catch(() => undefined)]);
@@ -163,8 +179,17 @@ export class TieredAnswerStore implements AnswerStore {
     this.idbBusy = true;
     this.idbAt = (this.options.now ?? Date.now)();
     try {
-      return await idb.write({ put: [...w.put], touched: [...w.touched], staleBefore: w.staleBefore });
+      const done = await idb.write({ put: [...w.put], touched: [...w.touched], staleBefore: w.staleBefore });
+      this.idbTimeouts = 0;
+      return done;
     } catch (e) {
+      const cause = e instanceof StoreWriteError ? e.cause : e;
+      if (cause instanceof StoreTimeoutError && ++this.idbTimeouts < IDB_TIMEOUTS_TOLERATED) {
+        // Slow, not refusing: the tier keeps what it was given (its shards stay to be written) and tries again.
+        this.waiting ??= { put: new Map(), touched: new Map(), staleBefore: w.staleBefore };
+        this.later();
+        return { evicted: 0 };
+      }
       this.giveUp(notices, "write_failed", isQuota(e) ? "cache.idb.quota" : "cache.idb.writeFailed", e);
       return null;
     } finally {

@@ -236,6 +236,36 @@ describe("the IndexedDB tier", () => {
     expect(s.tier).toBe("storage");
   });
 
+  test("a write that is slow, not refused: the tier is kept and written later; only writes that never settle give it up", async () => {
+    const kv = new MemoryStore();
+    let slow = 2; // the next two writes of a shard do not settle in time
+    const open = async () => {
+      const store = await idbStore();
+      const set = store.setItem.bind(store);
+      store.setItem = (k, v) => (slow > 0 ? new Promise<void>(() => undefined) : set(k, v));
+      return store;
+    };
+    const s = tiered(kv, { open, idbEveryMs: 0, idb: { writeTimeoutMs: 50 } });
+    await s.load();
+    expect((await s.write(changes(3))).notices).toEqual([]);
+    slow = 1;
+    expect((await s.write(changes(1, 3))).notices).toEqual([]);
+    expect(s.tier).toBe("indexeddb");
+    slow = 0;
+    expect((await s.write(changes(1, 4))).notices).toEqual([]);
+    // Everything the slow writes were given is there.
+    expect((await keysOf(tiered(new MemoryStore(), { open: idbStore }))).size).toBe(5);
+    // Three in a row that never settle: given up for the session, and said.
+    slow = 3;
+    await s.write(changes(1, 5));
+    await s.write(changes(1, 6));
+    const { notices } = await s.write(changes(1, 7));
+    expect(notices).toEqual([
+      expect.objectContaining({ kind: "write_failed", detail: expect.objectContaining({ key: "cache.idb.writeFailed" }) }),
+    ]);
+    expect(s.tier).toBe("storage");
+  });
+
   test("the room is taken from the browser's estimate", () => {
     expect(capFromEstimate(null, 100)).toBe(100);
     expect(capFromEstimate({ quota: 0, usage: 0 }, 100)).toBe(0);

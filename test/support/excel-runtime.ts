@@ -154,6 +154,14 @@ export interface StandInOptions {
   requirementSets?: Record<string, string>;
   /** The metadata file read (its flags decide what Excel passes and accepts). @default "functions.json" */
   metadataFile?: string;
+  /**
+   * The browser's IndexedDB (an IDBFactory, e.g. fake-indexeddb's), for a runtime that is a browser page
+   * (the shared runtime: WebView2, WKWebView, the browser of Excel on the web), with the Blob and
+   * CompressionStream that page has too. Left out: no `indexedDB` global, as in the JavaScript-only
+   * runtime, so the bundle keeps its answers in OfficeRuntime.storage alone. Pass the same factory to a
+   * second stand-in to reopen the workbook over the same browser storage.
+   */
+  indexedDB?: unknown;
 }
 
 /** Whether version `have` is at least `want` ("1.10" > "1.4"). */
@@ -222,7 +230,11 @@ export class ExcelStandIn {
         requirements: { isSetSupported: (name: string, version = "1.1") => name in sets && atLeast(sets[name], version) },
       },
     };
-    this.context = vm.createContext({ ...sandboxGlobals, ...(office ? { Office: office } : {}) });
+    // A browser page's storage: only when asked, so that the default runtime stays the one without it.
+    const browser = options.indexedDB
+      ? { indexedDB: options.indexedDB, Blob, CompressionStream, DecompressionStream, ReadableStream, WritableStream, TransformStream }
+      : {};
+    this.context = vm.createContext({ ...sandboxGlobals, ...browser, ...(office ? { Office: office } : {}) });
     (this.context as Record<string, unknown>).globalThis = this.context;
     (this.context as Record<string, unknown>).self = this.context;
     (this.context as Record<string, unknown>).window = this.context;

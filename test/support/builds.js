@@ -20,7 +20,8 @@ const path = require("path");
 const { spawn, spawnSync } = require("child_process");
 
 const ROOT = path.resolve(__dirname, "..", "..");
-const CACHE = path.join(ROOT, "node_modules", ".cache", "firma-test-builds");
+/** FIRMA_TEST_BUILDS: another folder for them (e.g. one no other checkout's tests clean up). */
+const CACHE = process.env.FIRMA_TEST_BUILDS || path.join(ROOT, "node_modules", ".cache", "firma-test-builds");
 const WEBPACK_CLI = path.join(ROOT, "node_modules", "webpack-cli", "bin", "cli.js");
 
 /** The address the deployment tests build for (docs/deploy.md). */

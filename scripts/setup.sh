@@ -24,4 +24,15 @@ fi
 # `npm install`, not `npm ci`: the registry this project uses lacks some other platforms' optional
 # binaries (e.g. @unrs/resolver-binding-* 1.13.0 for macOS), so the lockfile cannot list them and
 # `npm ci` refuses it; `npm install` keeps the locked versions and skips what this platform does not need.
-npm install --no-audit --no-fund
+# Nothing to do when node_modules was installed from the present lockfile (npm records what it
+# installed in node_modules/.package-lock.json): a second run of this script costs nothing.
+if [ -f node_modules/.package-lock.json ] && [ node_modules/.package-lock.json -nt package-lock.json ] &&
+  [ node_modules/.package-lock.json -nt package.json ]; then
+  echo "setup: node_modules is up to date with package-lock.json"
+else
+  # better-sqlite3 has no prebuilt binary for us and compiles from source (its SQLite and its addon):
+  # node-gyp builds them on every core instead of one (JOBS); --prefer-offline uses npm's cache
+  # where it has the locked version instead of asking the registry again.
+  JOBS=max npm install --no-audit --no-fund --prefer-offline
+  touch node_modules/.package-lock.json # npm leaves it alone when nothing changed: the check above needs it newer
+fi

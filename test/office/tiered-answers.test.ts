@@ -35,6 +35,11 @@ function tiered(kv: KeyValueStore, options: TieredOptions = {}): TieredAnswerSto
   return new TieredAnswerStore(kv, { open: idbStore, estimate: async () => null, ...options }, { maxBytes: 20_000 });
 }
 const keysOf = async (s: TieredAnswerStore) => new Set([...(await s.load()).entries].map(([k]) => k));
+/** Resolves once `cond` holds (checked every 20 ms); fails after 10 s. */
+async function until(cond: () => Promise<boolean>): Promise<void> {
+  for (const end = Date.now() + 10_000; !(await cond()); await new Promise((r) => setTimeout(r, 20)))
+    if (Date.now() > end) throw new Error("timed out waiting for a condition");
+}
 
 describe("the IndexedDB tier", () => {
   test("keeps every answer, compressed, while the 8 MB shards keep the most recent; a new session reads them all", async () => {
@@ -215,20 +220,23 @@ describe("the IndexedDB tier", () => {
       store.setItem = (k, v) => (failing ? Promise.reject(new Error("disk full")) : set(k, v));
       return store;
     };
-    const s = tiered(kv, { open, idbEveryMs: 300 });
+    // The clock the interval is measured by stands still: only the timer (300 ms of real time) makes
+    // IndexedDB's next write due, never a slow machine taking 300 ms between two of these lines.
+    const s = tiered(kv, { open, idbEveryMs: 300, now: () => 0 });
     await s.load();
     await s.write(changes(5));
     await s.write(changes(5, 5));
     const idbOnly = () => tiered(new MemoryStore(), { open: idbStore });
     expect((await keysOf(idbOnly())).size).toBe(5); // the second save waits
     expect((await keysOf(new TieredAnswerStore(kv, { open: async () => null }))).size).toBe(10);
-    await new Promise((r) => setTimeout(r, 450));
+    // the timer (300 ms after the first write) writes what waited: waited for, not slept for
+    await until(async () => (await keysOf(idbOnly())).size === 10);
     expect((await keysOf(idbOnly())).size).toBe(10);
     // A write by the timer that fails is reported with the next save.
     failing = true;
     await s.write(changes(1, 20));
     await s.write(changes(1, 21));
-    await new Promise((r) => setTimeout(r, 450));
+    await until(async () => s.tier === "storage"); // the timer's write has failed: IndexedDB is given up
     const { notices } = await s.write(changes(1, 22));
     expect(notices).toEqual([
       expect.objectContaining({ kind: "write_failed", detail: expect.objectContaining({ key: "cache.idb.writeFailed" }) }),

@@ -20,7 +20,8 @@ const path = require("path");
 const { spawn, spawnSync } = require("child_process");
 
 const ROOT = path.resolve(__dirname, "..", "..");
-const CACHE = path.join(ROOT, "node_modules", ".cache", "firma-test-builds");
+/** FIRMA_TEST_BUILDS: another folder for them (e.g. one no other checkout's tests clean up). */
+const CACHE = process.env.FIRMA_TEST_BUILDS || path.join(ROOT, "node_modules", ".cache", "firma-test-builds");
 const WEBPACK_CLI = path.join(ROOT, "node_modules", "webpack-cli", "bin", "cli.js");
 
 /** The address the deployment tests build for (docs/deploy.md). */
@@ -83,10 +84,32 @@ function settle(kind, tmp, dir) {
     fs.rmSync(tmp, { recursive: true, force: true });
     if (!fs.existsSync(dir)) throw e;
   }
-  // older builds of this kind are of sources that no longer exist
-  for (const name of fs.readdirSync(CACHE))
-    if (name.startsWith(`${kind}-`) && path.join(CACHE, name) !== dir && !name.includes(".tmp"))
-      fs.rmSync(path.join(CACHE, name), { recursive: true, force: true });
+  // Other builds of this kind are of other sources: gone once nothing has used them for a day. Not at
+  // once: checkouts that share node_modules (git worktrees) each use their own build, and removing
+  // theirs would fail their tests mid-run.
+  for (const name of fs.readdirSync(CACHE)) {
+    const other = path.join(CACHE, name);
+    if (!name.startsWith(`${kind}-`) || other === dir) continue;
+    try {
+      if (Date.now() - fs.statSync(other).mtimeMs > UNUSED_MS) fs.rmSync(other, { recursive: true, force: true });
+    } catch {
+      // removed meanwhile by another process
+    }
+  }
+}
+
+/** How long a build of other sources is kept after its last use. */
+const UNUSED_MS = 24 * 3600 * 1000;
+
+/** Marks a cached build as in use (its folder's time), so that other checkouts keep it. */
+function touch(dir) {
+  const now = new Date();
+  try {
+    fs.utimesSync(dir, now, now);
+  } catch {
+    // a read-only cache still serves
+  }
+  return dir;
 }
 
 const pending = new Map();
@@ -94,7 +117,7 @@ const pending = new Map();
 /** The folder of a build of this kind for the present sources, built first when the cache has none. */
 function ensureBuild(kind) {
   const dir = dirOf(kind);
-  if (fs.existsSync(dir)) return Promise.resolve(dir);
+  if (fs.existsSync(dir)) return Promise.resolve(touch(dir));
   if (pending.has(dir)) return pending.get(dir);
   fs.mkdirSync(CACHE, { recursive: true });
   const tmp = `${dir}.tmp${process.pid}-${Date.now()}`;
@@ -124,7 +147,7 @@ function ensureBuild(kind) {
 /** ensureBuild(), blocking: for the modules that need their build when they are loaded. */
 function ensureBuildSync(kind) {
   const dir = dirOf(kind);
-  if (fs.existsSync(dir)) return dir;
+  if (fs.existsSync(dir)) return touch(dir);
   fs.mkdirSync(CACHE, { recursive: true });
   const tmp = `${dir}.tmp${process.pid}-${Date.now()}`;
   const r = spawnSync(process.execPath, args(kind, tmp), { cwd: ROOT, env: buildEnv(kind), encoding: "utf8" });

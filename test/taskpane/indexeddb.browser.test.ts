@@ -69,9 +69,32 @@ const idbRecords = (page: Page) =>
       }),
   );
 
-/** A reload: the pane again in a new page of the same context (its localStorage and IndexedDB). */
-async function reopen(context: BrowserContext, old: Page, waitMs = 1500): Promise<Page> {
-  await old.waitForTimeout(waitMs); // the cache's safety-net save (500 ms after the last answer) has run
+/**
+ * Resolves once OfficeRuntime.storage's shards (here: localStorage) hold an answer for every one of
+ * `cuis`: the cache's safety-net save (500 ms after the last answer) has run. Waited for rather than
+ * slept for: a fixed 1.5 s was most of the time this file spent idle, and on a busy machine not always enough.
+ */
+const shardsHold = (page: Page, cuis: number[]) =>
+  page.waitForFunction(
+    (keys) => {
+      const text = Object.keys(localStorage)
+        .filter((k) => k.startsWith("firma.c2."))
+        .map((k) => localStorage.getItem(k))
+        .join("");
+      return keys.every((k) => text.includes(k));
+    },
+    cuis.map((c) => JSON.stringify(`p:${c}`)),
+    { timeout: 20_000, polling: 100 },
+  );
+
+/**
+ * A reload: the pane again in a new page of the same context (its localStorage and IndexedDB), once
+ * what it must find there is written: the answers for `cuis` in the shards; and, with `waitMs`, what
+ * waits for IndexedDB's timer too.
+ */
+async function reopen(context: BrowserContext, old: Page, cuis: number[], waitMs = 0): Promise<Page> {
+  if (cuis.length) await shardsHold(old, cuis);
+  if (waitMs) await old.waitForTimeout(waitMs);
   await old.close();
   const page = await context.newPage();
   await page.goto(`${h.origin}/taskpane.html`);
@@ -110,7 +133,7 @@ withChromium("the IndexedDB tier in Chromium", () => {
       for (const k of Object.keys(localStorage)) if (k.startsWith("firma.c2.")) localStorage.removeItem(k);
     });
     // IndexedDB is written at most every 5 s (tiered-answers.ts, idbEveryMs): what waits is written by then.
-    const again = await reopen(context, page, 6000);
+    const again = await reopen(context, page, cuis, 6000);
     expect(await idbRecords(again)).toBeGreaterThan(1);
     expect(await fill(again, cuis)).toEqual(names);
     expect(requestsOf(key)).toBe(spent);
@@ -166,16 +189,17 @@ withChromium("the IndexedDB tier in Chromium", () => {
     await context.addInitScript(breakIt);
     const key = `demo-business-idb${++serial}`;
     await saveKey(page, key);
-    const first = await reopen(context, page);
+    await page.waitForFunction((k) => localStorage.getItem("firma.apiKey") === k, key); // the next page starts with it
+    const first = await reopen(context, page, []);
     const cuis = data.sampleCuis(20, 7300 + serial * 40);
     const names = cuis.map((c) => data.company(c)!.denumire);
     expect(await fill(first, cuis)).toEqual(names);
     const spent = requestsOf(key);
     expect(spent).toBeGreaterThan(0);
-    await first.waitForTimeout(1000);
     if (kind) await first.waitForFunction((k) => document.getElementById("cache-problem")?.dataset.kind === k, kind, { timeout: 10_000 });
+    else await first.waitForTimeout(1000); // no problem to wait for: a second for one to appear (none must)
     expect(await shownProblem(first)).toBe(kind);
-    const again = await reopen(context, first);
+    const again = await reopen(context, first, cuis);
     expect(await fill(again, cuis)).toEqual(names);
     expect(requestsOf(key)).toBe(spent);
     await context.close();

@@ -276,8 +276,13 @@ withChromium("the task pane in a browser", () => {
       h.sandbox.config.latencyMs = 300; // slow enough to watch the progress
       try {
         await page.click("#refresh");
-        await page.waitForSelector("#refresh-progress", { state: "visible" });
-        expect(await text(page, "#refresh-status")).toMatch(/^Se actualizează… Formule gata: \d+ din \d+\. Credite cheltuite: \d+\.$/);
+        // The status as it reads the moment the progress shows, taken in the page: a separate read after
+        // the wait could come after the refresh has ended on a busy machine.
+        const during = await page.waitForFunction(() => {
+          const progress = document.getElementById("refresh-progress");
+          return progress && progress.offsetParent !== null && (document.getElementById("refresh-status")?.textContent ?? "").trim();
+        });
+        expect(await during.jsonValue()).toMatch(/^Se actualizează… Formule gata: \d+ din \d+\. Credite cheltuite: \d+\.$/);
         await idle(page);
       } finally {
         h.sandbox.config.latencyMs = 0;

@@ -139,6 +139,29 @@ export class CompanyAnswers {
     options: RequestOptions,
     pick: string | null,
   ): Promise<unknown> {
+    // An answer the memory cap moved out to the store is read back before anyone pays for it again.
+    if (this.ctx.cache.spilled(key)) return this.recallThenAsk(kind, key, cui, year, fields, signal, options, pick);
+    return this.askNow(kind, key, cui, year, fields, signal, options, pick);
+  }
+
+  private async recallThenAsk(...a: Parameters<CompanyAnswers["askNow"]>): Promise<unknown> {
+    const [kind, key, cui, year, fields, , , pick] = a;
+    await this.ctx.cache.recall([key]);
+    const rec = this.fresh(kind, cui, year, fields, key);
+    if (rec !== undefined) return pick === null ? rec : (rec[pick] ?? null);
+    return this.askNow(...a);
+  }
+
+  private askNow(
+    kind: Want["kind"],
+    key: string,
+    cui: number,
+    year: number,
+    fields: readonly string[],
+    signal: CancelSignal | undefined,
+    options: RequestOptions,
+    pick: string | null,
+  ): Promise<unknown> {
     if (this.ctx.cacheOnly() || options.cacheOnly) {
       try {
         const r = this.cachedOnly<Rec | null>(key, fields, !!options.cacheOnly);

@@ -436,8 +436,8 @@ const mb = (n: number) => `${Math.round(n / 1048576)} MB`;
 
 function memoryFull(evicted: number, maxBytes: number, maxEntries: number): string {
   return (
-    `Cache-ul din memorie e plin (${mb(maxBytes)} / ${maxEntries} răspunsuri): ${evicted} răspunsuri folosite cel mai demult au fost scoase și vor fi cerute din nou dacă e nevoie. / ` +
-    `The in-memory cache is full (${mb(maxBytes)} / ${maxEntries} answers): the ${evicted} least recently used answers were dropped and will be fetched again if needed.`
+    `Cache-ul din memorie e plin (${mb(maxBytes)} / ${maxEntries} răspunsuri): ${evicted} răspunsuri folosite cel mai demult au ieșit din memorie: se citesc din nou din stocarea add-in-ului când e nevoie, iar cele pe care nu le mai are se cer din nou. / ` +
+    `The in-memory cache is full (${mb(maxBytes)} / ${maxEntries} answers): the ${evicted} least recently used answers left memory: they are read back from the add-in's storage when needed, and those it no longer holds are fetched again.`
   );
 }
 

@@ -1,4 +1,5 @@
 import { KvAnswerStore, KvAnswerStoreOptions, StoreTimeoutError, StoreWriteError } from "./answer-store";
+import { SaveTimer } from "./save-timer";
 import { AnswerStore, hasAnswerStore, KeyValueStore, StoreNotice, StoredAnswer } from "./store";
 
 /** How long each kind of answer stays fresh. A stale entry is still served when a refresh fails. */
@@ -38,6 +39,8 @@ export interface CacheOptions {
    * refresh ends, which does not depend on a timer that a closing document may never fire. 0 = none. @default 500
    */
   saveDelayMs?: number;
+  /** While answers keep arriving, the longest a change waits for its save (save-timer.ts). @default 5,000 */
+  maxSaveDelayMs?: number;
   now?: () => number;
 }
 
@@ -81,7 +84,6 @@ export class PersistentCache {
   private readonly backend: AnswerStore;
   private readonly maxEntries: number;
   private readonly maxBytes: number;
-  private readonly saveDelayMs: number;
   private readonly now: () => number;
   private readonly listeners = new Set<(p: CacheProblem) => void>();
   private staleBefore = 0;
@@ -101,7 +103,7 @@ export class PersistentCache {
   private cleared = false;
   private metaDirty = false;
   private evictedUnreported = 0;
-  private saveTimer: ReturnType<typeof setTimeout> | null = null;
+  private readonly saveTimer: SaveTimer;
   private saving: Promise<void> = Promise.resolve();
   private loaded: Promise<void> | null = null;
   /** The latest problems, newest last, for a pane opened after they happened. */
@@ -112,7 +114,13 @@ export class PersistentCache {
     this.backend = options.backend ?? (hasAnswerStore(store) ? store.answers : new KvAnswerStore(store, options.kv));
     this.maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
     this.maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
-    this.saveDelayMs = options.saveDelayMs ?? 500;
+    const saveDelayMs = options.saveDelayMs ?? 500;
+    // Reported through onProblem by saveNow; nothing more to do with the rejection here.
+    this.saveTimer = new SaveTimer(
+      saveDelayMs,
+      Math.max(saveDelayMs, options.maxSaveDelayMs ?? 5000),
+      () => void this.save().catch(() => undefined),
+    );
     this.now = options.now ?? Date.now;
     if (!(this.maxEntries > 0)) throw new TypeError("cache maxEntries must be a positive number");
     if (!(this.maxBytes > 0)) throw new TypeError("cache maxBytes must be a positive number");
@@ -326,8 +334,7 @@ export class PersistentCache {
    * store failed, after reporting it; what failed stays to be written by the next save.
    */
   save(): Promise<void> {
-    if (this.saveTimer) clearTimeout(this.saveTimer);
-    this.saveTimer = null;
+    this.saveTimer.cancel();
     // One save at a time: a second waits for the first, then writes what is left.
     const next = this.saving.catch(() => undefined).then(() => this.saveNow());
     this.saving = next;
@@ -382,13 +389,7 @@ export class PersistentCache {
   }
 
   private scheduleSave(): void {
-    if (this.saveTimer || this.saveDelayMs <= 0) return;
-    this.saveTimer = setTimeout(() => {
-      this.saveTimer = null;
-      // Reported through onProblem by saveNow; nothing more to do with the rejection here.
-      this.save().catch(() => undefined);
-    }, this.saveDelayMs);
-    (this.saveTimer as { unref?: () => void }).unref?.();
+    this.saveTimer.schedule();
   }
 
   private report(p: CacheProblem): void {

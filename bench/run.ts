@@ -349,6 +349,12 @@ interface CpuResult {
   wallMs: number[];
   /** The bench's own bookkeeping per cell (fill() over already-settled promises), µs. */
   harnessUs: number;
+  /**
+   * The stand-in's and the bench's share per cell, µs, median of runs interleaved with FIRMA's: the same
+   * fill through the same stand-in, its functions answering a constant at once (what Excel's own work
+   * on a call costs here, and no add-in). Absent in results of older runs.
+   */
+  standInUs?: number;
 }
 
 /** W6: the engine's own CPU cost per cell on a recalculation of 100,000 cached cells. */
@@ -365,7 +371,18 @@ async function cpuPerCell(service: Service, args: Args, dist = DIST): Promise<Cp
   const runsUs: number[] = [];
   const wallMs: number[] = [];
   let wrong = 0;
+  // The stand-in alone: the same bundle's registrations, each answering one constant matrix at once.
+  const bare = excel(service, newKey("W6"), undefined, dist);
+  const constant = Promise.resolve([[1]]);
+  for (const id of [...bare.associated.keys()]) bare.associated.set(id, () => constant);
+  await fill(sheet.cells, viaExcel(bare)); // warm-up (JIT)
+  const standInRunsUs: number[] = [];
   for (let i = 0; i < 5; i++) {
+    (globalThis as { gc?: () => void }).gc?.();
+    const b0 = process.cpuUsage();
+    await fill(sheet.cells, viaExcel(bare));
+    const b = process.cpuUsage(b0);
+    standInRunsUs.push((b.user + b.system) / sheet.cells.length);
     (globalThis as { gc?: () => void }).gc?.();
     const c0 = process.cpuUsage();
     const f = await fill(sheet.cells, viaExcel(xl));
@@ -389,9 +406,11 @@ async function cpuPerCell(service: Service, args: Args, dist = DIST): Promise<Cp
     medianUs: median(runsUs),
     wallMs,
     harnessUs: round((h.user + h.system) / sheet.cells.length, 2),
+    standInUs: round(median(standInRunsUs), 2),
   };
   process.stderr.write(
-    `  W6 FIRMA: ${result.runsUs.join(", ")} µs CPU per cell (median ${result.medianUs}); ${recalcCalls} calls; ${wrong} cells not right\n`,
+    `  W6 FIRMA: ${result.runsUs.join(", ")} µs CPU per cell (median ${result.medianUs}; the stand-in and bench alone ${result.standInUs}, ` +
+      `FIRMA's own ${round(result.medianUs - result.standInUs!, 2)}); ${recalcCalls} calls; ${wrong} cells not right\n`,
   );
   if (wrong > 0) throw new Error(`W6: ${wrong} cells did not show the dataset's value`);
   return result;
@@ -493,12 +512,19 @@ function targets(rows: Row[], w6: CpuResult | null, bundle: Results["bundle"], h
       met: r5.timeMs! <= limit,
     });
   }
-  if (w6)
+  if (w6) {
     out.push({
-      target: "W6: ≤ 5 µs CPU per cached cell",
+      target: "W6: ≤ 5 µs CPU per cached cell, all of it (FIRMA, the stand-in, the bench)",
       measured: `${w6.medianUs} µs (median of ${w6.runsUs.length})`,
       met: w6.medianUs <= 5,
     });
+    if (w6.standInUs !== undefined)
+      out.push({
+        target: "W6: ≤ 5 µs CPU per cached cell, FIRMA's own (all of it − the stand-in and bench answering a constant)",
+        measured: `${round(w6.medianUs - w6.standInUs, 2)} µs (${w6.medianUs} − ${w6.standInUs})`,
+        met: w6.medianUs - w6.standInUs <= 5,
+      });
+  }
   out.push({
     target: `scripts the runtime page loads at startup ≤ ${n(bundle.budgetBytes / 1024)} KB`,
     measured: `${n(round(bundle.bytes / 1024, 1))} KB (${n(round(bundle.gzipBytes / 1024, 1))} KB gzipped)`,
@@ -591,7 +617,11 @@ function markdown(res: Results): string {
       `${n(w.cells)} cells (10,000 rows × 10 functions, cached by a priming fill of ${w.primingCalls} calls at 0 ms latency), recalculated through the stand-in: ` +
         `CPU (user + system, process.cpuUsage) per cell in ${w.runsUs.length} runs: ${w.runsUs.join(", ")} µs; median **${w.medianUs} µs**; ` +
         `wall time per recalculation ${w.wallMs.map((x) => n(x)).join(", ")} ms; calls during the recalculations: ${w.recalcCalls}. ` +
-        `Of this, the bench's own bookkeeping (the same fill over cells that answer at once) is ${w.harnessUs} µs per cell.`,
+        `Of this, the bench's own bookkeeping (the same fill over cells that answer at once) is ${w.harnessUs} µs per cell` +
+        (w.standInUs === undefined
+          ? "."
+          : `, and the stand-in with it (the same fill through the same stand-in, each function answering a constant at once; median of 5 runs interleaved with FIRMA's) ${w.standInUs} µs: FIRMA's own share is **${round(w.medianUs - w.standInUs, 2)} µs**. ` +
+            "The stand-in is TypeScript run by tsx, which names every closure it makes (esbuild's keepNames); Excel's own work on a call is not measured here."),
       "",
     );
   }

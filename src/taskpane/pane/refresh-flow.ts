@@ -107,6 +107,7 @@ export class RefreshFlow {
       }
       await this.run(p, false, allowed);
     } catch (e) {
+      status.dataset.outcome = "failed";
       ctx.say(status, (l) => t(l, "refresh.failed", { code: failureCode(e) }), "error");
     } finally {
       ctx.el["refresh-progress"].hidden = true;
@@ -301,6 +302,7 @@ export class RefreshFlow {
       this.unfinished = null;
       await this.run(next, true);
     } catch (e) {
+      status.dataset.outcome = "failed";
       ctx.say(status, (l) => t(l, "refresh.failed", { code: failureCode(e) }), "error");
     } finally {
       ctx.el["refresh-progress"].hidden = true;

@@ -189,6 +189,8 @@ withChromium("the pane with a personal token of a firm's server", () => {
       expect(await text(page, "#key-state")).toBe("Conectat la serverul firmei ca ana.");
       expect(await text(page, "#key-status")).toMatch(/^Cheia a fost salvată\. Conectat la serverul firmei ca ana\./);
       expect(await text(page, 'label[for="api-key"]')).toBe("Tokenul personal primit de la firmă");
+      // a test of her token asks the firm's server: no credit, and the button says so
+      expect(await text(page, "#test-key")).toBe("Testează (fără credit)");
       // her figures, in place of the plan's meters
       expect(await shown(page, "#firm-usage")).toBe(true);
       for (const sel of ["#meter-today", "#meter-month", "#plan", ".chart"]) expect(await shown(page, sel)).toBe(false);
@@ -263,6 +265,7 @@ withChromium("the pane with a personal token of a firm's server", () => {
       await page.click("#remove-key");
       await idle(page);
       expect(await text(page, "#key-state")).toMatch(/^Nicio cheie/);
+      expect(await text(page, "#test-key")).toBe("Testează (1 credit)");
       expect(await page.getAttribute("#key-state", "data-firm")).toBeNull();
       expect(await shown(page, "#firm-usage")).toBe(false);
       expect(await shown(page, "#meter-month")).toBe(true);

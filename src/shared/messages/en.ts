@@ -43,6 +43,7 @@ export const en: Readonly<Record<MessageKey, string>> = {
 
   // pane.firm: the pane with a personal token of a firm's FIRMA server (src/taskpane/pane/firm.ts)
   "pane.firm.keyLabel": "The key from the service, or your personal token from your firm",
+  "pane.firm.test": "Test (no credit)",
   "pane.firm.tokenLabel": "Your personal token from your firm",
   "pane.firm.keyHint":
     "If your firm runs its own FIRMA server, paste here the personal token (firma_…) your administrator gave you: the firm's key stays on the server, and testing the token costs no credit.",

@@ -49,6 +49,7 @@ export const ro = {
 
   // pane.firm: the pane with a personal token of a firm's FIRMA server (src/taskpane/pane/firm.ts)
   "pane.firm.keyLabel": "Cheia primită de la serviciu sau tokenul personal de la firmă",
+  "pane.firm.test": "Testează (fără credit)",
   "pane.firm.tokenLabel": "Tokenul personal primit de la firmă",
   "pane.firm.keyHint":
     "Dacă firma are propriul server FIRMA, lipiți aici tokenul personal (firma_…) primit de la administrator: cheia firmei rămâne pe server, iar testarea tokenului nu costă credite.",

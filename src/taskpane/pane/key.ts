@@ -54,6 +54,8 @@ export class KeySection {
         firm.kind === "connected" ? "pane.firm.tokenLabel" : has && firm.kind === "none" ? "key.label" : "pane.firm.keyLabel",
       );
     el["remove-key"].hidden = !has;
+    // With a firm's token the test asks the firm's server, which charges nothing: the button says so.
+    el["test-key"].textContent = t(l, firm.kind === "none" ? "key.test" : "pane.firm.test");
   }
 
   renderToggle(): void {

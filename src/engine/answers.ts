@@ -172,9 +172,7 @@ export class CompanyAnswers {
       }
     }
     if (signal?.aborted) return Promise.reject(new AbortedError());
-    return pick === null
-      ? this.ctx.queue.request(kind, key, cui, year, fields, signal)
-      : this.ctx.queue.request(kind, key, cui, year, fields, signal, pick);
+    return this.ctx.queue.request(kind, key, cui, year, fields, signal, pick);
   }
 
   /** Years from..to, latest first, those the service has; a year without figures is left out. */

@@ -61,7 +61,7 @@ export class RequestQueue {
     year: number,
     fields: readonly string[],
     signal: CancelSignal | undefined,
-    pick: string,
+    pick: string | null,
   ): Promise<unknown>;
   request(
     kind: Want["kind"],

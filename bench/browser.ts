@@ -21,7 +21,7 @@ import * as http from "http";
 import type { AddressInfo } from "net";
 import type { CDPSession, Page } from "playwright-core";
 import * as data from "../sandbox/dataset";
-import { CHROMIUM, haveChromium, launchChromium } from "../test/taskpane/harness";
+import { CHROMIUM, CONTENT_TYPES, haveChromium, launchChromium } from "../test/taskpane/harness";
 import { round } from "./measure";
 import { latencyBound } from "./workloads";
 
@@ -64,14 +64,6 @@ interface Svc {
   usage(key: string): Promise<{ total: number; refused: number; calls: number }>;
 }
 
-const TYPES: Record<string, string> = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".css": "text/css",
-  ".png": "image/png",
-  ".json": "application/json",
-};
-
 /** dist/ on 127.0.0.1, with the service's paths passed on to the sandbox (the page may connect to its own origin only). */
 function serveWithService(dir: string, service: string): Promise<http.Server> {
   const target = new URL(service);
@@ -94,7 +86,7 @@ function serveWithService(dir: string, service: string): Promise<http.Server> {
     if (!file.startsWith(dir)) return void res.writeHead(403).end();
     fs.readFile(file, (err, body) => {
       if (err) return void res.writeHead(404).end();
-      res.writeHead(200, { "content-type": TYPES[path.extname(file)] ?? "application/octet-stream" }).end(body);
+      res.writeHead(200, { "content-type": CONTENT_TYPES[path.extname(file)] ?? "application/octet-stream" }).end(body);
     });
   });
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));

@@ -20,7 +20,8 @@ export const CHROMIUM = process.env.FIRMA_CHROMIUM || "/usr/bin/chromium";
 export const haveChromium = fs.existsSync(CHROMIUM);
 const STANDIN = path.join(__dirname, "excel-standin.js");
 
-const TYPES: Record<string, string> = {
+/** Content types of the files a build serves (also the bench's browser page, bench/browser.ts). */
+export const CONTENT_TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
   ".js": "text/javascript; charset=utf-8",
   ".css": "text/css",
@@ -66,7 +67,7 @@ export function serve(dir: string): Promise<http.Server> {
         res.writeHead(404).end();
         return;
       }
-      res.writeHead(200, { "content-type": TYPES[path.extname(file)] ?? "application/octet-stream" }).end(data);
+      res.writeHead(200, { "content-type": CONTENT_TYPES[path.extname(file)] ?? "application/octet-stream" }).end(data);
     });
   });
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));

@@ -162,6 +162,22 @@ function excel(service: Service, key: string, storage = new StandInStorage(), di
 
 const viaExcel = (xl: ExcelStandIn) => (c: Cell) => xl.call(c.fn, c.args).then(shownOf);
 
+/**
+ * A baseline's cells invoked through the same Excel stand-in as FIRMA's: the stand-in shapes each
+ * call's arguments by the function's metadata and shows its answer, as it does for FIRMA, so every
+ * strategy pays the same invocation work per cell (a real add-in's functions are invoked by Excel too).
+ * The baseline answers the cell itself; the stand-in shows a placeholder matrix in its place.
+ */
+function baselineViaExcel(xl: ExcelStandIn, s: Strategy): (c: Cell) => Promise<Shown> {
+  return (c) => {
+    let got: Shown = { error: "not answered" };
+    return xl
+      .invokeAs(c.fn, () => s.invoke(c).then((r) => ((got = r), PLACEHOLDER)), c.args)
+      .then(() => got);
+  };
+}
+const PLACEHOLDER = [[0]];
+
 // ---- one measured fill --------------------------------------------------------------------------
 
 interface Row {
@@ -256,22 +272,23 @@ async function warmUp(invoke: (c: Cell) => Promise<Shown>): Promise<void> {
 /** The baselines on a sheet (fresh instances, fresh keys). */
 async function baselines(service: Service, args: Args, sheet: Sheet, min: Minimum, bound: number, slowPerCell: boolean): Promise<Row[]> {
   const rows: Row[] = [];
+  const xl = excel(service, newKey(sheet.id)); // only its invocation path is used: no FIRMA function is called
   const per: StrategyName = "one call per cell";
   if (slowPerCell && args.quick) {
     rows.push(skipped(sheet, per, min, bound, "skipped (--quick)"));
   } else {
     const key = newKey(sheet.id);
     const s = new OneCallPerCell(service.url, key, CONCURRENCY);
-    await warmUp((c) => s.invoke(c));
-    rows.push(await measure(service, sheet, per, key, min, bound, () => fill(sheet.cells, (c) => s.invoke(c))));
+    await warmUp(baselineViaExcel(xl, s));
+    rows.push(await measure(service, sheet, per, key, min, bound, () => fill(sheet.cells, baselineViaExcel(xl, s))));
   }
   for (const split of [false, true]) {
     const key = newKey(sheet.id);
     const s: Strategy = new TimerFlushBatching(service.url, key, { split, concurrency: CONCURRENCY });
     const name: StrategyName = split ? "timer-flush + size split (variant)" : "timer-flush batching (MS sample)";
-    await warmUp((c) => s.invoke(c));
+    await warmUp(baselineViaExcel(xl, s));
     (s as TimerFlushBatching).statuses = {}; // the warm-up's answers are not the workload's
-    const row = await measure(service, sheet, name, key, min, bound, () => fill(sheet.cells, (c) => s.invoke(c)));
+    const row = await measure(service, sheet, name, key, min, bound, () => fill(sheet.cells, baselineViaExcel(xl, s)));
     const statuses = (s as TimerFlushBatching).statuses;
     const refused = Object.entries(statuses).filter(([st]) => st !== "200");
     if (refused.length > 0)
@@ -326,13 +343,14 @@ async function portfolio(service: Service, args: Args): Promise<Row[]> {
     heapMb: null,
     note: perCell.calls === null ? perCell.note : "not re-run: without a cache every recalculation repeats W3's calls (figures of W3)",
   });
+  const bx = excel(service, newKey("W4")); // the baselines' invocation path (as in baselines())
   for (const split of [false, true]) {
     const k = newKey("W4");
     const s = new TimerFlushBatching(service.url, k, { split, concurrency: CONCURRENCY });
-    await fill(w4.cells, (c) => s.invoke(c)); // the first calculation
+    await fill(w4.cells, baselineViaExcel(bx, s)); // the first calculation
     rows.push(
       await measure(service, w4, split ? "timer-flush + size split (variant)" : "timer-flush batching (MS sample)", k, zero, 0, () =>
-        fill(w4.cells, (c) => s.invoke(c)),
+        fill(w4.cells, baselineViaExcel(bx, s)),
       ),
     );
   }
@@ -551,7 +569,7 @@ function markdown(res: Results): string {
     `- Sandbox in its own process, injected latency ${s.latencyMs} ms per call (jitter ${s.jitterMs}); FIRMA at its defaults: concurrency ${s.concurrency}, batching window ${s.windowMs} ms; baselines limited to the same ${s.baselineConcurrency} calls at once (a browser's connections per host).`,
   );
   lines.push(
-    "- FIRMA = the built `dist/runtime.js`, `shared.js` and `functions.js` (as the runtime page loads them) in the Excel runtime stand-in (test/support/excel-runtime.ts); baselines = bench/baselines.ts.",
+    "- FIRMA = the built `dist/runtime.js`, `shared.js` and `functions.js` (as the runtime page loads them) in the Excel runtime stand-in (test/support/excel-runtime.ts); baselines = bench/baselines.ts, invoked through the same stand-in (its argument shaping and answer display per cell, `invokeAs`), so every strategy pays the same invocation work.",
   );
   lines.push(
     "- API minimum: ⌈distinct valid CUIs with a profile cell / 100⌉ + ⌈distinct valid CUIs with a financial cell / 50⌉ (spec: 1 credit per call, batches of ≤ 100 / ≤ 50 CUIs; assumes batch items carry the fields shown, as the sandbox's do).",

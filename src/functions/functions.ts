@@ -22,8 +22,9 @@ useOfficeStorage();
  * @customfunction ACTUALIZAT
  * @param cui
  * @param invocation
+ * @returns {any[][]}
  */
-export function actualizat(cui: any[][], invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+export function actualizat(cui: any[][], invocation: CustomFunctions.CancelableInvocation) {
   return run("ACTUALIZAT", [cui], invocation);
 }
 
@@ -31,8 +32,9 @@ export function actualizat(cui: any[][], invocation: CustomFunctions.CancelableI
  * @customfunction DENUMIRE
  * @param cui
  * @param invocation
+ * @returns {any[][]}
  */
-export function denumire(cui: any[][], invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+export function denumire(cui: any[][], invocation: CustomFunctions.CancelableInvocation) {
   return run("DENUMIRE", [cui], invocation);
 }
 
@@ -40,8 +42,9 @@ export function denumire(cui: any[][], invocation: CustomFunctions.CancelableInv
  * @customfunction STARE
  * @param cui
  * @param invocation
+ * @returns {any[][]}
  */
-export function stare(cui: any[][], invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+export function stare(cui: any[][], invocation: CustomFunctions.CancelableInvocation) {
   return run("STARE", [cui], invocation);
 }
 
@@ -49,8 +52,9 @@ export function stare(cui: any[][], invocation: CustomFunctions.CancelableInvoca
  * @customfunction JUDET
  * @param cui
  * @param invocation
+ * @returns {any[][]}
  */
-export function judet(cui: any[][], invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+export function judet(cui: any[][], invocation: CustomFunctions.CancelableInvocation) {
   return run("JUDET", [cui], invocation);
 }
 
@@ -58,8 +62,9 @@ export function judet(cui: any[][], invocation: CustomFunctions.CancelableInvoca
  * @customfunction LOCALITATE
  * @param cui
  * @param invocation
+ * @returns {any[][]}
  */
-export function localitate(cui: any[][], invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+export function localitate(cui: any[][], invocation: CustomFunctions.CancelableInvocation) {
   return run("LOCALITATE", [cui], invocation);
 }
 
@@ -67,8 +72,9 @@ export function localitate(cui: any[][], invocation: CustomFunctions.CancelableI
  * @customfunction ADRESA
  * @param cui
  * @param invocation
+ * @returns {any[][]}
  */
-export function adresa(cui: any[][], invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+export function adresa(cui: any[][], invocation: CustomFunctions.CancelableInvocation) {
   return run("ADRESA", [cui], invocation);
 }
 
@@ -76,8 +82,9 @@ export function adresa(cui: any[][], invocation: CustomFunctions.CancelableInvoc
  * @customfunction CAEN
  * @param cui
  * @param invocation
+ * @returns {any[][]}
  */
-export function caen(cui: any[][], invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+export function caen(cui: any[][], invocation: CustomFunctions.CancelableInvocation) {
   return run("CAEN", [cui], invocation);
 }
 
@@ -85,8 +92,9 @@ export function caen(cui: any[][], invocation: CustomFunctions.CancelableInvocat
  * @customfunction TVA
  * @param cui
  * @param invocation
+ * @returns {any[][]}
  */
-export function tva(cui: any[][], invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+export function tva(cui: any[][], invocation: CustomFunctions.CancelableInvocation) {
   return run("TVA", [cui], invocation);
 }
 
@@ -94,8 +102,9 @@ export function tva(cui: any[][], invocation: CustomFunctions.CancelableInvocati
  * @customfunction NRREG
  * @param cui
  * @param invocation
+ * @returns {any[][]}
  */
-export function nrreg(cui: any[][], invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+export function nrreg(cui: any[][], invocation: CustomFunctions.CancelableInvocation) {
   return run("NRREG", [cui], invocation);
 }
 
@@ -104,8 +113,9 @@ export function nrreg(cui: any[][], invocation: CustomFunctions.CancelableInvoca
  * @param cui
  * @param [an]
  * @param invocation
+ * @returns {any[][]}
  */
-export function ca(cui: any[][], an: any, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+export function ca(cui: any[][], an: any, invocation: CustomFunctions.CancelableInvocation) {
   return run("CA", [cui, an], invocation);
 }
 
@@ -114,8 +124,9 @@ export function ca(cui: any[][], an: any, invocation: CustomFunctions.Cancelable
  * @param cui
  * @param [an]
  * @param invocation
+ * @returns {any[][]}
  */
-export function cifraAfaceri(cui: any[][], an: any, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+export function cifraAfaceri(cui: any[][], an: any, invocation: CustomFunctions.CancelableInvocation) {
   return run("CIFRA_AFACERI", [cui, an], invocation);
 }
 
@@ -124,8 +135,9 @@ export function cifraAfaceri(cui: any[][], an: any, invocation: CustomFunctions.
  * @param cui
  * @param [an]
  * @param invocation
+ * @returns {any[][]}
  */
-export function profit(cui: any[][], an: any, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+export function profit(cui: any[][], an: any, invocation: CustomFunctions.CancelableInvocation) {
   return run("PROFIT", [cui, an], invocation);
 }
 
@@ -134,8 +146,9 @@ export function profit(cui: any[][], an: any, invocation: CustomFunctions.Cancel
  * @param cui
  * @param [an]
  * @param invocation
+ * @returns {any[][]}
  */
-export function active(cui: any[][], an: any, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+export function active(cui: any[][], an: any, invocation: CustomFunctions.CancelableInvocation) {
   return run("ACTIVE", [cui, an], invocation);
 }
 
@@ -144,8 +157,9 @@ export function active(cui: any[][], an: any, invocation: CustomFunctions.Cancel
  * @param cui
  * @param [an]
  * @param invocation
+ * @returns {any[][]}
  */
-export function datorii(cui: any[][], an: any, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+export function datorii(cui: any[][], an: any, invocation: CustomFunctions.CancelableInvocation) {
   return run("DATORII", [cui, an], invocation);
 }
 
@@ -154,8 +168,9 @@ export function datorii(cui: any[][], an: any, invocation: CustomFunctions.Cance
  * @param cui
  * @param [an]
  * @param invocation
+ * @returns {any[][]}
  */
-export function angajati(cui: any[][], an: any, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+export function angajati(cui: any[][], an: any, invocation: CustomFunctions.CancelableInvocation) {
   return run("ANGAJATI", [cui, an], invocation);
 }
 
@@ -163,8 +178,9 @@ export function angajati(cui: any[][], an: any, invocation: CustomFunctions.Canc
  * @customfunction PROFIL
  * @param cui
  * @param invocation
+ * @returns {any[][]}
  */
-export function profil(cui: any[][], invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+export function profil(cui: any[][], invocation: CustomFunctions.CancelableInvocation) {
   return run("PROFIL", [cui], invocation);
 }
 
@@ -174,8 +190,9 @@ export function profil(cui: any[][], invocation: CustomFunctions.CancelableInvoc
  * @param camp
  * @param [an]
  * @param invocation
+ * @returns {any[][]}
  */
-export function camp(cui: any[][], camp: any, an: any, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+export function camp(cui: any[][], camp: any, an: any, invocation: CustomFunctions.CancelableInvocation) {
   return run("CAMP", [cui, camp, an], invocation);
 }
 
@@ -183,8 +200,9 @@ export function camp(cui: any[][], camp: any, an: any, invocation: CustomFunctio
  * @customfunction FISA
  * @param cui
  * @param invocation
+ * @returns {any[][]}
  */
-export function fisa(cui: any[][], invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+export function fisa(cui: any[][], invocation: CustomFunctions.CancelableInvocation) {
   return run("FISA", [cui], invocation);
 }
 
@@ -193,8 +211,9 @@ export function fisa(cui: any[][], invocation: CustomFunctions.CancelableInvocat
  * @param cui
  * @param [an]
  * @param invocation
+ * @returns {any[][]}
  */
-export function financiar(cui: any[][], an: any, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+export function financiar(cui: any[][], an: any, invocation: CustomFunctions.CancelableInvocation) {
   return run("FINANCIAR", [cui, an], invocation);
 }
 
@@ -205,14 +224,9 @@ export function financiar(cui: any[][], an: any, invocation: CustomFunctions.Can
  * @param an_pana
  * @param [indicator]
  * @param invocation
+ * @returns {any[][]}
  */
-export function istoric(
-  cui: any,
-  an_de_la: any,
-  an_pana: any,
-  indicator: any,
-  invocation: CustomFunctions.CancelableInvocation,
-): Promise<any[][]> {
+export function istoric(cui: any, an_de_la: any, an_pana: any, indicator: any, invocation: CustomFunctions.CancelableInvocation) {
   return run("ISTORIC", [cui, an_de_la, an_pana, indicator], invocation);
 }
 
@@ -224,15 +238,9 @@ export function istoric(
  * @param [stare]
  * @param [limit]
  * @param invocation
+ * @returns {any[][]}
  */
-export function cauta(
-  q: any,
-  judet: any,
-  caen: any,
-  stare: any,
-  limit: any,
-  invocation: CustomFunctions.CancelableInvocation,
-): Promise<any[][]> {
+export function cauta(q: any, judet: any, caen: any, stare: any, limit: any, invocation: CustomFunctions.CancelableInvocation) {
   return run("CAUTA", [q, judet, caen, stare, limit], invocation);
 }
 
@@ -242,8 +250,9 @@ export function cauta(
  * @param [categorie]
  * @param [scop]
  * @param invocation
+ * @returns {any[][]}
  */
-export function topuri(an: any, categorie: any, scop: any, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+export function topuri(an: any, categorie: any, scop: any, invocation: CustomFunctions.CancelableInvocation) {
   return run("TOPURI", [an, categorie, scop], invocation);
 }
 
@@ -252,15 +261,17 @@ export function topuri(an: any, categorie: any, scop: any, invocation: CustomFun
  * @param slug
  * @param [limit]
  * @param invocation
+ * @returns {any[][]}
  */
-export function top(slug: any, limit: any, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+export function top(slug: any, limit: any, invocation: CustomFunctions.CancelableInvocation) {
   return run("TOP", [slug, limit], invocation);
 }
 
 /**
  * @customfunction JUDETE
  * @param invocation
+ * @returns {any[][]}
  */
-export function judete(invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+export function judete(invocation: CustomFunctions.CancelableInvocation) {
   return run("JUDETE", [], invocation);
 }

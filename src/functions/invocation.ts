@@ -13,6 +13,9 @@ import { recordInvocation } from "../shared/invocations";
 import { getSettings } from "../shared/settings";
 import { toExcel } from "./excel-results";
 
+/** Set in the constructor so that every context has one shape (the engine is known before evaluation). */
+const NO_ENGINE = null as unknown as FirmaEngine;
+
 /**
  * One invocation's context for evaluate(): the engine, the language, and its own cancellation
  * signal (a CancelSignal, src/api/types.ts: `aborted`, add/removeEventListener("abort")). A real
@@ -22,7 +25,7 @@ import { toExcel } from "./excel-results";
  * closure, no signal, no listener. A listener added after the abort is not called, as with AbortSignal.
  */
 class InvocationContext implements EvalContext, CancelSignal {
-  engine!: FirmaEngine;
+  engine: FirmaEngine = NO_ENGINE;
   lang: Lang = "ro";
   cacheOnly = false;
   preview = false;
@@ -77,7 +80,7 @@ class InvocationContext implements EvalContext, CancelSignal {
  * formatted number's number, an error cell's error), cancellation → AbortSignal, the engine's matrix →
  * Excel's values and errors.
  */
-export function run(name: string, excelArgs: unknown[], invocation?: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+export function run(name: string, excelArgs: unknown[], invocation?: CustomFunctions.CancelableInvocation): CellAnswer {
   // The arguments' array is the function's own (functions.ts): read in place, no copy per cell.
   const args = excelArgs;
   for (let i = 0; i < args.length; i++) args[i] = plainArgument(args[i]);
@@ -115,13 +118,28 @@ function supportsEntityValues(): boolean {
   }
 }
 
-/** Evaluates with the engine ready; a result the cache answered in full needs no waiting. */
-function evaluateIn(ctx: InvocationContext, engine: FirmaEngine, name: string, args: unknown[]): Promise<any[][]> {
+/**
+ * What a function gives Excel: the matrix itself when the cache answered every cell, else a promise
+ * of it. A custom function "can return a promise" (https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-json-autogeneration,
+ * "Promise"), and one that reaches the web "must" (custom-functions-web-reqs): the cells that wait for
+ * the service do; office.js sets a result without `then` at once. The metadata has no field for it
+ * (custom-functions-json: `result` is `dimensionality` and `type`), so the exported functions say
+ * `@returns {any[][]}` and no TypeScript return type: the generator reads a union or an alias of one
+ * as a scalar result, or refuses it (docs/excel.md).
+ */
+export type CellAnswer = any[][] | Promise<any[][]>;
+
+/**
+ * Evaluates with the engine ready; a result the cache answered in full needs no waiting and no
+ * promise (a recalculation of cached cells). A lone error is still a rejected promise, as before:
+ * the cell shows the error thrown with its message (excel-results.ts).
+ */
+function evaluateIn(ctx: InvocationContext, engine: FirmaEngine, name: string, args: unknown[]): CellAnswer {
   ctx.engine = engine;
   ctx.lang = getSettings().language;
   try {
     const result = evaluateNow(name, args, ctx);
-    return result instanceof Promise ? result.then(toExcel) : Promise.resolve(toExcel(result));
+    return result instanceof Promise ? result.then(toExcel) : toExcel(result);
   } catch (e) {
     return Promise.reject(e);
   }

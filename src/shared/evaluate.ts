@@ -22,6 +22,8 @@ export { excelDate, FUNCTIONS } from "./function-table";
 export { headers } from "./headers";
 export { LIST_FUNCTIONS } from "./list-functions";
 
+const OWN = Object.prototype.hasOwnProperty;
+
 /** Evaluates FIRMA.<name>(args…). Unknown names give #NAME?. */
 export async function evaluate(name: string, args: unknown[], ctx: EvalContext): Promise<Matrix> {
   return evaluateNow(name, args, ctx);
@@ -29,8 +31,10 @@ export async function evaluate(name: string, args: unknown[], ctx: EvalContext):
 
 /** evaluate(), but a result the cache answered in full comes back at once, without a promise. */
 export function evaluateNow(name: string, args: unknown[], ctx: EvalContext): Matrix | Promise<Matrix> {
-  const n = name.toUpperCase();
-  const impl = FUNCTIONS[n];
+  // Excel's functions give their names in capitals already: no new string per cell for them. Own
+  // properties only: "toString" is no function of FIRMA's.
+  const n = OWN.call(FUNCTIONS, name) ? name : name.toUpperCase();
+  const impl = OWN.call(FUNCTIONS, n) ? FUNCTIONS[n] : undefined;
   if (!impl) return [[{ error: "#NAME?", message: `FIRMA.${name}?` }]];
   // An error in an argument other than the CUI (a year, a field name…) is the whole answer, as Excel
   // gives for a function that takes no errors; a CUI's error stays in its own cell (perCui).

@@ -235,6 +235,25 @@ describe("the bundle as Excel uses it", () => {
     expect(first.calls()).toBe(3);
   });
 
+  test("a cell the cache answers gets its matrix at once, without a promise; a cell that waits, and a lone error, get a promise", async () => {
+    const { xl, calls } = excel();
+    const [cui, other] = data.sampleCuis(2, 62500);
+    const denumire = xl.associated.get("DENUMIRE")!;
+    const thenable = (x: unknown) => typeof (x as { then?: unknown })?.then === "function";
+    const waiting = denumire([[cui]], {});
+    expect(thenable(waiting)).toBe(true); // the service is asked: office.js waits for it
+    expect(await waiting).toEqual([[data.company(cui)!.denumire]]);
+    const cached = denumire([[cui]], {});
+    expect(thenable(cached)).toBe(false); // office.js sets a result without `then` at once
+    expect(cached).toEqual([[data.company(cui)!.denumire]]);
+    expect(thenable(denumire([[other]], {}))).toBe(true);
+    // A lone error (a bad CUI, known at once) is still thrown through a rejected promise, with its message.
+    const bad = denumire([["RO123"]], {});
+    expect(thenable(bad)).toBe(true);
+    await expect(bad).rejects.toBeInstanceOf(StandInError);
+    expect(calls()).toBeLessThanOrEqual(2);
+  });
+
   test("a cancelled invocation still waiting is not fetched", async () => {
     const { xl, key } = excel();
     const [keep, drop] = data.sampleCuis(2, 63000);

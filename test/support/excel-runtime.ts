@@ -270,18 +270,20 @@ export class ExcelStandIn {
   /**
    * Runs `fn` the way `call` runs FIRMA.<id>: FIRMA.<id>'s metadata shapes the arguments, and the answer
    * is shown by the same rules. The bench passes its baselines' functions here, so that every strategy
-   * pays the same invocation work. Per-call work allocates no closure (the bench invokes 100,000 cells).
+   * pays the same invocation work. Per-call work allocates no closure and no async frame (the bench
+   * invokes 100,000 cells): a function's answer, plain or a promise, is shown by handlers made once per function.
    */
-  async invokeAs(id: string, fn: (...args: unknown[]) => unknown, args: unknown[], invocation: Invocation = {}): Promise<unknown> {
-    const m = this.meta(id);
+  invokeAs(id: string, fn: (...args: unknown[]) => unknown, args: unknown[], invocation: Invocation = {}): Promise<unknown> {
+    const m = this.metaById.get(id);
+    if (!m) return Promise.reject(new Error(`FIRMA.${id} is not in functions.json`));
     const params = m.parameters;
     const shaped: unknown[] = new Array(params.length);
-    const state: { answer: StandInError | null } = { answer: null };
+    this.refused = null;
     for (let i = 0; i < params.length; i++) {
       const p = params[i];
       const v = i < args.length ? args[i] : null;
       if (v === undefined || v === null) {
-        if (!p.optional) throw new Error(`FIRMA.${id}: ${p.name} is required`);
+        if (!p.optional) return Promise.reject(new Error(`FIRMA.${id}: ${p.name} is required`));
         shaped[i] = null;
         continue;
       }
@@ -292,27 +294,51 @@ export class ExcelStandIn {
           const row: unknown = v[r];
           if (Array.isArray(row)) {
             const cells: unknown[] = new Array(row.length);
-            for (let c = 0; c < row.length; c++) cells[c] = this.pass(row[c], state);
+            for (let c = 0; c < row.length; c++) cells[c] = this.pass(row[c]);
             rows[r] = cells;
-          } else rows[r] = this.pass(row, state);
+          } else rows[r] = this.pass(row);
         }
         handed = rows;
-      } else handed = this.pass(v, state);
+      } else handed = this.pass(v);
       shaped[i] = p.dimensionality === "matrix" && !Array.isArray(handed) ? [[handed]] : handed;
     }
     // An error argument without allowErrorForDataTypeAny: Excel answers with it, the function is not called.
-    if (state.answer) return state.answer;
+    const refused = this.refused as StandInError | null;
+    if (refused) return Promise.resolve(refused);
     if (m.options?.cancelable) shaped.push(invocation);
+    const h = this.handlers(id);
+    let answer: unknown;
     try {
-      return this.shown(id, await fn(...shaped));
+      answer = fn(...shaped);
     } catch (e) {
-      if (e instanceof StandInError) return this.shown(id, e);
-      throw e;
+      return e instanceof StandInError ? Promise.resolve(h.ok(e)) : Promise.reject(e);
     }
+    // A plain answer is taken as it is, a promise when it settles (office.js takes both: a result without `then` is set at once).
+    if (answer !== null && typeof (answer as { then?: unknown }).then === "function") return (answer as Promise<unknown>).then(h.ok, h.fail);
+    return Promise.resolve(h.ok(answer));
+  }
+
+  /** The error argument that answers the call being shaped (set by pass()). */
+  private refused: StandInError | null = null;
+  private readonly shownBy = new Map<string, { ok: (v: unknown) => unknown; fail: (e: unknown) => unknown }>();
+
+  /** How FIRMA.<id>'s answer is shown, made once per function. */
+  private handlers(id: string): { ok: (v: unknown) => unknown; fail: (e: unknown) => unknown } {
+    let h = this.shownBy.get(id);
+    if (!h) {
+      const ok = (v: unknown): unknown => this.shown(id, v);
+      const fail = (e: unknown): unknown => {
+        if (e instanceof StandInError) return this.shown(id, e);
+        throw e;
+      };
+      h = { ok, fail };
+      this.shownBy.set(id, h);
+    }
+    return h;
   }
 
   /** One argument as Excel hands it on: without data types a cell gives its basic value; an entity's is #VALUE! (EntityCellValue.basicValue). */
-  private pass(v: unknown, state: { answer: StandInError | null }): unknown {
+  private pass(v: unknown): unknown {
     if (!isCellValue(v)) return v;
     const value = this.dataTypes
       ? v
@@ -321,7 +347,7 @@ export class ExcelStandIn {
         : v.type === "Error"
           ? v
           : v.basicValue;
-    if (isCellValue(value) && value.type === "Error" && !this.allowErrors) state.answer ??= new StandInError(String(value.basicValue));
+    if (isCellValue(value) && value.type === "Error" && !this.allowErrors) this.refused ??= new StandInError(String(value.basicValue));
     return value;
   }
 

@@ -171,9 +171,7 @@ const viaExcel = (xl: ExcelStandIn) => (c: Cell) => xl.call(c.fn, c.args).then(s
 function baselineViaExcel(xl: ExcelStandIn, s: Strategy): (c: Cell) => Promise<Shown> {
   return (c) => {
     let got: Shown = { error: "not answered" };
-    return xl
-      .invokeAs(c.fn, () => s.invoke(c).then((r) => ((got = r), PLACEHOLDER)), c.args)
-      .then(() => got);
+    return xl.invokeAs(c.fn, () => s.invoke(c).then((r) => ((got = r), PLACEHOLDER)), c.args).then(() => got);
   };
 }
 const PLACEHOLDER = [[0]];

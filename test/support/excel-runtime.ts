@@ -314,7 +314,8 @@ export class ExcelStandIn {
       return e instanceof StandInError ? Promise.resolve(h.ok(e)) : Promise.reject(e);
     }
     // A plain answer is taken as it is, a promise when it settles (office.js takes both: a result without `then` is set at once).
-    if (answer !== null && typeof (answer as { then?: unknown }).then === "function") return (answer as Promise<unknown>).then(h.ok, h.fail);
+    if (answer !== null && typeof (answer as { then?: unknown }).then === "function")
+      return (answer as Promise<unknown>).then(h.ok, h.fail);
     return Promise.resolve(h.ok(answer));
   }
 

@@ -1,5 +1,6 @@
 import { KvAnswerStore, KvAnswerStoreOptions, StoreTimeoutError, StoreWriteError } from "./answer-store";
 import { memoryFull, storeFull } from "./cache-messages";
+import { entry, Entry, LruOrder } from "./lru-order";
 import { SaveTimer } from "./save-timer";
 import { AnswerStore, hasAnswerStore, KeyValueStore, StoreNotice, StoredAnswer } from "./store";
 
@@ -66,9 +67,6 @@ export interface CacheStats {
   maxPersistedBytes?: number;
 }
 
-/** [value, expiresAt, fetchedAt, used, bytes] — a tuple: 500,000 of them must stay cheap. */
-type Entry = [unknown, number, number, number, number];
-
 export interface Hit<V> {
   value: V;
   fresh: boolean;
@@ -82,6 +80,8 @@ export interface Hit<V> {
  */
 export class PersistentCache {
   private readonly map = new Map<string, Entry>();
+  /** Least recently used first (lru-order.ts); the Map only finds entries. */
+  private readonly order = new LruOrder();
   private readonly backend: AnswerStore;
   private readonly maxEntries: number;
   private readonly maxBytes: number;
@@ -142,21 +142,20 @@ export class PersistentCache {
     if (!this.loaded) {
       this.loaded = this.backend.load().then(
         (saved) => {
-          // Saved entries are least recently used first: inserted in that order, the Map's order is the LRU order.
-          const fresh = new Map<string, Entry>();
+          // Saved entries are least recently used first: in that order, before the entries set during the load.
+          const newer: Entry[] = [];
+          for (let e = this.order.head; e; e = e[7]) newer.push(e);
+          this.order.clear();
           let top = 0;
           for (const [k, a] of saved.entries) {
             if (this.map.has(k)) continue; // set() during the load is newer
-            const size = entrySize(k, a.value);
-            fresh.set(k, [a.value, a.expires, a.fetched, a.used, size]);
-            this.bytes += size;
+            const e = entry(k, a.value, a.expires, a.fetched, a.used, entrySize(k, a.value));
+            this.map.set(k, e);
+            this.order.append(e);
+            this.bytes += e[4];
             if (a.used > top) top = a.used;
           }
-          if (fresh.size > 0) {
-            for (const [k, e] of this.map) fresh.set(k, e);
-            this.map.clear();
-            for (const [k, e] of fresh) this.map.set(k, e);
-          }
+          for (const e of newer) this.order.append(e);
           // Entries set during the load keep their place above the saved ones.
           for (const e of this.map.values()) if (e[3] <= top) e[3] = top + e[3];
           this.clock = Math.max(this.clock, top) + this.map.size;
@@ -184,8 +183,7 @@ export class PersistentCache {
   peek<V>(key: string): Hit<V> | undefined {
     const e = this.map.get(key);
     if (!e) return undefined;
-    this.map.delete(key);
-    this.map.set(key, e);
+    this.order.touch(e);
     e[3] = ++this.clock;
     return { value: e[0] as V, fresh: this.isFresh(e) };
   }
@@ -208,8 +206,7 @@ export class PersistentCache {
   freshValue<V>(key: string): V | undefined {
     const e = this.map.get(key);
     if (e === undefined) return undefined;
-    this.map.delete(key);
-    this.map.set(key, e);
+    this.order.touch(e);
     e[3] = ++this.clock;
     if (!this.isFresh(e)) return undefined;
     this.hits++;
@@ -234,11 +231,12 @@ export class PersistentCache {
     const old = this.map.get(key);
     if (old) {
       this.bytes -= old[4];
-      this.map.delete(key);
+      this.order.remove(old);
     }
-    const size = entrySize(key, value);
-    this.map.set(key, [value, now + ttlMs, now, ++this.clock, size]);
-    this.bytes += size;
+    const e = entry(key, value, now + ttlMs, now, ++this.clock, entrySize(key, value));
+    this.map.set(key, e);
+    this.order.append(e);
+    this.bytes += e[4];
     this.dirty.add(key);
     this.leaving.delete(key);
     this.spilledKeys.delete(key);
@@ -264,6 +262,7 @@ export class PersistentCache {
 
   clear(): void {
     this.map.clear();
+    this.order.clear();
     this.dirty.clear();
     this.leaving.clear();
     this.spilledKeys.clear();
@@ -314,7 +313,10 @@ export class PersistentCache {
   }
 
   private restore(key: string, a: StoredAnswer): number {
-    this.bytes += this.map.set(key, [a.value, a.expires, a.fetched, ++this.clock, entrySize(key, a.value)]).get(key)![4];
+    const e = entry(key, a.value, a.expires, a.fetched, ++this.clock, entrySize(key, a.value));
+    this.map.set(key, e);
+    this.order.append(e);
+    this.bytes += e[4];
     this.spilledKeys.delete(key);
     if (this.leaving.delete(key)) this.dirty.add(key);
     return 1;
@@ -407,10 +409,11 @@ export class PersistentCache {
 
   private evict(): void {
     if (this.map.size <= this.maxEntries && this.bytes <= this.maxBytes) return;
-    const it = this.map.entries();
     let n = 0;
     while (this.map.size > this.maxEntries || this.bytes > this.maxBytes) {
-      const [k, e] = it.next().value as [string, Entry];
+      const e = this.order.head!;
+      const k = e[5];
+      this.order.remove(e);
       this.map.delete(k);
       this.bytes -= e[4];
       // Not saved yet: the next save writes it, so that the store keeps what memory lets go.

@@ -72,6 +72,28 @@ describe("in memory", () => {
     expect(perCell).toBeLessThan(10);
   });
 
+
+  test("the order is exactly least recently used: a read makes an answer the newest, and answers set after it are newer still", () => {
+    const cache = new PersistentCache(new MemoryStore(), { maxEntries: 3, saveDelayMs: 0 });
+    for (const k of ["a", "b", "c"]) cache.set(k, { k }, TTL.profile);
+    expect(cache.freshValue("a")).toEqual({ k: "a" }); // a: newest
+    cache.set("d", { k: "d" }, TTL.profile); // b goes, the least recently used
+    expect(cache.peek("b")).toBeUndefined();
+    cache.set("e", { k: "e" }, TTL.profile); // c goes
+    expect(cache.peek("c")).toBeUndefined();
+    cache.set("f", { k: "f" }, TTL.profile); // a goes: read before d, e and f were set
+    expect(cache.peek("a")).toBeUndefined();
+    expect(cache.peek("d")).toBeDefined(); // d: newest again
+    cache.set("g", { k: "g" }, TTL.profile); // e goes, not d
+    expect([cache.peek("e"), cache.peek("d"), cache.peek("f"), cache.peek("g")].map((h) => h?.value ?? null)).toEqual([
+      null,
+      { k: "d" },
+      { k: "f" },
+      { k: "g" },
+    ]);
+    cache.set("d", { k: "d2" }, TTL.profile); // set again: newest, counted once
+    expect(cache.size).toBe(3);
+  });
   test("past the byte cap the least recently used answers go, and the user is told how many", async () => {
     const cache = new PersistentCache(new MemoryStore(), { maxBytes: 200_000, saveDelayMs: 0 });
     const problems = collect(cache);

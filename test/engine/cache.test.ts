@@ -72,7 +72,6 @@ describe("in memory", () => {
     expect(perCell).toBeLessThan(10);
   });
 
-
   test("the order is exactly least recently used: a read makes an answer the newest, and answers set after it are newer still", () => {
     const cache = new PersistentCache(new MemoryStore(), { maxEntries: 3, saveDelayMs: 0 });
     for (const k of ["a", "b", "c"]) cache.set(k, { k }, TTL.profile);

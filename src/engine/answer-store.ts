@@ -303,34 +303,48 @@ export class KvAnswerStore implements AnswerStore {
     return n;
   }
 
-  /** Writes the dirty shards, then the meta; a shard that fails stays dirty for the next save. */
+  /**
+   * Writes the dirty shards, then the meta; a shard that fails stays dirty for the next save. One shard
+   * at a time: written all at once, every shard's JSON (and, in IndexedDB, its compressed copy) was alive
+   * together until the last write ended — on a fill of 100,000 names about 40 MB at each save, held long
+   * enough to reach the old generation, and the page's heap peaked with it. A full store refuses some
+   * shards and takes others (those that shrank): the flush goes on past a quota error. Any other failure
+   * ends it (a store that does not answer costs one timeout, not one per shard); the rest stay dirty.
+   */
   private async flush(): Promise<void> {
     const shards = [...this.dirty];
-    const results = await Promise.allSettled(
-      shards.map(async (i) => {
-        const key = `${this.prefix}${i}`;
-        if (this.members[i].size === 0) {
-          await withTimeout(this.store.removeItem(key), this.writeTimeoutMs, "write");
-          this.shardBytes[i] = 0;
-        } else {
-          const rows: Row[] = [];
-          for (const k of this.members[i]) {
-            const a = (this.held.get(k) as Held).answer;
-            rows.push([k, a.value, a.expires, a.fetched, a.used]);
-          }
-          const json = JSON.stringify(rows);
-          await withTimeout(this.store.setItem(key, json), this.writeTimeoutMs, "write");
-          this.shardBytes[i] = utf8Length(json);
-        }
+    let failed: { reason: unknown } | null = null;
+    for (const i of shards) {
+      try {
+        await this.writeShard(i);
         this.dirty.delete(i);
-      }),
-    );
-    const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
+      } catch (e) {
+        failed ??= { reason: e };
+        if (!isQuotaError(e)) break;
+      }
+    }
     if (failed) throw failed.reason;
     if (this.metaDirty || shards.length > 0) {
       await withTimeout(this.store.setItem(`${this.prefix}meta`, this.metaJson()), this.writeTimeoutMs, "write");
       this.metaDirty = false;
     }
+  }
+
+  private async writeShard(i: number): Promise<void> {
+    const key = `${this.prefix}${i}`;
+    if (this.members[i].size === 0) {
+      await withTimeout(this.store.removeItem(key), this.writeTimeoutMs, "write");
+      this.shardBytes[i] = 0;
+      return;
+    }
+    const rows: Row[] = [];
+    for (const k of this.members[i]) {
+      const a = (this.held.get(k) as Held).answer;
+      rows.push([k, a.value, a.expires, a.fetched, a.used]);
+    }
+    const json = JSON.stringify(rows);
+    await withTimeout(this.store.setItem(key, json), this.writeTimeoutMs, "write");
+    this.shardBytes[i] = utf8Length(json);
   }
 }
 

@@ -69,8 +69,7 @@ export class Dispatcher {
     }
     const old = cache.peek<Rec | null>(key)?.value;
     const oldFetchedAt = cache.fetchedAt(key);
-    const merged: Rec = { ...(old ?? {}) } as Rec;
-    for (const [k, v] of Object.entries(item)) if (v !== undefined) merged[k] = v;
+    const merged = old ? mergeInto({ ...old } as Rec, item) : fresh(item);
     cache.set(key, merged, ttl);
     // Every answer passes here: the watch compares the new profile with the one held (stale or not),
     // item by item, before the merge hides what the cache had.
@@ -305,4 +304,19 @@ function conflict(cui: number): ResponseShapeError {
 /** The years as the client's parameters name them. */
 function apiYears(spec: YearSpec): FinancialYears {
   return "year" in spec ? { an: spec.year } : { anDeLa: spec.from, anPana: spec.to };
+}
+
+/** `item`'s defined values over `rec`'s (no array of entries made per answer). */
+function mergeInto(rec: Rec, item: Record<string, unknown>): Rec {
+  for (const k in item) {
+    const v = item[k];
+    if (v !== undefined) rec[k] = v;
+  }
+  return rec;
+}
+
+/** A first answer: the parsed item itself (the reader makes one per answer), copied only if it has undefined values. */
+function fresh(item: Record<string, unknown>): Rec {
+  for (const k in item) if (item[k] === undefined) return mergeInto({} as Rec, item);
+  return item as Rec;
 }

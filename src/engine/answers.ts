@@ -12,7 +12,8 @@ import { LocalInputError, shownInput, type MessageRef } from "./errors";
 import { failureHas } from "./failures";
 import { financialKey, profileKey } from "./keys";
 import type { RequestQueue } from "./queue";
-import { covers, notFound, type Rec, type Want } from "./wants";
+import { finished } from "./queue";
+import { covers, notFound, type CellFinish, type Rec, type Want } from "./wants";
 import { yearsDown } from "./years";
 
 /**
@@ -22,6 +23,11 @@ import { yearsDown } from "./years";
  */
 export interface RequestOptions {
   cacheOnly?: boolean;
+  /**
+   * A cell's one field (field()): what its value becomes before its promise settles (wants.ts
+   * CellFinish). Read when field() is called: the add-in sets it for that one call.
+   */
+  finish?: CellFinish;
 }
 
 const DEFAULT_REQUEST: RequestOptions = {};
@@ -84,7 +90,9 @@ export class CompanyAnswers {
   /**
    * One field of the record: at once when the cache holds it fresh (null where the record has no
    * value), else a promise of that field alone — the cell's path: the key made once, the cache read
-   * once, and no second promise to take the field out of the record.
+   * once, and no second promise to take the field out of the record. With `options.finish`, the
+   * promise settles with what finish makes of the field or of the failure (a value at once does not
+   * pass through it: the caller has it in hand).
    */
   field(
     kind: Want["kind"],
@@ -94,11 +102,12 @@ export class CompanyAnswers {
     signal?: CancelSignal,
     options: RequestOptions = DEFAULT_REQUEST,
   ): unknown {
-    if (!this.ctx.isReady()) return this.fieldLater(kind, cui, year, field, signal, options);
+    const finish = options.finish;
+    if (!this.ctx.isReady()) return finishing(this.fieldLater(kind, cui, year, field, signal, noFinish(options)), finish);
     const key = keyOf(kind, cui, year);
     const fields = one(field);
     const rec = this.fresh(kind, cui, year, fields, key);
-    return rec !== undefined ? (rec[field] ?? null) : this.ask(kind, key, cui, year, fields, signal, options, field);
+    return rec !== undefined ? (rec[field] ?? null) : this.ask(kind, key, cui, year, fields, signal, options, field, finish);
   }
 
   /*
@@ -138,10 +147,11 @@ export class CompanyAnswers {
     signal: CancelSignal | undefined,
     options: RequestOptions,
     pick: string | null,
+    finish?: CellFinish,
   ): Promise<unknown> {
     // An answer the memory cap moved out to the store is read back before anyone pays for it again.
-    if (this.ctx.cache.spilled(key)) return this.recallThenAsk(kind, key, cui, year, fields, signal, options, pick);
-    return this.askNow(kind, key, cui, year, fields, signal, options, pick);
+    if (this.ctx.cache.spilled(key)) return finishing(this.recallThenAsk(kind, key, cui, year, fields, signal, options, pick), finish);
+    return this.askNow(kind, key, cui, year, fields, signal, options, pick, finish);
   }
 
   private async recallThenAsk(...a: Parameters<CompanyAnswers["askNow"]>): Promise<unknown> {
@@ -161,18 +171,21 @@ export class CompanyAnswers {
     signal: CancelSignal | undefined,
     options: RequestOptions,
     pick: string | null,
+    finish?: CellFinish,
   ): Promise<unknown> {
     if (this.ctx.cacheOnly() || options.cacheOnly) {
+      let answer: Promise<unknown>;
       try {
         const r = this.cachedOnly<Rec | null>(key, fields, !!options.cacheOnly);
         if (r === null) throw notFound(cui, kind === "financial" ? year : undefined);
-        return Promise.resolve(pick === null ? r : (r[pick] ?? null));
+        answer = Promise.resolve(pick === null ? r : (r[pick] ?? null));
       } catch (e) {
-        return Promise.reject(e);
+        answer = Promise.reject(e);
       }
+      return finishing(answer, finish);
     }
-    if (signal?.aborted) return Promise.reject(new AbortedError());
-    return this.ctx.queue.request(kind, key, cui, year, fields, signal, pick);
+    if (signal?.aborted) return finished(finish, new AbortedError());
+    return this.ctx.queue.request(kind, key, cui, year, fields, signal, pick, finish);
   }
 
   /** Years from..to, latest first, those the service has; a year without figures is left out. */
@@ -213,6 +226,21 @@ export class CompanyAnswers {
       "Răspunsul nu e în cache și nu a fost cerut serviciului. / The answer is not cached and was not asked of the service.",
     );
   }
+}
+
+/** A promise of what `finish` makes of `p`'s outcome (the paths off the queue: the engine loading, a read-back, cache-only). */
+function finishing(p: Promise<unknown>, finish: CellFinish | undefined): Promise<unknown> {
+  return finish
+    ? p.then(
+        (v) => finish.value(v),
+        (e) => finish.error(e),
+      )
+    : p;
+}
+
+/** The options without a finish (a path that finishes its own promise once). */
+function noFinish(options: RequestOptions): RequestOptions {
+  return options.finish ? { cacheOnly: options.cacheOnly } : options;
 }
 
 const keyOf = (kind: Want["kind"], cui: number, year: number) => (kind === "profile" ? profileKey(cui) : financialKey(cui, year));

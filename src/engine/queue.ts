@@ -13,7 +13,7 @@
 import { AbortedError } from "../api/errors";
 import type { CancelSignal } from "../api/types";
 import { MAX_BATCH_IDENTIFICATION } from "../api/client";
-import type { Rec, Waiter, Want } from "./wants";
+import type { CellFinish, Rec, Waiter, Want } from "./wants";
 
 export interface QueueOptions {
   windowMs: number;
@@ -62,6 +62,7 @@ export class RequestQueue {
     fields: readonly string[],
     signal: CancelSignal | undefined,
     pick: string | null,
+    finish?: CellFinish,
   ): Promise<unknown>;
   request(
     kind: Want["kind"],
@@ -71,8 +72,9 @@ export class RequestQueue {
     fields: readonly string[],
     signal?: CancelSignal,
     pick: string | null = null,
+    finish: CellFinish | null = null,
   ): Promise<unknown> {
-    if (signal?.aborted) return Promise.reject(new AbortedError());
+    if (signal?.aborted) return finished(finish, new AbortedError());
     const promise = new Promise<unknown>(KEEP_RESOLVERS);
     const flying = this.inflight.get(key);
     let want: Want;
@@ -91,7 +93,7 @@ export class RequestQueue {
       want = p;
       this.schedule();
     }
-    const waiter = new CellWaiter(resolveNext!, rejectNext!, pick, want, this);
+    const waiter = new CellWaiter(resolveNext!, rejectNext!, pick, finish, want, this);
     resolveNext = rejectNext = null;
     if (want.waiters === NO_WAITERS) want.waiters = [waiter];
     else want.waiters.push(waiter);
@@ -197,6 +199,16 @@ export class RequestQueue {
 }
 
 const ONCE = { once: true } as const;
+
+/** A promise of what `finish` makes of a failure known at once (the promise of the failure itself without one). */
+export function finished(finish: CellFinish | null | undefined, e: unknown): Promise<unknown> {
+  if (!finish) return Promise.reject(e);
+  try {
+    return Promise.resolve(finish.error(e));
+  } catch (x) {
+    return Promise.reject(x);
+  }
+}
 const NO_WAITERS: Waiter[] = [];
 
 /**
@@ -222,16 +234,28 @@ class CellWaiter implements Waiter {
     private readonly res: (v: unknown) => void,
     private readonly rej: (e: unknown) => void,
     private readonly pick: string | null,
+    private readonly finish: CellFinish | null,
     private readonly want: Want,
     private readonly queue: RequestQueue,
   ) {}
 
   resolve(rec: Rec): void {
-    this.res(this.pick === null ? rec : (rec[this.pick] ?? null));
+    const v = this.pick === null ? rec : (rec[this.pick] ?? null);
+    if (this.finish === null) return this.res(v);
+    try {
+      this.res(this.finish.value(v));
+    } catch (e) {
+      this.rej(e);
+    }
   }
 
   reject(e: unknown): void {
-    this.rej(e);
+    if (this.finish === null) return this.rej(e);
+    try {
+      this.res(this.finish.error(e));
+    } catch (x) {
+      this.rej(x);
+    }
   }
 
   /** The cell was cancelled. */
@@ -239,7 +263,7 @@ class CellWaiter implements Waiter {
     if (this.settled) return;
     this.settled = true;
     this.queue.leave(this, this.want);
-    this.rej(new AbortedError());
+    this.reject(new AbortedError());
   }
 }
 

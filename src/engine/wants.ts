@@ -19,6 +19,17 @@ export interface Waiter {
   settled: boolean;
 }
 
+/**
+ * What a waiting cell's value becomes before its promise settles: the cell as its host shows it
+ * (the add-in: Excel's matrix, or the error thrown). The queue's waiter calls it, so the promise a
+ * cell hands Excel is the queue's own, with no promise chained after it per cell. `error` may
+ * throw: the promise rejects with what it threw.
+ */
+export interface CellFinish {
+  value(v: unknown): unknown;
+  error(e: unknown): unknown;
+}
+
 export interface Want {
   key: string;
   kind: "profile" | "financial";

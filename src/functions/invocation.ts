@@ -5,8 +5,11 @@
  */
 import type { AbortListener, CancelSignal } from "../api/types";
 import type { FirmaEngine } from "../engine/engine";
+import type { CellFinish } from "../engine/wants";
 import type { Lang } from "../shared/cells";
 import { getEngine, readyEngine } from "../shared/engine-instance";
+import { toCell } from "../shared/cells";
+import { errorCell } from "../shared/eval-context";
 import { EvalContext, evaluateNow } from "../shared/evaluate";
 import { plainArgument } from "../shared/excel-values";
 import { recordInvocation } from "../shared/invocations";
@@ -34,8 +37,26 @@ class InvocationContext implements EvalContext, CancelSignal {
   /** The one listener a waiting cell adds (its queue waiter), or several. */
   private listeners: AbortListener | AbortListener[] | null = null;
   private hooked = false;
+  /** EvalContext's finishing of a lone cell (perCui sets them): this context is the cell's CellFinish. */
+  financial = false;
+  finish: CellFinish | undefined = undefined;
+  finished: unknown = undefined;
 
   constructor(private readonly invocation: CustomFunctions.CancelableInvocation | undefined) {}
+
+  get finisher(): this {
+    return this;
+  }
+
+  /** A lone cell's value as Excel takes it (what waitOne and then toExcel made of it, in one step). */
+  value(v: unknown): any[][] {
+    return toExcel([[toCell(v)]]);
+  }
+
+  /** A lone cell's failure: toExcel throws the error, so the cell shows it with its message. */
+  error(e: unknown): any[][] {
+    return toExcel([[errorCell(e, this, this.financial)]]);
+  }
 
   get signal(): CancelSignal {
     return this;
@@ -139,7 +160,9 @@ function evaluateIn(ctx: InvocationContext, engine: FirmaEngine, name: string, a
   ctx.lang = getSettings().language;
   try {
     const result = evaluateNow(name, args, ctx);
-    return result instanceof Promise ? result.then(toExcel) : toExcel(result);
+    if (!(result instanceof Promise)) return toExcel(result);
+    // A lone cell's promise from the engine settles with Excel's form already (InvocationContext.value/error).
+    return ctx.finished === result ? (result as Promise<any[][]>) : result.then(toExcel);
   } catch (e) {
     return Promise.reject(e);
   }

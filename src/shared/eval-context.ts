@@ -6,6 +6,7 @@
 import type { CancelSignal } from "../api/types";
 import type { FirmaEngine } from "../engine/engine";
 import { kindOf } from "../engine/failures";
+import type { CellFinish } from "../engine/wants";
 import { CellError, cellError, inputErrorCell, Lang, Matrix, toCellError } from "./cells";
 import { ErrorInput, UnreadableInput } from "./excel-values";
 import { t } from "./messages";
@@ -27,6 +28,15 @@ export interface EvalContext {
   preview?: boolean;
   /** The host shows entity values (FIRMA.FISA's card); otherwise FISA answers the company's name. */
   cards?: boolean;
+  /**
+   * The host finishes a lone cell that waits for the service itself (the add-in: the matrix Excel takes,
+   * or the error thrown): perCui sets `finish` to it for the cell's one request (RequestOptions.finish,
+   * with the function's `financial`), and `finished` to the promise it hands back, which then settles
+   * with the host's form. Absent (the CLI, the server): perCui chains its own promise as before.
+   */
+  finisher?: CellFinish & { financial: boolean };
+  finish?: CellFinish;
+  finished?: unknown;
 }
 
 /** A failure as the cell shows it; in a value preview, "not cached" is the placeholder that says Enter fetches. */

@@ -18,6 +18,7 @@ const profileField = (field: ProfileField): PerCui => ({
   one: (ctx, c) => ctx.engine.profileField(c, field, ctx.signal, ctx).then(toScalar),
   now: (ctx, c) => ctx.engine.profileFieldNow(c, field),
   either: (ctx, c) => ctx.engine.profileFieldOrFetch(c, field, ctx.signal, ctx),
+  finishes: true,
 });
 
 /** args[1] is the year. */
@@ -25,6 +26,7 @@ const financialField = (field: FinancialField): PerCui => ({
   one: (ctx, c, args) => ctx.engine.financialField(c, args[1], field, ctx.signal, ctx).then(toScalar),
   now: (ctx, c, args) => ctx.engine.financialFieldNow(c, args[1], field),
   either: (ctx, c, args) => ctx.engine.financialFieldOrFetch(c, args[1], field, ctx.signal, ctx),
+  finishes: true,
 });
 
 /** ms since the epoch → Excel's date serial (days since 1899-12-30), in Bucharest time as Romanian users read it. */

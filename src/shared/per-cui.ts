@@ -23,6 +23,8 @@ export interface PerCui {
    * cell that has to wait, where now() then one() did both twice.
    */
   either?(ctx: EvalContext, cui: unknown, args: unknown[]): unknown;
+  /** either() hands `ctx.finish` to the engine's field(): its promise settles with the host's form (EvalContext.finisher). */
+  finishes?: boolean;
 }
 
 const oneCell = (x: unknown): Matrix => [[toCell(x)]];
@@ -46,13 +48,25 @@ export function perCui(input: unknown, args: unknown[], ctx: EvalContext, financ
     const bad = inputCell(v, ctx.lang);
     if (bad) return [[bad]];
   }
+  // A host that finishes its cells: the engine's promise is the cell's, with no promise chained per cell.
+  const fin = get.finishes && get.either ? ctx.finisher : undefined;
   let x: unknown;
   try {
+    if (fin) {
+      fin.financial = financial;
+      ctx.finish = fin;
+    }
     x = get.either ? get.either(ctx, v, args) : get.now(ctx, v, args);
   } catch (e) {
     return [[errorCell(e, ctx, financial)]];
+  } finally {
+    if (fin) ctx.finish = undefined;
   }
-  if (x instanceof Promise) return waitOne(x, ctx, financial);
+  if (x instanceof Promise) {
+    if (!fin) return waitOne(x, ctx, financial);
+    ctx.finished = x;
+    return x as Promise<Matrix>;
+  }
   if (x !== NOT_CACHED) return [[toCell(x)]];
   return waitOne(get.one(ctx, v, args), ctx, financial);
 }

@@ -16,11 +16,23 @@ export type CuiParse = { ok: true; cui: number } | { ok: false; reason: CuiFailu
 export function controlDigit(base: number): number {
   // The base's digits from the right, against the weights from the right (arithmetic: this runs for
   // every cell of every recalculation).
+  // A base has at most 9 digits, so it fits a 32-bit integer: integer division, not `%` and
+  // Math.floor on doubles (that made the check about a fifth of a cached cell's CPU). Anything
+  // larger takes the general path.
   let sum = 0;
-  let rest = base;
-  for (let i = 8; i >= 0 && rest > 0; i--) {
-    sum += (rest % 10) * WEIGHTS[i];
-    rest = Math.floor(rest / 10);
+  if (base >= 0 && base <= 0x7fffffff) {
+    let rest = base | 0;
+    for (let i = 8; i >= 0 && rest > 0; i--) {
+      const q = (rest / 10) | 0;
+      sum += (rest - 10 * q) * WEIGHTS[i];
+      rest = q;
+    }
+  } else {
+    let rest = base;
+    for (let i = 8; i >= 0 && rest > 0; i--) {
+      sum += (rest % 10) * WEIGHTS[i];
+      rest = Math.floor(rest / 10);
+    }
   }
   const c = (sum * 10) % 11;
   return c === 10 ? 0 : c;

@@ -58,6 +58,19 @@ describe("control digit", () => {
     expect(withControlDigit(base)).toBe(base * 10 + digit);
   });
 
+  test("the integer arithmetic agrees with the definition for bases of 1 to 9 digits, the largest included", () => {
+    // The definition, digit by digit from the text: weights 7 5 3 2 1 7 5 3 2 right-aligned, ×10, mod 11, 10 → 0.
+    const byDefinition = (base: number) => {
+      const digits = String(base).split("").map(Number);
+      const weights = [7, 5, 3, 2, 1, 7, 5, 3, 2].slice(9 - digits.length);
+      const c = (digits.reduce((s, d, i) => s + d * weights[i], 0) * 10) % 11;
+      return c === 10 ? 0 : c;
+    };
+    const bases = [1, 9, 10, 99_999, 999_999_999, 123_456_789, 2_147_483_647 % 1_000_000_000];
+    for (let i = 0; i < 20_000; i++) bases.push(1 + Math.floor(Math.random() * 999_999_999));
+    for (const b of bases) expect(controlDigit(b)).toBe(byDefinition(b));
+  });
+
   test.each([
     [14399840, true],
     [14399841, false],

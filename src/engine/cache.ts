@@ -1,5 +1,6 @@
 import { KvAnswerStore, KvAnswerStoreOptions, StoreTimeoutError, StoreWriteError } from "./answer-store";
 import { memoryFull, storeFull } from "./cache-messages";
+import { jsonLength } from "./json-length";
 import { entry, Entry, LruOrder } from "./lru-order";
 import { SaveTimer } from "./save-timer";
 import { AnswerStore, hasAnswerStore, KeyValueStore, StoreNotice, StoredAnswer } from "./store";
@@ -434,5 +435,5 @@ export class PersistentCache {
 }
 
 function entrySize(key: string, value: unknown): number {
-  return key.length + (value === null ? 4 : JSON.stringify(value).length) + ENTRY_OVERHEAD;
+  return key.length + jsonLength(value) + ENTRY_OVERHEAD;
 }

@@ -117,6 +117,19 @@ function sampler(cdp: CDPSession, everyMs = 100) {
   };
 }
 
+/**
+ * Waits until `expr` is true in the page, asked from here: page.waitForFunction polls inside the page with
+ * eval, which the production page's Content-Security-Policy refuses ('unsafe-eval' is not allowed) once the
+ * first check is false.
+ */
+async function waitInPage(page: Page, expr: string, timeoutMs = 60_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await page.evaluate(expr))) {
+    if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms waiting for ${expr}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 async function heapAfterGc(cdp: CDPSession): Promise<number> {
   await cdp.send("HeapProfiler.collectGarbage");
   await cdp.send("HeapProfiler.collectGarbage");
@@ -189,8 +202,8 @@ export async function browserFill(
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(String(e)));
     await page.goto(`${origin}/taskpane.html`);
-    await page.waitForFunction(`document.getElementById("pane")?.getAttribute("aria-busy") === "false"`, null, { timeout: 60_000 });
-    await page.waitForFunction(`window.__firmaStandIn.functions.has("DENUMIRE")`);
+    await waitInPage(page, `document.getElementById("pane")?.getAttribute("aria-busy") === "false"`);
+    await waitInPage(page, `!!window.__firmaStandIn && window.__firmaStandIn.functions.has("DENUMIRE")`);
     const cdp = await context.newCDPSession(page);
     await cdp.send("HeapProfiler.enable");
     const loadedMb = mb(await heapAfterGc(cdp));

@@ -460,7 +460,8 @@ async function compareBuilds(service: Service, args: Args, other: string): Promi
       const f = await fill(sheet.cells, viaExcel(xl));
       const calls = (await service.usage(key)).total;
       const cpu = await cpuPerCell(service, args, dist);
-      out.push(`| ${round} | ${label} | ${calls} | ${round1(f.timeMs)} | ${cpu.runsUs.join(", ")} | ${cpu.medianUs} |`);
+      const own = cpu.standInUs === undefined ? "–" : String(Math.round((cpu.medianUs - cpu.standInUs) * 100) / 100);
+      out.push(`| ${round} | ${label} | ${calls} | ${round1(f.timeMs)} | ${cpu.runsUs.join(", ")} | ${cpu.medianUs} | ${cpu.standInUs ?? "–"} | ${own} |`);
     }
   }
   process.stdout.write(
@@ -468,8 +469,8 @@ async function compareBuilds(service: Service, args: Args, other: string): Promi
       "",
       `W1 and W6, this build (${DIST}) beside ${other}:`,
       "",
-      "| round | build | W1 calls | W1 ms to the last cell | W6 µs CPU per cached cell (5 runs) | W6 median |",
-      "|---:|---|---:|---:|---|---:|",
+      "| round | build | W1 calls | W1 ms to the last cell | W6 µs CPU per cached cell (5 runs) | W6 median | the stand-in and bench alone | the add-in's own |",
+      "|---:|---|---:|---:|---|---:|---:|---:|",
       ...out,
       "",
     ].join("\n"),

@@ -675,6 +675,9 @@ async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   if (args.render) {
     const saved = JSON.parse(fs.readFileSync(path.join(__dirname, "results.json"), "utf8")) as Results;
+    // The targets again from the figures: a target added since the run is judged too.
+    saved.targets = [...targets(saved.rows, saved.w6, saved.bundle, saved.hardening ?? {}), ...w10Targets(saved.w10)];
+    fs.writeFileSync(path.join(__dirname, "results.json"), JSON.stringify(saved, null, 2) + "\n");
     fs.writeFileSync(path.join(__dirname, "results.md"), markdown(saved) + "\n");
     process.stderr.write("written: bench/results.md (from results.json)\n");
     return;

@@ -564,7 +564,11 @@ export function hardeningTargets(h: HardeningResults): { target: string; measure
     // Issue 22's memory target: the bench process's peak heap under 1 GB in each phase (the stand-in,
     // fake-indexeddb and the bench share that process, so their bytes count too).
     for (const p of h.w7.phases.filter(Boolean))
-      out.push({ target: `W7 ${p.name}: peak heap < 1 GB`, measured: `${n(p.heapMb)} MB (RSS ${n(p.rssMb)} MB)`, met: p.heapMb < 1024 && !p.aborted });
+      out.push({
+        target: `W7 ${p.name}: peak heap < 1 GB`,
+        measured: `${n(p.heapMb)} MB (RSS ${n(p.rssMb)} MB)`,
+        met: p.heapMb < 1024 && !p.aborted,
+      });
   }
   for (const v of h.w8 ?? []) {
     out.push({

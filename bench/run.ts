@@ -461,7 +461,9 @@ async function compareBuilds(service: Service, args: Args, other: string): Promi
       const calls = (await service.usage(key)).total;
       const cpu = await cpuPerCell(service, args, dist);
       const own = cpu.standInUs === undefined ? "–" : String(Math.round((cpu.medianUs - cpu.standInUs) * 100) / 100);
-      out.push(`| ${round} | ${label} | ${calls} | ${round1(f.timeMs)} | ${cpu.runsUs.join(", ")} | ${cpu.medianUs} | ${cpu.standInUs ?? "–"} | ${own} |`);
+      out.push(
+        `| ${round} | ${label} | ${calls} | ${round1(f.timeMs)} | ${cpu.runsUs.join(", ")} | ${cpu.medianUs} | ${cpu.standInUs ?? "–"} | ${own} |`,
+      );
     }
   }
   process.stdout.write(

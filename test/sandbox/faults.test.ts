@@ -21,7 +21,11 @@ const cuisOf = (items: Array<{ cui: number }>) => items.map((i) => i.cui);
 
 describe("latency", () => {
   test("latencyMs delays every /v4 answer by at least that much", async () => {
-    const [, fast] = await timed(() => call(sb, `/v4/firme/${cui}`));
+    // Without latency: the quickest of three answers after a first one (a loaded machine's first call may
+    // take tens of ms on its own, which is not the sandbox's latency).
+    await call(sb, `/v4/firme/${cui}`);
+    let fast = Infinity;
+    for (let i = 0; i < 3; i++) fast = Math.min(fast, (await timed(() => call(sb, `/v4/firme/${cui}`)))[1]);
     sb.config.latencyMs = 200;
     const [, slow] = await timed(() => call(sb, `/v4/firme/${cui}`));
     const [, refused] = await timed(() => call(sb, `/v4/firme/${cui}`, null));

@@ -246,6 +246,44 @@ describe("saved in the add-in's storage (sharded keys, a byte cap)", () => {
     expect(reopened.getFresh(all[all.length - 1][0])).toBeDefined();
   });
 
+  test("a save writes its shards one at a time, and a store that fails stops it at the first shard (the rest wait for the next save)", async () => {
+    const store = new ProbeStore();
+    const cache = new PersistentCache(store, { saveDelayMs: 0 });
+    await cache.load();
+    collect(cache);
+    let writing = 0;
+    let most = 0;
+    const setItem = store.setItem.bind(store);
+    store.setItem = async (k, v) => {
+      most = Math.max(most, ++writing);
+      await new Promise((r) => setTimeout(r, 1));
+      await setItem(k, v);
+      writing--;
+    };
+    for (const [k, v] of answers(400)) cache.set(k, v, TTL.profile);
+    await cache.save();
+    expect(store.sets.filter((k) => k !== "firma.c2.meta").length).toBeGreaterThan(30); // many shards
+    expect(most).toBe(1); // written all at once, every shard's JSON was alive together
+    // A failure that is not the quota: one attempt, not one per dirty shard.
+    let attempts = 0;
+    store.setItem = async () => {
+      attempts++;
+      throw new Error("disk I/O error");
+    };
+    for (const [k, v] of answers(800).slice(400)) cache.set(k, v, TTL.profile);
+    await expect(cache.save()).rejects.toThrow(/disk I\/O error/);
+    expect(attempts).toBe(1);
+    // The next save writes what was left.
+    store.setItem = setItem;
+    store.sets = [];
+    await cache.save();
+    expect(store.sets.filter((k) => k !== "firma.c2.meta").length).toBeGreaterThan(30);
+    const reopened = new PersistentCache(store, { saveDelayMs: 0 });
+    await reopened.load();
+    expect(reopened.size).toBe(cache.size); // every answer, the ones the failed save left included
+    expect(cache.size).toBe(1_600);
+  });
+
   test("a store that refuses every write: save() rejects, the user is told, and the next save tries again", async () => {
     const store = new ProbeStore();
     const cache = new PersistentCache(store, { saveDelayMs: 0 });

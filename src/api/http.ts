@@ -14,7 +14,16 @@
  * `beforeCall` may refuse an attempt before it is sent (the engine's budget and credits-spent stop).
  */
 import { backOff } from "exponential-backoff";
-import { AbortedError, ApiError, errorForStatus, NetworkError, ResponseShapeError, TimeoutError, type ApiErrorInit } from "./errors";
+import {
+  AbortedError,
+  ApiError,
+  CreditsExhaustedError,
+  errorForStatus,
+  NetworkError,
+  ResponseShapeError,
+  TimeoutError,
+  type ApiErrorInit,
+} from "./errors";
 import type { ResolvedOptions } from "./options";
 import { isPlanName, type ApiErrorKind, type CallRecord, type CancelSignal, type EndpointName, type QuotaInfo } from "./types";
 
@@ -29,6 +38,8 @@ export interface Call {
 
 export interface Attempting {
   signal: CancelSignal | null;
+  /** RequestOptions.onAnswer: told once, when an attempt's answer is final and usable. */
+  onAnswer?: (() => void) | null;
   timeoutMs: number;
   retries: number;
 }
@@ -56,13 +67,14 @@ export async function send(o: ResolvedOptions, key: string, call: Call, at: Atte
     if (left <= 0) throw new TimeoutError(o.totalTimeoutMs, info);
     // The engine's policies (budget, credits spent) may refuse the attempt: it is then never sent.
     // A refused retry ends the call with what the last attempt met (the service's failure says
-    // more than "budget reached").
+    // more than "budget reached"), unless the credits are spent: then that is what the user must
+    // know (a refresh will not help before the period turns over), not the timeout before it.
     try {
       o.beforeCall?.({ endpoint: call.endpoint, path: call.path, attempt: attempt + 1 });
     } catch (refused) {
-      throw lastError ?? refused;
+      throw lastError !== null && !(refused instanceof CreditsExhaustedError) ? lastError : refused;
     }
-    return attemptOnce(o, key, call, url, info, ++attempt, Math.min(at.timeoutMs, left), signal);
+    return attemptOnce(o, key, call, url, info, ++attempt, Math.min(at.timeoutMs, left), signal, at.onAnswer ?? null);
   };
   const retrying = backOff(once, {
     numOfAttempts: at.retries + 1,
@@ -99,6 +111,7 @@ async function attemptOnce(
   attempt: number,
   ms: number,
   signal: CancelSignal | null,
+  onAnswer: (() => void) | null,
 ): Promise<Answer> {
   const controller = new AbortController();
   let timedOut = false;
@@ -138,6 +151,15 @@ async function attemptOnce(
     }
     const body = interpret(status, text, { ...info, retryAfterMs });
     record(o, call, attempt, started, status, quota, sent);
+    // A usable answer, recorded (the meter and the gate know its credit): no retry can follow, so the
+    // caller may let the next call go before reading it.
+    if (onAnswer !== null) {
+      try {
+        onAnswer();
+      } catch {
+        // A hook's failure must not break the call (documented on the option).
+      }
+    }
     return { status, body, quota };
   } catch (e) {
     record(o, call, attempt, started, status, quota, sent, e instanceof ApiError ? e.kind : "network", retryAfterMs);

@@ -115,8 +115,10 @@ export function normalizeRequestOptions(o: ResolvedOptions, r: RequestOptions = 
   ) {
     throw bad("signal", "an AbortSignal (or a CancelSignal)", signal);
   }
+  if (r.onAnswer !== undefined && typeof r.onAnswer !== "function") throw bad("onAnswer", "a function", r.onAnswer);
   return {
     signal: signal ?? null,
+    onAnswer: r.onAnswer ?? null,
     timeoutMs: getValidNumber("timeoutMs", r.timeoutMs, o.timeoutMs, 1),
     retries: getValidInteger("retries", r.retries, o.retries, 0),
   };

@@ -193,6 +193,13 @@ export interface RequestOptions {
   timeoutMs?: number;
   /** Overrides the client's `retries` for this call. */
   retries?: number;
+  /**
+   * Called once, the moment the call's answer is final and usable (a 2xx whose JSON parsed): the
+   * call needs the network no more and no retry can follow, though the answer is still to be read.
+   * The engine frees the call's place among those in flight here, so that the next call leaves
+   * before this answer's companies are read, stored and shown. A hook that throws is ignored.
+   */
+  onAnswer?: () => void;
 }
 
 /** Years of a financial request: one year, a range, or neither (the latest year the service has, O12/O19). */

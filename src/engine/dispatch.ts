@@ -45,19 +45,16 @@ export class Dispatcher {
    * batches estimate.ts planned for exactly these wants a moment ago (the credit guard's count).
    */
   async fetch(wants: readonly Want[], plan?: WantsPlan): Promise<void> {
-    await Promise.all([
-      this.identification(
-        wants.filter((w) => w.kind === "profile"),
-        plan?.identification,
-      ),
-      this.financial(
-        wants.filter((w) => w.kind === "financial"),
-        plan?.financialBatches,
-      ),
-    ]);
+    const profile: Want[] = [];
+    const financial: Want[] = [];
+    for (const w of wants) (w.kind === "profile" ? profile : financial).push(w);
+    if (financial.length === 0) return this.identification(profile, plan?.identification);
+    if (profile.length === 0) return this.financial(financial, plan?.financialBatches);
+    await Promise.all([this.identification(profile, plan?.identification), this.financial(financial, plan?.financialBatches)]);
   }
 
-  private send<T>(wants: readonly Want[], task: () => Promise<T>): Promise<T | typeof DROPPED> {
+  /** A call through the gate; `task` hands the client its place's release as `onAnswer` (gate.ts `run`). */
+  private send<T>(wants: readonly Want[], task: (onAnswer: () => void) => Promise<T>): Promise<T | typeof DROPPED> {
     return this.ctx.gate.run(task, () => wants.some(live));
   }
 
@@ -87,17 +84,18 @@ export class Dispatcher {
   private async identification(wants: Want[], planned?: IdentificationCall[]): Promise<void> {
     if (wants.length === 0) return;
     const caps = this.ctx.caps();
-    const byCui = new Map(wants.map((w) => [w.cui, w]));
+    const byCui = new Map<number, Want>();
+    for (const w of wants) byCui.set(w.cui, w);
     const leftovers: Want[] = [];
-    const open = () => wants.filter((w) => !w.done && !leftovers.includes(w));
-    const needsExtra = (w: Want) => [...w.fields].some((f) => !BASIC_PROFILE.has(f));
 
     const runBatch = async (cuis: number[]) => {
       const group = cuis.map((c) => byCui.get(c)!);
       const include = caps.include !== false;
       let items: BatchIdentificationItem[] | typeof DROPPED;
       try {
-        items = await this.send(group, () => this.ctx.client().batchIdentification(cuis, include ? { include: [...EXTRA_PROFILE] } : {}));
+        items = await this.send(group, (onAnswer) =>
+          this.ctx.client().batchIdentification(cuis, include ? { include: [...EXTRA_PROFILE], onAnswer } : { onAnswer }),
+        );
       } catch (e) {
         for (const w of group) this.fail(w, e);
         return;
@@ -120,7 +118,7 @@ export class Dispatcher {
     };
     const runSingle = async (w: Want) => {
       try {
-        const p = await this.send([w], () => this.ctx.client().getCompany(w.cui));
+        const p = await this.send([w], (onAnswer) => this.ctx.client().getCompany(w.cui, { onAnswer }));
         if (p === DROPPED) return;
         settle(w, this.store(w.key, p as unknown as Record<string, unknown>, TTL.profile));
       } catch (e) {
@@ -128,13 +126,16 @@ export class Dispatcher {
         else this.fail(w, e);
       }
     };
+    // The wants still open, as CUIs that need only the basic fields and CUIs that need more: one pass,
+    // no copy of a want's fields (this runs for every flush, 100 wants a batch).
     const plan = () => {
-      const ws = open();
-      return planIdentification(
-        ws.filter((w) => !needsExtra(w)).map((w) => w.cui),
-        ws.filter(needsExtra).map((w) => w.cui),
-        caps.include,
-      );
+      const basic: number[] = [];
+      const extra: number[] = [];
+      for (const w of wants) {
+        if (w.done || (leftovers.length > 0 && leftovers.includes(w))) continue;
+        (needsExtra(w.fields) ? extra : basic).push(w.cui);
+      }
+      return planIdentification(basic, extra, caps.include);
     };
 
     let calls = planned ?? plan();
@@ -167,7 +168,7 @@ export class Dispatcher {
       for (const c of call.cuis) for (const y of years) if (byKey.has(`${c}:${y}`)) group.push(byKey.get(`${c}:${y}`)!);
       let items: FinancialYear[] | typeof DROPPED;
       try {
-        items = await this.send(group, () => this.ctx.client().batchFinancial(call.cuis, apiYears(call.years)));
+        items = await this.send(group, (onAnswer) => this.ctx.client().batchFinancial(call.cuis, apiYears(call.years), { onAnswer }));
       } catch (e) {
         if (e instanceof ApiError && e.kind === "plan_history" && years.length > 1) {
           // Planned before the plan was known (O15). The refusal told us the plan (X-Plan, O23)
@@ -234,7 +235,7 @@ export class Dispatcher {
     for (const w of direct) if (!w.done) (byCui.get(w.cui) ?? byCui.set(w.cui, []).get(w.cui)!).push(w);
     const perYear = async (w: Want) => {
       try {
-        const r = await this.send([w], () => this.ctx.client().getFinancialYear(w.cui, w.year));
+        const r = await this.send([w], (onAnswer) => this.ctx.client().getFinancialYear(w.cui, w.year, { onAnswer }));
         if (r === DROPPED) return;
         settle(w, this.store(w.key, r as unknown as Record<string, unknown>, ttl(w.year)));
       } catch (e) {
@@ -247,7 +248,9 @@ export class Dispatcher {
       const years = ws.map((w) => w.year);
       const later: Want[] = [];
       try {
-        const r = await this.send(ws, () => this.ctx.client().getFinancialRange(ws[0].cui, Math.min(...years), Math.max(...years)));
+        const r = await this.send(ws, (onAnswer) =>
+          this.ctx.client().getFinancialRange(ws[0].cui, Math.min(...years), Math.max(...years), { onAnswer }),
+        );
         if (r === DROPPED) return;
         const byYear = new Map(r.data.map((d) => [d.an, d]));
         if (caps.rangeFull === undefined && r.data.length > 0) {
@@ -304,6 +307,12 @@ function conflict(cui: number): ResponseShapeError {
 /** The years as the client's parameters name them. */
 function apiYears(spec: YearSpec): FinancialYears {
   return "year" in spec ? { an: spec.year } : { anDeLa: spec.from, anPana: spec.to };
+}
+
+/** Whether a profile want asks for a field beyond the basic ones every batch item carries. */
+function needsExtra(fields: readonly string[]): boolean {
+  for (let i = 0; i < fields.length; i++) if (!BASIC_PROFILE.has(fields[i])) return true;
+  return false;
 }
 
 /** `item`'s defined values over `rec`'s (no array of entries made per answer). */

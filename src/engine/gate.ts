@@ -123,9 +123,11 @@ export class CallGate {
 
   /**
    * Runs `task` when a place among the calls in flight is free; `wanted` is asked then, and a task
-   * no cell waits for any more is dropped (DROPPED) without being sent.
+   * no cell waits for any more is dropped (DROPPED) without being sent. `task` is handed its place's
+   * release: the client calls it when the answer is final and usable (RequestOptions.onAnswer), so
+   * the next call goes out before this answer is read, stored and shown.
    */
-  run<T>(task: () => Promise<T>, wanted: () => boolean = () => true): Promise<T | typeof DROPPED> {
+  run<T>(task: (release: () => void) => Promise<T>, wanted: () => boolean = () => true): Promise<T | typeof DROPPED> {
     return new Promise((resolve, reject) => {
       this.queue.push(() => {
         if (!wanted()) {
@@ -133,17 +135,23 @@ export class CallGate {
           resolve(DROPPED);
           return;
         }
-        // An answer frees its place before the caller reads it: the next call goes out first, and
-        // the cells of this one settle while it is in flight. A failure frees it after the caller
-        // has seen it (the breaker counts it before another call may start).
-        task().then(
-          (v) => {
+        let held = true;
+        const free = () => {
+          if (held) {
+            held = false;
             this.release();
+          }
+        };
+        // An answer frees its place at the latest before the caller reads it (earlier, at onAnswer). A
+        // failure frees it after the caller has seen it (the breaker counts it before another call may start).
+        task(free).then(
+          (v) => {
+            free();
             resolve(v);
           },
           (e) => {
             reject(e);
-            queueMicrotask(() => this.release());
+            queueMicrotask(free);
           },
         );
       });

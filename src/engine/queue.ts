@@ -2,9 +2,9 @@
  * The coalescing queue of the cells Excel calculates (dataloader's batch scheduling, with Excel's
  * pace): requests wait a quiet window after the last one (at most `maxWaitMs` after the first),
  * then go out together, planned credit-minimally. A full identification batch goes out at once,
- * without waiting for the timer: the 101st company asking for a profile sends the first 100 (batches
- * ask for every profile field, so a later cell wanting another field of those companies finds it
- * cached). Financial batches wait for the window: a company's other years may still come (Excel's
+ * without waiting for the timer: the 100th company asking for a profile sends the 100 (batches ask
+ * for every profile field, and a want in flight still takes the cells that ask for it, so a later
+ * cell wanting another field of those companies joins it or finds it cached). Financial batches wait for the window: a company's other years may still come (Excel's
  * calculation order is not documented; a fill that goes column by column — one year for every
  * company, then the next year — would cost one batch per year instead of one range batch).
  * Identical requests share one want, also while it is in flight. A cancelled cell leaves its want;
@@ -31,6 +31,8 @@ export class RequestQueue {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private firstPendingAt: number | null = null;
   private lastPendingAt = 0;
+  /** A run of requests is under way: the clock was read at its start and is read again at its end. */
+  private stamping = false;
   private readonly running = new Set<Promise<void>>();
 
   constructor(private readonly o: QueueOptions) {
@@ -99,7 +101,7 @@ export class RequestQueue {
     else want.waiters.push(waiter);
     // The listener is the waiter itself (an EventListener object: handleEvent), not a closure per cell.
     signal?.addEventListener("abort", waiter, ONCE);
-    if (this.pendingProfiles > MAX_BATCH_IDENTIFICATION) this.flushFull();
+    if (this.pendingProfiles >= MAX_BATCH_IDENTIFICATION) this.flushFull();
     return promise;
   }
 
@@ -130,15 +132,23 @@ export class RequestQueue {
     if (this.pending.delete(w.key) && w.kind === "profile") this.pendingProfiles--;
   }
 
-  /** A full identification batch goes out at once: the first 100 profiles pending (the 101st company sends them). */
+  /** A full identification batch goes out at once: the 100 profiles pending (the 100th company sends them). */
   private flushFull(): void {
-    const out: Want[] = [];
-    for (const w of this.pending.values()) {
-      if (w.kind !== "profile") continue;
-      out.push(w);
-      if (out.length === MAX_BATCH_IDENTIFICATION) break;
+    let out: Want[];
+    if (this.pendingProfiles === MAX_BATCH_IDENTIFICATION && this.pending.size === MAX_BATCH_IDENTIFICATION) {
+      // Only profiles are pending (a column of names): the batch is all of them, the map starts anew.
+      out = Array.from(this.pending.values());
+      this.pending = new Map();
+      this.pendingProfiles = 0;
+    } else {
+      out = [];
+      for (const w of this.pending.values()) {
+        if (w.kind !== "profile") continue;
+        out.push(w);
+        if (out.length === MAX_BATCH_IDENTIFICATION) break;
+      }
+      for (const w of out) this.untrack(w);
     }
-    for (const w of out) this.untrack(w);
     if (this.pending.size === 0) this.firstPendingAt = null;
     void this.dispatch(out);
   }
@@ -171,14 +181,29 @@ export class RequestQueue {
   /**
    * The flush is due a quiet window after the last request, and at most maxWaitMs after the first.
    * One timer serves a whole fill: it is re-armed when it fires early, not reset at every request
-   * (resetting cost a clearTimeout and a setTimeout per cell).
+   * (resetting cost a clearTimeout and a setTimeout per cell). The clock is read once per run of
+   * requests, not per cell (Excel invokes a calculation's cells one after another in one task, and a
+   * clock read costs about as much as the rest of a request): the first request of a run reads it,
+   * and a microtask reads it again when the run ends, which is when its last request came.
    */
   private schedule(): void {
-    const now = Date.now();
+    if (this.stamping) return;
+    this.stamping = true;
+    this.stamp(Date.now());
+    queueMicrotask(this.runEnded);
+  }
+
+  private stamp(now: number): void {
     this.lastPendingAt = now;
     if (this.firstPendingAt === null) this.firstPendingAt = now;
     if (!this.timer) this.arm(now);
   }
+
+  /** The run of requests that read the clock has ended: its last request came now. */
+  private readonly runEnded = (): void => {
+    this.stamping = false;
+    if (this.pending.size > 0) this.stamp(Date.now());
+  };
 
   private arm(now: number): void {
     const due = Math.min(this.lastPendingAt + this.windowMs, (this.firstPendingAt ?? now) + this.maxWait());

@@ -206,6 +206,18 @@ describe("retries", () => {
     ]);
   });
 
+  test("a retry the engine refuses ends the call with the last failure; with the credits spent, with that", async () => {
+    script({ status: 503, body: {} });
+    const refuse = (e: Error) => (info: { attempt: number }) => {
+      if (info.attempt > 1) throw e;
+    };
+    const budget = await caught(client({ beforeCall: refuse(new Error("budget reached")) }).getCompany(CUI));
+    expect(budget).toBeInstanceOf(ServerError); // what the service did says more than the budget
+    const spent = await caught(client({ beforeCall: refuse(new CreditsExhaustedError({ status: 0 })) }).getCompany(CUI));
+    expect(spent).toBeInstanceOf(CreditsExhaustedError); // a refresh will not help before the period turns over
+    expect(fx.requests).toHaveLength(2); // no retry was sent
+  });
+
   test("a persistent 5xx ends with ServerError after 1 + retries attempts", async () => {
     script({ status: 502 });
     const e = await caught(client({ retries: 3 }).getCompany(CUI));
@@ -267,6 +279,30 @@ describe("retries", () => {
     script({ text: '{"cui": 1' }, { body: PROFILE });
     await expect(client().getCompany(CUI)).resolves.toMatchObject({ cui: CUI });
     expect(fx.requests).toHaveLength(2);
+  });
+
+  test("onAnswer is told once, when an answer is usable and recorded: not for the malformed attempt a retry replaces, nor for a failure", async () => {
+    script({ text: '{"cui": 1' }, { body: PROFILE });
+    const told: number[] = [];
+    await client().getCompany(CUI, { onAnswer: () => told.push(calls.length) });
+    // once, after both attempts were recorded (the meter and the gate know the credit first)
+    expect(told).toEqual([2]);
+
+    script({ status: 500, body: {} });
+    const failed: number[] = [];
+    await expect(client({ retries: 1 }).getCompany(CUI, { onAnswer: () => failed.push(1) })).rejects.toBeInstanceOf(ServerError);
+    expect(failed).toEqual([]);
+  });
+
+  test("an onAnswer that throws does not break the call; one that is not a function is refused before any call", async () => {
+    script({ body: PROFILE });
+    const hook = () => {
+      throw new Error("hook");
+    };
+    await expect(client().getCompany(CUI, { onAnswer: hook })).resolves.toMatchObject({ cui: CUI });
+    const n = fx.requests.length;
+    await expect(client().getCompany(CUI, { onAnswer: 5 as unknown as () => void })).rejects.toThrow(/onAnswer/);
+    expect(fx.requests).toHaveLength(n);
   });
 
   test("an empty 200 body is a ResponseShapeError", async () => {

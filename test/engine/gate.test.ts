@@ -184,6 +184,34 @@ test("any answer closes the breaker", () => {
   expect(() => g.beforeCall("k")).not.toThrow();
 });
 
+test("a call whose answer is in frees its place before it is read: the next call goes first, and the place is freed once", async () => {
+  const g = gate(); // two calls in flight at most
+  const started: number[] = [];
+  const free: (() => void)[] = [];
+  const finish: (() => void)[] = [];
+  const calls = [0, 1, 2, 3].map((n) =>
+    g.run((release) => {
+      started.push(n);
+      free[n] = release;
+      return new Promise<number>((resolve) => (finish[n] = () => resolve(n)));
+    }),
+  );
+  expect(started).toEqual([0, 1]);
+  free[0](); // call 0's answer is in, not yet read: call 2 leaves at once
+  expect(started).toEqual([0, 1, 2]);
+  free[0]();
+  finish[0]();
+  await expect(calls[0]).resolves.toBe(0);
+  expect(started).toEqual([0, 1, 2]); // freed twice, resolved: still one place
+  finish[1]();
+  await expect(calls[1]).resolves.toBe(1);
+  expect(started).toEqual([0, 1, 2, 3]);
+  finish[2]();
+  finish[3]();
+  await expect(Promise.all(calls)).resolves.toEqual([0, 1, 2, 3]);
+  expect(g.busy).toBe(0);
+});
+
 test("a call no cell waits for any more is dropped when its turn comes", async () => {
   const g = gate();
   let sent = 0;

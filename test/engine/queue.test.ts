@@ -51,15 +51,45 @@ test("a steady stream does not wait for ever: maxWaitMs after the first cell the
   expect(flushes.flat().map((w) => w.cui)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
 });
 
-test("the 101st company sends the first 100 at once, without waiting for the window", async () => {
+test("the 100th company sends the 100 at once, without waiting for the window", async () => {
   const { flushes, ask } = setup(10_000, 60_000);
-  const asked = Array.from({ length: 150 }, (_, i) => ask(i + 1));
+  const asked = Array.from({ length: 99 }, (_, i) => ask(i + 1));
+  expect(flushes).toHaveLength(0);
+  asked.push(ask(100));
+  expect(flushes.map((f) => f.map((w) => w.cui))).toEqual([Array.from({ length: 100 }, (_, i) => i + 1)]);
+  asked.push(...Array.from({ length: 50 }, (_, i) => ask(101 + i)));
   expect(flushes).toHaveLength(1);
-  expect(flushes[0]).toHaveLength(100);
   await Promise.all(asked.slice(0, 100));
   jest.advanceTimersByTime(10_000);
   await Promise.all(asked);
   expect(flushes.map((f) => f.length)).toEqual([100, 50]);
+});
+
+test("a full batch among pending financial years takes the 100 profiles only; the years wait for the window", async () => {
+  const { q, flushes } = setup(10_000, 60_000);
+  const years = [1, 2, 3].map((cui) => q.request("financial", `f:${cui}:2024`, cui, 2024, ["cifra_afaceri"]));
+  const names = Array.from({ length: 100 }, (_, i) => q.request("profile", `p:${i + 1}`, i + 1, 0, ["denumire"]));
+  expect(flushes.map((f) => [f.length, f.every((w) => w.kind === "profile")])).toEqual([[100, true]]);
+  jest.advanceTimersByTime(10_000);
+  await Promise.all([...names, ...years]);
+  expect(flushes.map((f) => f.map((w) => w.kind))).toEqual([Array(100).fill("profile"), ["financial", "financial", "financial"]]);
+});
+
+test("requests asked in one run (as Excel invokes a calculation's cells) wait a quiet window from the run's end, not its start", async () => {
+  const { flushes, ask } = setup(40);
+  let asked: Promise<unknown>[] = [];
+  // one synchronous run that lasts 30 ms by the clock: the window is counted from its last request
+  const start = Date.now();
+  for (let i = 0; i < 3; i++) {
+    asked.push(ask(i + 1));
+    jest.setSystemTime(start + 15 * (i + 1));
+  }
+  jest.advanceTimersByTime(35); // 80 ms after the first request, 35 after the run ended
+  expect(flushes).toHaveLength(0);
+  jest.advanceTimersByTime(10);
+  await Promise.all(asked);
+  expect(flushes.map((f) => f.map((w) => w.cui))).toEqual([[1, 2, 3]]);
+  asked = [];
 });
 
 test("the same answer asked twice is one want; a cancelled cell leaves it, and a want no one waits for is not sent", async () => {

@@ -1,6 +1,7 @@
 /**
  * BROWSER: the built add-in (dist/, the production bundles as the runtime page loads them) in headless
- * Chromium, filling 100,000 `DENUMIRE` cells against the sandbox, then recalculating them from the cache.
+ * Chromium, filling `DENUMIRE` cells of distinct companies against the sandbox (W5's 10,000 for the time to
+ * the last cell, 100,000 for the heap), then recalculating them from the cache.
  * What a webview would hold: the page's JavaScript heap, from Chromium's own counter (CDP
  * `Runtime.getHeapUsage`), sampled every 100 ms while the fill runs (as often as the page lets the
  * DevTools protocol in), after a garbage collection before each phase.
@@ -244,12 +245,23 @@ export async function browserFill(
   }
 }
 
-/** The target the issue sets: under 200 MB of heap at the fill's peak. */
+/** The targets the issue sets: under 200 MB of heap at the fill's peak (100,000 names); W5 (10,000 names) ≤ 1.15 × the latency bound. */
 export const BROWSER_PEAK_TARGET_MB = 200;
+export const W5_NAMES = 10_000;
+export const BROWSER_W5_TARGET = 1.15;
 
 export function browserTargets(b: BrowserResult | { error: string } | undefined): { target: string; measured: string; met: boolean }[] {
   if (!b || "error" in b) return [];
   const [fill, recalc] = b.phases;
+  if (b.names === W5_NAMES) {
+    return [
+      {
+        target: `BROWSER W5: ${b.names.toLocaleString("en")} names in Chromium, time to the last cell ≤ ${BROWSER_W5_TARGET} × latency bound (${b.boundMs.toLocaleString("en")} ms), every cell right`,
+        measured: `${fill.timeMs.toLocaleString("en")} ms = ${round(fill.timeMs / b.boundMs, 2)} × bound, ${fill.right.toLocaleString("en")} right`,
+        met: fill.timeMs <= BROWSER_W5_TARGET * b.boundMs && fill.right === b.names,
+      },
+    ];
+  }
   const out = [
     {
       target: `BROWSER: ${b.names.toLocaleString("en")} names in Chromium, JS heap < ${BROWSER_PEAK_TARGET_MB} MB at the fill's peak`,
@@ -271,7 +283,7 @@ export function browserTargets(b: BrowserResult | { error: string } | undefined)
 
 export function browserMarkdown(b: BrowserResult | { error: string } | undefined): string[] {
   if (!b) return [];
-  const lines = ["## BROWSER: the built add-in in headless Chromium", ""];
+  const lines = [`## BROWSER: the built add-in in headless Chromium${"error" in b ? "" : `, ${b.names.toLocaleString("en")} names`}`, ""];
   if ("error" in b) return [...lines, `Not measured: ${b.error}`, ""];
   const n = (v: number) => v.toLocaleString("en");
   lines.push(

@@ -20,6 +20,8 @@ const STORAGE_KEY = "firma.caps.v2";
 export class ServiceCapabilities {
   private byService: Record<string, Capabilities> = {};
   private loaded: Promise<void> | null = null;
+  /** What the store holds, as last written (null: not written by this instance). */
+  private saved: string | null = null;
 
   constructor(private readonly store: KeyValueStore) {}
 
@@ -42,7 +44,15 @@ export class ServiceCapabilities {
     delete this.byService[baseUrl];
   }
 
+  /**
+   * Writes what was learned, when it changed since the last write: the engine saves after every
+   * flush (a fill of 100,000 names: 1,000 flushes), and each write is a storage call to the host
+   * (OfficeRuntime.storage) for facts that are settled after the first answers.
+   */
   async save(): Promise<void> {
-    await this.store.setItem(STORAGE_KEY, JSON.stringify(this.byService));
+    const json = JSON.stringify(this.byService);
+    if (json === this.saved) return;
+    await this.store.setItem(STORAGE_KEY, json);
+    this.saved = json;
   }
 }

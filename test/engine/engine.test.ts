@@ -33,6 +33,19 @@ describe("coalescing and batching", () => {
     expect(calls()).toBe(10);
   });
 
+  test("a fill of 10 batches writes what it learned of the service once, not after every batch (each write is a storage call to Excel)", async () => {
+    const store = new MemoryStore();
+    const writes: string[] = [];
+    const setItem = store.setItem.bind(store);
+    store.setItem = (k: string, v: string) => (writes.push(k), setItem(k, v));
+    const { engine, calls } = setup({ store });
+    const cuis = data.sampleCuis(1000, 7000);
+    await Promise.all(cuis.map((c) => engine.profileField(c, "denumire")));
+    expect(calls()).toBe(10);
+    expect(writes.filter((k) => k === "firma.caps.v2")).toHaveLength(1);
+    expect(JSON.parse((await store.getItem("firma.caps.v2"))!)).toEqual({ [sb.url]: expect.objectContaining({ include: true }) });
+  });
+
   test("the same 1,000 CUIs with 30 % duplicates still cost 10 calls", async () => {
     const { engine, calls } = setup();
     const cuis = data.sampleCuis(1000, 9000);

@@ -1,9 +1,12 @@
+import { jsonBytes, utf8Length } from "./json-length";
 import type { AnswerChanges, AnswerStore, KeyValueStore, StoredAnswer } from "./store";
 
+export { utf8Length };
+
 /**
- * The add-in's AnswerStore over OfficeRuntime.storage (or any KeyValueStore): answers spread over a
- * fixed number of keys (shards, by a hash of the answer's key), so a save rewrites only the shards
- * whose answers changed, never one blob of everything. OfficeRuntime.storage gives 10 MB per domain,
+ * The add-in's AnswerStore over OfficeRuntime.storage (or any KeyValueStore): answers spread over
+ * numbered keys (shards) in the order they were saved, so a save rewrites only the shards whose answers
+ * changed — new answers fill the newest shard, then an empty or a new one — never one blob of everything. OfficeRuntime.storage gives 10 MB per domain,
  * shared with every other add-in served from the same domain, so the persisted answers are capped
  * well below that (8 MB by default); past the cap the least recently used answers leave the store
  * (they stay in memory for this session) and the cache reports it.
@@ -11,7 +14,10 @@ import type { AnswerChanges, AnswerStore, KeyValueStore, StoredAnswer } from "./
 export interface KvAnswerStoreOptions {
   /** Keys are `<prefix>meta` and `<prefix><shard>`. @default "firma.c2." */
   prefix?: string;
-  /** Shards used when the store is new (a saved store keeps its own count). @default 64 */
+  /**
+   * Shards the byte cap fills (a shard is filled up to maxBytes / shards, then the next begins); also the
+   * keys a store without its meta is read from. More are added as needed (4,096 at most). @default 64
+   */
   shards?: number;
   /** Persisted bytes at most (UTF-8 bytes of the stored strings). @default 8 MB */
   maxBytes?: number;
@@ -56,6 +62,7 @@ export class StoreWriteError extends Error {
 type Row = [string, unknown, number, number, number];
 
 interface Held {
+  key: string;
   shard: number;
   answer: StoredAnswer;
   /** UTF-8 bytes of the row's JSON, plus its separating comma. */
@@ -96,24 +103,14 @@ export function withTimeout<T>(p: Promise<T>, ms: number, op: "read" | "write"):
   });
 }
 
-/** UTF-8 length without an encoder (Romanian letters are 2 bytes; quotas count bytes, not characters). */
-export function utf8Length(s: string): number {
-  let n = s.length;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c > 0x7f) n += c > 0x7ff && (c < 0xd800 || c > 0xdfff) ? 2 : 1;
-  }
-  return n;
-}
+/** Shards at most. */
+const MAX_SHARDS = 4096;
+/** Shards read at once by a load: all at once, every shard's text (and IndexedDB's inflated copy) was alive together. */
+const LOAD_CONCURRENCY = 8;
 
-/** FNV-1a: a stable, cheap spread of keys over shards (the same key lands in the same shard every session). */
-function hash(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
+/** UTF-8 bytes of an answer's row in its shard's JSON, and its separating comma. */
+function rowBytes(key: string, a: StoredAnswer): number {
+  return 7 + jsonBytes(key) + jsonBytes(a.value) + jsonBytes(a.expires) + jsonBytes(a.fetched) + jsonBytes(a.used);
 }
 
 function isQuotaError(e: unknown): boolean {
@@ -134,6 +131,11 @@ export class KvAnswerStore implements AnswerStore {
   private members: Set<string>[] = [];
   /** Bytes of each shard as last written (or read); dirty shards are re-measured when written. */
   private shardBytes: number[] = [];
+  /** The rows' bytes of each shard as it is now (its JSON is one more, its bracket). */
+  private rowsBytes: number[] = [];
+  /** The shard new answers go to, until it holds `fill` bytes; -1: none yet. */
+  private open = -1;
+  private readonly fill: number;
   private readonly dirty = new Set<number>();
   private staleBefore = 0;
   private metaDirty = false;
@@ -149,8 +151,9 @@ export class KvAnswerStore implements AnswerStore {
     this.readTimeoutMs = options.readTimeoutMs ?? 3000;
     this.writeTimeoutMs = options.writeTimeoutMs ?? 10_000;
     this.legacyKey = options.legacyKey ?? "firma.cache.v1";
-    if (!(this.shardCount >= 1 && this.shardCount <= 4096)) throw new TypeError("shards must be between 1 and 4096");
+    if (!(this.shardCount >= 1 && this.shardCount <= MAX_SHARDS)) throw new TypeError("shards must be between 1 and 4096");
     if (!(this.maxBytes > 0)) throw new TypeError("maxBytes must be a positive number");
+    this.fill = Math.max(4096, Math.floor(this.maxBytes / this.shardCount));
     this.reset();
   }
 
@@ -169,23 +172,27 @@ export class KvAnswerStore implements AnswerStore {
     const read = (key: string) => withTimeout(this.store.getItem(key), this.readTimeoutMs, "read");
     const [metaRaw, legacyRaw] = await Promise.all([read(`${this.prefix}meta`), read(this.legacyKey)]);
     const meta = parse<{ shards?: number; staleBefore?: number }>(metaRaw) ?? {};
-    if (typeof meta.shards === "number" && meta.shards >= 1 && meta.shards <= 4096) this.shardCount = meta.shards;
+    if (typeof meta.shards === "number" && meta.shards >= 1 && meta.shards <= MAX_SHARDS) this.shardCount = meta.shards;
     this.reset();
     this.staleBefore = typeof meta.staleBefore === "number" ? meta.staleBefore : 0;
-    const raws = await Promise.all(Array.from({ length: this.shardCount }, (_, i) => read(`${this.prefix}${i}`)));
-    raws.forEach((raw, i) => {
-      const rows = parse<Row[]>(raw);
-      if (!Array.isArray(rows)) {
-        // An unreadable shard is rewritten at the next save rather than left taking room.
-        if (raw) this.dirty.add(i);
-        return;
+    // A few shards at a time, each parsed as it arrives and its text let go.
+    let next = 0;
+    let failed = false;
+    const reader = async (): Promise<void> => {
+      while (!failed && next < this.shardCount) {
+        const i = next++;
+        const raw = await read(`${this.prefix}${i}`);
+        if (!failed) this.take(raw, i);
       }
-      this.shardBytes[i] = utf8Length(raw as string);
-      for (const r of rows) {
-        if (!Array.isArray(r) || typeof r[0] !== "string" || r[1] === undefined) continue;
-        this.hold(r[0], { value: r[1], expires: +r[2] || 0, fetched: +r[3] || 0, used: +r[4] || 0 }, i);
-      }
-    });
+    };
+    try {
+      await Promise.all(Array.from({ length: Math.min(LOAD_CONCURRENCY, this.shardCount) }, reader));
+    } catch (e) {
+      failed = true;
+      this.reset();
+      throw e;
+    }
+    this.open = this.leastFilled();
     // The one-blob cache of earlier versions: its answers move into shards at the next save, which removes it first
     // (it may take most of the quota the shards need).
     const legacy = parse<{ entries?: [string, [unknown, number, number]][]; staleBefore?: number }>(legacyRaw);
@@ -196,8 +203,9 @@ export class KvAnswerStore implements AnswerStore {
         used++; // the blob kept LRU order: least recently used first
         if (typeof k !== "string" || !Array.isArray(e) || this.held.has(k)) continue;
         const answer = { value: e[0], expires: +e[1] || 0, fetched: +e[2] || 0, used };
-        this.hold(k, answer, this.shardOf(k));
-        this.dirty.add(this.shardOf(k));
+        const shard = this.openShard();
+        this.hold(k, answer, shard);
+        this.dirty.add(shard);
       }
       this.staleBefore = Math.max(this.staleBefore, legacy.staleBefore ?? 0);
       this.metaDirty = true;
@@ -209,14 +217,19 @@ export class KvAnswerStore implements AnswerStore {
 
   async write(changes: AnswerChanges): Promise<{ evicted: number }> {
     for (const [k, a] of changes.put) {
-      const shard = this.shardOf(k);
+      // An answer saved before stays in its shard; a new one goes to the open shard.
+      const shard = this.held.get(k)?.shard ?? this.openShard();
       this.hold(k, a, shard);
       this.dirty.add(shard);
     }
     for (const [k, used] of changes.touched) {
       // Only the order changes: the shard is not rewritten for it (the saved `used` catches up when it is).
       const h = this.held.get(k);
-      if (h) h.answer.used = used;
+      if (!h) continue;
+      const d = jsonBytes(used) - jsonBytes(h.answer.used);
+      h.answer.used = used;
+      h.bytes += d;
+      this.rowsBytes[h.shard] += d;
     }
     if (changes.staleBefore !== this.staleBefore) {
       this.staleBefore = changes.staleBefore;
@@ -260,23 +273,76 @@ export class KvAnswerStore implements AnswerStore {
     this.held.clear();
     this.members = Array.from({ length: this.shardCount }, () => new Set<string>());
     this.shardBytes = new Array<number>(this.shardCount).fill(0);
+    this.rowsBytes = new Array<number>(this.shardCount).fill(0);
     this.dirty.clear();
+    this.open = -1;
   }
 
-  private shardOf(key: string): number {
-    return hash(key) % this.shardCount;
+  /** A shard's rows as read (its text let go); an unreadable shard is rewritten at the next save rather than left taking room. */
+  private take(raw: string | null, i: number): void {
+    const rows = parse<Row[]>(raw);
+    if (!Array.isArray(rows)) {
+      if (raw) this.dirty.add(i);
+      return;
+    }
+    this.shardBytes[i] = utf8Length(raw as string);
+    for (const r of rows) {
+      if (!Array.isArray(r) || typeof r[0] !== "string" || r[1] === undefined) continue;
+      const fetched = +r[3] || 0;
+      const had = this.held.get(r[0]);
+      if (had && had.answer.fetched >= fetched) {
+        this.dirty.add(i); // a second copy, older: this shard is rewritten without it
+        continue;
+      }
+      this.hold(r[0], { value: r[1], expires: +r[2] || 0, fetched, used: +r[4] || 0 }, i);
+    }
   }
 
+  /** The shard a new answer goes to: the open one until it is full, then an empty one, else one more (the meta counts it). */
+  private openShard(): number {
+    const o = this.open;
+    if (o >= 0 && o < this.shardCount && this.rowsBytes[o] < this.fill) return o;
+    let i = this.members.findIndex((m, j) => m.size === 0 && j !== o);
+    if (i < 0 && this.shardCount < MAX_SHARDS) {
+      i = this.shardCount++;
+      this.members.push(new Set<string>());
+      this.shardBytes.push(0);
+      this.rowsBytes.push(0);
+      this.metaDirty = true;
+    }
+    this.open = i >= 0 ? i : this.leastFilled();
+    return this.open;
+  }
+
+  /** Of the shards that hold answers and have room, the one with the fewest bytes (after a load, new answers fill it first); else -1. */
+  private leastFilled(): number {
+    let best = -1;
+    for (let i = 0; i < this.shardCount; i++) {
+      if (this.members[i].size === 0 || this.rowsBytes[i] >= this.fill) continue;
+      if (best < 0 || this.rowsBytes[i] < this.rowsBytes[best]) best = i;
+    }
+    return best;
+  }
+
+  /** Holds an answer in a shard (out of the one it was in, which is then rewritten). */
   private hold(key: string, answer: StoredAnswer, shard: number): void {
-    const bytes = utf8Length(JSON.stringify([key, answer.value, answer.expires, answer.fetched, answer.used])) + 1;
-    this.held.set(key, { shard, answer, bytes });
+    const old = this.held.get(key);
+    if (old) {
+      this.rowsBytes[old.shard] -= old.bytes;
+      if (old.shard !== shard) {
+        this.members[old.shard].delete(key);
+        this.dirty.add(old.shard);
+      }
+    }
+    const bytes = rowBytes(key, answer);
+    this.held.set(key, { key, shard, answer, bytes });
     this.members[shard].add(key);
+    this.rowsBytes[shard] += bytes;
   }
 
+  /** A shard's JSON bytes as it would be written now: "[" + rows joined by "," + "]" (each row counts its comma). */
   private estimate(shard: number): number {
-    let n = 1; // "[" + rows joined by "," + "]": each row counts its comma
-    for (const k of this.members[shard]) n += (this.held.get(k) as Held).bytes;
-    return n;
+    return this.members[shard].size === 0 ? 0 : 1 + this.rowsBytes[shard];
   }
 
   private metaJson(): string {
@@ -287,17 +353,18 @@ export class KvAnswerStore implements AnswerStore {
   private evictTo(limit: number): number {
     let total = this.persistedBytes;
     if (total <= limit) return 0;
-    const byAge = [...this.held].sort((a, b) => a[1].answer.used - b[1].answer.used);
+    const byAge = Array.from(this.held.values()).sort((a, b) => a.answer.used - b.answer.used);
     let n = 0;
-    for (const [k, h] of byAge) {
+    for (const h of byAge) {
       if (total <= limit) break;
-      this.held.delete(k);
-      this.members[h.shard].delete(k);
-      if (!this.dirty.has(h.shard)) {
-        // From here on this shard is counted by its estimate, which already lacks this answer.
-        total += this.estimate(h.shard) - this.shardBytes[h.shard];
-        this.dirty.add(h.shard);
-      } else total -= h.bytes;
+      const s = h.shard;
+      // A clean shard is counted by what was written; from here on, by its estimate, which lacks this answer.
+      const before = this.dirty.has(s) ? this.estimate(s) : this.shardBytes[s];
+      this.held.delete(h.key);
+      this.members[s].delete(h.key);
+      this.rowsBytes[s] -= h.bytes;
+      this.dirty.add(s);
+      total += this.estimate(s) - before;
       n++;
     }
     return n;

@@ -97,8 +97,7 @@ export class RequestQueue {
     }
     const waiter = new CellWaiter(resolveNext!, rejectNext!, pick, finish, want, this);
     resolveNext = rejectNext = null;
-    if (want.waiters === NO_WAITERS) want.waiters = [waiter];
-    else want.waiters.push(waiter);
+    want.waiters = joined(want.waiters, waiter);
     // The listener is the waiter itself (an EventListener object: handleEvent), not a closure per cell.
     signal?.addEventListener("abort", waiter, ONCE);
     if (this.pendingProfiles >= MAX_BATCH_IDENTIFICATION) this.flushFull();
@@ -298,8 +297,26 @@ function includesAll(have: readonly string[], fields: readonly string[]): boolea
   return true;
 }
 
+/**
+ * `a` and the fields of `b` it lacks, in an array of exactly that length. A push onto a full array
+ * grows its store to length × 1.5 + 16 slots: ~170 bytes for a field or two, in every want of a fill
+ * (200,000 in bench W7).
+ */
 function union(a: readonly string[], b: readonly string[]): string[] {
-  const out = a.slice();
-  for (const f of b) if (!out.includes(f)) out.push(f);
-  return out;
+  let more: string[] | null = null;
+  for (const f of b) if (!a.includes(f) && !more?.includes(f)) (more ??= []).push(f);
+  return more === null ? a.slice() : a.concat(more);
+}
+
+/**
+ * The want's waiters with one more: a new array of exactly that length while they are few (a company's
+ * cells: two to five), not a push, which grows the store to 17 slots (~170 bytes per want); then pushed.
+ */
+function joined(waiters: Waiter[], w: Waiter): Waiter[] {
+  if (waiters === NO_WAITERS) return [w];
+  if (waiters.length >= 8) {
+    waiters.push(w);
+    return waiters;
+  }
+  return waiters.concat(w);
 }

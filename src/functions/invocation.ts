@@ -66,7 +66,8 @@ class InvocationContext implements EvalContext, CancelSignal {
   hook(): void {
     if (this.hooked || !this.invocation) return;
     this.hooked = true;
-    this.invocation.onCanceled = () => this.abort();
+    // A bound method (~48 bytes) rather than an arrow function (a closure and its context, ~100), in every waiting cell.
+    this.invocation.onCanceled = this.abort.bind(this);
   }
 
   addEventListener(type: string, listener: AbortListener): void {

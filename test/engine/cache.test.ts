@@ -187,7 +187,8 @@ describe("saved in the add-in's storage (sharded keys, a byte cap)", () => {
     await cache.load();
     for (const [k, v] of answers(1000)) cache.set(k, v, TTL.profile);
     await cache.save();
-    expect(store.sets.length).toBe(65); // 64 shards and the meta
+    // 2,000 answers, ~440 kB: shards filled in turn up to 8 MB / 64 = 128 kB, and the meta
+    expect(store.sets.length).toBe(5);
     store.sets = [];
     await cache.save();
     expect(store.sets).toEqual([]); // nothing changed: nothing written
@@ -198,6 +199,41 @@ describe("saved in the add-in's storage (sharded keys, a byte cap)", () => {
     cache.markStale("p:14399840");
     await cache.save();
     expect(store.sets.length).toBe(2);
+    store.sets = [];
+    const first = answers(1000)[0][0];
+    cache.markStale(first); // an answer of an earlier save: its own shard is rewritten, no other
+    await cache.save();
+    expect(store.sets).toEqual(["firma.c2.0", "firma.c2.meta"]);
+  });
+
+  test("a save of new answers writes only the shards they fill: the full shards of earlier saves are left alone", async () => {
+    // Shards by a hash of the key spread every save's answers over every shard, so each save of a fill
+    // rewrote all of them (bench W7: ~15 saves of up to 37 MB of JSON each in the IndexedDB tier).
+    const store = new ProbeStore();
+    const cache = new PersistentCache(store, { saveDelayMs: 0 });
+    await cache.load();
+    for (const [k, v] of answers(2000)) cache.set(k, v, TTL.profile);
+    await cache.save();
+    const shards = store.sets.filter((k) => k !== "firma.c2.meta");
+    expect(shards.length).toBeGreaterThanOrEqual(7); // ~880 kB in 128 kB shards
+    const before = new Map(store.data);
+    store.sets = [];
+    for (const [k, v] of answers(100, 2000)) cache.set(k, v, TTL.profile); // 200 more answers, ~44 kB
+    await cache.save();
+    const written = store.sets.filter((k) => k !== "firma.c2.meta");
+    expect(written.length).toBeLessThanOrEqual(2); // the last shard, and at most one new one
+    const untouched = shards.filter((k) => !written.includes(k));
+    expect(untouched.length).toBeGreaterThanOrEqual(shards.length - 1);
+    for (const k of untouched) expect(store.data.get(k)).toBe(before.get(k));
+    const reopened = new PersistentCache(store, { saveDelayMs: 0 });
+    await reopened.load();
+    expect(reopened.size).toBe(4200);
+    // Reopened, new answers go on filling the least filled shard, not the full ones.
+    store.sets = [];
+    reopened.set("p:14399840", { cui: 14399840, denumire: "X SRL" }, TTL.profile);
+    await reopened.save();
+    expect(store.sets.length).toBe(2);
+    expect(written).toContain(store.sets[0]);
   });
 
   test("how many answers fit under the 8 MB cap: the least recently used go first, and the user is told", async () => {
@@ -248,7 +284,8 @@ describe("saved in the add-in's storage (sharded keys, a byte cap)", () => {
 
   test("a save writes its shards one at a time, and a store that fails stops it at the first shard (the rest wait for the next save)", async () => {
     const store = new ProbeStore();
-    const cache = new PersistentCache(store, { saveDelayMs: 0 });
+    // 1 MB / 64: shards of 16 kB, so that 800 answers take many
+    const cache = new PersistentCache(store, { saveDelayMs: 0, kv: { maxBytes: 1024 * 1024 } });
     await cache.load();
     collect(cache);
     let writing = 0;
@@ -262,7 +299,7 @@ describe("saved in the add-in's storage (sharded keys, a byte cap)", () => {
     };
     for (const [k, v] of answers(400)) cache.set(k, v, TTL.profile);
     await cache.save();
-    expect(store.sets.filter((k) => k !== "firma.c2.meta").length).toBeGreaterThan(30); // many shards
+    expect(store.sets.filter((k) => k !== "firma.c2.meta").length).toBeGreaterThan(8); // many shards
     expect(most).toBe(1); // written all at once, every shard's JSON was alive together
     // A failure that is not the quota: one attempt, not one per dirty shard.
     let attempts = 0;
@@ -277,8 +314,8 @@ describe("saved in the add-in's storage (sharded keys, a byte cap)", () => {
     store.setItem = setItem;
     store.sets = [];
     await cache.save();
-    expect(store.sets.filter((k) => k !== "firma.c2.meta").length).toBeGreaterThan(30);
-    const reopened = new PersistentCache(store, { saveDelayMs: 0 });
+    expect(store.sets.filter((k) => k !== "firma.c2.meta").length).toBeGreaterThan(8);
+    const reopened = new PersistentCache(store, { saveDelayMs: 0, kv: { maxBytes: 1024 * 1024 } });
     await reopened.load();
     expect(reopened.size).toBe(cache.size); // every answer, the ones the failed save left included
     expect(cache.size).toBe(1_600);

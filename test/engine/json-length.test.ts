@@ -2,7 +2,7 @@
  * The cache's size estimate (cache.ts entrySize) reads an answer's JSON length without making the JSON:
  * for the records FIRMA keeps (flat objects of text, numbers, booleans and nulls) it is the length exactly.
  */
-import { jsonLength } from "../../src/engine/json-length";
+import { jsonBytes, jsonLength } from "../../src/engine/json-length";
 import * as data from "../../sandbox/dataset";
 
 test("a profile, a financial year, null and nested values: the length JSON.stringify gives", () => {
@@ -17,4 +17,32 @@ test("a profile, a financial year, null and nested values: the length JSON.strin
 test("undefined fields are left out, as JSON leaves them out", () => {
   const v = { a: 1, b: undefined, c: "x" };
   expect(jsonLength(v)).toBe(JSON.stringify(v).length);
+});
+
+test("jsonBytes: exactly the UTF-8 bytes of JSON.stringify, escapes, diacritics, surrogates and left-out members included", () => {
+  const values: unknown[] = [
+    null,
+    true,
+    0,
+    -0,
+    -12.5,
+    1e21,
+    NaN,
+    Infinity,
+    "",
+    'a "quoted" \\ back\\slash',
+    "\n\t\r\b\f\u0001\u001f",
+    "Bucure\u0219ti, Ia\u0219i, \u021Aar\u0103",
+    "\u{1F600} and a lone \ud800 and \udc00",
+    [1, undefined, () => 1, "x"],
+    { a: undefined, b: [{ c: "\u00e2" }], "k\u0103y": 1 },
+    [],
+    {},
+    new Date(0),
+  ];
+  for (const cui of data.sampleCuis(200, 70_000)) {
+    values.push(data.company(cui));
+    for (const f of data.financials(cui)) values.push(f);
+  }
+  for (const v of values) expect(jsonBytes(v)).toBe(Buffer.byteLength(JSON.stringify(v), "utf8"));
 });

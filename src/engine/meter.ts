@@ -3,9 +3,21 @@ import { KeyValueStore, readJson } from "./store";
 
 /** Calendar day and month in Bucharest, where the service's counters turn over (O21). */
 const dayFormat = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Bucharest", year: "numeric", month: "2-digit", day: "2-digit" });
+/**
+ * The day in Bucharest at `t`, as YYYY-MM-DD. Asked at every call (the meter, the gate): Bucharest's
+ * offset from UTC is a whole number of hours (+02:00, +03:00 in summer), so its days begin on a UTC
+ * hour, and the day is read from Intl once per hour, not per call.
+ */
 export function bucharestDay(t: number): string {
-  return dayFormat.format(new Date(t)); // YYYY-MM-DD
+  const hour = Math.floor(t / 3_600_000);
+  if (hour !== lastHour) {
+    lastDay = dayFormat.format(new Date(t));
+    lastHour = hour;
+  }
+  return lastDay;
 }
+let lastHour = NaN;
+let lastDay = "";
 
 /** A short, non-reversible label for a key, so that counters never store the key itself. */
 export function keyFingerprint(key: string): string {

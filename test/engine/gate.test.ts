@@ -6,6 +6,7 @@
  */
 import type { CallRecord } from "../../src/api/types";
 import { CallGate, DROPPED, nextBucharestMidnight, nextBucharestMonth } from "../../src/engine/gate";
+import { bucharestDay } from "../../src/engine/meter";
 import { MemoryStore } from "../../src/engine/store";
 
 const rec = (over: Partial<CallRecord> = {}): CallRecord => ({
@@ -92,6 +93,26 @@ test("Bucharest's day and month turn over at its own midnight, daylight saving i
   expect(new Date(nextBucharestMidnight(Date.parse("2026-03-28T12:00:00Z"))).toISOString()).toBe("2026-03-28T22:00:00.000Z");
   expect(new Date(nextBucharestMidnight(Date.parse("2026-03-29T12:00:00Z"))).toISOString()).toBe("2026-03-29T21:00:00.000Z");
   expect(new Date(nextBucharestMonth(Date.parse("2026-12-15T12:00:00Z"))).toISOString()).toBe("2026-12-31T22:00:00.000Z");
+});
+
+test("the day in Bucharest is Intl's every quarter of an hour of a year, both daylight-saving changes included, in any order", () => {
+  const intl = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Bucharest", year: "numeric", month: "2-digit", day: "2-digit" });
+  const start = Date.parse("2026-01-01T00:07:00Z");
+  const times = Array.from({ length: 365 * 96 }, (_, i) => start + i * 900_000);
+  for (const t of times) expect(bucharestDay(t)).toBe(intl.format(t));
+  // and back and forth across the night the clocks go forward (2026-03-29, 01:00 UTC) and back (2026-10-25, 01:00 UTC)
+  for (const t of [
+    "2026-03-28T21:59:59.999Z",
+    "2026-03-28T22:00:00Z",
+    "2026-03-29T00:59:59Z",
+    "2026-03-29T21:00:00Z",
+    "2026-10-24T20:59:59Z",
+    "2026-10-24T21:00:00Z",
+    "2026-10-25T21:59:59Z",
+    "2026-10-25T22:00:00Z",
+    "2026-03-28T21:00:00Z",
+  ].map(Date.parse))
+    expect(bucharestDay(t)).toBe(intl.format(t));
 });
 
 const NO_ANSWER = rec({ status: 0, errorKind: "timeout", credited: false, charged: false });

@@ -81,6 +81,24 @@ export async function fill<C, R = Shown>(cells: readonly C[], invoke: (cell: C) 
   return { shown, timeMs: last - t0, invokedMs };
 }
 
+/**
+ * A full collection (with --expose-gc), then a wait until this process is quiet: the collection's
+ * background sweeping goes on for tens of milliseconds of CPU after gc() returns (about 20 ms beside
+ * W6's heap), and process.cpuUsage counts every thread's. Before a measured run, so that the run pays
+ * for its own garbage, not for the bench's forced collection.
+ */
+export async function collectGarbage(): Promise<void> {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) return;
+  gc();
+  for (let i = 0; i < 40; i++) {
+    const c0 = process.cpuUsage();
+    await new Promise((r) => setTimeout(r, 25));
+    const c = process.cpuUsage(c0);
+    if (c.user + c.system < 1000) return; // under 1 ms of CPU in 25 ms: quiet
+  }
+}
+
 export function round(n: number, digits = 0): number {
   const f = 10 ** digits;
   return Math.round(n * f) / f;

@@ -30,7 +30,7 @@ import * as path from "path";
 import * as zlib from "zlib";
 import { DIST, ExcelStandIn, StandInError, StandInStorage } from "../test/support/excel-runtime";
 import { OneCallPerCell, Strategy, TimerFlushBatching } from "./baselines";
-import { Fill, fill, Machine, machine, median, MemoryPeak, round } from "./measure";
+import { collectGarbage, Fill, fill, Machine, machine, median, MemoryPeak, round } from "./measure";
 import * as data from "../sandbox/dataset";
 import { apiMinimum, Cell, LATEST, latencyBound, Minimum, Sheet, Shown, tally, Tally, w1, w2, w3, w5, w6 } from "./workloads";
 import { faultMixes, hardeningMarkdown, HardeningResults, hardeningTargets, w7, w8, w9 } from "./hardening";
@@ -405,12 +405,12 @@ async function cpuPerCell(service: Service, args: Args, dist = DIST): Promise<Cp
   await fill(sheet.cells, answerOf(bare), shownOf); // warm-up (JIT)
   const standInRunsUs: number[] = [];
   for (let i = 0; i < 5; i++) {
-    (globalThis as { gc?: () => void }).gc?.();
+    await collectGarbage();
     const b0 = process.cpuUsage();
     await fill(sheet.cells, answerOf(bare), shownOf);
     const b = process.cpuUsage(b0);
     standInRunsUs.push((b.user + b.system) / sheet.cells.length);
-    (globalThis as { gc?: () => void }).gc?.();
+    await collectGarbage();
     const c0 = process.cpuUsage();
     const f = await fill(sheet.cells, answerOf(xl), shownOf);
     const c = process.cpuUsage(c0);
@@ -421,6 +421,7 @@ async function cpuPerCell(service: Service, args: Args, dist = DIST): Promise<Cp
   }
   const recalcCalls = (await service.usage(key)).total - primingCalls;
   // The bench's own share: the same fill() over cells that answer at once.
+  await collectGarbage();
   const h0 = process.cpuUsage();
   await fill(sheet.cells, () => constant, shownOf);
   const h = process.cpuUsage(h0);

@@ -10,7 +10,7 @@ import type { CancelSignal } from "../api/types";
 import type { PersistentCache } from "./cache";
 import { LocalInputError, shownInput, type MessageRef } from "./errors";
 import { failureHas } from "./failures";
-import { financialKey, profileKey } from "./keys";
+import { answerNumberOf, financialKey, profileKey } from "./keys";
 import type { RequestQueue } from "./queue";
 import { finished } from "./queue";
 import { covers, notFound, type CellFinish, type Rec, type Want } from "./wants";
@@ -111,16 +111,17 @@ export class CompanyAnswers {
   ): unknown {
     const finish = options.finish;
     if (!this.ctx.isReady()) return finishing(this.fieldLater(kind, cui, year, field, signal, noFinish(options)), finish);
-    const key = keyOf(kind, cui, year);
     const cache = this.ctx.cache;
-    const rec = cache.freshValue<Rec | null>(key);
+    // By the answer's number: no key string made for a cached cell (entry-map.ts).
+    const n = answerNumberOf(kind, cui, year);
+    const rec = n === undefined ? cache.freshValue<Rec | null>(keyOf(kind, cui, year)) : cache.freshValueAt<Rec | null>(n);
     if (rec === null) return NOT_FOUND;
     if (rec !== undefined) {
       const v = rec[field];
       if (v !== undefined) return v;
       cache.hits--; // a partial record is not a hit (fresh())
     }
-    return this.ask(kind, key, cui, year, one(field), signal, options, field, finish);
+    return this.ask(kind, keyOf(kind, cui, year), cui, year, one(field), signal, options, field, finish);
   }
 
   /*

@@ -1,6 +1,7 @@
 import { KvAnswerStore, KvAnswerStoreOptions, StoreTimeoutError, StoreWriteError } from "./answer-store";
 import { memoryFull, storeFull } from "./cache-messages";
 import { jsonLength } from "./json-length";
+import { EntryMap } from "./entry-map";
 import { entry, Entry, LruOrder } from "./lru-order";
 import { SaveTimer } from "./save-timer";
 import { AnswerStore, hasAnswerStore, KeyValueStore, StoreNotice, StoredAnswer } from "./store";
@@ -80,7 +81,8 @@ export interface Hit<V> {
  * Every eviction and every failure of the store is reported (onProblem), never swallowed.
  */
 export class PersistentCache {
-  private readonly map = new Map<string, Entry>();
+  /** By key, a company's answers by number (entry-map.ts). */
+  private readonly map = new EntryMap();
   /** Least recently used first (lru-order.ts); the Map only finds entries. */
   private readonly order = new LruOrder();
   private readonly backend: AnswerStore;
@@ -205,7 +207,15 @@ export class PersistentCache {
    * hit, marked recently used), or undefined when there is none. Values are JSON, never undefined.
    */
   freshValue<V>(key: string): V | undefined {
-    const e = this.map.get(key);
+    return this.fresh<V>(this.map.get(key));
+  }
+
+  /** freshValue() of a company's answer by its number (keys.ts answerNumberOf): no key string made. */
+  freshValueAt<V>(n: number): V | undefined {
+    return this.fresh<V>(this.map.at(n));
+  }
+
+  private fresh<V>(e: Entry | undefined): V | undefined {
     if (e === undefined) return undefined;
     this.order.touch(e);
     e[3] = ++this.clock;

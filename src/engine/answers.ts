@@ -4,13 +4,13 @@
  * lookup), the rest is queued for the service — or, where the cell may only read the cache, taken
  * stale, else as the last fetch's failure, else "not cached".
  */
-import { AbortedError } from "../api/errors";
+import { AbortedError, type NotFoundError } from "../api/errors";
 import { isValidCui, parseCui, type CuiFailure } from "../api/cui";
 import type { CancelSignal } from "../api/types";
 import type { PersistentCache } from "./cache";
 import { LocalInputError, shownInput, type MessageRef } from "./errors";
 import { failureHas } from "./failures";
-import { financialKey, profileKey } from "./keys";
+import { answerNumberOf, financialKey, profileKey } from "./keys";
 import type { RequestQueue } from "./queue";
 import { finished } from "./queue";
 import { covers, notFound, type CellFinish, type Rec, type Want } from "./wants";
@@ -31,6 +31,13 @@ export interface RequestOptions {
 }
 
 const DEFAULT_REQUEST: RequestOptions = {};
+
+/**
+ * What field() answers for a company or year the cache holds as "not found": one error made once
+ * (notFound() without the CUI), so that a recalculated column of such cells makes no error per cell
+ * and throws none (a cell shows the same message whatever the CUI: cells.ts toCellError).
+ */
+export const NOT_FOUND: NotFoundError = Object.freeze(notFound(0)) as NotFoundError;
 
 export interface AnswerContext {
   cache: PersistentCache;
@@ -89,10 +96,10 @@ export class CompanyAnswers {
 
   /**
    * One field of the record: at once when the cache holds it fresh (null where the record has no
-   * value), else a promise of that field alone — the cell's path: the key made once, the cache read
-   * once, and no second promise to take the field out of the record. With `options.finish`, the
-   * promise settles with what finish makes of the field or of the failure (a value at once does not
-   * pass through it: the caller has it in hand).
+   * value; NOT_FOUND where the company or year is cached as not found), else a promise of that field
+   * alone — the cell's path: the key made once, the cache read once, and no second promise to take
+   * the field out of the record. With `options.finish`, the promise settles with what finish makes of
+   * the field or of the failure (a value at once does not pass through it: the caller has it in hand).
    */
   field(
     kind: Want["kind"],
@@ -104,10 +111,17 @@ export class CompanyAnswers {
   ): unknown {
     const finish = options.finish;
     if (!this.ctx.isReady()) return finishing(this.fieldLater(kind, cui, year, field, signal, noFinish(options)), finish);
-    const key = keyOf(kind, cui, year);
-    const fields = one(field);
-    const rec = this.fresh(kind, cui, year, fields, key);
-    return rec !== undefined ? (rec[field] ?? null) : this.ask(kind, key, cui, year, fields, signal, options, field, finish);
+    const cache = this.ctx.cache;
+    // By the answer's number: no key string made for a cached cell (entry-map.ts).
+    const n = answerNumberOf(kind, cui, year);
+    const rec = n === undefined ? cache.freshValue<Rec | null>(keyOf(kind, cui, year)) : cache.freshValueAt<Rec | null>(n);
+    if (rec === null) return NOT_FOUND;
+    if (rec !== undefined) {
+      const v = rec[field];
+      if (v !== undefined) return v;
+      cache.hits--; // a partial record is not a hit (fresh())
+    }
+    return this.ask(kind, keyOf(kind, cui, year), cui, year, one(field), signal, options, field, finish);
   }
 
   /*
@@ -119,7 +133,11 @@ export class CompanyAnswers {
   }
 
   private fieldLater(...a: Parameters<CompanyAnswers["field"]>): Promise<unknown> {
-    return this.ctx.ready().then(() => this.field(...a));
+    return this.ctx.ready().then(() => {
+      const v = this.field(...a);
+      if (v === NOT_FOUND) throw notFound(a[1], a[0] === "financial" ? a[2] : undefined);
+      return v;
+    });
   }
 
   /** get(), always as a promise (a failure rejects it). */

@@ -1,7 +1,8 @@
 import { KvAnswerStore, KvAnswerStoreOptions, StoreTimeoutError, StoreWriteError } from "./answer-store";
 import { memoryFull, storeFull } from "./cache-messages";
-import { jsonLength } from "./json-length";
-import { entry, Entry, LruOrder } from "./lru-order";
+import { EntryMap } from "./entry-map";
+import { entry, Entry, entrySize, LruOrder } from "./lru-order";
+import { turnClock } from "./turn-clock";
 import { SaveTimer } from "./save-timer";
 import { AnswerStore, hasAnswerStore, KeyValueStore, StoreNotice, StoredAnswer } from "./store";
 
@@ -17,7 +18,7 @@ export const TTL = {
 } as const;
 
 /**
- * Memory the answers may take, estimated as the JSON length of key and value plus ENTRY_OVERHEAD: close
+ * Memory the answers may take, estimated as the JSON length of key and value plus ENTRY_OVERHEAD (lru-order.ts): close
  * to what V8 holds for them (a parsed record takes about its JSON's length; docs/cache.md). A profile
  * is ~220 bytes of JSON and a financial year ~140. Node (the CLI) gets 512 MB. A webview (the add-in)
  * gets 96 MB, ~300,000 answers: W7's 200,000 and a 100,000-name sheet fit whole, and past it the
@@ -25,8 +26,6 @@ export const TTL = {
  */
 export const DEFAULT_MAX_BYTES = typeof process !== "undefined" && process.versions?.node ? 512 * 1024 * 1024 : 96 * 1024 * 1024;
 export const DEFAULT_MAX_ENTRIES = 1_000_000;
-/** What the Map's slot, the entry's array and its three timestamps (heap numbers) take beside the JSON: measured ~160 bytes. */
-const ENTRY_OVERHEAD = 160;
 
 export interface CacheOptions {
   /** Where the answers are kept. @default the store's own (SQLite for the CLI), else a KvAnswerStore over the store */
@@ -80,13 +79,15 @@ export interface Hit<V> {
  * Every eviction and every failure of the store is reported (onProblem), never swallowed.
  */
 export class PersistentCache {
-  private readonly map = new Map<string, Entry>();
+  /** By key, a company's answers by number (entry-map.ts). */
+  private readonly map = new EntryMap();
   /** Least recently used first (lru-order.ts); the Map only finds entries. */
   private readonly order = new LruOrder();
   private readonly backend: AnswerStore;
   private readonly maxEntries: number;
   private readonly maxBytes: number;
   private readonly now: () => number;
+  private readonly readNow: () => number;
   private readonly listeners = new Set<(p: CacheProblem) => void>();
   private staleBefore = 0;
   /** Answers older than this count as stale (`firma refresh --max-age`); null: only their lifetimes. */
@@ -124,6 +125,7 @@ export class PersistentCache {
       () => void this.save().catch(() => undefined),
     );
     this.now = options.now ?? Date.now;
+    this.readNow = turnClock(this.now); // freshness: one clock read per run of cells
     if (!(this.maxEntries > 0)) throw new TypeError("cache maxEntries must be a positive number");
     if (!(this.maxBytes > 0)) throw new TypeError("cache maxBytes must be a positive number");
   }
@@ -190,7 +192,7 @@ export class PersistentCache {
   }
 
   private isFresh(e: Entry): boolean {
-    const now = this.now();
+    const now = this.readNow();
     return e[1] > now && e[2] >= this.staleBefore && (this.maxAgeMs === null || e[2] >= now - this.maxAgeMs);
   }
 
@@ -205,7 +207,15 @@ export class PersistentCache {
    * hit, marked recently used), or undefined when there is none. Values are JSON, never undefined.
    */
   freshValue<V>(key: string): V | undefined {
-    const e = this.map.get(key);
+    return this.fresh<V>(this.map.get(key));
+  }
+
+  /** freshValue() of a company's answer by its number (keys.ts answerNumberOf): no key string made. */
+  freshValueAt<V>(n: number): V | undefined {
+    return this.fresh<V>(this.map.at(n));
+  }
+
+  private fresh<V>(e: Entry | undefined): V | undefined {
     if (e === undefined) return undefined;
     this.order.touch(e);
     e[3] = ++this.clock;
@@ -432,8 +442,4 @@ export class PersistentCache {
     }
     this.evictedUnreported += n;
   }
-}
-
-function entrySize(key: string, value: unknown): number {
-  return key.length + jsonLength(value) + ENTRY_OVERHEAD;
 }

@@ -13,18 +13,22 @@ import type { CallGate } from "./gate";
 import { CreditMeter, keyFingerprint } from "./meter";
 import type { ResolvedEngineOptions } from "./options";
 import { latestCompleteYear } from "./years";
+import { turnClock } from "./turn-clock";
 
 export class Connection {
   private clientFor: { baseUrl: string; client: FirmaClient } | null = null;
   private lastKey: { key: string; id: string } | null = null;
   private ruleYearMemo: { year: number; from: number; until: number } | null = null;
+  private readonly clock: () => number;
 
   constructor(
     private readonly opts: ResolvedEngineOptions,
     private readonly gate: CallGate,
     private readonly meter: CreditMeter,
     readonly capabilities: ServiceCapabilities,
-  ) {}
+  ) {
+    this.clock = turnClock(opts.now); // asked for every financial cell: one clock read per run of cells
+  }
 
   baseUrl(): string {
     return this.opts.baseUrl();
@@ -107,7 +111,7 @@ export class Connection {
 
   /** latestCompleteYear (O19) for now, computed once per calendar month (it is asked for every financial cell). */
   private ruleYear(): number {
-    const t = this.opts.now();
+    const t = this.clock();
     const m = this.ruleYearMemo;
     if (m !== null && t >= m.from && t < m.until) return m.year;
     const d = new Date(t);

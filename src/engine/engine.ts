@@ -22,7 +22,7 @@ import type {
   SearchParams,
 } from "../api/types";
 import { FINANCIAL_FIELDS } from "../api/types";
-import { CompanyAnswers, one, type RequestOptions } from "./answers";
+import { CompanyAnswers, NOT_FOUND, one, type RequestOptions } from "./answers";
 import { PersistentCache } from "./cache";
 import { Capabilities, ServiceCapabilities } from "./capabilities";
 import { Change, ChangeLog } from "./changes";
@@ -38,12 +38,12 @@ import { getValidBatchWindow, getValidEngineOptions, type EngineOptions, type Re
 import { oneCallGate, prefetch, type PrefetchOptions, type PrefetchReport } from "./prefetch";
 import { RequestQueue } from "./queue";
 import { estimateOf, freshnessOf, needsOf, type CellRequest, type Estimate, type Freshness, type Needs } from "./requests";
-import type { Want } from "./wants";
+import { notFound, type Want } from "./wants";
 import { YearPolicy } from "./years";
 
 export { BudgetReachedError } from "./gate";
 export type { EngineOptions } from "./options";
-export type { RequestOptions } from "./answers";
+export { NOT_FOUND, type RequestOptions } from "./answers";
 export { listKey, type ListSpec } from "./lists";
 export type { PrefetchOptions, PrefetchReport } from "./prefetch";
 export type { CellRequest, Estimate, Freshness } from "./requests";
@@ -300,8 +300,9 @@ export class FirmaEngine {
 
   /**
    * A cell's profile field: at once when the cache holds it fresh (recalculation takes this path),
-   * else a promise of the service's answer — the CUI parsed and the cache read once either way.
-   * Bad input throws at once.
+   * NOT_FOUND when the cache holds the company as not found (an error made once, not thrown), else a
+   * promise of the service's answer — the CUI parsed and the cache read once either way. Bad input
+   * throws at once.
    */
   profileFieldOrFetch(cuiInput: unknown, field: ProfileField, signal?: CancelSignal, options?: RequestOptions): unknown {
     return this.answers.field("profile", this.answers.cui(cuiInput), 0, field, signal, options);
@@ -314,14 +315,16 @@ export class FirmaEngine {
     field: FinancialField,
     signal?: CancelSignal,
     options?: RequestOptions,
-  ): number | null | Promise<number | null> {
+  ): number | null | typeof NOT_FOUND | Promise<number | null> {
     const cui = this.answers.cui(cuiInput);
     return this.answers.field("financial", cui, this.years.year(yearInput), field, signal, options) as
-      number | null | Promise<number | null>;
+      number | null | typeof NOT_FOUND | Promise<number | null>;
   }
 
   async profileField(cuiInput: unknown, field: ProfileField, signal?: CancelSignal, options?: RequestOptions): Promise<unknown> {
-    return this.profileFieldOrFetch(cuiInput, field, signal, options);
+    const v = this.profileFieldOrFetch(cuiInput, field, signal, options);
+    if (v === NOT_FOUND) throw notFound(this.answers.cui(cuiInput));
+    return v;
   }
 
   async profile(cuiInput: unknown, signal?: CancelSignal, options?: RequestOptions): Promise<CompanyProfile> {
@@ -343,7 +346,9 @@ export class FirmaEngine {
     signal?: CancelSignal,
     options?: RequestOptions,
   ): Promise<number | null> {
-    return this.financialFieldOrFetch(cuiInput, yearInput, field, signal, options);
+    const v = this.financialFieldOrFetch(cuiInput, yearInput, field, signal, options);
+    if (v === NOT_FOUND) throw notFound(this.answers.cui(cuiInput), this.years.year(yearInput));
+    return v as number | null;
   }
 
   async financialRecord(cuiInput: unknown, yearInput: unknown, signal?: CancelSignal, options?: RequestOptions): Promise<FinancialYear> {

@@ -4,6 +4,16 @@
  * (every cached cell of every recalculation) paid a Map delete and a Map set to move its entry.
  */
 
+import { jsonLength } from "./json-length";
+
+/** What the Map's slot, the entry's array and its three timestamps (heap numbers) take beside the JSON: measured ~160 bytes. */
+const ENTRY_OVERHEAD = 160;
+
+/** What an entry takes in memory, estimated (cache.ts: the cache's byte cap). */
+export function entrySize(key: string, value: unknown): number {
+  return key.length + jsonLength(value) + ENTRY_OVERHEAD;
+}
+
 /** [value, expiresAt, fetchedAt, used, bytes, key, previous, next] — a tuple: 500,000 of them must stay cheap. */
 export type Entry = [unknown, number, number, number, number, string, Entry | null, Entry | null];
 

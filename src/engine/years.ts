@@ -14,6 +14,9 @@ export function latestCompleteYear(now: Date = new Date()): number {
   return now.getUTCMonth() >= 6 ? y - 1 : y - 2;
 }
 
+/** The fewest years of history a plan gives (the free plan's one): every plan covers the latest that many. */
+const SHORTEST_HISTORY = Math.min(...Object.values(PLANS).map((p) => p.historyYears ?? Infinity));
+
 /** The oldest year a plan may read, or null when the plan has no limit. */
 export function oldestYearInPlan(plan: PlanName, latest: number): number | null {
   const h = PLANS[plan].historyYears;
@@ -88,6 +91,8 @@ export class YearPolicy {
 
   check(y: number): number {
     const latest = this.latest();
+    // A year every plan covers (the latest, for the usual cell): the plan is not asked, per cell.
+    if (y <= latest && y > latest - SHORTEST_HISTORY && y >= EARLIEST_YEAR) return y;
     if (y > latest) {
       // years as text: a number parameter would be written with a thousands separator
       throw new LocalInputError("year_unavailable", `no data for ${y} yet (latest ${latest})`, {

@@ -70,6 +70,13 @@ function excelError(cell: CellError): CustomFunctions.Error {
 }
 
 export function toExcel(m: Matrix): any[][] {
+  // A lone cell, the usual one: a value as it is, a card as its entity, an error thrown.
+  if (m.length === 1 && m[0].length === 1) {
+    const v = m[0][0];
+    if (typeof v !== "object") return m;
+    if (isCard(v)) return [[entityValue(v)]];
+    throw excelError(v);
+  }
   let hasObject = false;
   for (const row of m) for (const v of row) if (typeof v === "object") hasObject = true;
   const out = !hasObject ? m : m.map((row) => row.map((v) => (typeof v !== "object" ? v : isCard(v) ? entityValue(v) : excelError(v))));

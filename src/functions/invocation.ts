@@ -141,8 +141,8 @@ function supportsEntityValues(): boolean {
 }
 
 /**
- * What a function gives Excel: the matrix itself when the cache answered every cell, else a promise
- * of it. A custom function "can return a promise" (https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-json-autogeneration,
+ * What a function gives Excel: the matrix itself when the cache answered every cell (a lone error
+ * the cache answered is thrown), else a promise of it. A custom function "can return a promise" (https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-json-autogeneration,
  * "Promise"), and one that reaches the web "must" (custom-functions-web-reqs): the cells that wait for
  * the service do; office.js sets a result without `then` at once. The metadata has no field for it
  * (custom-functions-json: `result` is `dimensionality` and `type`), so the exported functions say
@@ -153,18 +153,21 @@ export type CellAnswer = any[][] | Promise<any[][]>;
 
 /**
  * Evaluates with the engine ready; a result the cache answered in full needs no waiting and no
- * promise (a recalculation of cached cells). A lone error is still a rejected promise, as before:
- * the cell shows the error thrown with its message (excel-results.ts).
+ * promise (a recalculation of cached cells). A lone error the cache answered (a company cached as not
+ * found, a bad CUI) is thrown at once, as Microsoft's own example throws its CustomFunctions.Error from
+ * a function that returns no promise (https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-errors,
+ * "Detect and throw an error"): the cell shows it with its message, and no rejected promise is made per cell.
  */
 function evaluateIn(ctx: InvocationContext, engine: FirmaEngine, name: string, args: unknown[]): CellAnswer {
   ctx.engine = engine;
   ctx.lang = getSettings().language;
+  let result: ReturnType<typeof evaluateNow>;
   try {
-    const result = evaluateNow(name, args, ctx);
-    if (!(result instanceof Promise)) return toExcel(result);
-    // A lone cell's promise from the engine settles with Excel's form already (InvocationContext.value/error).
-    return ctx.finished === result ? (result as Promise<any[][]>) : result.then(toExcel);
+    result = evaluateNow(name, args, ctx);
   } catch (e) {
     return Promise.reject(e);
   }
+  // A lone cell's promise from the engine settles with Excel's form already (InvocationContext.value/error).
+  if (result instanceof Promise) return ctx.finished === result ? (result as Promise<any[][]>) : result.then(toExcel);
+  return toExcel(result); // throws a lone error
 }

@@ -157,13 +157,16 @@ export function inputErrorCell(code: string, lang: Lang, cui: boolean): CellErro
  * recalculation of a column of "not found" cells would otherwise format its message, and make an
  * object with a hidden property, per cell). Frozen: shared cells are never changed.
  */
-const PLAIN_ERRORS = new Map<string, CellError>();
+const PLAIN_ERRORS = new Map<Lang, Map<string, CellError>>();
 
 export function cellError(kind: FailureKind | Variant, lang: Lang, cause?: FailureKind, detail?: MessageRef): CellError {
   if (detail) return makeCellError(kind, lang, cause, detail);
-  const id = `${kind}|${lang}|${cause ?? ""}`;
-  let e = PLAIN_ERRORS.get(id);
-  if (!e) PLAIN_ERRORS.set(id, (e = Object.freeze(makeCellError(kind, lang, cause))));
+  // By language, then by kind (and cause, when one is given): no id string made per cell.
+  let byKind = PLAIN_ERRORS.get(lang);
+  if (!byKind) PLAIN_ERRORS.set(lang, (byKind = new Map()));
+  const id = cause === undefined ? kind : `${kind}|${cause}`;
+  let e = byKind.get(id);
+  if (!e) byKind.set(id, (e = Object.freeze(makeCellError(kind, lang, cause))));
   return e;
 }
 

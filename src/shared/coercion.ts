@@ -7,8 +7,10 @@ import { LocalErrorKind, LocalInputError } from "../engine/errors";
 
 /** One value or a range, as a matrix. */
 export function asMatrix(v: unknown): unknown[][] {
-  if (Array.isArray(v)) return v.every(Array.isArray) ? (v as unknown[][]) : v.map((row) => (Array.isArray(row) ? row : [row]));
-  return [[v]];
+  if (!Array.isArray(v)) return [[v]];
+  // A loop, not every(Array.isArray): every cell of every recalculation passes here.
+  for (let i = 0; i < v.length; i++) if (!Array.isArray(v[i])) return v.map((row) => (Array.isArray(row) ? row : [row]));
+  return v as unknown[][];
 }
 
 /** Omitted, empty, or only spaces. */

@@ -33,8 +33,12 @@ export async function evaluate(name: string, args: unknown[], ctx: EvalContext):
 export function evaluateNow(name: string, args: unknown[], ctx: EvalContext): Matrix | Promise<Matrix> {
   // Excel's functions give their names in capitals already: no new string per cell for them. Own
   // properties only: "toString" is no function of FIRMA's.
-  const n = OWN.call(FUNCTIONS, name) ? name : name.toUpperCase();
-  const impl = OWN.call(FUNCTIONS, n) ? FUNCTIONS[n] : undefined;
+  let n = name;
+  let impl = OWN.call(FUNCTIONS, name) ? FUNCTIONS[name] : undefined;
+  if (!impl) {
+    n = name.toUpperCase();
+    impl = OWN.call(FUNCTIONS, n) ? FUNCTIONS[n] : undefined;
+  }
   if (!impl) return [[{ error: "#NAME?", message: `FIRMA.${name}?` }]];
   // An error in an argument other than the CUI (a year, a field name…) is the whole answer, as Excel
   // gives for a function that takes no errors; a CUI's error stays in its own cell (perCui).

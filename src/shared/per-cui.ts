@@ -3,14 +3,15 @@
  * CUI), with an error only in the cells that need one, and cells the engine's cache answers come
  * back at once, without a promise.
  */
-import { NOT_CACHED } from "../engine/engine";
+import { NOT_CACHED, NOT_FOUND } from "../engine/engine";
 import { CardCell, Cell, cellError, Matrix, Scalar, toCell } from "./cells";
 import { asMatrix, isBlank } from "./coercion";
 import { errorCell, inputCell, type EvalContext } from "./eval-context";
 
 /**
  * How a per-CUI function reads one CUI: waiting for the engine, or at once from its cache. `now`
- * answers the engine's NOT_CACHED when the cache cannot; it is compared by identity, which holds:
+ * answers the engine's NOT_CACHED when the cache cannot (and `either` its NOT_FOUND for a company or
+ * year cached as not found); it is compared by identity, which holds:
  * the add-in's two entries share one webpack runtime and so one engine module (docs/architecture.md,
  * "One engine in the add-in"), and the CLI runs in one Node process.
  */
@@ -67,6 +68,8 @@ export function perCui(input: unknown, args: unknown[], ctx: EvalContext, financ
     ctx.finished = x;
     return x as Promise<Matrix>;
   }
+  // A company or year cached as not found: its cell error (shared, cells.ts), nothing thrown.
+  if (x === NOT_FOUND) return [[errorCell(x, ctx, financial)]];
   if (x !== NOT_CACHED) return [[toCell(x)]];
   return waitOne(get.one(ctx, v, args), ctx, financial);
 }
@@ -96,7 +99,7 @@ function perCuiRange(m: unknown[][], args: unknown[], ctx: EvalContext, financia
       try {
         x = get.either ? get.either(ctx, v, args) : get.now(ctx, v, args);
         if (x !== NOT_CACHED && !(x instanceof Promise)) {
-          cells.push(toCell(x));
+          cells.push(x === NOT_FOUND ? errorCell(x, ctx, financial) : toCell(x));
           continue;
         }
       } catch (e) {

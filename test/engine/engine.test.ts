@@ -1,7 +1,8 @@
 /**
  * The engine against the sandbox over real HTTP on loopback, counting the calls the sandbox received.
  */
-import { FirmaEngine, EngineOptions } from "../../src/engine/engine";
+import { FirmaEngine, EngineOptions, NOT_FOUND } from "../../src/engine/engine";
+import { NotFoundError } from "../../src/api/errors";
 import { LocalInputError } from "../../src/engine/errors";
 import { MemoryStore } from "../../src/engine/store";
 import { latestCompleteYear } from "../../src/engine/years";
@@ -140,6 +141,25 @@ describe("coalescing and batching", () => {
     await expect(a).rejects.toMatchObject({ kind: "aborted" });
     expect(await b).toBe(data.company(cui)!.denumire);
     expect(calls()).toBe(1);
+  });
+});
+
+describe("a company or year cached as not found", () => {
+  test("a cell's read answers NOT_FOUND at once, one error made once; the promise-returning reads still reject with the CUI", async () => {
+    const { engine, calls } = setup();
+    const [missing] = data.missingCuis(1);
+    const [known] = data.sampleCuis(1, 64000);
+    await expect(engine.profileField(missing, "denumire")).rejects.toBeInstanceOf(NotFoundError); // fetched, cached as not found
+    const year = [1995, 1996, 1997].find((y) => !data.financials(known).some((f) => f.an === y))!; // a year without figures
+    await expect(engine.financialField(known, year, "cifra_afaceri")).rejects.toMatchObject({ kind: "not_found" });
+    const before = calls();
+    expect(engine.profileFieldOrFetch(missing, "stare")).toBe(NOT_FOUND);
+    expect(engine.profileFieldOrFetch(missing, "denumire")).toBe(NOT_FOUND); // the same object: nothing made per cell
+    expect(engine.financialFieldOrFetch(known, year, "profit_net")).toBe(NOT_FOUND);
+    expect(Object.isFrozen(NOT_FOUND)).toBe(true);
+    await expect(engine.profileField(missing, "stare")).rejects.toMatchObject({ kind: "not_found", cui: missing });
+    await expect(engine.financialField(known, year, "profit_net")).rejects.toMatchObject({ kind: "not_found", cui: known, year });
+    expect(calls()).toBe(before);
   });
 });
 

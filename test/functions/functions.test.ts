@@ -235,11 +235,20 @@ describe("the bundle as Excel uses it", () => {
     expect(first.calls()).toBe(3);
   });
 
-  test("a cell the cache answers gets its matrix at once, without a promise; a cell that waits, and a lone error, get a promise", async () => {
+  test("a cell the cache answers gets its matrix at once, without a promise, and a lone error known at once is thrown; a cell that waits gets a promise", async () => {
     const { xl, calls } = excel();
     const [cui, other] = data.sampleCuis(2, 62500);
+    const [missing] = data.missingCuis(1);
     const denumire = xl.associated.get("DENUMIRE")!;
     const thenable = (x: unknown) => typeof (x as { then?: unknown })?.then === "function";
+    const thrown = (f: () => unknown): unknown => {
+      try {
+        f();
+      } catch (e) {
+        return e;
+      }
+      return "nothing thrown";
+    };
     const waiting = denumire([[cui]], {});
     expect(thenable(waiting)).toBe(true); // the service is asked: office.js waits for it
     expect(await waiting).toEqual([[data.company(cui)!.denumire]]);
@@ -247,11 +256,36 @@ describe("the bundle as Excel uses it", () => {
     expect(thenable(cached)).toBe(false); // office.js sets a result without `then` at once
     expect(cached).toEqual([[data.company(cui)!.denumire]]);
     expect(thenable(denumire([[other]], {}))).toBe(true);
-    // A lone error (a bad CUI, known at once) is still thrown through a rejected promise, with its message.
-    const bad = denumire([["RO123"]], {});
-    expect(thenable(bad)).toBe(true);
-    await expect(bad).rejects.toBeInstanceOf(StandInError);
-    expect(calls()).toBeLessThanOrEqual(2);
+    // A lone error known at once (a bad CUI) is thrown, as Microsoft's example throws its
+    // CustomFunctions.Error (custom-functions-errors, "Detect and throw an error"): no rejected promise per cell.
+    const bad = thrown(() => denumire([["RO123"]], {}));
+    expect(bad).toBeInstanceOf(StandInError);
+    expect(bad).toMatchObject({ code: "#VALUE!", message: expect.stringMatching(/RO123/) });
+    // A company the service does not have: the first time a promise that fails, then thrown from the cache.
+    const first = denumire([[missing]], {});
+    expect(thenable(first)).toBe(true);
+    const notFound = await (first as Promise<unknown>).then(
+      () => "answered",
+      (e: unknown) => e,
+    );
+    expect(notFound).toMatchObject({ code: "#N/A" });
+    const again = thrown(() => denumire([[missing]], {}));
+    expect(again).toBeInstanceOf(StandInError);
+    expect(again).toEqual(notFound); // the same message
+    expect(await xl.call("DENUMIRE", [missing])).toEqual(notFound); // and the cell shows it
+    expect(calls()).toBeLessThanOrEqual(3);
+  });
+
+  test("a range with a company cached as not found: that cell's #N/A, the others their values, from the cache", async () => {
+    const { xl, calls } = excel();
+    const [known] = data.sampleCuis(1, 62700);
+    const [missing] = data.missingCuis(2).slice(1);
+    const first = await xl.call("DENUMIRE", [[[known], [missing]]]);
+    const again = xl.associated.get("DENUMIRE")!([[known], [missing]], {});
+    expect(typeof (again as { then?: unknown }).then).toBe("undefined"); // answered from the cache at once
+    expect(await xl.call("DENUMIRE", [[[known], [missing]]])).toEqual(first);
+    expect(first).toEqual([[data.company(known)!.denumire], [expect.objectContaining({ code: "#N/A" })]]);
+    expect(calls()).toBe(1);
   });
 
   test("a cancelled invocation still waiting is not fetched", async () => {

@@ -40,10 +40,14 @@ const oneCell = (x: unknown): Matrix => [[toCell(x)]];
  */
 export function perCui(input: unknown, args: unknown[], ctx: EvalContext, financial: boolean, get: PerCui): Matrix | Promise<Matrix> {
   // No closure in this function: V8 would make its context at every call, cached cells included.
-  const m = asMatrix(input);
-  if (m.length !== 1 || m[0].length !== 1) return perCuiRange(m, args, ctx, financial, get);
-  // One CUI, the usual cell: the same steps as a range's without the bookkeeping.
-  const v = m[0][0];
+  // One CUI, the usual cell (a value, or a 1×1 range): the same steps as a range's without the
+  // bookkeeping, and a lone value is not wrapped in a matrix first.
+  let v: unknown = input;
+  if (Array.isArray(input)) {
+    const m = asMatrix(input);
+    if (m.length !== 1 || m[0].length !== 1) return perCuiRange(m, args, ctx, financial, get);
+    v = m[0][0];
+  }
   if (isBlank(v)) return [[cellError("empty_cui", ctx.lang)]];
   if (typeof v === "object") {
     const bad = inputCell(v, ctx.lang);

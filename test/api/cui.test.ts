@@ -71,6 +71,14 @@ describe("control digit", () => {
     for (const b of bases) expect(controlDigit(b)).toBe(byDefinition(b));
   });
 
+  test("isValidCui agrees with the definition on both sides of 2^31 (CUIs of 10 digits take the general path)", () => {
+    const valid = (n: number) => controlDigit(Math.floor(n / 10)) === n % 10;
+    const ns = [10, 11, 2_147_483_639, 2_147_483_646, 2_147_483_647, 2_147_483_648, 2_147_483_649, 9_999_999_999];
+    for (let i = 0; i < 20_000; i++) ns.push(10 + Math.floor(Math.random() * 9_999_999_990));
+    for (const n of ns) expect(isValidCui(n)).toBe(valid(n));
+    expect(ns.some((n) => n <= 2_147_483_647 && valid(n)) && ns.some((n) => n > 2_147_483_647 && valid(n))).toBe(true);
+  });
+
   test.each([
     [14399840, true],
     [14399841, false],

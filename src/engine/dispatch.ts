@@ -65,8 +65,14 @@ export class Dispatcher {
       return null;
     }
     const old = cache.peek<Rec | null>(key)?.value;
+    if (!old) {
+      // A first answer (every company of a first fill): nothing to merge, nothing to compare.
+      const rec = fresh(item);
+      cache.set(key, rec, ttl);
+      return rec;
+    }
     const oldFetchedAt = cache.fetchedAt(key);
-    const merged = old ? mergeInto({ ...old } as Rec, item) : fresh(item);
+    const merged = mergeInto({ ...old } as Rec, item);
     cache.set(key, merged, ttl);
     // Every answer passes here: the watch compares the new profile with the one held (stale or not),
     // item by item, before the merge hides what the cache had.

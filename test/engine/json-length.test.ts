@@ -14,6 +14,15 @@ test("a profile, a financial year, null and nested values: the length JSON.strin
   for (const v of values) expect(jsonLength(v)).toBe(JSON.stringify(v).length);
 });
 
+test("whole numbers of every length, negative ones and the largest safe ones: their digits and sign", () => {
+  const values: number[] = [Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 1e15, 1e15 - 1, -1, -10];
+  for (let p = 1; p <= 1e15; p *= 10) values.push(p, p - 1, p + 1, -p, 7 * p);
+  for (const v of values) {
+    expect(jsonLength(v)).toBe(JSON.stringify(v).length);
+    expect(jsonBytes(v)).toBe(JSON.stringify(v).length);
+  }
+});
+
 test("undefined fields are left out, as JSON leaves them out", () => {
   const v = { a: 1, b: undefined, c: "x" };
   expect(jsonLength(v)).toBe(JSON.stringify(v).length);

@@ -10,14 +10,15 @@ const dayFormat = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Bucharest
  */
 export function bucharestDay(t: number): string {
   const hour = Math.floor(t / 3_600_000);
-  if (hour !== lastHour) {
-    lastDay = dayFormat.format(new Date(t));
-    lastHour = hour;
+  let day = dayByHour.get(hour);
+  if (day === undefined) {
+    if (dayByHour.size >= 64) dayByHour.clear(); // the hours asked lately: now, and the meter's cut-off two months back
+    day = dayFormat.format(new Date(t));
+    dayByHour.set(hour, day);
   }
-  return lastDay;
+  return day;
 }
-let lastHour = NaN;
-let lastDay = "";
+const dayByHour = new Map<number, string>();
 
 /** A short, non-reversible label for a key, so that counters never store the key itself. */
 export function keyFingerprint(key: string): string {

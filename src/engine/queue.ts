@@ -2,9 +2,10 @@
  * The coalescing queue of the cells Excel calculates (dataloader's batch scheduling, with Excel's
  * pace): requests wait a quiet window after the last one (at most `maxWaitMs` after the first),
  * then go out together, planned credit-minimally. A full identification batch goes out at once,
- * without waiting for the timer: the 100th company asking for a profile sends the 100 (batches ask
- * for every profile field, and a want in flight still takes the cells that ask for it, so a later
- * cell wanting another field of those companies joins it or finds it cached). Financial batches wait for the window: a company's other years may still come (Excel's
+ * without waiting for the timer: the 101st company asking for a profile sends the first 100 (batches
+ * ask for every profile field, so a later cell wanting another field of those companies finds it
+ * cached; the 100th company's other cells, which Excel may invoke right after its first, still join
+ * its want before it leaves: sending at the 100th cost bench W7 11 calls more than its 3,000). Financial batches wait for the window: a company's other years may still come (Excel's
  * calculation order is not documented; a fill that goes column by column — one year for every
  * company, then the next year — would cost one batch per year instead of one range batch).
  * Identical requests share one want, also while it is in flight. A cancelled cell leaves its want;
@@ -100,7 +101,7 @@ export class RequestQueue {
     want.waiters = joined(want.waiters, waiter);
     // The listener is the waiter itself (an EventListener object: handleEvent), not a closure per cell.
     signal?.addEventListener("abort", waiter, ONCE);
-    if (this.pendingProfiles >= MAX_BATCH_IDENTIFICATION) this.flushFull();
+    if (this.pendingProfiles > MAX_BATCH_IDENTIFICATION) this.flushFull();
     return promise;
   }
 
@@ -131,16 +132,19 @@ export class RequestQueue {
     if (this.pending.delete(w.key) && w.kind === "profile") this.pendingProfiles--;
   }
 
-  /** A full identification batch goes out at once: the 100 profiles pending (the 100th company sends them). */
+  /** A full identification batch goes out at once: the first 100 profiles pending (the 101st company sends them). */
   private flushFull(): void {
-    let out: Want[];
-    if (this.pendingProfiles === MAX_BATCH_IDENTIFICATION && this.pending.size === MAX_BATCH_IDENTIFICATION) {
-      // Only profiles are pending (a column of names): the batch is all of them, the map starts anew.
-      out = Array.from(this.pending.values());
-      this.pending = new Map();
-      this.pendingProfiles = 0;
+    const out: Want[] = [];
+    if (this.pending.size === this.pendingProfiles) {
+      // Only profiles are pending (a column of names): the first 100 go, the map starts anew with the rest.
+      const rest = new Map<string, Want>();
+      for (const w of this.pending.values()) {
+        if (out.length < MAX_BATCH_IDENTIFICATION) out.push(w);
+        else rest.set(w.key, w);
+      }
+      this.pending = rest;
+      this.pendingProfiles = rest.size;
     } else {
-      out = [];
       for (const w of this.pending.values()) {
         if (w.kind !== "profile") continue;
         out.push(w);

@@ -51,13 +51,13 @@ test("a steady stream does not wait for ever: maxWaitMs after the first cell the
   expect(flushes.flat().map((w) => w.cui)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
 });
 
-test("the 100th company sends the 100 at once, without waiting for the window", async () => {
+test("the 101st company sends the first 100 at once, without waiting for the window", async () => {
   const { flushes, ask } = setup(10_000, 60_000);
-  const asked = Array.from({ length: 99 }, (_, i) => ask(i + 1));
+  const asked = Array.from({ length: 100 }, (_, i) => ask(i + 1));
   expect(flushes).toHaveLength(0);
-  asked.push(ask(100));
+  asked.push(ask(101));
   expect(flushes.map((f) => f.map((w) => w.cui))).toEqual([Array.from({ length: 100 }, (_, i) => i + 1)]);
-  asked.push(...Array.from({ length: 50 }, (_, i) => ask(101 + i)));
+  asked.push(...Array.from({ length: 49 }, (_, i) => ask(102 + i)));
   expect(flushes).toHaveLength(1);
   await Promise.all(asked.slice(0, 100));
   jest.advanceTimersByTime(10_000);
@@ -68,11 +68,27 @@ test("the 100th company sends the 100 at once, without waiting for the window", 
 test("a full batch among pending financial years takes the 100 profiles only; the years wait for the window", async () => {
   const { q, flushes } = setup(10_000, 60_000);
   const years = [1, 2, 3].map((cui) => q.request("financial", `f:${cui}:2024`, cui, 2024, ["cifra_afaceri"]));
-  const names = Array.from({ length: 100 }, (_, i) => q.request("profile", `p:${i + 1}`, i + 1, 0, ["denumire"]));
+  const names = Array.from({ length: 101 }, (_, i) => q.request("profile", `p:${i + 1}`, i + 1, 0, ["denumire"]));
   expect(flushes.map((f) => [f.length, f.every((w) => w.kind === "profile")])).toEqual([[100, true]]);
   jest.advanceTimersByTime(10_000);
   await Promise.all([...names, ...years]);
-  expect(flushes.map((f) => f.map((w) => w.kind))).toEqual([Array(100).fill("profile"), ["financial", "financial", "financial"]]);
+  expect(flushes.map((f) => f.map((w) => w.kind)).map((k) => k.join())).toEqual([
+    Array(100).fill("profile").join(),
+    "financial,financial,financial,profile",
+  ]);
+});
+
+test("a company's other fields asked right after its first join its want: a row of 5 functions × 1,000 companies sends 10 batches", async () => {
+  const { q, flushes } = setup(40, 1000);
+  const asked: Promise<unknown>[] = [];
+  for (let cui = 1; cui <= 1000; cui++) {
+    asked.push(q.request("profile", `p:${cui}`, cui, 0, ["denumire"]));
+    asked.push(q.request("profile", `p:${cui}`, cui, 0, ["judet"]));
+  }
+  jest.advanceTimersByTime(100);
+  await Promise.all(asked);
+  expect(flushes.map((f) => f.length)).toEqual(Array(10).fill(100));
+  expect(flushes.flat().every((w) => w.fields.includes("denumire") && w.fields.includes("judet"))).toBe(true);
 });
 
 test("requests asked in one run (as Excel invokes a calculation's cells) wait a quiet window from the run's end, not its start", async () => {

@@ -709,7 +709,9 @@ async function main(): Promise<void> {
     if (want("W10")) w10Result = await w10(service);
     if (want("BROWSER")) {
       // W5's 10,000 names first (time to the last cell), then 100,000 (the heap a webview holds).
-      hardening.browserW5 = await browserFill(service, args.latencyMs, W5_NAMES).catch((e: Error) => ({ error: e.message }));
+      hardening.browserW5 = await browserFill(service, args.latencyMs, W5_NAMES, undefined, true).catch((e: Error) => ({
+        error: e.message,
+      }));
       hardening.browser = await browserFill(service, args.latencyMs).catch((e: Error) => ({ error: e.message }));
     }
     if (want("W7")) {

@@ -5,7 +5,8 @@
  * without waiting for the timer: the 101st company asking for a profile sends the first 100 (batches
  * ask for every profile field, so a later cell wanting another field of those companies finds it
  * cached; the 100th company's other cells, which Excel may invoke right after its first, still join
- * its want before it leaves: sending at the 100th cost bench W7 11 calls more than its 3,000). Financial batches wait for the window: a company's other years may still come (Excel's
+ * its want before it leaves: sending at the 100th cost bench W7 11 calls more than its 3,000).
+ * Financial batches wait for the window: a company's other years may still come (Excel's
  * calculation order is not documented; a fill that goes column by column — one year for every
  * company, then the next year — would cost one batch per year instead of one range batch).
  * Identical requests share one want, also while it is in flight. A cancelled cell leaves its want;

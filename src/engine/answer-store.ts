@@ -1,12 +1,11 @@
 import { jsonBytes, utf8Length } from "./json-length";
 import type { AnswerChanges, AnswerStore, KeyValueStore, StoredAnswer } from "./store";
 
-export { utf8Length };
-
 /**
  * The add-in's AnswerStore over OfficeRuntime.storage (or any KeyValueStore): answers spread over
  * numbered keys (shards) in the order they were saved, so a save rewrites only the shards whose answers
- * changed — new answers fill the newest shard, then an empty or a new one — never one blob of everything. OfficeRuntime.storage gives 10 MB per domain,
+ * changed — new answers fill the newest shard, then an empty or a new one — never one blob of
+ * everything. OfficeRuntime.storage gives 10 MB per domain,
  * shared with every other add-in served from the same domain, so the persisted answers are capped
  * well below that (8 MB by default); past the cap the least recently used answers leave the store
  * (they stay in memory for this session) and the cache reports it.

@@ -18,7 +18,7 @@ export const TTL = {
 } as const;
 
 /**
- * Memory the answers may take, estimated as the JSON length of key and value plus ENTRY_OVERHEAD (lru-order.ts): close
+ * Memory the answers may take, estimated as the key's length and the value's JSON bytes plus ENTRY_OVERHEAD (lru-order.ts): close
  * to what V8 holds for them (a parsed record takes about its JSON's length; docs/cache.md). A profile
  * is ~220 bytes of JSON and a financial year ~140. Node (the CLI) gets 512 MB. A webview (the add-in)
  * gets 96 MB, ~300,000 answers: W7's 200,000 and a 100,000-name sheet fit whole, and past it the
@@ -34,7 +34,7 @@ export interface CacheOptions {
   kv?: KvAnswerStoreOptions;
   /** Answers kept in memory at most; the least recently used go first. @default 1,000,000 */
   maxEntries?: number;
-  /** Memory the answers may take (estimated from their JSON length); the least recently used go first. @default 512 MB in Node, 320 MB elsewhere */
+  /** Memory the answers may take (estimated from their JSON bytes); the least recently used go first. @default 512 MB in Node, 96 MB elsewhere */
   maxBytes?: number;
   /**
    * A save this long after the last change, as a safety net: the engine and the CLI save when a

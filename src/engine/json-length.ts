@@ -1,38 +1,3 @@
-/**
- * About the length of JSON.stringify(v), without making the string (every answer is measured as it
- * arrives, on the path between an answer and the next call): strings count their characters and quotes
- * (escapes not), whole numbers their digits. An estimate, as the cap is.
- */
-export function jsonLength(v: unknown): number {
-  if (v === null) return 4;
-  switch (typeof v) {
-    case "string":
-      return v.length + 2;
-    case "boolean":
-      return v ? 4 : 5;
-    case "number":
-      return Number.isSafeInteger(v) ? digits(v) : String(v).length;
-    case "object": {
-      // Brackets, and a comma between members: one per member, less one.
-      let n = 1;
-      if (Array.isArray(v)) {
-        for (const x of v) n += jsonLength(x === undefined ? null : x) + 1;
-        return v.length === 0 ? 2 : n;
-      }
-      let members = 0;
-      for (const k in v) {
-        const x = (v as Record<string, unknown>)[k];
-        if (x === undefined || typeof x === "function") continue;
-        n += k.length + 4 + jsonLength(x); // "k":x,
-        members++;
-      }
-      return members === 0 ? 2 : n;
-    }
-    default:
-      return 0;
-  }
-}
-
 /** Digits of a safe integer, and its sign: compared with powers of ten, not divided (every CUI of every answer). */
 function digits(n: number): number {
   const a = n < 0 ? -n : n;
@@ -43,8 +8,9 @@ function digits(n: number): number {
 const POWERS_OF_TEN = Array.from({ length: 16 }, (_, i) => 10 ** i); // 1 … 1e15: a safe integer has at most 16 digits
 
 /**
- * Exactly the UTF-8 bytes of JSON.stringify(v) for a JSON value (what a shard's row takes in the
- * store), without making the string: the store measured every answer it was given by stringifying it,
+ * Exactly the UTF-8 bytes of JSON.stringify(v) for a JSON value, without making the string: what a
+ * shard's row takes in the store (answer-store.ts), and the cache's estimate of what an answer takes
+ * in memory (lru-order.ts entrySize). The store measured every answer it was given by stringifying it,
  * ~200 bytes of garbage per answer at each save and load (bench W7: 200,000 answers). A value with a
  * toJSON of its own is stringified.
  */

@@ -4,14 +4,14 @@
  * (every cached cell of every recalculation) paid a Map delete and a Map set to move its entry.
  */
 
-import { jsonLength } from "./json-length";
+import { jsonBytes } from "./json-length";
 
 /** What the Map's slot, the entry's array and its three timestamps (heap numbers) take beside the JSON: measured ~160 bytes. */
 const ENTRY_OVERHEAD = 160;
 
-/** What an entry takes in memory, estimated (cache.ts: the cache's byte cap). */
+/** What an entry takes in memory, estimated (cache.ts: the cache's byte cap): its key, its value's JSON bytes, the overhead. */
 export function entrySize(key: string, value: unknown): number {
-  return key.length + jsonLength(value) + ENTRY_OVERHEAD;
+  return key.length + jsonBytes(value) + ENTRY_OVERHEAD;
 }
 
 /** [value, expiresAt, fetchedAt, used, bytes, key, previous, next] — a tuple: 500,000 of them must stay cheap. */

@@ -1,31 +1,32 @@
 /**
- * The cache's size estimate (cache.ts entrySize) reads an answer's JSON length without making the JSON:
- * for the records FIRMA keeps (flat objects of text, numbers, booleans and nulls) it is the length exactly.
+ * The cache's size estimate (lru-order.ts entrySize) and the store's rows read an answer's JSON bytes
+ * without making the JSON: exactly the UTF-8 bytes of JSON.stringify.
  */
-import { jsonBytes, jsonLength } from "../../src/engine/json-length";
+import { jsonBytes } from "../../src/engine/json-length";
 import * as data from "../../sandbox/dataset";
 
-test("a profile, a financial year, null and nested values: the length JSON.stringify gives", () => {
+const bytesOf = (v: unknown) => Buffer.byteLength(JSON.stringify(v));
+
+test("a profile, a financial year, null and nested values: the UTF-8 bytes of what JSON.stringify gives", () => {
   const values: unknown[] = [null, true, false, 0, -7, 123456789012, 3.25, "", "Bucure\u0219ti", [1, "a", null], { a: { b: [2, 3] } }];
   for (const cui of data.sampleCuis(200, 70_000)) {
     values.push(data.company(cui));
     for (const f of data.financials(cui)) values.push(f);
   }
-  for (const v of values) expect(jsonLength(v)).toBe(JSON.stringify(v).length);
+  for (const v of values) expect(jsonBytes(v)).toBe(bytesOf(v));
 });
 
 test("whole numbers of every length, negative ones and the largest safe ones: their digits and sign", () => {
   const values: number[] = [Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 1e15, 1e15 - 1, -1, -10];
   for (let p = 1; p <= 1e15; p *= 10) values.push(p, p - 1, p + 1, -p, 7 * p);
   for (const v of values) {
-    expect(jsonLength(v)).toBe(JSON.stringify(v).length);
     expect(jsonBytes(v)).toBe(JSON.stringify(v).length);
   }
 });
 
 test("undefined fields are left out, as JSON leaves them out", () => {
   const v = { a: 1, b: undefined, c: "x" };
-  expect(jsonLength(v)).toBe(JSON.stringify(v).length);
+  expect(jsonBytes(v)).toBe(bytesOf(v));
 });
 
 test("jsonBytes: exactly the UTF-8 bytes of JSON.stringify, escapes, diacritics, surrogates and left-out members included", () => {

@@ -115,6 +115,27 @@ describe("a paid key", () => {
     expect(log().length).toBe(30);
     // Full concurrency throughout: no call after the first few started alone.
     expect(Math.min(...atStart.slice(6, 24))).toBeGreaterThan(1);
+    // A call frees its place when its answer is in (before it is read), never before: 6 at most.
+    expect(Math.max(...atStart)).toBeLessThanOrEqual(6);
+  });
+
+  test("answers that are garbage a third of the time: their retries keep their call's place (6 in flight at most), every cell its own name", async () => {
+    sb.config.faults = { seed: 3, malformedRate: 0.3 };
+    try {
+      const { engine, log, atStart } = setup("pro", true, { plan: () => "pro", retries: 3 });
+      const cuis = data.sampleCuis(3000, 580_000);
+      await engine.ready();
+      const got = await Promise.allSettled(cuis.map((c) => engine.profileField(c, "denumire")));
+      expect(log().length).toBeGreaterThan(30); // some answers were broken and asked again
+      expect(Math.max(...atStart)).toBeLessThanOrEqual(6);
+      for (const [i, r] of got.entries()) {
+        if (r.status === "fulfilled") expect(r.value).toBe(data.company(cuis[i])!.denumire);
+        else expect(r.reason).toMatchObject({ kind: "shape" }); // four broken answers in a row: said so, nothing guessed
+      }
+      expect(got.filter((r) => r.status === "fulfilled").length).toBeGreaterThan(2500);
+    } finally {
+      sb.config.faults = {};
+    }
   });
 });
 

@@ -6,7 +6,7 @@
  */
 import { unique } from "./chunk";
 import { MissingKeyError, InvalidKeyError, redactError } from "./errors";
-import { queryString, send, type Call } from "./http";
+import { queryString, send, type Attempting, type Call } from "./http";
 import * as read from "./reader";
 import { normalizeOptions, normalizeRequestOptions, type ClientOptions, type ResolvedOptions } from "./options";
 import { isValidCui } from "./cui";
@@ -175,10 +175,26 @@ export class FirmaClient {
   // -------------------------------------------------------------------------------------------
   // Private
 
-  /** Key → transport → reader; the one place errors are caught, to scrub the key from them. */
-  private async get<T>(call: Call, opts: RequestOptions | undefined, readBody: (body: unknown) => T): Promise<T> {
-    const attempting = normalizeRequestOptions(this.o, opts);
-    const key = await resolveKey(this.o.apiKey, call.endpoint);
+  /**
+   * Key → transport → reader; the one place errors are caught, to scrub the key from them. A key read
+   * without waiting (the engine's is) reaches fetch() in this very call, with no await on the way: a
+   * batch sent while Excel is still invoking cells starts its request then (a browser starts it at
+   * once), and the next call after an answer starts before that answer's cells are settled.
+   */
+  private get<T>(call: Call, opts: RequestOptions | undefined, readBody: (body: unknown) => T): Promise<T> {
+    try {
+      const attempting = normalizeRequestOptions(this.o, opts);
+      const source = this.o.apiKey;
+      const value = typeof source === "function" ? source() : source;
+      if (value !== null && typeof value === "object" && typeof (value as PromiseLike<unknown>).then === "function")
+        return Promise.resolve(value).then((v) => this.sendWith(checkKey(v, call.endpoint), call, attempting, readBody));
+      return this.sendWith(checkKey(value, call.endpoint), call, attempting, readBody);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+  }
+
+  private async sendWith<T>(key: string, call: Call, attempting: Attempting, readBody: (body: unknown) => T): Promise<T> {
     try {
       return readBody((await send(this.o, key, call, attempting)).body);
     } catch (e) {
@@ -210,8 +226,8 @@ export class FirmaClient {
   }
 }
 
-async function resolveKey(source: ResolvedOptions["apiKey"], endpoint: EndpointName): Promise<string> {
-  const value = typeof source === "function" ? await source() : source;
+/** The key as a header may carry it (the value the key option gave, or its promise's). */
+function checkKey(value: unknown, endpoint: EndpointName): string {
   const key = typeof value === "string" ? value.trim() : "";
   if (key === "") throw new MissingKeyError({ endpoint });
   // A header value must be visible ASCII; fetch would otherwise throw with the key in its message.

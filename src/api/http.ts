@@ -76,25 +76,35 @@ export async function send(o: ResolvedOptions, key: string, call: Call, at: Atte
     }
     return attemptOnce(o, key, call, url, info, ++attempt, Math.min(at.timeoutMs, left), signal, at.onAnswer ?? null);
   };
-  const retrying = backOff(once, {
-    numOfAttempts: at.retries + 1,
-    startingDelay: o.retryDelayMs,
-    timeMultiple: 2,
-    maxDelay: o.totalTimeoutMs,
-    jitter: "full",
-    retry: async (e: unknown, done: number) => {
-      lastError = e;
-      if (signal?.aborted || !(e instanceof ApiError) || !e.retryable) return false;
-      const wait = o.retryDelayMs * 2 ** (done - 1);
-      if (deadline - Date.now() <= wait) return false;
-      // A Retry-After (503) longer than the backoff is honoured when the call's time allows it.
-      const extra = (e.retryAfterMs ?? 0) - wait;
-      if (extra > 0) {
-        if (deadline - Date.now() <= extra + wait) return false;
-        await new Promise((r) => setTimeout(r, extra));
-      }
-      return !signal?.aborted;
-    },
+  /** Whether a failed attempt (the `done`th) is tried again, after any longer wait a 503 asks for. */
+  const retry = async (e: unknown, done: number): Promise<boolean> => {
+    lastError = e;
+    if (signal?.aborted || !(e instanceof ApiError) || !e.retryable) return false;
+    const wait = o.retryDelayMs * 2 ** (done - 1);
+    if (deadline - Date.now() <= wait) return false;
+    // A Retry-After (503) longer than the backoff is honoured when the call's time allows it.
+    const extra = (e.retryAfterMs ?? 0) - wait;
+    if (extra > 0) {
+      if (deadline - Date.now() <= extra + wait) return false;
+      await new Promise((r) => setTimeout(r, extra));
+    }
+    return !signal?.aborted;
+  };
+  // The first attempt is made here, in this call: nothing is awaited before fetch() (the backoff
+  // library's first, undelayed attempt still goes through several awaits, which queue behind every
+  // cell the previous answer settles). Only a failed first attempt hands the rest to the backoff:
+  // its waits are retryDelayMs · 2^0, 2^1… with full jitter, as they were when it made the first attempt too.
+  const retrying = once().catch(async (e: unknown) => {
+    if (at.retries < 1 || !(await retry(e, 1))) throw e;
+    return backOff(once, {
+      numOfAttempts: at.retries,
+      delayFirstAttempt: true,
+      startingDelay: o.retryDelayMs,
+      timeMultiple: 2,
+      maxDelay: o.totalTimeoutMs,
+      jitter: "full",
+      retry: (e2: unknown, done: number) => retry(e2, done + 1),
+    });
   });
   // The backoff's wait (at most retryDelayMs · 2^(retries-1): 400 ms by default) cannot be cancelled,
   // so the caller's abort wins a race instead; the attempt after the wait sees the aborted signal and

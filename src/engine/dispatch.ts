@@ -21,6 +21,7 @@ import { BASIC_PROFILE, type WantsPlan } from "./estimate";
 import { DROPPED, type CallGate } from "./gate";
 import { financialKey } from "./keys";
 import { FinancialBatchCall, planFinancialBatches, planIdentification, yearsOf, type IdentificationCall, type YearSpec } from "./planner";
+import { inNextTask } from "./next-task";
 import { covers, fail, live, settle, type Rec, type Want } from "./wants";
 import type { YearPolicy } from "./years";
 
@@ -53,9 +54,13 @@ export class Dispatcher {
     await Promise.all([this.identification(profile, plan?.identification), this.financial(financial, plan?.financialBatches)]);
   }
 
-  /** A call through the gate; `task` hands the client its place's release as `onAnswer` (gate.ts `run`). */
+  /**
+   * A call through the gate; `task` hands the client its place's release as `onAnswer` (gate.ts `run`).
+   * Its answer is stored and its cells settled in a task of their own (next-task.ts): answers that
+   * arrived meanwhile free their places and send their next calls first.
+   */
   private send<T>(wants: readonly Want[], task: (onAnswer: () => void) => Promise<T>): Promise<T | typeof DROPPED> {
-    return this.ctx.gate.run(task, () => wants.some(live));
+    return this.ctx.gate.run(task, () => wants.some(live)).then(inNextTask);
   }
 
   private store(key: string, item: Record<string, unknown> | null, ttl: number): Rec | null {

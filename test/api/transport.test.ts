@@ -294,6 +294,39 @@ describe("retries", () => {
     expect(failed).toEqual([]);
   });
 
+  test("a key read without waiting reaches fetch() within the call itself: a batch asked while Excel still invokes cells starts its request then", async () => {
+    script({ body: [PROFILE] });
+    const started: string[] = [];
+    const spy = (input: RequestInfo | URL, init?: RequestInit) => {
+      started.push(String(input));
+      return fetch(input, init);
+    };
+    const answer = client({ fetch: spy }).batchIdentification([CUI]);
+    expect(started).toHaveLength(1); // before anything was awaited
+    await expect(answer).resolves.toHaveLength(1);
+    // a key that has to be awaited: the request starts once it is there
+    started.length = 0;
+    const later = client({ fetch: spy, apiKey: () => Promise.resolve(KEY) }).batchIdentification([CUI]);
+    expect(started).toHaveLength(0);
+    await expect(later).resolves.toHaveLength(1);
+    expect(started).toHaveLength(1);
+  });
+
+  test("the first attempt is made at once, the retries by the backoff: retries 2 → three attempts in all, then the failure", async () => {
+    script({ status: 500, body: {} });
+    await expect(client({ retries: 2 }).getCompany(CUI)).rejects.toBeInstanceOf(ServerError);
+    expect(fx.requests).toHaveLength(3);
+    const n = fx.requests.length;
+    const replies: Reply[] = [{ status: 500, body: {} }, { status: 500, body: {} }, { body: PROFILE }];
+    fx.route = (_req, k) => replies[Math.min(k - n, replies.length) - 1];
+    await expect(client({ retries: 2 }).getCompany(CUI)).resolves.toMatchObject({ cui: CUI });
+    expect(fx.requests.length - n).toBe(3);
+    script({ status: 404, body: {} });
+    const m = fx.requests.length;
+    await expect(client({ retries: 2 }).getCompany(CUI)).rejects.toBeInstanceOf(NotFoundError);
+    expect(fx.requests.length - m).toBe(1); // not retried
+  });
+
   test("an onAnswer that throws does not break the call; one that is not a function is refused before any call", async () => {
     script({ body: PROFILE });
     const hook = () => {

@@ -125,10 +125,21 @@ async function attemptOnce(
 ): Promise<Answer> {
   const controller = new AbortController();
   let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, ms);
+  let settled = false;
+  // The timer measures the service, not this thread. It is armed when the task that starts the
+  // request ends: what else that task does (the rest of Excel's invocations, fetch's own loading on
+  // its first use) is not time the service had. And when it fires, the answer may already be waiting
+  // behind work that kept the thread busy: the abort comes one turn later, after pending I/O is read.
+  let timer: ReturnType<typeof setTimeout> = setTimeout(() => {
+    if (settled) return;
+    timer = setTimeout(() => {
+      if (settled) return;
+      timer = setTimeout(() => {
+        timedOut = true;
+        controller.abort();
+      }, 0);
+    }, ms);
+  }, 0);
   const onAbort = () => controller.abort();
   signal?.addEventListener("abort", onAbort, { once: true });
   const started = Date.now();
@@ -175,6 +186,7 @@ async function attemptOnce(
     record(o, call, attempt, started, status, quota, sent, e instanceof ApiError ? e.kind : "network", retryAfterMs);
     throw e;
   } finally {
+    settled = true;
     clearTimeout(timer);
     signal?.removeEventListener("abort", onAbort);
   }

@@ -18,6 +18,7 @@ import {
   type CallRecord,
   type ClientOptions,
 } from "../../src/api";
+import { spawn, type ChildProcess } from "node:child_process";
 import { caught, expectNoKey, KEY, startFixture, type Fixture, type Reply } from "./fixture";
 
 const CUI = 14399840;
@@ -398,6 +399,54 @@ describe("timeouts", () => {
     script({ status: 500 });
     await caught(c.getCompany(CUI, { retries: 1 }));
     expect(timers()).toBe(before);
+  });
+});
+
+/**
+ * The deadline is the service's time, not this thread's: a server in another process answers in
+ * 30 ms while this thread stays busy for 400 ms (as it does while Excel invokes a column of cells),
+ * with a 200 ms timeout. In one process the server could not answer while the thread is busy.
+ */
+describe("a busy thread does not time out an answer the service gave in time", () => {
+  let server: ChildProcess;
+  let url = "";
+  beforeAll(async () => {
+    const code = `require("http").createServer((q, s) => setTimeout(() => { s.setHeader("content-type", "application/json"); s.end(JSON.stringify(${JSON.stringify(PROFILE)})); }, 30)).listen(0, "127.0.0.1", function () { console.log(this.address().port); });`;
+    server = spawn(process.execPath, ["-e", code], { stdio: ["ignore", "pipe", "inherit"] });
+    const port = await new Promise<string>((resolve) => server.stdout!.once("data", (d: Buffer) => resolve(d.toString().trim())));
+    url = `http://127.0.0.1:${port}`;
+    await new FirmaClient({ baseUrl: url, apiKey: KEY }).getCompany(CUI); // fetch loaded, connection known
+  });
+  afterAll(() => server.kill());
+  const busy = (ms: number) => {
+    const until = Date.now() + ms;
+    while (Date.now() < until);
+  };
+
+  test("busy in the task that started the request: the timer starts when that task ends", async () => {
+    const records: CallRecord[] = [];
+    const c = new FirmaClient({ baseUrl: url, apiKey: KEY, timeoutMs: 200, retries: 0, onCall: (r) => records.push(r) });
+    const answer = c.getCompany(CUI);
+    busy(400);
+    await expect(answer).resolves.toMatchObject({ cui: CUI });
+    expect(records).toMatchObject([{ status: 200, attempt: 1 }]);
+  });
+
+  test("busy later, past the deadline: the answer that waited is read before the timer aborts", async () => {
+    const records: CallRecord[] = [];
+    const c = new FirmaClient({ baseUrl: url, apiKey: KEY, timeoutMs: 200, retries: 0, onCall: (r) => records.push(r) });
+    const answer = c.getCompany(CUI);
+    await new Promise((r) => setTimeout(r, 5)); // the timer is armed
+    await new Promise((r) => setImmediate(r)); // busy after this turn's I/O: the next turn runs timers before reading sockets
+    busy(400);
+    await expect(answer).resolves.toMatchObject({ cui: CUI });
+    expect(records).toMatchObject([{ status: 200, attempt: 1 }]);
+  });
+
+  test("a service slower than the timeout still times out, busy or not", async () => {
+    const c = new FirmaClient({ baseUrl: url, apiKey: KEY, timeoutMs: 10, retries: 0 });
+    const e = await caught(c.getCompany(CUI));
+    expect(e).toBeInstanceOf(TimeoutError);
   });
 });
 

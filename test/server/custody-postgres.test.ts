@@ -1,6 +1,7 @@
 /**
  * Two `firma serve` custody instances on one PostgreSQL (a throwaway cluster, test/support/postgres.ts)
- * behave as one server: a company fetched through one costs nothing through the other; ten people
+ * behave as one server: a company fetched through one costs nothing through the other, nor when both
+ * are asked for it at the same moment (the claims, loader.ts); ten people
  * with a budget of 5 each, asking 50 companies each through both instances at once, are charged at
  * most 5 each, and the service's charge equals the credits attributed; the plan's stop after a 429
  * seen by one instance holds on the other.
@@ -105,6 +106,25 @@ suite("two custody instances on one PostgreSQL", () => {
       expect(r2.body).toEqual(r1.body);
       expect(sb.usage(f.key).calls).toBe(1);
     } finally {
+      await f.close();
+    }
+  });
+
+  test("the same 100 companies asked through both instances at the same moment: one upstream call, one credit, both answered", async () => {
+    const f = await twoInstances();
+    sb.config.latencyMs = 80;
+    try {
+      const ana = await f.token("ana", 10);
+      const ion = await f.token("ion", 10);
+      const url = `/v4/firme/batch?cui=${CUIS.slice(200, 300).join(",")}`;
+      const [r1, r2] = await Promise.all([get(f.a, ana, url), get(f.b, ion, url)]);
+      expect([r1.status, r2.status]).toEqual([200, 200]);
+      expect(r2.body).toEqual(r1.body);
+      expect(sb.usage(f.key).calls).toBe(1);
+      const users = await f.a.store.listUsers(month());
+      expect(users.reduce((s, u) => s + u.spent, 0)).toBe(1);
+    } finally {
+      sb.config.latencyMs = 0;
       await f.close();
     }
   });

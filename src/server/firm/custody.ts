@@ -98,6 +98,8 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
     upstream: upstream({ base: o.upstream, key: o.key, timeoutMs: o.timeoutMs ?? 30_000, fetch: o.fetch }),
     maxPerDay: o.maxCreditsPerDay,
     windowMs: o.windowMs,
+    // A claim outlives the longest call (the upstream timeout), so a slow call is not paid twice.
+    claimMs: (o.timeoutMs ?? 30_000) + 30_000,
     now,
     onCall: (charged) => metrics.call(charged),
     onStoreError: (e) => app.log.error({ err: { message: (e as Error)?.message } }, "firm store write failed"),

@@ -6,11 +6,17 @@
  * batches of at most 100 per `include`, financial batches of at most 50 per year or range, one call per
  * profile, one-year record, company range or list.
  *
+ * Several instances on one database (PostgreSQL) fetch each answer once between them: a flush first
+ * claims its wants in the database (store.ts `claimAnswers`); a want another instance holds waits for
+ * that instance's answer to be stored (polled), and is fetched here only if the other lets go without
+ * storing it (its call failed) or its claim expires (it stopped). One instance alone claims the same way.
+ *
  * Before each call, one credit is reserved in the database for ONE person: the one who waits for the
  * most of the call's answers (then the others, when that one's budget is spent). A call the service did
  * not charge gives the credit back, so the credits attributed equal the service's count. The service's
  * 429 stops the plan for everyone (in the database) until its period turns.
  */
+import { randomUUID } from "node:crypto";
 import { chunk } from "../../api/chunk";
 import { MAX_BATCH_FINANCIAL, MAX_BATCH_IDENTIFICATION } from "../../api/client";
 import * as read from "../../api/reader";
@@ -65,6 +71,13 @@ export interface LoaderOptions {
   onCall?: (charged: boolean) => void;
   /** A failure to keep answers (logged; the person still gets them). */
   onStoreError?: (e: unknown) => void;
+  /**
+   * How long a claim on answers being fetched holds before another instance may take it over: more
+   * than a call can take (the upstream timeout), so that a slow call is not paid twice. @default 60000
+   */
+  claimMs?: number;
+  /** How often answers another instance is fetching are looked for in the store. @default 25 */
+  pollMs?: number;
 }
 
 /** Answers just settled, by want: a request that read the store a moment before they were written finds them here. */
@@ -97,7 +110,12 @@ export class FirmLoader {
   private readonly pending = new Map<string, Entry>();
   private readonly inflight = new Map<string, Entry>();
   private readonly recent = new Map<string, { value: unknown; until: number }>();
+  /** Wants another instance is fetching: their answers are looked for in the store. */
+  private readonly watching = new Map<string, Entry>();
+  /** This instance's name on its claims. */
+  private readonly owner = randomUUID();
   private timer: ReturnType<typeof setTimeout> | null = null;
+  private pollTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly limit: <T>(task: () => Promise<T>) => Promise<T>;
   private readonly now: () => number;
 
@@ -139,6 +157,8 @@ export class FirmLoader {
   close(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    if (this.pollTimer) clearTimeout(this.pollTimer);
+    this.pollTimer = null;
   }
 
   /**
@@ -161,7 +181,8 @@ export class FirmLoader {
 
   /** The window ended: everything pending goes. */
   private flush(): void {
-    this.close();
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
     this.send([...this.pending.values()]);
   }
 
@@ -172,7 +193,101 @@ export class FirmLoader {
     }
     const now = this.now();
     if (this.recent.size > 20_000) for (const [k, r] of this.recent) if (r.until <= now) this.recent.delete(k);
-    for (const call of plan(entries)) void this.limit(() => this.run(call));
+    void this.claimThenCall(entries);
+  }
+
+  /**
+   * Only what no other instance is fetching is asked of the service. The entries are claimed in the
+   * database first: those another instance holds wait for its answers (`watch`); of those claimed here,
+   * an answer stored since the request read the store (another instance's, just finished) is taken
+   * from the store. Should the database fail to say, the entries are fetched: a person never waits on it.
+   */
+  private async claimThenCall(entries: Entry[]): Promise<void> {
+    let mine = entries;
+    try {
+      const now = this.now();
+      const held = await this.o.store.claimAnswers(
+        entries.map((e) => e.id),
+        this.owner,
+        now,
+        now + (this.o.claimMs ?? 60_000),
+      );
+      if (held.size < entries.length) this.watch(entries.filter((e) => !held.has(e.id)));
+      mine = entries.filter((e) => held.has(e.id));
+      if (mine.length > 0) {
+        const stored = await this.o.store.getAnswers(
+          mine.map((e) => e.id),
+          now,
+        );
+        if (stored.size > 0) {
+          const found = mine.filter((e) => stored.has(e.id));
+          mine = mine.filter((e) => !stored.has(e.id));
+          this.settleFromStore(found, stored);
+          void this.release(found);
+        }
+      }
+    } catch (e) {
+      this.o.onStoreError?.(e);
+    }
+    for (const call of plan(mine)) void this.limit(() => this.run(call));
+  }
+
+  private settleFromStore(entries: readonly Entry[], stored: Map<string, StoredAnswer>): void {
+    const until = this.now() + RECENT_MS;
+    for (const e of entries) {
+      const value = stored.get(e.id)!.body ?? null;
+      this.recent.set(e.id, { value, until });
+      this.inflight.delete(e.id);
+      e.resolve(value);
+    }
+  }
+
+  /** Lets go of the claims on these entries (after their answers are stored, or their call failed). */
+  private async release(entries: readonly Entry[]): Promise<void> {
+    if (entries.length === 0) return;
+    await this.o.store
+      .releaseClaims(
+        entries.map((e) => e.id),
+        this.owner,
+      )
+      .catch((e) => this.o.onStoreError?.(e));
+  }
+
+  private watch(entries: readonly Entry[]): void {
+    for (const e of entries) this.watching.set(e.id, e);
+    if (this.pollTimer === null) this.pollTimer = setTimeout(() => void this.poll(), this.o.pollMs ?? 25);
+  }
+
+  /**
+   * Answers another instance is fetching: those stored are handed out; those no one holds a claim on
+   * any more, yet not stored (the other's call failed, or it stopped), go back to this instance's queue.
+   * The claims are read before the answers: an instance stores its answers before it lets go, so a
+   * want without a claim and without an answer was truly given up.
+   */
+  private async poll(): Promise<void> {
+    const list = [...this.watching.values()];
+    const ids = list.map((e) => e.id);
+    const back: Entry[] = [];
+    try {
+      const now = this.now();
+      const claimed = await this.o.store.claimedKeys(ids, now);
+      const stored = await this.o.store.getAnswers(ids, now);
+      const found = list.filter((e) => stored.has(e.id));
+      this.settleFromStore(found, stored);
+      for (const e of found) this.watching.delete(e.id);
+      for (const e of list) if (!stored.has(e.id) && !claimed.has(e.id)) back.push(e);
+    } catch (e) {
+      this.o.onStoreError?.(e);
+      back.push(...list);
+    }
+    for (const e of back) {
+      this.watching.delete(e.id);
+      this.inflight.delete(e.id);
+      this.pending.set(e.id, e);
+    }
+    this.pollTimer = null;
+    if (back.length > 0) this.schedule();
+    if (this.watching.size > 0) this.watch([]);
   }
 
   /** One call: a credit reserved for one person, the service asked, its answers kept and handed out. */
@@ -217,6 +332,8 @@ export class FirmLoader {
         entry.reject(e);
       }
     }
+    // Stored (or failed): another instance waiting for these answers reads them, or fetches them itself.
+    await this.release(call.entries);
   }
 
   private async keep(values: Map<string, unknown>): Promise<void> {

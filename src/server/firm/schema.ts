@@ -63,6 +63,9 @@ const MIGRATIONS: ReadonlyArray<(d: Dialect) => string[]> = [
     `CREATE INDEX firm_audit_at ON firm_audit (at)`,
     `CREATE INDEX firm_audit_user_at ON firm_audit (user_name, at)`,
   ],
+  // 2: answers an instance is fetching, so that another instance on the same database waits for them
+  // instead of paying for them again (loader.ts); a claim past `until` is anyone's to take over.
+  (d) => [`CREATE TABLE firm_claims (key TEXT NOT NULL PRIMARY KEY, owner TEXT NOT NULL, until ${d.big} NOT NULL)`],
 ];
 
 /** The schema version this FIRMA writes and reads. */

@@ -189,6 +189,50 @@ export class SqlFirmStore implements FirmStore {
     });
   }
 
+  // ---- claims ----------------------------------------------------------------------------------
+
+  async claimAnswers(keys: readonly string[], owner: string, now: number, until: number): Promise<Set<string>> {
+    const held = new Set<string>();
+    // In one order everywhere: two instances claiming overlapping sets lock their rows in the same
+    // order, so neither waits on the other in a cycle (PostgreSQL would break it after a second).
+    const unique = [...new Set(keys)].sort();
+    for (let i = 0; i < unique.length; i += CHUNK / 4) {
+      const part = unique.slice(i, i + CHUNK / 4);
+      // One statement, atomic per row on both engines: a new key is inserted, an expired claim (or the
+      // owner's own, not yet let go) taken over; RETURNING names exactly the rows this statement wrote.
+      const rows = await this.db.all<{ key: string }>(
+        `INSERT INTO firm_claims (key, owner, until) VALUES ${part.map(() => "(?, ?, ?)").join(", ")}
+         ON CONFLICT (key) DO UPDATE SET owner = excluded.owner, until = excluded.until WHERE firm_claims.until <= ? OR firm_claims.owner = excluded.owner
+         RETURNING key`,
+        [...part.flatMap((k) => [k, owner, until]), now],
+      );
+      for (const r of rows) held.add(r.key);
+    }
+    return held;
+  }
+
+  async releaseClaims(keys: readonly string[], owner: string): Promise<void> {
+    const unique = [...new Set(keys)].sort();
+    for (let i = 0; i < unique.length; i += CHUNK) {
+      const part = unique.slice(i, i + CHUNK);
+      await this.db.run(`DELETE FROM firm_claims WHERE owner = ? AND key IN (${part.map(() => "?").join(", ")})`, [owner, ...part]);
+    }
+  }
+
+  async claimedKeys(keys: readonly string[], now: number): Promise<Set<string>> {
+    const found = new Set<string>();
+    const unique = [...new Set(keys)];
+    for (let i = 0; i < unique.length; i += CHUNK) {
+      const part = unique.slice(i, i + CHUNK);
+      const rows = await this.db.all<{ key: string }>(
+        `SELECT key FROM firm_claims WHERE until > ? AND key IN (${part.map(() => "?").join(", ")})`,
+        [now, ...part],
+      );
+      for (const r of rows) found.add(r.key);
+    }
+    return found;
+  }
+
   // ---- audit -----------------------------------------------------------------------------------
 
   async audit(e: AuditEntry): Promise<void> {

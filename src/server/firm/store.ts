@@ -103,6 +103,18 @@ export interface FirmStore {
   /** Stores answers (a key already there is replaced), all or none. */
   putAnswers(answers: readonly StoredAnswer[]): Promise<void>;
 
+  // ---- claims: answers on their way ------------------------------------------------------------
+  /**
+   * Claims, for `owner` (one server instance), the answers it is about to fetch, until `until`: the
+   * keys it now holds. A key another owner holds with a claim still live at `now` is not taken; an
+   * expired one is (its owner stopped or failed without letting go).
+   */
+  claimAnswers(keys: readonly string[], owner: string, now: number, until: number): Promise<Set<string>>;
+  /** Lets go of `owner`'s claims on these keys (their answers are stored, or the call failed). */
+  releaseClaims(keys: readonly string[], owner: string): Promise<void>;
+  /** Which of these keys someone holds a claim on that is live at `now`. */
+  claimedKeys(keys: readonly string[], now: number): Promise<Set<string>>;
+
   // ---- audit -----------------------------------------------------------------------------------
   audit(entry: AuditEntry): Promise<void>;
   /** The audit trail since `since`, oldest first; one person's only when `user` is given. */

@@ -448,7 +448,7 @@ export function w10Markdown(r: W10Result, latencyMs: number): string[] {
     "- Cached batch: one /v4/firme/batch request of 100 companies the store holds (the query of one of the server's own upstream calls), " +
       "sent 200 times one after the other through the server(s); the service alone: the same request to the sandbox directly (its injected latency included).",
     "- Uncached: 30 batches of 100 companies nobody asked for, each through the server and then directly with another key; the figure is the difference " +
-      "(the server's token check, store look-up, its 15 ms gathering window, the write of the answers).",
+      "(the server's token check, store look-up, its gathering window: none for a full batch of 100, the write of the answers).",
     "- Throughput: 2,000 cached batch requests from this process, 16 in flight, round-robin over the instances; every one answered from the store " +
       "(no upstream call), on this machine, with the bench and the sandbox on the same cores.",
     "",

@@ -190,3 +190,59 @@ test("a database that cannot claim: the answers are fetched anyway and the failu
     await f.close();
   }
 });
+
+/** Every call costs a credit however few companies it holds: a partial batch waits for more, a while. */
+describe("partial batches wait, window after window, up to maxWaitMs", () => {
+  test("60 companies, then 40 others 60 ms later from someone else: one call of 100, not two", async () => {
+    const f = await firm();
+    const svc = service(10);
+    const one = new FirmLoader({ store: f.a, upstream: svc.upstream, maxPerDay: null, windowMs: 20, maxWaitMs: 200 });
+    try {
+      const first = one.load(WANTS.slice(0, 60), person(1, "ana"));
+      await new Promise((r) => setTimeout(r, 60));
+      const second = one.load(WANTS.slice(60), person(2, "ion"));
+      expect([...names(await first), ...names(await second)].filter(Boolean)).toEqual(NAMES);
+      expect(svc.calls).toHaveLength(1);
+      expect(svc.calls[0].split("cui=")[1].split(",")).toHaveLength(100);
+    } finally {
+      one.close();
+      await f.close();
+    }
+  });
+
+  test("a batch no one else fills goes after maxWaitMs, not later", async () => {
+    const f = await firm();
+    const svc = service(10);
+    const one = new FirmLoader({ store: f.a, upstream: svc.upstream, maxPerDay: null, windowMs: 20, maxWaitMs: 200 });
+    try {
+      const started = Date.now();
+      const got = await one.load(WANTS.slice(0, 10), person(1, "ana"));
+      const took = Date.now() - started;
+      expect(names(got).slice(0, 10)).toEqual(NAMES.slice(0, 10));
+      expect(took).toBeGreaterThanOrEqual(190);
+      expect(took).toBeLessThan(1000);
+      expect(svc.calls).toHaveLength(1);
+    } finally {
+      one.close();
+      await f.close();
+    }
+  });
+
+  test("a full batch does not wait, and a profile (one call each) goes at the window's end", async () => {
+    const f = await firm();
+    const svc = service(10);
+    const one = new FirmLoader({ store: f.a, upstream: svc.upstream, maxPerDay: null, windowMs: 20, maxWaitMs: 5000 });
+    try {
+      let started = Date.now();
+      await one.load(WANTS, person(1, "ana"));
+      expect(Date.now() - started).toBeLessThan(1000);
+      started = Date.now();
+      await one.load([{ kind: "profile", cui: CUIS[0] }], person(1, "ana"));
+      expect(Date.now() - started).toBeLessThan(1000);
+      expect(svc.calls).toHaveLength(2);
+    } finally {
+      one.close();
+      await f.close();
+    }
+  });
+});

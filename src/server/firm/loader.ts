@@ -6,10 +6,14 @@
  * batches of at most 100 per `include`, financial batches of at most 50 per year or range, one call per
  * profile, one-year record, company range or list.
  *
- * Several instances on one database (PostgreSQL) fetch each answer once between them: a flush first
- * claims its wants in the database (store.ts `claimAnswers`); a want another instance holds waits for
- * that instance's answer to be stored (polled), and is fetched here only if the other lets go without
- * storing it (its call failed) or its claim expires (it stopped). One instance alone claims the same way.
+ * Several instances on one database (PostgreSQL) fetch each answer once between them: a new want is
+ * claimed in the database as it arrives (store.ts `claimAnswers`), so each company is queued by one
+ * instance only; a want another instance holds waits for that instance's answer to be stored (polled),
+ * and is queued here only if the other lets go without storing it (its call failed) or its claim
+ * expires (it stopped). One instance alone claims the same way.
+ *
+ * Every call costs a credit however few companies it holds, so a partial batch waits, window after
+ * window, for the people still asking to fill it, up to maxWaitMs (200 ms) for its oldest company.
  *
  * Before each call, one credit is reserved in the database for ONE person: the one who waits for the
  * most of the call's answers (then the others, when that one's budget is spent). A call the service did
@@ -44,6 +48,10 @@ interface Entry {
   id: string;
   want: Want;
   waiters: Requester[];
+  /** When it was first asked (or put back in the queue): how long it has waited for its batch to fill. */
+  since: number;
+  /** Whether its call has gone (a person asking after that does not share its credit). */
+  sent: boolean;
   promise: Promise<unknown>;
   resolve(value: unknown): void;
   reject(e: unknown): void;
@@ -64,6 +72,11 @@ export interface LoaderOptions {
   maxPerDay: number | null;
   /** The gathering window. @default 40 */
   windowMs?: number;
+  /**
+   * How long a company may wait, window after window, for its batch to fill before it goes in a
+   * partial one: every call costs a credit however few companies it holds. @default 200
+   */
+  maxWaitMs?: number;
   /** Upstream calls at once. @default 8 */
   concurrency?: number;
   now?: () => number;
@@ -128,6 +141,7 @@ export class FirmLoader {
   async load(wants: readonly Want[], req: Requester): Promise<Map<string, unknown>> {
     const out = new Map<string, unknown>();
     const waits: Promise<void>[] = [];
+    const fresh: Entry[] = [];
     const now = this.now();
     for (const w of wants) {
       const id = wantKey(w);
@@ -141,68 +155,27 @@ export class FirmLoader {
         let resolve!: (v: unknown) => void;
         let reject!: (e: unknown) => void;
         const promise = new Promise<unknown>((ok, no) => ((resolve = ok), (reject = no)));
-        e = { id, want: w, waiters: [], promise, resolve, reject };
-        this.pending.set(id, e);
+        e = { id, want: w, waiters: [], since: now, sent: false, promise, resolve, reject };
+        this.inflight.set(id, e); // being claimed: a request meanwhile joins it
+        fresh.push(e);
       }
-      if (this.pending.has(id) && !e.waiters.includes(req)) e.waiters.push(req);
+      if (!e.sent && !e.waiters.includes(req)) e.waiters.push(req);
       req.fetched = true;
       waits.push(e.promise.then((v) => void out.set(id, v)));
     }
-    if (this.pending.size > 0) this.schedule();
+    if (fresh.length > 0) void this.enqueue(fresh);
     await Promise.all(waits);
     return out;
   }
 
-  /** Stops the window's timer (the server is closing). */
-  close(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    if (this.pollTimer) clearTimeout(this.pollTimer);
-    this.pollTimer = null;
-  }
-
   /**
-   * A full batch goes at once (the engine's queue does the same), alone: the other companies keep
-   * waiting for the window, so that requests trickling in from several people fill their batches.
+   * New wants are claimed in the database as they arrive, so that each company is queued by one
+   * instance only: those claimed here join this instance's queue; those another instance holds wait
+   * for its answers (`watch`); an answer stored since the request read the store (by another instance,
+   * just finished) is taken from the store. Should the database fail to say, the wants are queued here:
+   * a person never waits on it.
    */
-  private schedule(): void {
-    const groups = new Map<string, Entry[]>();
-    for (const e of this.pending.values()) {
-      const w = e.want;
-      const g = w.kind === "ident" ? `i:${w.include}` : w.kind === "fin" && w.family === "batch" ? `f:${w.year}` : null;
-      if (g !== null) (groups.get(g) ?? groups.set(g, []).get(g)!).push(e);
-    }
-    for (const [g, list] of groups) {
-      const max = g.startsWith("i:") ? MAX_BATCH_IDENTIFICATION : MAX_BATCH_FINANCIAL;
-      while (list.length >= max) this.send(list.splice(0, max));
-    }
-    if (this.pending.size > 0 && !this.timer) this.timer = setTimeout(() => this.flush(), this.o.windowMs ?? DEFAULT_WINDOW_MS);
-  }
-
-  /** The window ended: everything pending goes. */
-  private flush(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    this.send([...this.pending.values()]);
-  }
-
-  private send(entries: Entry[]): void {
-    for (const e of entries) {
-      this.pending.delete(e.id);
-      this.inflight.set(e.id, e);
-    }
-    const now = this.now();
-    if (this.recent.size > 20_000) for (const [k, r] of this.recent) if (r.until <= now) this.recent.delete(k);
-    void this.claimThenCall(entries);
-  }
-
-  /**
-   * Only what no other instance is fetching is asked of the service. The entries are claimed in the
-   * database first: those another instance holds wait for its answers (`watch`); of those claimed here,
-   * an answer stored since the request read the store (another instance's, just finished) is taken
-   * from the store. Should the database fail to say, the entries are fetched: a person never waits on it.
-   */
-  private async claimThenCall(entries: Entry[]): Promise<void> {
+  private async enqueue(entries: Entry[]): Promise<void> {
     let mine = entries;
     try {
       const now = this.now();
@@ -229,7 +202,70 @@ export class FirmLoader {
     } catch (e) {
       this.o.onStoreError?.(e);
     }
-    for (const call of plan(mine)) void this.limit(() => this.run(call));
+    const now = this.now();
+    for (const e of mine) {
+      this.inflight.delete(e.id);
+      e.since = now;
+      this.pending.set(e.id, e);
+    }
+    if (this.pending.size > 0) this.schedule();
+  }
+
+  /** Stops the window's timer (the server is closing). */
+  close(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.pollTimer) clearTimeout(this.pollTimer);
+    this.pollTimer = null;
+  }
+
+  /**
+   * A full batch goes at once (the engine's queue does the same), alone: the other companies keep
+   * waiting for the window, so that requests trickling in from several people fill their batches.
+   */
+  private schedule(): void {
+    for (const [g, list] of this.batchGroups()) {
+      const max = g.startsWith("i:") ? MAX_BATCH_IDENTIFICATION : MAX_BATCH_FINANCIAL;
+      while (list.length >= max) this.send(list.splice(0, max));
+    }
+    if (this.pending.size > 0 && !this.timer) this.timer = setTimeout(() => this.flush(), this.o.windowMs ?? DEFAULT_WINDOW_MS);
+  }
+
+  /** What is pending in batches (identification per `include`, financial per year), by batch kind. */
+  private batchGroups(): Map<string, Entry[]> {
+    const groups = new Map<string, Entry[]>();
+    for (const e of this.pending.values()) {
+      const w = e.want;
+      const g = w.kind === "ident" ? `i:${w.include}` : w.kind === "fin" && w.family === "batch" ? `f:${w.year}` : null;
+      if (g !== null) (groups.get(g) ?? groups.set(g, []).get(g)!).push(e);
+    }
+    return groups;
+  }
+
+  /**
+   * The window ended: everything pending goes, but a partial batch whose companies have all waited
+   * less than maxWaitMs, which waits another window for the people still asking to fill it.
+   */
+  private flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const now = this.now();
+    const wait = this.o.maxWaitMs ?? 200;
+    const keep = new Set<Entry>();
+    for (const list of this.batchGroups().values()) if (list.every((e) => now - e.since < wait)) for (const e of list) keep.add(e);
+    this.send([...this.pending.values()].filter((e) => !keep.has(e)));
+    if (this.pending.size > 0) this.timer = setTimeout(() => this.flush(), this.o.windowMs ?? DEFAULT_WINDOW_MS);
+  }
+
+  private send(entries: Entry[]): void {
+    for (const e of entries) {
+      this.pending.delete(e.id);
+      this.inflight.set(e.id, e);
+      e.sent = true;
+    }
+    const now = this.now();
+    if (this.recent.size > 20_000) for (const [k, r] of this.recent) if (r.until <= now) this.recent.delete(k);
+    for (const call of plan(entries)) void this.limit(() => this.run(call));
   }
 
   private settleFromStore(entries: readonly Entry[], stored: Map<string, StoredAnswer>): void {
@@ -280,13 +316,9 @@ export class FirmLoader {
       this.o.onStoreError?.(e);
       back.push(...list);
     }
-    for (const e of back) {
-      this.watching.delete(e.id);
-      this.inflight.delete(e.id);
-      this.pending.set(e.id, e);
-    }
+    for (const e of back) this.watching.delete(e.id);
     this.pollTimer = null;
-    if (back.length > 0) this.schedule();
+    if (back.length > 0) void this.enqueue(back); // claimed anew: by this instance, or by another that took them first
     if (this.watching.size > 0) this.watch([]);
   }
 

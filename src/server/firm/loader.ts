@@ -2,9 +2,7 @@
  * What the firm's store does not hold, fetched from the service with the fewest credits, once for the
  * whole firm (in the manner of dataloader): the wants of every request that arrive within a short
  * window are gathered, identical wants share one entry, and a want already on its way is joined, not
- * asked again. A flush is planned like the engine plans (src/engine/planner.ts): identification in
- * batches of at most 100 per `include`, financial batches of at most 50 per year or range, one call per
- * profile, one-year record, company range or list.
+ * asked again. A flush is planned like the engine plans (loader-calls.ts).
  *
  * Several instances on one database (PostgreSQL) fetch each answer once between them: a new want is
  * claimed in the database as it arrives (store.ts `claimAnswers`), so each company is queued by one
@@ -21,49 +19,18 @@
  * 429 stops the plan for everyone (in the database) until its period turns.
  */
 import { randomUUID } from "node:crypto";
-import { chunk } from "../../api/chunk";
 import { MAX_BATCH_FINANCIAL, MAX_BATCH_IDENTIFICATION } from "../../api/client";
-import * as read from "../../api/reader";
 import { limiter } from "../../engine/limiter";
 import { bucharestDay } from "../../engine/meter";
-import { planFinancialBatches, yearsOf, type YearSpec } from "../../engine/planner";
 import { lifetime, wantKey, type Want } from "./answers";
+import { plan, type Call, type Entry, type Requester } from "./loader-calls";
 import type { FirmStore, StoredAnswer } from "./store";
 import { CallFailure, failureCharged, failureOf, type Upstream, type UpstreamAnswer } from "./upstream";
 
-/** One request of one person, as the loader attributes credits to it. */
+export type { Requester } from "./loader-calls";
+
 /** How long missing companies wait for others to share their batch: the people of a firm do not ask in step. */
 const DEFAULT_WINDOW_MS = 40;
-
-export interface Requester {
-  readonly id: number;
-  readonly user: string;
-  /** Upstream credits charged to this request. */
-  credits: number;
-  /** Whether any of its answers came from (or waited for) the service. */
-  fetched: boolean;
-}
-
-interface Entry {
-  id: string;
-  want: Want;
-  waiters: Requester[];
-  /** When it was first asked (or put back in the queue): how long it has waited for its batch to fill. */
-  since: number;
-  /** Whether its call has gone (a person asking after that does not share its credit). */
-  sent: boolean;
-  promise: Promise<unknown>;
-  resolve(value: unknown): void;
-  reject(e: unknown): void;
-}
-
-/** One upstream call: its path and query, the entries it answers, and how its answer becomes stored answers. */
-interface Call {
-  path: string;
-  entries: Entry[];
-  /** Store keys → answers (null: the service has nothing), from a 200 or a 404. */
-  read(a: UpstreamAnswer): Map<string, unknown>;
-}
 
 export interface LoaderOptions {
   store: FirmStore;
@@ -425,100 +392,4 @@ export class FirmLoader {
     if (charged) p.req.credits++;
     else await this.o.store.releaseCredit(p.user, p.month, p.day).catch((e) => this.o.onStoreError?.(e));
   }
-}
-
-// ---- planning -----------------------------------------------------------------------------------
-
-/** The calls that answer a flush's entries, with the fewest credits. */
-function plan(entries: Entry[]): Call[] {
-  const calls: Call[] = [];
-  const idents = new Map<string, Entry[]>();
-  const ranges = new Map<number, Entry[]>();
-  const batchFin: Entry[] = [];
-  for (const e of entries) {
-    const w = e.want;
-    if (w.kind === "ident") idents.set(w.include, [...(idents.get(w.include) ?? []), e]);
-    else if (w.kind === "fin" && w.family === "range") ranges.set(w.cui, [...(ranges.get(w.cui) ?? []), e]);
-    else if (w.kind === "fin" && w.family === "batch") batchFin.push(e);
-    else calls.push(single(e));
-  }
-  for (const [include, es] of idents) {
-    for (const part of chunk(
-      es.sort((a, b) => cuiOf(a) - cuiOf(b)),
-      MAX_BATCH_IDENTIFICATION,
-    )) {
-      const cuis = part.map(cuiOf);
-      calls.push({
-        path: `/v4/firme/batch?cui=${cuis.join(",")}${include ? `&include=${include}` : ""}`,
-        entries: part,
-        read: (a) => {
-          if (a.status !== 200) throw failureOf(a);
-          const found = new Map(read.readBatchIdentification(a.body, cuis).map((it) => [it.cui, it]));
-          return new Map(cuis.map((c) => [`ident:${c}:${include}`, found.get(c) ?? null]));
-        },
-      });
-    }
-  }
-  for (const [cui, es] of ranges) {
-    const years = es.map((e) => (e.want as { year: number }).year);
-    const [from, to] = [Math.min(...years), Math.max(...years)];
-    const keys = yearsOf({ from, to }).map((y) => [y, `finr:${cui}:${y}`] as const);
-    calls.push({
-      path: `/v4/firme/${cui}/financiar?an_de_la=${from}&an_pana=${to}`,
-      entries: es,
-      read: (a) => {
-        // A 404: no such company, so no year of it.
-        const byYear = new Map(a.status === 404 ? [] : read.readFinancial(a.body, cui).map((r) => [r.an, r]));
-        return new Map(keys.map(([y, k]) => [k, byYear.get(y) ?? null]));
-      },
-    });
-  }
-  const wanted = new Map<number, Set<number>>();
-  for (const e of batchFin) {
-    const w = e.want as { cui: number; year: number };
-    wanted.set(w.cui, (wanted.get(w.cui) ?? new Set<number>()).add(w.year));
-  }
-  const left = new Set(batchFin);
-  const batchCall = (cuis: number[], spec: YearSpec) => {
-    const years = yearsOf(spec);
-    const mine = [...left].filter((e) => cuis.includes(cuiOf(e)) && years.includes((e.want as { year: number }).year));
-    for (const e of mine) left.delete(e);
-    const q = "year" in spec ? `an=${spec.year}` : `an_de_la=${spec.from}&an_pana=${spec.to}`;
-    calls.push({
-      path: `/v4/firme/batch/financiar?cui=${cuis.join(",")}&${q}`,
-      entries: mine,
-      read: (a) => {
-        if (a.status !== 200) throw failureOf(a);
-        const found = new Map(read.readBatchFinancial(a.body, cuis, (y) => years.includes(y)).map((r) => [`finb:${r.cui}:${r.an}`, r]));
-        return new Map(cuis.flatMap((cui) => years.map((y) => [`finb:${cui}:${y}`, found.get(`finb:${cui}:${y}`) ?? null] as const)));
-      },
-    });
-  };
-  for (const c of planFinancialBatches(wanted)) batchCall(c.cuis, c.years);
-  // The planner covers every want; should one be left, it gets a call of its own rather than wait forever.
-  for (const e of [...left]) batchCall([cuiOf(e)], { year: (e.want as { year: number }).year });
-  return calls;
-}
-
-function cuiOf(e: Entry): number {
-  return (e.want as { cui: number }).cui;
-}
-
-/** A call for one entry: a profile, one financial year, or a list kept whole (a 404: the service has nothing). */
-function single(e: Entry): Call {
-  const w = e.want;
-  const path =
-    w.kind === "profile"
-      ? `/v4/firme/${w.cui}`
-      : w.kind === "fin"
-        ? `/v4/firme/${w.cui}/financiar?an=${w.year}`
-        : (w as { path: string }).path;
-  const value = (body: unknown): unknown => {
-    // A 200 whose body is not JSON is the service failing, not an answer to keep.
-    if (body === undefined) throw new CallFailure(502, "upstream_shape");
-    if (w.kind === "profile") return read.readCompany(body);
-    if (w.kind === "fin") return read.readFinancial(body, w.cui).find((r) => r.an === w.year) ?? null;
-    return body;
-  };
-  return { path, entries: [e], read: (a) => new Map([[e.id, a.status === 404 ? null : value(a.body)]]) };
 }

@@ -183,7 +183,18 @@ async function attemptOnce(
     }
     return { status, body, quota };
   } catch (e) {
-    record(o, call, attempt, started, status, quota, sent, e instanceof ApiError ? e.kind : "network", retryAfterMs);
+    record(
+      o,
+      call,
+      attempt,
+      started,
+      status,
+      quota,
+      sent,
+      e instanceof ApiError ? e.kind : "network",
+      retryAfterMs,
+      e instanceof ApiError ? e.serviceCode : null,
+    );
     throw e;
   } finally {
     settled = true;
@@ -247,7 +258,9 @@ export function readQuota(headers: Headers): QuotaInfo | null {
     remaining: count("x-credits-remaining"),
     limit: count("x-credits-limit"),
   };
-  return quota.plan === null && quota.remaining === null && quota.limit === null ? null : quota;
+  if (quota.plan === null && quota.remaining === null && quota.limit === null) return null;
+  if (headers.get("x-credits-scope")?.trim().toLowerCase() === "firm-budget") quota.scope = "firm-budget";
+  return quota;
 }
 
 /** O20: every answer costs a credit except 400, 401, 403, 429 and 5xx; no answer costs nothing. */
@@ -285,6 +298,7 @@ function record(
   sent: boolean,
   errorKind?: ApiErrorKind,
   retryAfterMs?: number | null,
+  serviceCode?: string | null,
 ) {
   if (!o.onCall) return;
   const r: CallRecord = {
@@ -299,6 +313,7 @@ function record(
   };
   if (errorKind) r.errorKind = errorKind;
   if (retryAfterMs != null) r.retryAfterMs = retryAfterMs;
+  if (serviceCode != null && /^[a-z_]{1,40}$/.test(serviceCode)) r.serviceCode = serviceCode;
   if (quota) r.quota = quota;
   if (call.cuiCount !== undefined) r.cuiCount = call.cuiCount;
   try {

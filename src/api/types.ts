@@ -124,6 +124,11 @@ export interface QuotaInfo {
   plan: PlanName | null;
   remaining: number | null;
   limit: number | null;
+  /**
+   * "firm-budget" when the counts are the person's monthly budget on a firm's server (firma serve in
+   * custody mode sends `X-Credits-Scope: firm-budget`), not the plan's credits; absent otherwise.
+   */
+  scope?: "firm-budget";
 }
 
 /** The endpoints, as named in call records and errors. */
@@ -161,6 +166,11 @@ export interface CallRecord {
   charged: boolean;
   /** The answer's `Retry-After`, in ms, when it sent one. */
   retryAfterMs?: number;
+  /**
+   * The code an error body named, when it looks like one (lower-case letters and `_`, at most 40):
+   * a firm's server says `budget_exhausted` or `day_limit` with its 429. Never free text.
+   */
+  serviceCode?: string;
   durationMs: number;
   /** 1 for the first attempt, 2 for the first retry … */
   attempt: number;

@@ -38,7 +38,15 @@ export interface QuotaStop {
   until: number;
   /** What set the clearing time: the answer's Retry-After, or the plan's period. */
   by: "retry-after" | "day" | "month";
+  /**
+   * Whose limit it is, when a firm's server (firma serve in custody mode) said so with its 429's code:
+   * the person's monthly budget there, or the firm's daily cap; absent, the plan's credits.
+   */
+  firm?: "budget" | "day";
 }
+
+/** The firm server's 429 codes (src/server/firm/custody.ts) → whose limit was met. */
+const FIRM_LIMITS: Readonly<Record<string, QuotaStop["firm"]>> = { budget_exhausted: "budget", day_limit: "day" };
 
 export interface Budget {
   readonly limit: number;
@@ -78,7 +86,8 @@ export class CallGate {
   private active = 0;
   private readonly queue: (() => void)[] = [];
   private stops: Record<string, QuotaStop> = {};
-  private readonly remaining = new Map<string, { day: string; value: number }>();
+  /** What the answers said is left, per key, today; `firm`: a person's budget on a firm's server. */
+  private readonly remaining = new Map<string, { day: string; value: number; firm: boolean }>();
   private readonly inflightByKey = new Map<string, number>();
   private readonly budgets = new Set<OpenBudget>();
   private failures = 0;
@@ -210,8 +219,8 @@ export class CallGate {
     const left = this.remaining.get(keyId);
     if (left && left.day === bucharestDay(this.now()) && left.value - (this.inflightByKey.get(keyId) ?? 0) <= 0) {
       // The service said how many credits are left, and calls in flight will use them up.
-      if ((this.inflightByKey.get(keyId) ?? 0) === 0) this.setStop(keyId, null);
-      throw new CreditsExhaustedError({ status: 0 });
+      if ((this.inflightByKey.get(keyId) ?? 0) === 0) this.setStop(keyId, null, null, left.firm ? "budget" : undefined);
+      throw new CreditsExhaustedError({ status: 0, serviceCode: left.firm ? "budget_exhausted" : null });
     }
     for (const b of this.budgets) {
       if (b.spent + b.reserved >= b.limit) {
@@ -235,10 +244,14 @@ export class CallGate {
       const known = this.remaining.get(keyId);
       // Counts only fall within a period; answers arrive out of order, so the lowest one is the latest.
       const value = known && known.day === day ? Math.min(known.value, call.quota.remaining) : call.quota.remaining;
-      this.remaining.set(keyId, { day, value });
-      if (value <= 0) this.setStop(keyId, null);
+      const firm = call.quota.scope === "firm-budget";
+      this.remaining.set(keyId, { day, value, firm });
+      if (value <= 0) this.setStop(keyId, null, null, firm ? "budget" : undefined);
     }
-    if (call.status === 429) this.setStop(keyId, call.retryAfterMs ?? null, call.quota?.plan ?? null);
+    if (call.status === 429) {
+      const firm = call.serviceCode === undefined ? undefined : FIRM_LIMITS[call.serviceCode];
+      this.setStop(keyId, call.retryAfterMs ?? null, call.quota?.plan ?? null, firm);
+    }
     if (kindHas(call.errorKind, "noAnswer")) {
       // While open, queued calls fail at once with what the last ones met.
       this.breakerError = call.errorKind === "timeout" ? new TimeoutError(call.durationMs) : new NetworkError();
@@ -283,20 +296,23 @@ export class CallGate {
     this.changed();
   }
 
-  private setStop(keyId: string, retryAfterMs: number | null, plan: PlanName | null = null): void {
+  private setStop(keyId: string, retryAfterMs: number | null, plan: PlanName | null = null, firm?: QuotaStop["firm"]): void {
     const now = this.now();
     const p = plan ?? this.planOf(keyId);
-    const by: QuotaStop["by"] = retryAfterMs != null ? "retry-after" : p && p !== "free" ? "month" : "day";
+    // A firm's budget is monthly and its cap daily, whatever the plan behind the server.
+    const by: QuotaStop["by"] =
+      retryAfterMs != null ? "retry-after" : firm === "budget" ? "month" : firm === "day" ? "day" : p && p !== "free" ? "month" : "day";
     const until = retryAfterMs != null ? now + retryAfterMs : by === "month" ? nextBucharestMonth(now) : nextBucharestMidnight(now);
     const old = this.stops[keyId];
     if (old && old.until >= until) return;
-    this.stops[keyId] = { since: old?.since ?? now, until, by };
+    this.stops[keyId] = { since: old?.since ?? now, until, by, ...(firm ? { firm } : {}) };
     void this.saveStops();
     this.changed();
   }
 
   private stoppedError(stop: QuotaStop): CreditsExhaustedError {
-    const e = new CreditsExhaustedError({ status: 0 });
+    const serviceCode = stop.firm === "budget" ? "budget_exhausted" : stop.firm === "day" ? "day_limit" : null;
+    const e = new CreditsExhaustedError({ status: 0, serviceCode });
     Object.assign(e, { until: stop.until });
     return e;
   }

@@ -58,7 +58,15 @@ export function toCell(v: unknown): Cell {
 }
 
 /** A failure as a cell names it more precisely than its kind does. */
-type Variant = "empty_cui" | "not_found_year" | "not_found_ranking" | "unavailable" | "preview" | "unreachable_cross_origin";
+type Variant =
+  | "empty_cui"
+  | "not_found_year"
+  | "not_found_ranking"
+  | "unavailable"
+  | "preview"
+  | "unreachable_cross_origin"
+  | "firm_budget"
+  | "firm_day_limit";
 
 /** The kind behind each variant: what the cell's `cause` says. */
 const VARIANT_OF: Readonly<Record<Variant, FailureKind>> = {
@@ -68,6 +76,8 @@ const VARIANT_OF: Readonly<Record<Variant, FailureKind>> = {
   unavailable: "network",
   preview: "not_cached",
   unreachable_cross_origin: "network",
+  firm_budget: "credits_exhausted",
+  firm_day_limit: "credits_exhausted",
 };
 
 /**
@@ -106,6 +116,8 @@ const CELL_ERRORS: Readonly<Record<FailureKind | Variant, ExcelErrorName>> = {
   preview: "#N/A",
   not_cached: "#N/A",
   unreachable_cross_origin: "#N/A",
+  firm_budget: "#N/A",
+  firm_day_limit: "#N/A",
 };
 
 /** Kinds whose message is a variant's: the user needs the same advice for each. */
@@ -187,5 +199,11 @@ export function toCellError(e: unknown, lang: Lang, financial = false): CellErro
   const kind = kindOf(e);
   if (kind === "network" && crossOriginService()) return cellError("unreachable_cross_origin", lang);
   if (kind === "not_found") return cellError(financial ? "not_found_year" : "not_found", lang);
+  // A firm's server (custody mode) names whose limit its 429 is: the person's budget or the firm's day.
+  if (kind === "credits_exhausted") {
+    const code = (e as { serviceCode?: unknown }).serviceCode;
+    if (code === "budget_exhausted") return cellError("firm_budget", lang);
+    if (code === "day_limit") return cellError("firm_day_limit", lang);
+  }
   return kind === null ? cellError("unavailable", lang) : cellError(kind, lang);
 }

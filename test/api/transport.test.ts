@@ -512,6 +512,18 @@ describe("call records and quota (O20, O23)", () => {
     expect(fx.requests[0].query.get("cui")).toBe("14399840,18547290");
   });
 
+  test("a firm's server's credit headers are the person's budget (X-Credits-Scope), and its 429's code is kept in the call record, free text never", async () => {
+    script({ body: PROFILE, headers: { "X-Credits-Remaining": "4", "X-Credits-Limit": "5", "X-Credits-Scope": "firm-budget" } });
+    await client().getCompany(CUI);
+    expect(calls[0].quota).toEqual({ plan: null, remaining: 4, limit: 5, scope: "firm-budget" });
+    script({ status: 429, body: { error: { code: "budget_exhausted", message: "Your budget of 5 credits a month is spent" } } });
+    await caught(client().getCompany(CUI));
+    expect(calls[1]).toMatchObject({ status: 429, serviceCode: "budget_exhausted" });
+    script({ status: 429, body: { error: { code: "Not A Code: anything the service says", message: "x" } } });
+    await caught(client().getCompany(CUI));
+    expect(calls[2]).not.toHaveProperty("serviceCode");
+  });
+
   test("lastQuota follows the latest answer that carried quota headers", async () => {
     const c = client();
     expect(c.lastQuota).toEqual({ plan: null, remaining: null, limit: null });

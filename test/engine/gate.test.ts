@@ -69,6 +69,33 @@ test("a 429 stops the key until the next month on a paid plan, the next Buchares
   expect(told.stopFor("k")).toBeNull();
 });
 
+test("a firm's server's 429 names whose limit: a person's budget stops to the month's end, the firm's daily cap to midnight, on any plan", () => {
+  const t = Date.parse("2026-11-23T10:00:00Z");
+  const budget = gate(() => t, "free");
+  budget.afterCall("k", rec({ status: 429, credited: false, charged: false, serviceCode: "budget_exhausted" }));
+  expect(budget.stopFor("k")).toMatchObject({ by: "month", firm: "budget", until: Date.parse("2026-11-30T22:00:00Z") });
+  expect(() => budget.beforeCall("k")).toThrow(expect.objectContaining({ kind: "credits_exhausted", serviceCode: "budget_exhausted" }));
+
+  const cap = gate(() => t, "pro");
+  cap.afterCall("k", rec({ status: 429, credited: false, charged: false, serviceCode: "day_limit" }));
+  expect(cap.stopFor("k")).toMatchObject({ by: "day", firm: "day", until: Date.parse("2026-11-23T22:00:00Z") });
+  expect(() => cap.beforeCall("k")).toThrow(expect.objectContaining({ serviceCode: "day_limit" }));
+
+  // Any other code is the plan's: no firm named.
+  const plan = gate(() => t, "pro");
+  plan.afterCall("k", rec({ status: 429, credited: false, charged: false, serviceCode: "plan_stopped" }));
+  expect(plan.stopFor("k")).not.toHaveProperty("firm");
+  expect(() => plan.beforeCall("k")).toThrow(expect.objectContaining({ serviceCode: null }));
+});
+
+test("a firm's server's X-Credits-Remaining (scope firm-budget) reaching 0: the stop and the refusal name the person's budget", () => {
+  const g = gate(undefined, "pro");
+  g.beforeCall("k");
+  g.afterCall("k", rec({ quota: { plan: "pro", remaining: 0, limit: 5, scope: "firm-budget" } }));
+  expect(g.stopFor("k")).toMatchObject({ by: "month", firm: "budget" });
+  expect(() => g.beforeCall("k")).toThrow(expect.objectContaining({ serviceCode: "budget_exhausted" }));
+});
+
 test("X-Credits-Remaining reaching 0 stops the key without waiting for a 429", () => {
   const g = gate(undefined, "free");
   g.beforeCall("k");

@@ -18,6 +18,11 @@ import type { FirmStore } from "../../src/server/firm/store";
 import { hashToken, newToken } from "../../src/server/firm/tokens";
 import { bucharestDay } from "../../src/engine/meter";
 import { FirmaClient } from "../../src/api/client";
+import { CreditsExhaustedError } from "../../src/api/errors";
+import { FirmaEngine } from "../../src/engine/engine";
+import { MemoryStore } from "../../src/engine/store";
+import { evaluate } from "../../src/shared/evaluate";
+import { toCellError } from "../../src/shared/cells";
 import { planStopEnd } from "../../src/server/firm/loader";
 import { startSandbox, type Sandbox } from "../../sandbox/server";
 import * as data from "../../sandbox/dataset";
@@ -335,6 +340,41 @@ describe("budgets, the plan, the day's cap", () => {
     expect(r.body.error.message).toContain("2");
     expect(f.calls()).toBe(2);
   });
+
+  /**
+   * The add-in's engine against a firm's server: its 429 names whose limit it is, so a person's cells
+   * say her budget there (or the firm's daily cap) is spent, not the plan's credits, and the stop lasts
+   * as long as that limit does (the month for a budget, the day for the cap, whatever the plan).
+   */
+  test.each([
+    ["budget_exhausted", "Your monthly budget on the firm's server is spent", "month"],
+    ["day_limit", "The firm's server reached its daily credit cap", "day"],
+  ] as const)(
+    "the add-in through the firm's server, %s: the cells say whose limit, the stop lasts its period, no more calls",
+    async (code, said, by) => {
+      const f = await firm({ maxCreditsPerDay: code === "day_limit" ? 1 : null });
+      const eve = await f.token("eve", code === "budget_exhausted" ? 1 : 100);
+      const engine = new FirmaEngine({ baseUrl: f.url, apiKey: () => eve, store: new MemoryStore(), windowMs: 1, retryDelayMs: 1 });
+      const [c1, c2, c3] = fresh(3);
+      const cell = async (cui: number) => (await evaluate("DENUMIRE", [cui], { engine, lang: "en" }))[0][0];
+      expect(await cell(c1)).toBe(data.company(c1)!.denumire);
+      expect(await cell(c2)).toMatchObject({ error: "#N/A", message: expect.stringContaining(said) });
+      const calls = f.calls();
+      const sent = f.seen.length;
+      expect(await cell(c3)).toMatchObject({ error: "#N/A", message: expect.stringContaining(said) }); // the stop: nothing sent
+      expect(f.seen.length).toBe(sent);
+      expect(f.calls()).toBe(calls);
+      const stop = engine.quotaStop()!;
+      expect(stop).toMatchObject({ by, firm: code === "budget_exhausted" ? "budget" : "day" });
+      const day = bucharestDay(stop.until);
+      if (by === "month") expect(day.slice(8)).toBe("01");
+      else expect(stop.until - Date.now()).toBeLessThanOrEqual(25 * 3_600_000);
+      // In Romanian too.
+      expect(toCellError(Object.assign(new CreditsExhaustedError({ serviceCode: code })), "ro").message).toMatch(
+        code === "budget_exhausted" ? /Bugetul dvs\. lunar pe serverul firmei/ : /plafonul zilnic/,
+      );
+    },
+  );
 
   test("a service that refuses the firm's key: 502 saying so, the credit given back, the key nowhere", async () => {
     const f = await firm({ key: `not-a-valid-key-${++serial}-s3cr3t` });

@@ -131,7 +131,7 @@ async function fill(page: Page, cuis: number[], row = 1) {
       return s
         .dump()
         .filter((c) => c.address.startsWith("B"))
-        .map((c) => ({ address: c.address, value: c.value }));
+        .map((c) => ({ address: c.address, value: c.value, message: c.message }));
     },
     { sheets: { Foaie1: cells } },
   );
@@ -247,6 +247,33 @@ withChromium("the pane with a personal token of a firm's server", () => {
       for (const r of got) expect({ r: r.slice(0, 80), leaks: r.includes(KEY) }).toEqual({ r: r.slice(0, 80), leaks: false });
       expect(await pageContents(page)).not.toContain(KEY);
       expect(await pageContents(page)).not.toContain("s3cr3t");
+      expect(errors).toEqual([]);
+    });
+  });
+
+  test("her budget spent: the pane's stop and her cells say it is her budget on the firm's server, not the plan's credits, and nothing more is asked", async () => {
+    const { db, tokens } = await firmWith({ ana: 1 });
+    await withPane(custody(db), async ({ page, errors }) => {
+      await saveKey(page, tokens.ana);
+      const cuis = data
+        .sampleCuis(40, 83_000)
+        .filter((c) => data.company(c))
+        .slice(0, 4);
+      const before = sb.usage(KEY).month; // the firm's key: earlier tests of this file spent some
+      await fill(page, cuis.slice(0, 2)); // one call: her one credit
+      expect(sb.usage(KEY).month).toBe(before + 1);
+      await page.waitForSelector("#quota-stop", { state: "visible" });
+      expect(await text(page, "#quota-stop-text")).toMatch(
+        /^Bugetul dvs\. lunar pe serverul firmei s-a epuizat; FIRMA nu mai trimite cereri până la .* \(ora României\)\. Cereți administratorului mai mult\./,
+      );
+      const until = new Date(Number(await page.getAttribute("#quota-stop", "data-until")));
+      expect(until.getUTCDate() === 1 || until.getUTCDate() >= 28).toBe(true); // the month's end, Bucharest time
+      const more = await fill(page, cuis.slice(2), 3);
+      expect(more).toEqual([
+        { address: "B3", value: "#N/A", message: expect.stringMatching(/^Bugetul dvs\. lunar pe serverul firmei s-a epuizat/) },
+        { address: "B4", value: "#N/A", message: expect.stringMatching(/^Bugetul dvs\. lunar pe serverul firmei s-a epuizat/) },
+      ]);
+      expect(sb.usage(KEY).month).toBe(before + 1);
       expect(errors).toEqual([]);
     });
   });

@@ -202,6 +202,7 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
     if (u) {
       headers["x-credits-limit"] = String(u.budget);
       headers["x-credits-remaining"] = String(Math.max(0, u.budget - u.spent));
+      headers["x-credits-scope"] = "firm-budget"; // the person's budget, not the plan's credits (src/api/http.ts readQuota)
     }
     if (loader.plan) headers["x-plan"] = loader.plan;
     await store

@@ -96,6 +96,10 @@ export const en: Readonly<Record<MessageKey, string>> = {
   "usage.cacheSize": "Answers kept in the cache",
   "usage.cacheSizeValue": "{entries} ({size})",
   "usage.stop": "Credits spent; FIRMA sends nothing until {until} (Romanian time). Values already fetched stay.",
+  "usage.stopFirmBudget":
+    "Your monthly budget on the firm's server is spent; FIRMA sends nothing until {until} (Romanian time). Ask its administrator for more. Values already fetched stay.",
+  "usage.stopFirmDay":
+    "The firm's server reached its daily credit cap; FIRMA sends nothing until {until} (Romanian time). Values already fetched stay.",
   "usage.stopRetry": "Retry now",
   "usage.stopCleared": "FIRMA sends requests again. If the service says again that no credits are left, the stop comes back.",
 
@@ -351,6 +355,8 @@ export const en: Readonly<Record<MessageKey, string>> = {
   "cell.missingKey": "API key missing: enter it in the FIRMA pane.",
   "cell.invalidKey": "Invalid API key: check it in the FIRMA pane.",
   "cell.creditsExhausted": "Credits used up for this period; see Usage in the pane.",
+  "cell.firmBudget": "Your monthly budget on the firm's server is spent; ask its administrator for more, or wait for next month.",
+  "cell.firmDayLimit": "The firm's server reached its daily credit cap; it resumes tomorrow, after midnight.",
   "cell.badRequest": "The service refused the request: check the arguments.",
   "cell.unavailable": "Service unavailable; retry with Refresh in the pane.",
   "cell.timeout": "The service did not answer in time; retry with Refresh in the pane.",

@@ -102,6 +102,10 @@ export const ro = {
   "usage.cacheSize": "Răspunsuri păstrate în cache",
   "usage.cacheSizeValue": "{entries} ({size})",
   "usage.stop": "Creditele s-au epuizat; FIRMA nu mai trimite cereri până la {until} (ora României). Valorile deja aduse rămân.",
+  "usage.stopFirmBudget":
+    "Bugetul dvs. lunar pe serverul firmei s-a epuizat; FIRMA nu mai trimite cereri până la {until} (ora României). Cereți administratorului mai mult. Valorile deja aduse rămân.",
+  "usage.stopFirmDay":
+    "Serverul firmei a atins plafonul zilnic de credite; FIRMA nu mai trimite cereri până la {until} (ora României). Valorile deja aduse rămân.",
   "usage.stopRetry": "Reîncearcă acum",
   "usage.stopCleared": "FIRMA trimite din nou cereri. Dacă serviciul spune iar că nu mai sunt credite, oprirea revine.",
 
@@ -361,6 +365,8 @@ export const ro = {
   "cell.missingKey": "Lipsește cheia API: introduceți-o în panoul FIRMA.",
   "cell.invalidKey": "Cheie API invalidă: verificați-o în panoul FIRMA.",
   "cell.creditsExhausted": "Credite epuizate pentru perioada curentă; vedeți Consum în panou.",
+  "cell.firmBudget": "Bugetul dvs. lunar pe serverul firmei s-a epuizat; cereți administratorului mai mult sau așteptați luna viitoare.",
+  "cell.firmDayLimit": "Serverul firmei a atins plafonul zilnic de credite; se reia mâine, după miezul nopții.",
   "cell.badRequest": "Serviciul a respins cererea: verificați argumentele.",
   "cell.unavailable": "Serviciu indisponibil; reîncercați cu Actualizare din panou.",
   "cell.timeout": "Serviciul nu a răspuns la timp; reîncercați cu Actualizare din panou.",

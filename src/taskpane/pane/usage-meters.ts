@@ -120,7 +120,9 @@ export class UsageSection {
       return;
     }
     box.dataset.until = String(stop.until);
-    el["quota-stop-text"].textContent = t(this.ctx.lang, "usage.stop", { until: formatWhen(stop.until, this.ctx.lang) });
+    // A firm's server said whose limit it is: the person's budget there, or the firm's daily cap.
+    const key = stop.firm === "budget" ? "usage.stopFirmBudget" : stop.firm === "day" ? "usage.stopFirmDay" : "usage.stop";
+    el["quota-stop-text"].textContent = t(this.ctx.lang, key, { until: formatWhen(stop.until, this.ctx.lang) });
   }
 
   /** The cache's size, and its latest problem: answers it had to drop, or a store that failed. */

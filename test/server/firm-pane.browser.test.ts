@@ -278,6 +278,38 @@ withChromium("the pane with a personal token of a firm's server", () => {
     });
   });
 
+  test("a refresh's estimate is weighed against what is left of HER budget, not the plan behind the server", async () => {
+    const { db, tokens } = await firmWith({ ana: 3 });
+    await withPane(custody(db), async ({ page, errors }) => {
+      await saveKey(page, tokens.ana);
+      const cuis = data.sampleCuis(600, 84_000);
+      await fill(page, cuis.slice(0, 5)); // one call: 2 of her 3 credits left
+      await page.waitForFunction(() => document.getElementById("firm-remaining")?.textContent?.trim() === "2", null, { timeout: 15_000 });
+      // 450 companies more: 5 calls, more than her 2
+      await page.evaluate(
+        async (def) => {
+          await (window as unknown as Win).__firmaStandIn.setup(def);
+        },
+        {
+          sheets: {
+            Foaie1: Object.fromEntries(
+              cuis.slice(5, 455).flatMap((c, i) => [
+                [`A${i + 1}`, c],
+                [`B${i + 1}`, `=FIRMA.JUDET(A${i + 1})`],
+              ]),
+            ),
+          },
+        },
+      );
+      await page.click("#estimate");
+      await page.waitForFunction(() => document.getElementById("est-left")?.textContent?.trim() !== "", null, { timeout: 15_000 });
+      expect(await text(page, "#est-left")).toBe("2");
+      expect(await page.getAttribute("#est-credits", "data-value").then(Number)).toBeGreaterThan(2);
+      expect(await page.evaluate(() => document.getElementById("est-credits")!.parentElement!.classList.contains("over"))).toBe(true);
+      expect(errors).toEqual([]);
+    });
+  });
+
   test("an unknown token: the pane says on saving that the firm's server refuses it, and recalculates nothing", async () => {
     const { db } = await firmWith({ ana: 5 });
     await withPane(custody(db), async ({ page }) => {

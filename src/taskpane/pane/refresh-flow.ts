@@ -11,6 +11,7 @@ import { needsConfirmation } from "../usage";
 import type { ChangesSection } from "./changes";
 import type { PaneContext, Render } from "./context";
 import { isRange, renderEstimate, type Prepared } from "./estimate";
+import { firmLink } from "./firm";
 import { failureCode } from "./format";
 import { rerun, settle } from "./recalc";
 import { nothingCameBack, summarizeRefresh } from "./refresh-summary";
@@ -53,7 +54,7 @@ export class RefreshFlow {
     const engine = await ctx.engine();
     const plan = planRefresh(scan.cells, scan, { includeLists: scope === "all" });
     const estimate = engine.estimate(plan.requests, { refresh: true });
-    const left = ctx.view(engine).left;
+    const left = creditsLeft(ctx, engine);
     const p: Prepared = { scope, scan, plan, estimate, left, age: engine.freshness(plan.requests) };
     this.lastEstimate = p;
     renderEstimate(ctx, p);
@@ -276,7 +277,7 @@ export class RefreshFlow {
       // The lists were fetched by the first part; the estimate without `refresh` counts what is still stale.
       const requests: CellRequest[] = p.plan.requests.filter((r) => r.kind !== "list");
       const estimate = engine.estimate(requests);
-      const left = ctx.view(engine).left;
+      const left = creditsLeft(ctx, engine);
       const rest = estimate.cells - estimate.cached - estimate.invalid;
       if (estimate.credits === 0) {
         this.unfinished = null;
@@ -309,4 +310,12 @@ export class RefreshFlow {
       ctx.setWorking(false);
     }
   }
+}
+
+/**
+ * What a refresh may spend before it asks: for a person of a firm's server, what is left of HER
+ * budget there (the server's /firm/me, as the usage section shows it), not of the plan behind it.
+ */
+function creditsLeft(ctx: PaneContext, engine: Parameters<PaneContext["view"]>[0]): number | null {
+  return firmLink(ctx).me?.remaining ?? ctx.view(engine).left;
 }

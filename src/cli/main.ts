@@ -233,9 +233,12 @@ async function runRefresh(input: string, flags: RefreshFlags, io: Io): Promise<n
   }
   const errors = Object.values(report.errors).reduce((s, n) => s + n, 0);
   const kept = Object.values(report.kept).reduce((a, b) => a + b, 0);
+  // "Credits spent" through a firm's server that named whose limit it was: her budget, or the firm's cap.
+  const firm = engine.quotaStop()?.firm;
+  const why = (c: string) => cause(c === "credits_exhausted" && firm ? (firm === "budget" ? "firm_budget" : "firm_day_limit") : c, lang);
   // Nothing answered at all (service down, key refused, credits spent): the file is left alone.
   if (report.values + errors === 0 && kept > 0) {
-    for (const [c, n] of Object.entries(report.kept)) say(`    ${count(n, "cell", lang)}: ${cause(c, lang)}`);
+    for (const [c, n] of Object.entries(report.kept)) say(`    ${count(n, "cell", lang)}: ${why(c)}`);
     say(t.credits(report.credits, est.credits, report.cacheHits, Date.now() - started));
     const code = fail(t.nothingAnswered);
     return code;
@@ -273,8 +276,8 @@ async function runRefresh(input: string, flags: RefreshFlags, io: Io): Promise<n
   for (const [what, n] of Object.entries(report.errors).sort((a, b) => b[1] - a[1])) say(`    ${num(n, lang)} × ${what}`);
   if (kept > 0) {
     say(t.kept(kept));
-    for (const [c, n] of Object.entries(report.kept).sort((a, b) => b[1] - a[1])) say(`    ${num(n, lang)} × ${cause(c, lang)}`);
-    if (flags.verbose) for (const k of report.keptCells) say(`      ${k.sheet}!${k.address} — ${cause(k.cause, lang)}`);
+    for (const [c, n] of Object.entries(report.kept).sort((a, b) => b[1] - a[1])) say(`    ${num(n, lang)} × ${why(c)}`);
+    if (flags.verbose) for (const k of report.keptCells) say(`      ${k.sheet}!${k.address} — ${why(k.cause)}`);
   }
   if (report.skipped.length) {
     say(t.skipped(report.skipped.length));

@@ -23,6 +23,8 @@ import { FirmaEngine } from "../../src/engine/engine";
 import { MemoryStore } from "../../src/engine/store";
 import { evaluate } from "../../src/shared/evaluate";
 import { toCellError } from "../../src/shared/cells";
+import { main as cliMain, type Io } from "../../src/cli/main";
+import { buildWorkbook, type BuildCell } from "../fixtures/build-workbook";
 import { planStopEnd } from "../../src/server/firm/loader";
 import { startSandbox, type Sandbox } from "../../sandbox/server";
 import * as data from "../../sandbox/dataset";
@@ -375,6 +377,32 @@ describe("budgets, the plan, the day's cap", () => {
       );
     },
   );
+
+  test("firma refresh through the firm's server: cells past her budget keep their values, and the summary says it is her budget", async () => {
+    const f = await firm();
+    const eve = await f.token("eve", 1);
+    const cuis = data.sampleCuis(250, 9_700); // a pool of its own: the file's shared one is sized for the other tests
+    const rows: BuildCell[][] = [
+      ["CUI", "Denumire"],
+      ...cuis.map((c, i): BuildCell[] => [c, { formula: `=FIRMA.DENUMIRE(A${i + 2})`, cached: `OLD ${c}` }]),
+    ];
+    const book = path.join(dir, `firm-book${++serial}.xlsx`);
+    fs.writeFileSync(book, buildWorkbook({ sheets: [{ name: "Firme", rows }] }));
+    let out = "";
+    const io: Io = {
+      stdout: { write: (s: string) => void (out += s) },
+      stderr: { write: (s: string) => void (out += s) },
+      env: { LANG: "en_GB.UTF-8" },
+    };
+    const code = await cliMain(
+      ["refresh", book, "--key", eve, "--base-url", f.url, "--out", `${book}.out.xlsx`, "--no-cache", "--no-progress"],
+      io,
+    );
+    expect(code).toBe(2); // partial: her one credit's worth refreshed, the rest kept
+    expect(out).toMatch(/× your monthly budget on the firm's server is spent; ask its administrator/);
+    expect(out).not.toMatch(/the plan's credits are spent/);
+    expect(f.charged()).toBe(1);
+  });
 
   test("a service that refuses the firm's key: 502 saying so, the credit given back, the key nowhere", async () => {
     const f = await firm({ key: `not-a-valid-key-${++serial}-s3cr3t` });

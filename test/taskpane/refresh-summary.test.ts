@@ -25,6 +25,17 @@ describe("a refresh's outcome", () => {
     expect(s.text("en")).not.toMatch(/Done/);
   });
 
+  test("credits spent: the plan's, or, when a firm's server named it, her budget there or the firm's daily cap", () => {
+    const plan = summarizeRefresh(results({ wanted: 4, failed: { credits_exhausted: 4 }, spent: 0 }));
+    expect(plan.text("en")).toMatch(/^The refresh FAILED: the plan's credits are spent\./);
+    const budget = summarizeRefresh(results({ wanted: 4, failed: { credits_exhausted: 4 }, spent: 0, firmLimit: "budget" }));
+    expect(budget.text("en")).toMatch(/^The refresh FAILED: your monthly budget on the firm's server is spent\./);
+    expect(budget.text("ro")).toContain("bugetul dvs. lunar pe serverul firmei s-a epuizat");
+    const day = summarizeRefresh(results({ wanted: 4, failed: { credits_exhausted: 2, network: 1 }, spent: 1, firmLimit: "day" }));
+    expect(day.text("en")).toContain("the firm's server reached its daily credit cap");
+    expect(day.text("en")).toContain("the service cannot be reached");
+  });
+
   test("all failed on the budget alone: the attempts that got no answer are named, and Continue is offered", () => {
     const s = summarizeRefresh(results({ wanted: 3, failed: { budget_reached: 3 }, spent: 5, credits: 5 }));
     expect(s.outcome).toBe("failed");

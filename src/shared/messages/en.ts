@@ -235,6 +235,8 @@ export const en: Readonly<Record<MessageKey, string>> = {
   "cause.timeout": "the service did not answer in time",
   "cause.server": "the service has a problem (server error)",
   "cause.creditsExhausted": "the plan's credits are spent",
+  "cause.firmBudget": "your monthly budget on the firm's server is spent",
+  "cause.firmDayLimit": "the firm's server reached its daily credit cap",
   "cause.budgetReached": "the confirmed budget was reached",
   "cause.invalidKey": "the service refused the API key",
   "cause.missingKey": "the API key is missing",

@@ -41,6 +41,8 @@ export const nodeEn: Readonly<Record<NodeOnlyKey, string>> = {
   "cli.cause.timeout": "the service did not answer in time; try again later",
   "cli.cause.shape": "an unreadable answer from the service; try again",
   "cli.cause.creditsExhausted": "the plan's credits are spent; wait for the plan's reset or use another key (--key / FIRMA_API_KEY)",
+  "cli.cause.firmBudget": "your monthly budget on the firm's server is spent; ask its administrator for more, or wait for next month",
+  "cli.cause.firmDayLimit": "the firm's server reached its daily credit cap; it resumes tomorrow, after midnight",
   "cli.cause.missingKey": "the API key is missing: give --key or FIRMA_API_KEY",
   "cli.cause.invalidKey": "the API key was refused: check --key / FIRMA_API_KEY",
   "cli.cause.aborted": "stopped (Ctrl-C) before the answer",

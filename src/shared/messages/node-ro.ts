@@ -45,6 +45,9 @@ export const nodeRo = {
   "cli.cause.shape": "răspuns de neînțeles de la serviciu; încercați din nou",
   "cli.cause.creditsExhausted":
     "creditele planului s-au epuizat; așteptați resetarea planului sau folosiți altă cheie (--key / FIRMA_API_KEY)",
+  "cli.cause.firmBudget":
+    "bugetul dvs. lunar pe serverul firmei s-a epuizat; cereți administratorului mai mult sau așteptați luna viitoare",
+  "cli.cause.firmDayLimit": "serverul firmei a atins plafonul zilnic de credite; se reia mâine, după miezul nopții",
   "cli.cause.missingKey": "lipsește cheia API: dați --key sau FIRMA_API_KEY",
   "cli.cause.invalidKey": "cheia API a fost refuzată: verificați --key / FIRMA_API_KEY",
   "cli.cause.aborted": "oprit (Ctrl-C) înainte de răspuns",

@@ -246,6 +246,8 @@ export const ro = {
   "cause.timeout": "serviciul nu a răspuns la timp",
   "cause.server": "serviciul are o problemă (eroare de server)",
   "cause.creditsExhausted": "creditele planului s-au epuizat",
+  "cause.firmBudget": "bugetul dvs. lunar pe serverul firmei s-a epuizat",
+  "cause.firmDayLimit": "serverul firmei a atins plafonul zilnic de credite",
   "cause.budgetReached": "bugetul confirmat s-a atins",
   "cause.invalidKey": "serviciul a refuzat cheia API",
   "cause.missingKey": "lipsește cheia API",

@@ -252,6 +252,7 @@ export class RefreshFlow {
       spent: final,
       credits,
       dependents,
+      firmLimit: engine.quotaStop()?.firm,
     });
     status.dataset.outcome = summary.outcome;
     ctx.say(status, summary.text, summary.tone);

@@ -21,6 +21,8 @@ export interface RefreshResults {
   credits: number;
   /** The cells that depend on the refreshed ones, recalculated; null: this Excel cannot do it. */
   dependents: number | null;
+  /** Whose limit a "credits spent" was, when a firm's server named it (gate.ts QuotaStop.firm). */
+  firmLimit?: "budget" | "day";
 }
 
 /** "failed": nothing came back; "budget": the budget cut it short; "partial": some answers failed; "errors": cells show errors or still calculate. */
@@ -50,11 +52,14 @@ const CAUSES: Record<string, TextKey> = {
 };
 
 /** The causes of failed answers, commonest first, in words. */
-function causeText(failed: Readonly<Record<string, number>>, l: Lang): string {
+function causeText(failed: Readonly<Record<string, number>>, l: Lang, firmLimit?: "budget" | "day"): string {
   const keys = Object.entries(failed)
     .filter(([, n]) => n > 0)
     .sort((a, b) => b[1] - a[1])
-    .map(([kind]) => CAUSES[kind] ?? "cause.other");
+    .map(([kind]): TextKey => {
+      if (kind === "credits_exhausted" && firmLimit) return firmLimit === "budget" ? "cause.firmBudget" : "cause.firmDayLimit";
+      return CAUSES[kind] ?? "cause.other";
+    });
   return [...new Set(keys)].map((k) => t(l, k)).join("; ");
 }
 
@@ -83,7 +88,7 @@ export function summarizeRefresh(r: RefreshResults): RefreshSummary {
     // on attempts that got no answer (a 5xx may have been charged, so it counts): say that.
     const others = { ...failed };
     delete others.budget_reached;
-    const cause = (l: Lang) => (Object.keys(others).length > 0 ? causeText(others, l) : t(l, "cause.budgetNoAnswer"));
+    const cause = (l: Lang) => (Object.keys(others).length > 0 ? causeText(others, l, r.firmLimit) : t(l, "cause.budgetNoAnswer"));
     return {
       outcome: "failed",
       tone: "error",
@@ -102,7 +107,7 @@ export function summarizeRefresh(r: RefreshResults): RefreshSummary {
             ok: wanted - failures,
             wanted: count(wanted, "answer", l),
             failed: formatNumber(failures, l),
-            cause: causeText(failed, l),
+            cause: causeText(failed, l, r.firmLimit),
             spent,
             credits,
           }),

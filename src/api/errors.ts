@@ -4,9 +4,16 @@
  * first, then English after " / ", and say what to do. The API key never appears in any of them:
  * `redactError` scrubs it from a thrown error in the one place the client catches them.
  */
-import type { ApiErrorKind, EndpointName } from "./types";
+import type { ApiErrorKind, EndpointName, FirmLimit } from "./types";
 
-export type { ApiErrorKind };
+export type { ApiErrorKind, FirmLimit };
+
+/**
+ * The codes a firm's server (firma serve in custody mode, src/server/firm/custody.ts) answers its 429
+ * with, and whose limit each is. Read only from an answer that says it comes from such a server
+ * (`X-Credits-Scope: firm-budget`): the service itself may use the same words for its own limits.
+ */
+export const FIRM_LIMIT_CODES: Readonly<Record<string, FirmLimit>> = { budget_exhausted: "budget", day_limit: "day" };
 
 export interface ApiErrorInit {
   endpoint?: EndpointName | null;
@@ -21,6 +28,8 @@ export interface ApiErrorInit {
   retryable?: boolean;
   /** The answer's `Retry-After` in ms (429, 503), when it sent one. */
   retryAfterMs?: number | null;
+  /** A firm's server's 429: whose limit was met (FIRM_LIMIT_CODES). */
+  firmLimit?: FirmLimit | null;
 }
 
 /**
@@ -53,6 +62,8 @@ export class ApiError extends Error {
   readonly retryable: boolean;
   /** The answer's `Retry-After` in ms, when it sent one (a 429 then says when credits come back). */
   readonly retryAfterMs: number | null;
+  /** A firm's server's 429: the person's monthly budget there, or the firm's daily cap; null otherwise. */
+  readonly firmLimit: FirmLimit | null;
 
   constructor(kind: ApiErrorKind, message: string, init: ApiErrorInit = {}) {
     const said = init.serviceMessage ? ` [${init.serviceMessage}]` : "";
@@ -66,6 +77,7 @@ export class ApiError extends Error {
     this.request = init.request ?? null;
     this.retryable = init.retryable ?? RETRIED[kind];
     this.retryAfterMs = init.retryAfterMs ?? null;
+    this.firmLimit = init.firmLimit ?? null;
   }
 
   toJSON(): Record<string, unknown> {

@@ -19,13 +19,22 @@ import {
   ApiError,
   CreditsExhaustedError,
   errorForStatus,
+  FIRM_LIMIT_CODES,
   NetworkError,
   ResponseShapeError,
   TimeoutError,
   type ApiErrorInit,
 } from "./errors";
 import type { ResolvedOptions } from "./options";
-import { isPlanName, type ApiErrorKind, type CallRecord, type CancelSignal, type EndpointName, type QuotaInfo } from "./types";
+import {
+  isPlanName,
+  type ApiErrorKind,
+  type CallRecord,
+  type CancelSignal,
+  type EndpointName,
+  type FirmLimit,
+  type QuotaInfo,
+} from "./types";
 
 export interface Call {
   endpoint: EndpointName;
@@ -170,7 +179,7 @@ async function attemptOnce(
       // (checked by name: fetch may come from another realm, e.g. a test VM, with its own TypeError).
       throw new NetworkError({ ...info, cause, retryable: (cause as Error | null)?.name === "TypeError" });
     }
-    const body = interpret(status, text, { ...info, retryAfterMs });
+    const body = interpret(status, text, { ...info, retryAfterMs }, quota?.scope === "firm-budget");
     record(o, call, attempt, started, status, quota, sent);
     // A usable answer, recorded (the meter and the gate know its credit): no retry can follow, so the
     // caller may let the next call go before reading it.
@@ -193,7 +202,7 @@ async function attemptOnce(
       sent,
       e instanceof ApiError ? e.kind : "network",
       retryAfterMs,
-      e instanceof ApiError ? e.serviceCode : null,
+      e instanceof ApiError ? e.firmLimit : null,
     );
     throw e;
   } finally {
@@ -203,8 +212,11 @@ async function attemptOnce(
   }
 }
 
-/** JSON of a 2xx answer; otherwise the error its status calls for, with what the body said (O6). */
-function interpret(status: number, text: string, info: ApiErrorInit): unknown {
+/**
+ * JSON of a 2xx answer; otherwise the error its status calls for, with what the body said (O6). A 429
+ * of a firm's server (`firmScope`: its credit headers said so) names whose limit it is by its code.
+ */
+function interpret(status: number, text: string, info: ApiErrorInit, firmScope: boolean): unknown {
   if (status >= 200 && status < 300) {
     // An unreadable 2xx body is a transmission fault, not the service's choice of shape: retried once.
     if (text.trim() === "") throw new ResponseShapeError("empty body", { ...info, retryable: true });
@@ -214,7 +226,9 @@ function interpret(status: number, text: string, info: ApiErrorInit): unknown {
       throw new ResponseShapeError(`malformed JSON (${JSON.stringify(text.slice(0, 40))}…)`, { ...info, retryable: true });
     }
   }
-  throw errorForStatus(status, { ...info, ...readErrorBody(text) });
+  const said = readErrorBody(text);
+  const firmLimit = firmScope && status === 429 && said.serviceCode !== null ? (FIRM_LIMIT_CODES[said.serviceCode] ?? null) : null;
+  throw errorForStatus(status, { ...info, ...said, firmLimit });
 }
 
 /** Message and code from any of the error bodies O6 lists; a text or HTML body is kept, cut to 200 characters. */
@@ -298,7 +312,7 @@ function record(
   sent: boolean,
   errorKind?: ApiErrorKind,
   retryAfterMs?: number | null,
-  serviceCode?: string | null,
+  firmLimit?: FirmLimit | null,
 ) {
   if (!o.onCall) return;
   const r: CallRecord = {
@@ -313,7 +327,7 @@ function record(
   };
   if (errorKind) r.errorKind = errorKind;
   if (retryAfterMs != null) r.retryAfterMs = retryAfterMs;
-  if (serviceCode != null && /^[a-z_]{1,40}$/.test(serviceCode)) r.serviceCode = serviceCode;
+  if (firmLimit) r.firmLimit = firmLimit;
   if (quota) r.quota = quota;
   if (call.cuiCount !== undefined) r.cuiCount = call.cuiCount;
   try {

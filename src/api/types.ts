@@ -131,6 +131,9 @@ export interface QuotaInfo {
   scope?: "firm-budget";
 }
 
+/** Whose limit a firm's server's 429 names: the person's monthly budget there, or the firm's daily cap. */
+export type FirmLimit = "budget" | "day";
+
 /** The endpoints, as named in call records and errors. */
 export type EndpointName = "company" | "financial" | "batch" | "batchFinancial" | "search" | "rankings" | "ranking" | "counties";
 
@@ -166,11 +169,8 @@ export interface CallRecord {
   charged: boolean;
   /** The answer's `Retry-After`, in ms, when it sent one. */
   retryAfterMs?: number;
-  /**
-   * The code an error body named, when it looks like one (lower-case letters and `_`, at most 40):
-   * a firm's server says `budget_exhausted` or `day_limit` with its 429. Never free text.
-   */
-  serviceCode?: string;
+  /** A firm's server's 429: whose limit was met (errors.ts FIRM_LIMIT_CODES). */
+  firmLimit?: FirmLimit;
   durationMs: number;
   /** 1 for the first attempt, 2 for the first retry … */
   attempt: number;

@@ -13,6 +13,7 @@ import type { PlanName } from "../api/types";
 import { FirmaEngine } from "../engine/engine";
 import { isPlanName } from "../engine/subscription-plans";
 import { KeyValueStore, MemoryStore } from "../engine/store";
+import { FIRM_VARIANT } from "../shared/cells";
 import { isMessageKey, t as msg, type Lang } from "../shared/messages/node";
 import { changesCsv, refreshWorkbook, RefreshReport } from "./refresh";
 import { CacheStoreError, defaultCacheDir, defaultCachePath, SqliteStore } from "./sqlite-store";
@@ -235,7 +236,7 @@ async function runRefresh(input: string, flags: RefreshFlags, io: Io): Promise<n
   const kept = Object.values(report.kept).reduce((a, b) => a + b, 0);
   // "Credits spent" through a firm's server that named whose limit it was: her budget, or the firm's cap.
   const firm = engine.quotaStop()?.firm;
-  const why = (c: string) => cause(c === "credits_exhausted" && firm ? (firm === "budget" ? "firm_budget" : "firm_day_limit") : c, lang);
+  const why = (c: string) => cause(c === "credits_exhausted" && firm ? FIRM_VARIANT[firm] : c, lang);
   // Nothing answered at all (service down, key refused, credits spent): the file is left alone.
   if (report.values + errors === 0 && kept > 0) {
     for (const [c, n] of Object.entries(report.kept)) say(`    ${count(n, "cell", lang)}: ${why(c)}`);

@@ -25,7 +25,7 @@
  * before charging (http.ts `mayHaveCharged`).
  */
 import { ApiError, CreditsExhaustedError, NetworkError, TimeoutError } from "../api/errors";
-import type { CallRecord, PlanName } from "../api/types";
+import type { CallRecord, FirmLimit, PlanName } from "../api/types";
 import { LocalInputError } from "./errors";
 import { kindHas } from "./failures";
 import { bucharestDay, type CreditMeter } from "./meter";
@@ -39,14 +39,11 @@ export interface QuotaStop {
   /** What set the clearing time: the answer's Retry-After, or the plan's period. */
   by: "retry-after" | "day" | "month";
   /**
-   * Whose limit it is, when a firm's server (firma serve in custody mode) said so with its 429's code:
-   * the person's monthly budget there, or the firm's daily cap; absent, the plan's credits.
+   * Whose limit it is, when a firm's server (firma serve in custody mode) said so (its 429's code, or
+   * its person's budget at 0): the person's monthly budget there, or the firm's daily cap; absent, the plan's credits.
    */
-  firm?: "budget" | "day";
+  firm?: FirmLimit;
 }
-
-/** The firm server's 429 codes (src/server/firm/custody.ts) → whose limit was met. */
-const FIRM_LIMITS: Readonly<Record<string, QuotaStop["firm"]>> = { budget_exhausted: "budget", day_limit: "day" };
 
 export interface Budget {
   readonly limit: number;
@@ -87,7 +84,7 @@ export class CallGate {
   private readonly queue: (() => void)[] = [];
   private stops: Record<string, QuotaStop> = {};
   /** What the answers said is left, per key, today; `firm`: a person's budget on a firm's server. */
-  private readonly remaining = new Map<string, { day: string; value: number; firm: boolean }>();
+  private readonly remaining = new Map<string, { day: string; value: number; firm: FirmLimit | undefined }>();
   private readonly inflightByKey = new Map<string, number>();
   private readonly budgets = new Set<OpenBudget>();
   private failures = 0;
@@ -219,8 +216,8 @@ export class CallGate {
     const left = this.remaining.get(keyId);
     if (left && left.day === bucharestDay(this.now()) && left.value - (this.inflightByKey.get(keyId) ?? 0) <= 0) {
       // The service said how many credits are left, and calls in flight will use them up.
-      if ((this.inflightByKey.get(keyId) ?? 0) === 0) this.setStop(keyId, null, null, left.firm ? "budget" : undefined);
-      throw new CreditsExhaustedError({ status: 0, serviceCode: left.firm ? "budget_exhausted" : null });
+      if ((this.inflightByKey.get(keyId) ?? 0) === 0) this.setStop(keyId, null, null, left.firm);
+      throw new CreditsExhaustedError({ status: 0, firmLimit: left.firm });
     }
     for (const b of this.budgets) {
       if (b.spent + b.reserved >= b.limit) {
@@ -244,14 +241,12 @@ export class CallGate {
       const known = this.remaining.get(keyId);
       // Counts only fall within a period; answers arrive out of order, so the lowest one is the latest.
       const value = known && known.day === day ? Math.min(known.value, call.quota.remaining) : call.quota.remaining;
-      const firm = call.quota.scope === "firm-budget";
+      // A firm's server's counts are the person's budget there.
+      const firm = call.quota.scope === "firm-budget" ? "budget" : undefined;
       this.remaining.set(keyId, { day, value, firm });
-      if (value <= 0) this.setStop(keyId, null, null, firm ? "budget" : undefined);
+      if (value <= 0) this.setStop(keyId, null, null, firm);
     }
-    if (call.status === 429) {
-      const firm = call.serviceCode === undefined ? undefined : FIRM_LIMITS[call.serviceCode];
-      this.setStop(keyId, call.retryAfterMs ?? null, call.quota?.plan ?? null, firm);
-    }
+    if (call.status === 429) this.setStop(keyId, call.retryAfterMs ?? null, call.quota?.plan ?? null, call.firmLimit);
     if (kindHas(call.errorKind, "noAnswer")) {
       // While open, queued calls fail at once with what the last ones met.
       this.breakerError = call.errorKind === "timeout" ? new TimeoutError(call.durationMs) : new NetworkError();
@@ -296,7 +291,7 @@ export class CallGate {
     this.changed();
   }
 
-  private setStop(keyId: string, retryAfterMs: number | null, plan: PlanName | null = null, firm?: QuotaStop["firm"]): void {
+  private setStop(keyId: string, retryAfterMs: number | null, plan: PlanName | null = null, firm?: FirmLimit): void {
     const now = this.now();
     const p = plan ?? this.planOf(keyId);
     // A firm's budget is monthly and its cap daily, whatever the plan behind the server.
@@ -311,8 +306,7 @@ export class CallGate {
   }
 
   private stoppedError(stop: QuotaStop): CreditsExhaustedError {
-    const serviceCode = stop.firm === "budget" ? "budget_exhausted" : stop.firm === "day" ? "day_limit" : null;
-    const e = new CreditsExhaustedError({ status: 0, serviceCode });
+    const e = new CreditsExhaustedError({ status: 0, firmLimit: stop.firm });
     Object.assign(e, { until: stop.until });
     return e;
   }

@@ -2,6 +2,7 @@
  * What a cell shows, without Office: values, and errors as { error, message } objects that
  * functions.ts turns into CustomFunctions.Error and the CLI into `t="e"` cells.
  */
+import type { FirmLimit } from "../api/types";
 import { LocalInputError, type MessageRef } from "../engine/errors";
 import { kindOf, type FailureKind } from "../engine/failures";
 import { keySegment, t, type Lang, type MessageKey } from "./messages";
@@ -67,6 +68,9 @@ type Variant =
   | "unreachable_cross_origin"
   | "firm_budget"
   | "firm_day_limit";
+
+/** The variant that says a firm's server's limit (api/errors.ts FirmLimit) was met. */
+export const FIRM_VARIANT: Readonly<Record<FirmLimit, Variant>> = { budget: "firm_budget", day: "firm_day_limit" };
 
 /** The kind behind each variant: what the cell's `cause` says. */
 const VARIANT_OF: Readonly<Record<Variant, FailureKind>> = {
@@ -199,11 +203,8 @@ export function toCellError(e: unknown, lang: Lang, financial = false): CellErro
   const kind = kindOf(e);
   if (kind === "network" && crossOriginService()) return cellError("unreachable_cross_origin", lang);
   if (kind === "not_found") return cellError(financial ? "not_found_year" : "not_found", lang);
-  // A firm's server (custody mode) names whose limit its 429 is: the person's budget or the firm's day.
-  if (kind === "credits_exhausted") {
-    const code = (e as { serviceCode?: unknown }).serviceCode;
-    if (code === "budget_exhausted") return cellError("firm_budget", lang);
-    if (code === "day_limit") return cellError("firm_day_limit", lang);
-  }
+  // A firm's server (custody mode) named whose limit it is: the person's budget or the firm's day.
+  const firm = (e as { firmLimit?: unknown } | null)?.firmLimit;
+  if (kind === "credits_exhausted" && (firm === "budget" || firm === "day")) return cellError(FIRM_VARIANT[firm], lang);
   return kind === null ? cellError("unavailable", lang) : cellError(kind, lang);
 }

@@ -512,16 +512,28 @@ describe("call records and quota (O20, O23)", () => {
     expect(fx.requests[0].query.get("cui")).toBe("14399840,18547290");
   });
 
-  test("a firm's server's credit headers are the person's budget (X-Credits-Scope), and its 429's code is kept in the call record, free text never", async () => {
-    script({ body: PROFILE, headers: { "X-Credits-Remaining": "4", "X-Credits-Limit": "5", "X-Credits-Scope": "firm-budget" } });
+  test("a firm's server's credit headers are the person's budget (X-Credits-Scope), and its 429's code names whose limit; the same code from an answer without that scope is the plan's", async () => {
+    const FIRM = { "X-Credits-Remaining": "0", "X-Credits-Limit": "5", "X-Credits-Scope": "firm-budget" };
+    script({ body: PROFILE, headers: { ...FIRM, "X-Credits-Remaining": "4" } });
     await client().getCompany(CUI);
     expect(calls[0].quota).toEqual({ plan: null, remaining: 4, limit: 5, scope: "firm-budget" });
-    script({ status: 429, body: { error: { code: "budget_exhausted", message: "Your budget of 5 credits a month is spent" } } });
-    await caught(client().getCompany(CUI));
-    expect(calls[1]).toMatchObject({ status: 429, serviceCode: "budget_exhausted" });
-    script({ status: 429, body: { error: { code: "Not A Code: anything the service says", message: "x" } } });
-    await caught(client().getCompany(CUI));
-    expect(calls[2]).not.toHaveProperty("serviceCode");
+    script({
+      status: 429,
+      headers: FIRM,
+      body: { error: { code: "budget_exhausted", message: "Your budget of 5 credits a month is spent" } },
+    });
+    expect(await caught(client().getCompany(CUI))).toMatchObject({ kind: "credits_exhausted", firmLimit: "budget" });
+    expect(calls[1]).toMatchObject({ status: 429, firmLimit: "budget" });
+    script({ status: 429, headers: FIRM, body: { error: { code: "day_limit" } } });
+    expect(await caught(client().getCompany(CUI))).toMatchObject({ firmLimit: "day" });
+    expect(calls[2]).toMatchObject({ firmLimit: "day" });
+    // The service itself, with the same words: its plan's limit, not a firm's.
+    script({ status: 429, headers: { "X-Credits-Remaining": "0" }, body: { error: { code: "day_limit" } } });
+    expect(await caught(client().getCompany(CUI))).toMatchObject({ kind: "credits_exhausted", firmLimit: null });
+    expect(calls[3]).not.toHaveProperty("firmLimit");
+    // A firm's server's 429 with a code it does not define: no limit named.
+    script({ status: 429, headers: FIRM, body: { error: { code: "plan_stopped" } } });
+    expect(await caught(client().getCompany(CUI))).toMatchObject({ firmLimit: null });
   });
 
   test("lastQuota follows the latest answer that carried quota headers", async () => {

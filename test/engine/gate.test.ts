@@ -72,20 +72,20 @@ test("a 429 stops the key until the next month on a paid plan, the next Buchares
 test("a firm's server's 429 names whose limit: a person's budget stops to the month's end, the firm's daily cap to midnight, on any plan", () => {
   const t = Date.parse("2026-11-23T10:00:00Z");
   const budget = gate(() => t, "free");
-  budget.afterCall("k", rec({ status: 429, credited: false, charged: false, serviceCode: "budget_exhausted" }));
+  budget.afterCall("k", rec({ status: 429, credited: false, charged: false, firmLimit: "budget" }));
   expect(budget.stopFor("k")).toMatchObject({ by: "month", firm: "budget", until: Date.parse("2026-11-30T22:00:00Z") });
-  expect(() => budget.beforeCall("k")).toThrow(expect.objectContaining({ kind: "credits_exhausted", serviceCode: "budget_exhausted" }));
+  expect(() => budget.beforeCall("k")).toThrow(expect.objectContaining({ kind: "credits_exhausted", firmLimit: "budget" }));
 
   const cap = gate(() => t, "pro");
-  cap.afterCall("k", rec({ status: 429, credited: false, charged: false, serviceCode: "day_limit" }));
+  cap.afterCall("k", rec({ status: 429, credited: false, charged: false, firmLimit: "day" }));
   expect(cap.stopFor("k")).toMatchObject({ by: "day", firm: "day", until: Date.parse("2026-11-23T22:00:00Z") });
-  expect(() => cap.beforeCall("k")).toThrow(expect.objectContaining({ serviceCode: "day_limit" }));
+  expect(() => cap.beforeCall("k")).toThrow(expect.objectContaining({ firmLimit: "day" }));
 
-  // Any other code is the plan's: no firm named.
+  // A 429 that names no firm's limit is the plan's.
   const plan = gate(() => t, "pro");
-  plan.afterCall("k", rec({ status: 429, credited: false, charged: false, serviceCode: "plan_stopped" }));
+  plan.afterCall("k", rec({ status: 429, credited: false, charged: false }));
   expect(plan.stopFor("k")).not.toHaveProperty("firm");
-  expect(() => plan.beforeCall("k")).toThrow(expect.objectContaining({ serviceCode: null }));
+  expect(() => plan.beforeCall("k")).toThrow(expect.objectContaining({ firmLimit: null }));
 });
 
 test("a firm's server's X-Credits-Remaining (scope firm-budget) reaching 0: the stop and the refusal name the person's budget", () => {
@@ -93,7 +93,7 @@ test("a firm's server's X-Credits-Remaining (scope firm-budget) reaching 0: the 
   g.beforeCall("k");
   g.afterCall("k", rec({ quota: { plan: "pro", remaining: 0, limit: 5, scope: "firm-budget" } }));
   expect(g.stopFor("k")).toMatchObject({ by: "month", firm: "budget" });
-  expect(() => g.beforeCall("k")).toThrow(expect.objectContaining({ serviceCode: "budget_exhausted" }));
+  expect(() => g.beforeCall("k")).toThrow(expect.objectContaining({ firmLimit: "budget" }));
 });
 
 test("X-Credits-Remaining reaching 0 stops the key without waiting for a 429", () => {

@@ -372,7 +372,7 @@ describe("budgets, the plan, the day's cap", () => {
       if (by === "month") expect(day.slice(8)).toBe("01");
       else expect(stop.until - Date.now()).toBeLessThanOrEqual(25 * 3_600_000);
       // In Romanian too.
-      expect(toCellError(Object.assign(new CreditsExhaustedError({ serviceCode: code })), "ro").message).toMatch(
+      expect(toCellError(new CreditsExhaustedError({ firmLimit: code === "budget_exhausted" ? "budget" : "day" }), "ro").message).toMatch(
         code === "budget_exhausted" ? /Bugetul dvs\. lunar pe serverul firmei/ : /plafonul zilnic/,
       );
     },

@@ -9,7 +9,7 @@
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { FirmLoader, type Requester } from "../../src/server/firm/loader";
+import { FirmLoader, type LoaderOptions, type Requester } from "../../src/server/firm/loader";
 import { openFirmStore } from "../../src/server/firm/open-store";
 import type { FirmStore } from "../../src/server/firm/store";
 import { wantKey, type Want } from "../../src/server/firm/answers";
@@ -61,13 +61,40 @@ async function firm(): Promise<{ a: FirmStore; b: FirmStore; close(): Promise<vo
 
 const person = (id: number, user: string): Requester => ({ id, user, credits: 0, fetched: false });
 const names = (m: Map<string, unknown>) => WANTS.map((w) => (m.get(wantKey(w)) as { denumire?: string } | null)?.denumire);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-test("the same 100 companies asked through two instances at once: one call upstream, both people answered", async () => {
+interface Instances {
+  f: Awaited<ReturnType<typeof firm>>;
+  svc: ReturnType<typeof service>;
+  /** Two instances on the firm's one database (each with its own connection). */
+  one: FirmLoader;
+  two: FirmLoader;
+}
+
+/** A firm, the sandbox at `ms` a call, two loaders with `over` (on stores `stores` makes of the two connections); closed after `work`. */
+async function withInstances(
+  ms: number,
+  work: (x: Instances) => Promise<void>,
+  over: Partial<LoaderOptions> = {},
+  stores: (a: FirmStore) => FirmStore = (a) => a,
+): Promise<void> {
   const f = await firm();
-  const svc = service(80);
-  const one = new FirmLoader({ store: f.a, upstream: svc.upstream, maxPerDay: null, windowMs: 5 });
-  const two = new FirmLoader({ store: f.b, upstream: svc.upstream, maxPerDay: null, windowMs: 5 });
+  const svc = service(ms);
+  const loader = (store: FirmStore) =>
+    new FirmLoader({ store: stores(store), upstream: svc.upstream, maxPerDay: null, windowMs: 5, ...over });
+  const one = loader(f.a);
+  const two = loader(f.b);
   try {
+    await work({ f, svc, one, two });
+  } finally {
+    one.close();
+    two.close();
+    await f.close();
+  }
+}
+
+test("the same 100 companies asked through two instances at once: one call upstream, both people answered", () =>
+  withInstances(80, async ({ f, svc, one, two }) => {
     const [x, y] = await Promise.all([one.load(WANTS, person(1, "ana")), two.load(WANTS, person(2, "ion"))]);
     expect(svc.calls).toHaveLength(1);
     expect(names(x)).toEqual(NAMES);
@@ -76,173 +103,124 @@ test("the same 100 companies asked through two instances at once: one call upstr
     const spent = (await f.a.listUsers(month)).reduce((s, u) => s + u.spent, 0);
     expect(spent).toBe(1); // the credits attributed are the service's count
     expect((await f.a.claimedKeys(WANTS.map(wantKey), Date.now())).size).toBe(0); // claims let go once stored
-  } finally {
-    one.close();
-    two.close();
-    await f.close();
-  }
-});
+  }));
 
-test("half of them overlapping: the second instance asks only for the half no one is fetching", async () => {
-  const f = await firm();
-  const svc = service(80);
-  const one = new FirmLoader({ store: f.a, upstream: svc.upstream, maxPerDay: null, windowMs: 5 });
-  const two = new FirmLoader({ store: f.b, upstream: svc.upstream, maxPerDay: null, windowMs: 5 });
-  try {
+test("half of them overlapping: the second instance asks only for the half no one is fetching", () =>
+  withInstances(80, async ({ svc, one, two }) => {
     const more: Want[] = [...CUIS.slice(50), ...data.sampleCuis(50, 7_501)].map((cui) => ({ kind: "ident", cui, include: "" }));
     const first = one.load(WANTS, person(1, "ana"));
-    await new Promise((r) => setTimeout(r, 20)); // the first call is on its way
+    await sleep(20); // the first call is on its way
     const second = await two.load(more, person(2, "ion"));
     await first;
     expect(svc.calls).toHaveLength(2);
-    expect(svc.calls[1].split("cui=")[1].split(",").map(Number).sort()).toEqual(
+    const asked = svc.calls[1].split("cui=")[1].split(",").map(Number).sort();
+    expect(asked).toEqual(
       more
         .slice(50)
         .map((w) => (w as { cui: number }).cui)
         .sort(),
     ); // the new 50 only
     expect((second.get(wantKey(more[0])) as { denumire: string }).denumire).toBe(NAMES[50]);
-  } finally {
-    one.close();
-    two.close();
-    await f.close();
-  }
-});
+  }));
 
-test("an instance waiting for the other's answers goes on waiting while it sends calls of its own", async () => {
-  const f = await firm();
-  const svc = service(150);
-  const one = new FirmLoader({ store: f.a, upstream: svc.upstream, maxPerDay: null, windowMs: 5 });
-  const two = new FirmLoader({ store: f.b, upstream: svc.upstream, maxPerDay: null, windowMs: 5 });
-  try {
+test("an instance waiting for the other's answers goes on waiting while it sends calls of its own", () =>
+  withInstances(150, async ({ svc, one, two }) => {
     const first = one.load(WANTS, person(1, "ana"));
-    await new Promise((r) => setTimeout(r, 20));
+    await sleep(20);
     const waiting = two.load(WANTS, person(2, "ion")); // one's: two waits
-    await new Promise((r) => setTimeout(r, 40));
+    await sleep(40);
     const others: Want[] = data.sampleCuis(10, 7_701).map((cui) => ({ kind: "profile", cui }));
     await two.load(others, person(2, "ion")); // a flush of two's own while it waits
     expect(names(await waiting)).toEqual(NAMES);
     await first;
     expect(svc.calls).toHaveLength(11);
-  } finally {
-    one.close();
-    two.close();
-    await f.close();
-  }
-});
+  }));
 
-test("the claimer's call fails: the waiting instance fetches the answers itself, and its person gets them", async () => {
-  const f = await firm();
-  const svc = service(60);
-  svc.failNext(1);
-  const one = new FirmLoader({ store: f.a, upstream: svc.upstream, maxPerDay: null, windowMs: 5 });
-  const two = new FirmLoader({ store: f.b, upstream: svc.upstream, maxPerDay: null, windowMs: 5 });
-  try {
+test("the claimer's call fails: the waiting instance fetches the answers itself, and its person gets them", () =>
+  withInstances(60, async ({ svc, one, two }) => {
+    svc.failNext(1);
     const x = one.load(WANTS, person(1, "ana")).then(
       () => "answered",
       (e) => `failed: ${e.code}`,
     );
-    await new Promise((r) => setTimeout(r, 20));
+    await sleep(20);
     const y = await two.load(WANTS, person(2, "ion"));
     expect(await x).toBe("failed: upstream_failed");
     expect(names(y)).toEqual(NAMES);
     expect(svc.calls).toHaveLength(2);
-  } finally {
-    one.close();
-    two.close();
-    await f.close();
-  }
-});
+  }));
 
-test("a claim left by an instance that stopped holds until it expires, then the answers are fetched", async () => {
-  const f = await firm();
-  const svc = service(10);
-  const now = Date.now();
-  expect((await f.b.claimAnswers(WANTS.map(wantKey), "stopped-instance", now, now + 300)).size).toBe(100);
-  const two = new FirmLoader({ store: f.a, upstream: svc.upstream, maxPerDay: null, windowMs: 5 });
-  try {
+test("a claim left by an instance that stopped holds until it expires, then the answers are fetched", () =>
+  withInstances(10, async ({ f, svc, two }) => {
+    const now = Date.now();
+    expect((await f.a.claimAnswers(WANTS.map(wantKey), "stopped-instance", now, now + 300)).size).toBe(100);
     const started = Date.now();
     const y = await two.load(WANTS, person(2, "ion"));
     expect(Date.now() - started).toBeGreaterThanOrEqual(250);
     expect(names(y)).toEqual(NAMES);
     expect(svc.calls).toHaveLength(1);
-  } finally {
-    two.close();
-    await f.close();
-  }
-});
+  }));
 
 test("a database that cannot claim: the answers are fetched anyway and the failure is reported", async () => {
-  const f = await firm();
-  const svc = service(10);
   const errors: unknown[] = [];
-  const broken: FirmStore = Object.assign(Object.create(f.a) as FirmStore, {
-    claimAnswers: () => Promise.reject(new Error("database is locked")),
-  });
-  const one = new FirmLoader({ store: broken, upstream: svc.upstream, maxPerDay: null, windowMs: 5, onStoreError: (e) => errors.push(e) });
-  try {
-    const y = await one.load(WANTS, person(1, "ana"));
-    expect(names(y)).toEqual(NAMES);
-    expect(svc.calls).toHaveLength(1);
-    expect(errors).toHaveLength(1);
-  } finally {
-    one.close();
-    await f.close();
-  }
+  const broken = (a: FirmStore): FirmStore =>
+    Object.assign(Object.create(a) as FirmStore, { claimAnswers: () => Promise.reject(new Error("database is locked")) });
+  await withInstances(
+    10,
+    async ({ svc, one }) => {
+      const y = await one.load(WANTS, person(1, "ana"));
+      expect(names(y)).toEqual(NAMES);
+      expect(svc.calls).toHaveLength(1);
+      expect(errors).toHaveLength(1);
+    },
+    { onStoreError: (e) => errors.push(e) },
+    broken,
+  );
 });
 
 /** Every call costs a credit however few companies it holds: a partial batch waits for more, a while. */
 describe("partial batches wait, window after window, up to maxWaitMs", () => {
-  test("60 companies, then 40 others 60 ms later from someone else: one call of 100, not two", async () => {
-    const f = await firm();
-    const svc = service(10);
-    const one = new FirmLoader({ store: f.a, upstream: svc.upstream, maxPerDay: null, windowMs: 20, maxWaitMs: 200 });
-    try {
-      const first = one.load(WANTS.slice(0, 60), person(1, "ana"));
-      await new Promise((r) => setTimeout(r, 60));
-      const second = one.load(WANTS.slice(60), person(2, "ion"));
-      expect([...names(await first), ...names(await second)].filter(Boolean)).toEqual(NAMES);
-      expect(svc.calls).toHaveLength(1);
-      expect(svc.calls[0].split("cui=")[1].split(",")).toHaveLength(100);
-    } finally {
-      one.close();
-      await f.close();
-    }
-  });
+  test("60 companies, then 40 others 60 ms later from someone else: one call of 100, not two", () =>
+    withInstances(
+      10,
+      async ({ svc, one }) => {
+        const first = one.load(WANTS.slice(0, 60), person(1, "ana"));
+        await sleep(60);
+        const second = one.load(WANTS.slice(60), person(2, "ion"));
+        expect([...names(await first), ...names(await second)].filter(Boolean)).toEqual(NAMES);
+        expect(svc.calls).toHaveLength(1);
+        expect(svc.calls[0].split("cui=")[1].split(",")).toHaveLength(100);
+      },
+      { windowMs: 20, maxWaitMs: 200 },
+    ));
 
-  test("a batch no one else fills goes after maxWaitMs, not later", async () => {
-    const f = await firm();
-    const svc = service(10);
-    const one = new FirmLoader({ store: f.a, upstream: svc.upstream, maxPerDay: null, windowMs: 20, maxWaitMs: 200 });
-    try {
-      const started = Date.now();
-      const got = await one.load(WANTS.slice(0, 10), person(1, "ana"));
-      const took = Date.now() - started;
-      expect(names(got).slice(0, 10)).toEqual(NAMES.slice(0, 10));
-      expect(took).toBeGreaterThanOrEqual(190);
-      expect(took).toBeLessThan(1000);
-      expect(svc.calls).toHaveLength(1);
-    } finally {
-      one.close();
-      await f.close();
-    }
-  });
+  test("a batch no one else fills goes after maxWaitMs, not later", () =>
+    withInstances(
+      10,
+      async ({ svc, one }) => {
+        const started = Date.now();
+        const got = await one.load(WANTS.slice(0, 10), person(1, "ana"));
+        const took = Date.now() - started;
+        expect(names(got).slice(0, 10)).toEqual(NAMES.slice(0, 10));
+        expect(took).toBeGreaterThanOrEqual(190);
+        expect(took).toBeLessThan(1000);
+        expect(svc.calls).toHaveLength(1);
+      },
+      { windowMs: 20, maxWaitMs: 200 },
+    ));
 
-  test("a full batch does not wait, and a profile (one call each) goes at the window's end", async () => {
-    const f = await firm();
-    const svc = service(10);
-    const one = new FirmLoader({ store: f.a, upstream: svc.upstream, maxPerDay: null, windowMs: 20, maxWaitMs: 5000 });
-    try {
-      let started = Date.now();
-      await one.load(WANTS, person(1, "ana"));
-      expect(Date.now() - started).toBeLessThan(1000);
-      started = Date.now();
-      await one.load([{ kind: "profile", cui: CUIS[0] }], person(1, "ana"));
-      expect(Date.now() - started).toBeLessThan(1000);
-      expect(svc.calls).toHaveLength(2);
-    } finally {
-      one.close();
-      await f.close();
-    }
-  });
+  test("a full batch does not wait, and a profile (one call each) goes at the window's end", () =>
+    withInstances(
+      10,
+      async ({ svc, one }) => {
+        let started = Date.now();
+        await one.load(WANTS, person(1, "ana"));
+        expect(Date.now() - started).toBeLessThan(1000);
+        started = Date.now();
+        await one.load([{ kind: "profile", cui: CUIS[0] }], person(1, "ana"));
+        expect(Date.now() - started).toBeLessThan(1000);
+        expect(svc.calls).toHaveLength(2);
+      },
+      { windowMs: 20, maxWaitMs: 5000 },
+    ));
 });

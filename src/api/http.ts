@@ -26,6 +26,7 @@ import {
   type ApiErrorInit,
 } from "./errors";
 import type { ResolvedOptions } from "./options";
+import { serviceTimer } from "./service-timer";
 import {
   isPlanName,
   type ApiErrorKind,
@@ -133,22 +134,8 @@ async function attemptOnce(
   onAnswer: (() => void) | null,
 ): Promise<Answer> {
   const controller = new AbortController();
-  let timedOut = false;
-  let settled = false;
-  // The timer measures the service, not this thread. It is armed when the task that starts the
-  // request ends: what else that task does (the rest of Excel's invocations, fetch's own loading on
-  // its first use) is not time the service had. And when it fires, the answer may already be waiting
-  // behind work that kept the thread busy: the abort comes one turn later, after pending I/O is read.
-  let timer: ReturnType<typeof setTimeout> = setTimeout(() => {
-    if (settled) return;
-    timer = setTimeout(() => {
-      if (settled) return;
-      timer = setTimeout(() => {
-        timedOut = true;
-        controller.abort();
-      }, 0);
-    }, ms);
-  }, 0);
+  // The timer measures the service, not this thread (service-timer.ts).
+  const timer = serviceTimer(ms, () => controller.abort());
   const onAbort = () => controller.abort();
   signal?.addEventListener("abort", onAbort, { once: true });
   const started = Date.now();
@@ -170,7 +157,7 @@ async function attemptOnce(
       text = await res.text(); // still under the timer: a stalled body times out too
     } catch (cause) {
       if (signal?.aborted) throw new AbortedError(info);
-      if (timedOut) throw new TimeoutError(ms, info);
+      if (timer.expired) throw new TimeoutError(ms, info);
       if (status >= 500) throw errorForStatus(status, { ...info, retryAfterMs }); // the 5xx body broke off: still a 5xx
       // A connection that was never made cannot have been charged (Node names the cause; a browser
       // does not, and its "Failed to fetch" counts as possibly charged).
@@ -206,8 +193,7 @@ async function attemptOnce(
     );
     throw e;
   } finally {
-    settled = true;
-    clearTimeout(timer);
+    timer.stop();
     signal?.removeEventListener("abort", onAbort);
   }
 }

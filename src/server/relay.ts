@@ -11,6 +11,7 @@
  * body the client reads like the service's own.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { serviceDeadline } from "../api/service-timer";
 
 /** The API v4's paths (../shared/api: every endpoint is a GET). */
 const API_PATH =
@@ -58,28 +59,31 @@ export function registerRelay(app: FastifyInstance, o: RelayOptions): void {
       if (typeof key === "string") headers["x-api-key"] = key;
       const base = o.upstream().replace(/\/+$/, "");
       if (!base) return fail(reply, 502, "upstream_not_configured", "firma serve has no upstream service: start it with --upstream.");
+      // The service's time, not this thread's (src/api/service-timer.ts): a busy server must not time
+      // out an answer that came in time (the add-in would try again, and pay again).
+      const deadline = serviceDeadline(timeoutMs);
       let res: Response;
-      try {
-        res = await doFetch(`${base}${path}${query}`, { headers, redirect: "manual", signal: AbortSignal.timeout(timeoutMs) });
-      } catch (e) {
-        const name = (e as { name?: string } | null)?.name;
-        if (name === "TimeoutError" || name === "AbortError")
-          return fail(reply, 504, "upstream_timeout", `The service did not answer within ${timeoutMs} ms.`);
-        return fail(reply, 502, "upstream_unreachable", "The service cannot be reached.");
-      }
-      const length = Number(res.headers.get("content-length") ?? 0);
-      if (length > MAX_ANSWER_BYTES) {
-        await res.body?.cancel();
-        return fail(reply, 502, "upstream_too_large", "The service's answer is too large.");
-      }
       let body: Buffer;
       try {
-        body = Buffer.from(await res.arrayBuffer());
-      } catch (e) {
-        const name = (e as { name?: string } | null)?.name;
-        if (name === "TimeoutError" || name === "AbortError")
-          return fail(reply, 504, "upstream_timeout", `The service did not answer within ${timeoutMs} ms.`);
-        return fail(reply, 502, "upstream_broken", "The service's answer broke off.");
+        try {
+          res = await doFetch(`${base}${path}${query}`, { headers, redirect: "manual", signal: deadline.signal });
+        } catch {
+          if (deadline.timer.expired) return fail(reply, 504, "upstream_timeout", `The service did not answer within ${timeoutMs} ms.`);
+          return fail(reply, 502, "upstream_unreachable", "The service cannot be reached.");
+        }
+        const length = Number(res.headers.get("content-length") ?? 0);
+        if (length > MAX_ANSWER_BYTES) {
+          await res.body?.cancel();
+          return fail(reply, 502, "upstream_too_large", "The service's answer is too large.");
+        }
+        try {
+          body = Buffer.from(await res.arrayBuffer());
+        } catch {
+          if (deadline.timer.expired) return fail(reply, 504, "upstream_timeout", `The service did not answer within ${timeoutMs} ms.`);
+          return fail(reply, 502, "upstream_broken", "The service's answer broke off.");
+        }
+      } finally {
+        deadline.timer.stop();
       }
       if (body.length > MAX_ANSWER_BYTES) return fail(reply, 502, "upstream_too_large", "The service's answer is too large.");
       reply.code(res.status);

@@ -9,6 +9,7 @@
  */
 import { isCredited, readErrorBody, readRetryAfter } from "../../api/http";
 import { errorForStatus, PlanHistoryError } from "../../api/errors";
+import { serviceDeadline } from "../../api/service-timer";
 
 export interface UpstreamAnswer {
   status: number;
@@ -56,19 +57,22 @@ export function upstream(o: UpstreamOptions): Upstream {
     if (!base) throw new CallFailure(502, "upstream_not_configured");
     let res: Response;
     let text: string;
+    // The service's time, not this thread's: a busy server must not time out (and pay again for) an
+    // answer that came in time (src/api/service-timer.ts).
+    const deadline = serviceDeadline(o.timeoutMs);
     try {
       res = await doFetch(`${base}${pathAndQuery}`, {
         headers: { "X-API-Key": key, Accept: "application/json" },
         redirect: "manual",
-        signal: AbortSignal.timeout(o.timeoutMs),
+        signal: deadline.signal,
       });
       text = await res.text();
     } catch (e) {
-      const name = (e as { name?: string } | null)?.name;
-      if (name === "TimeoutError" || name === "AbortError")
-        throw Object.assign(new CallFailure(504, "upstream_timeout", { ms: o.timeoutMs }), { charged: true });
+      if (deadline.timer.expired) throw Object.assign(new CallFailure(504, "upstream_timeout", { ms: o.timeoutMs }), { charged: true });
       const code = String((e as { cause?: { code?: unknown } } | null)?.cause?.code ?? "");
       throw Object.assign(new CallFailure(502, "upstream_unreachable"), { charged: !NOT_SENT.has(code) });
+    } finally {
+      deadline.timer.stop();
     }
     let body: unknown;
     try {

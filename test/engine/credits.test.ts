@@ -155,9 +155,13 @@ describe("faults one retry fixes", () => {
 });
 
 describe("deadlines measure the call", () => {
-  test("a healthy but slow service: 3,000 names at 50 ms per call with a 200 ms timeout, no cell times out", async () => {
-    sb.config.latencyMs = 50;
-    const { engine, charged } = setup({ timeoutMs: 200, totalTimeoutMs: 400, concurrency: 2 });
+  // One call at a time: the last of the 30 calls waits about 4.4 s for its turn, three times its
+  // 1.5 s timeout, so a deadline that counted the wait would fail most cells. The 1.35 s between the
+  // service's 150 ms and the timeout is for this machine: with 50 ms against 200 ms (two calls at a
+  // time), CI's loaded cores once stalled this process, and the sandbox in it, past the deadline (802 cells).
+  test("a healthy but slow service: 3,000 names at 150 ms per call, each waiting its turn far longer than the 1.5 s timeout, no cell times out", async () => {
+    sb.config.latencyMs = 150;
+    const { engine, charged } = setup({ timeoutMs: 1500, totalTimeoutMs: 3000, concurrency: 1 });
     const cuis = data.sampleCuis(3000, 400_000);
     const got = await Promise.allSettled(cuis.map((c) => engine.profileField(c, "denumire")));
     expect(got.filter((r) => r.status === "rejected")).toEqual([]);

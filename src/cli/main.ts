@@ -158,10 +158,14 @@ async function runRefresh(input: string, flags: RefreshFlags, io: Io): Promise<n
   }
   // Before any credit is spent: can the result be saved where it must go?
   if (!flags.dryRun) {
-    for (const target of [out, csvOut, changesOut]) {
+    for (const [target, option] of [
+      [out, "--out"],
+      [csvOut, "--csv"],
+      [changesOut, "--changes"],
+    ] as const) {
       if (target === null) continue;
       const why = unwritable(target, lang);
-      if (why) return fail(t.unwritable(target, why));
+      if (why) return fail(t.unwritable(target, why, option));
     }
   }
   let store: KeyValueStore;
@@ -244,21 +248,35 @@ async function runRefresh(input: string, flags: RefreshFlags, io: Io): Promise<n
     const code = fail(t.nothingAnswered);
     return code;
   }
+  // The paths were checked before any call; a write can still fail now (a full disk, a folder made
+  // meanwhile): the message says what was spent and whether a second run pays again.
+  const failedWrite = (path: string, e: unknown, option: string) => {
+    try {
+      unlinkSync(`${path}.${process.pid}.tmp`); // a temporary file cut short by the failure
+    } catch {
+      /* none was made */
+    }
+    return fail(t.unwritableSpent(path, plainFsError(e, lang), option, report.credits, flags.cache));
+  };
   try {
     // Whole or not at all: a temporary file beside the output, then an atomic rename.
     const tmp = `${out}.${process.pid}.tmp`;
     writeFileSync(tmp, report.output);
     renameSync(tmp, out);
-    if (csvOut) {
-      // One sheet: the file named; several: one file per sheet beside it (name.Sheet.csv).
-      for (const c of report.csv) {
-        const file = report.csv.length === 1 ? csvOut : csvOut.replace(/(\.csv)?$/i, `.${c.sheet.replace(/[^\w.-]+/g, "_")}.csv`);
+  } catch (e) {
+    return failedWrite(out, e, "--out");
+  }
+  if (csvOut) {
+    // One sheet: the file named; several: one file per sheet beside it (name.Sheet.csv).
+    for (const c of report.csv) {
+      const file = report.csv.length === 1 ? csvOut : csvOut.replace(/(\.csv)?$/i, `.${c.sheet.replace(/[^\w.-]+/g, "_")}.csv`);
+      try {
         writeFileSync(`${file}.${process.pid}.tmp`, "\ufeff" + c.text);
         renameSync(`${file}.${process.pid}.tmp`, file);
+      } catch (e) {
+        return failedWrite(file, e, "--csv");
       }
     }
-  } catch (e) {
-    return fail(t.unwritable(out, plainFsError(e, lang)));
   }
   if (changesOut) {
     try {
@@ -266,7 +284,7 @@ async function runRefresh(input: string, flags: RefreshFlags, io: Io): Promise<n
       writeFileSync(`${changesOut}.${process.pid}.tmp`, "\ufeff" + changesCsv(report.changes ?? []));
       renameSync(`${changesOut}.${process.pid}.tmp`, changesOut);
     } catch (e) {
-      return fail(t.unwritable(changesOut, plainFsError(e, lang)));
+      return failedWrite(changesOut, e, "--changes");
     }
   }
   const code = kept > 0 || report.skipped.length > 0 || report.arraysInOneCell.length > 0 ? EXIT.partial : EXIT.ok;

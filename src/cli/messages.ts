@@ -41,7 +41,11 @@ function messages(l: Lang) {
     noUrl: t(l, "cli.noUrl"),
     sameFile: t(l, "cli.sameFile"),
     valuesInPlace: t(l, "cli.valuesInPlace"),
-    unwritable: (path: string, why: string) => t(l, "cli.unwritable", { path, why }),
+    /** Checked before any call: nothing spent. `option` names where the path came from. */
+    unwritable: (path: string, why: string, option = "--out") => t(l, "cli.unwritable", { path, why, option }),
+    /** A write that failed after the calls: what they cost, and whether running again costs it again. */
+    unwritableSpent: (path: string, why: string, option: string, credits: number, cached: boolean) =>
+      t(l, cached ? "cli.unwritableSpent" : "cli.unwritableSpentNoCache", { path, why, option, credits: count(credits, "credit", l) }),
     unreadable: (path: string, why: string) => t(l, "cli.unreadable", { path, why }),
     noFormulas: (path: string) => t(l, "cli.noFormulas", { path }),
     nothingAnswered: t(l, "cli.nothingAnswered"),

@@ -3,7 +3,7 @@
  * formulas are replaced by their values (LibreOffice, converting it headless, shows the names, not
  * #NAME?); `--csv` writes the sheet of FIRMA cells as CSV; `--values-only` refuses --in-place.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "fs";
 import { tmpdir } from "os";
 import { join } from "path";
 import { buildWorkbook, BuildCell } from "../fixtures/build-workbook";
@@ -93,4 +93,42 @@ test("--values-only with --in-place is refused: the original's formulas would be
   expect(r.code).toBe(1);
   expect(r.out).toMatch(/--values-only .* --in-place/);
   expect(Buffer.compare(readFileSync(f), before)).toBe(0);
+});
+
+test("--csv to a place that cannot be written is refused before any credit, naming --csv (not --out)", async () => {
+  const before = sb.usage("demo-enterprise-plain").total;
+  const r = await firma(["refresh", book("n.xlsx"), "--csv", join(dir, "no-such-dir", "n.csv")]);
+  expect(r.code).toBe(1);
+  expect(r.out).toMatch(/no-such-dir.*--csv\./s);
+  expect(r.out).not.toMatch(/--out/);
+  expect(sb.usage("demo-enterprise-plain").total).toBe(before);
+});
+
+test("a sheet's CSV that cannot be written after the calls: the message says what was spent and that, without a cache, a second run pays again; no temporary file is left", async () => {
+  const rows: BuildCell[][] = [
+    ["CUI", "Denumire"],
+    ...CUIS.slice(0, 3).map((c, i): BuildCell[] => [c, { formula: `=FIRMA.DENUMIRE(A${i + 2})` }]),
+  ];
+  const f = join(dir, "two.xlsx");
+  writeFileSync(
+    f,
+    buildWorkbook({
+      sheets: [
+        { name: "Firme", rows },
+        { name: "Altele", rows },
+      ],
+    }),
+  );
+  // The path named passes the check before any call; the per-sheet file is a folder.
+  mkdirSync(join(dir, "two.Altele.csv"));
+  const before = sb.usage("demo-enterprise-plain").total;
+  const r = await firma(["refresh", f, "--csv", join(dir, "two.csv"), "--lang", "en"]);
+  const spent = sb.usage("demo-enterprise-plain").total - before;
+  expect(r.code).toBe(1);
+  expect(spent).toBeGreaterThan(0);
+  expect(r.out).toContain(`Cannot write ${join(dir, "two.Altele.csv")}`);
+  expect(r.out).toContain(`The refresh spent ${spent} credit`);
+  expect(r.out).toMatch(/without a cache \(--no-cache\), running again spends them again\. Choose another place with --csv\./);
+  expect(r.out).not.toMatch(/nothing was spent/);
+  expect(readdirSync(dir).filter((n) => n.endsWith(".tmp"))).toEqual([]);
 });

@@ -56,7 +56,11 @@ export const nodeEn: Readonly<Record<NodeOnlyKey, string>> = {
   "cli.sameFile": "The output file would be the input itself: use --in-place if that is what you want.",
   "cli.valuesInPlace":
     "--values-only writes a copy without formulas: it cannot be used with --in-place (the original's formulas would be lost).",
-  "cli.unwritable": "Cannot write the result to {path} ({why}); nothing was spent. Choose another place with --out.",
+  "cli.unwritable": "Cannot write the result to {path} ({why}); nothing was spent. Choose another place with {option}.",
+  "cli.unwritableSpent":
+    "Cannot write {path} ({why}). The refresh spent {credits}; the answers are in the cache on disk: run again with another place for {option} and you will not pay for them again.",
+  "cli.unwritableSpentNoCache":
+    "Cannot write {path} ({why}). The refresh spent {credits} and, without a cache (--no-cache), running again spends them again. Choose another place with {option}.",
   "cli.unreadable": "Cannot read {path}: {why}",
   "cli.noFormulas": "{path} holds no FIRMA formula: nothing to refresh.",
   "cli.nothingAnswered": "No answer from the service: the workbook was not written, its values are as they were.",

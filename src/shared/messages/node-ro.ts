@@ -60,7 +60,11 @@ export const nodeRo = {
     "Lipsește adresa serviciului. Dați-o cu --base-url sau în variabila FIRMA_BASE_URL (adresa Company Data Service API v4, https://…). Pentru o încercare locală: npm run sandbox și --base-url http://127.0.0.1:3001",
   "cli.sameFile": "Fișierul de ieșire ar fi chiar cel de intrare: folosiți --in-place dacă asta doriți.",
   "cli.valuesInPlace": "--values-only scrie o copie fără formule: nu se poate folosi cu --in-place (formulele originalului s-ar pierde).",
-  "cli.unwritable": "Nu se poate scrie rezultatul în {path} ({why}); nu s-a cheltuit nimic. Alegeți alt loc cu --out.",
+  "cli.unwritable": "Nu se poate scrie rezultatul în {path} ({why}); nu s-a cheltuit nimic. Alegeți alt loc cu {option}.",
+  "cli.unwritableSpent":
+    "Nu se poate scrie {path} ({why}). Actualizarea a cheltuit {credits}; răspunsurile sunt în cache-ul de pe disc: rulați din nou cu alt loc pentru {option} și nu le mai plătiți.",
+  "cli.unwritableSpentNoCache":
+    "Nu se poate scrie {path} ({why}). Actualizarea a cheltuit {credits} și, fără cache (--no-cache), o nouă rulare le cheltuie din nou. Alegeți alt loc cu {option}.",
   "cli.unreadable": "Nu se poate citi {path}: {why}",
   "cli.noFormulas": "{path} nu conține nicio formulă FIRMA: nu e nimic de actualizat.",
   "cli.nothingAnswered": "Niciun răspuns de la serviciu: registrul nu a fost scris, valorile lui au rămas cum erau.",

@@ -256,15 +256,18 @@ async function runRefresh(input: string, flags: RefreshFlags, io: Io): Promise<n
     } catch {
       /* none was made */
     }
-    return fail(t.unwritableSpent(path, plainFsError(e, lang), option, report.credits, flags.cache));
+    return t.unwritableSpent(path, plainFsError(e, lang), option, report.credits, flags.cache);
   };
+  // The workbook written, a CSV beside it that could not be: said, and the outcome is partial (2).
+  const copiesFailed: string[] = [];
+  let changesWritten = false;
   try {
     // Whole or not at all: a temporary file beside the output, then an atomic rename.
     const tmp = `${out}.${process.pid}.tmp`;
     writeFileSync(tmp, report.output);
     renameSync(tmp, out);
   } catch (e) {
-    return failedWrite(out, e, "--out");
+    return fail(failedWrite(out, e, "--out"));
   }
   if (csvOut) {
     // One sheet: the file named; several: one file per sheet beside it (name.Sheet.csv).
@@ -274,7 +277,7 @@ async function runRefresh(input: string, flags: RefreshFlags, io: Io): Promise<n
         writeFileSync(`${file}.${process.pid}.tmp`, "\ufeff" + c.text);
         renameSync(`${file}.${process.pid}.tmp`, file);
       } catch (e) {
-        return failedWrite(file, e, "--csv");
+        copiesFailed.push(failedWrite(file, e, "--csv"));
       }
     }
   }
@@ -283,14 +286,17 @@ async function runRefresh(input: string, flags: RefreshFlags, io: Io): Promise<n
       // The BOM: Excel reads the diacritics of the header and of the addresses as UTF-8.
       writeFileSync(`${changesOut}.${process.pid}.tmp`, "\ufeff" + changesCsv(report.changes ?? []));
       renameSync(`${changesOut}.${process.pid}.tmp`, changesOut);
+      changesWritten = true;
     } catch (e) {
-      return failedWrite(changesOut, e, "--changes");
+      copiesFailed.push(failedWrite(changesOut, e, "--changes"));
     }
   }
-  const code = kept > 0 || report.skipped.length > 0 || report.arraysInOneCell.length > 0 ? EXIT.partial : EXIT.ok;
+  for (const m of copiesFailed) io.stderr.write(m + "\n");
+  const code =
+    kept > 0 || report.skipped.length > 0 || report.arraysInOneCell.length > 0 || copiesFailed.length > 0 ? EXIT.partial : EXIT.ok;
   say(t.done(input, out));
   say(t.found(report.formulas, report.skipped.length));
-  if (changesOut) say(t.changes(report.changes?.length ?? 0, changesOut));
+  if (changesOut && changesWritten) say(t.changes(report.changes?.length ?? 0, changesOut));
   say(t.refreshed(report.values, errors));
   for (const [what, n] of Object.entries(report.errors).sort((a, b) => b[1] - a[1])) say(`    ${num(n, lang)} × ${what}`);
   if (kept > 0) {

@@ -104,7 +104,7 @@ test("--csv to a place that cannot be written is refused before any credit, nami
   expect(sb.usage("demo-enterprise-plain").total).toBe(before);
 });
 
-test("a sheet's CSV that cannot be written after the calls: the message says what was spent and that, without a cache, a second run pays again; no temporary file is left", async () => {
+test("a sheet's CSV that cannot be written after the calls: the workbook is written, exit 2, and the message says what was spent and that, without a cache, a second run pays again; no temporary file is left", async () => {
   const rows: BuildCell[][] = [
     ["CUI", "Denumire"],
     ...CUIS.slice(0, 3).map((c, i): BuildCell[] => [c, { formula: `=FIRMA.DENUMIRE(A${i + 2})` }]),
@@ -124,7 +124,9 @@ test("a sheet's CSV that cannot be written after the calls: the message says wha
   const before = sb.usage("demo-enterprise-plain").total;
   const r = await firma(["refresh", f, "--csv", join(dir, "two.csv"), "--lang", "en"]);
   const spent = sb.usage("demo-enterprise-plain").total - before;
-  expect(r.code).toBe(1);
+  expect(r.code).toBe(2); // partial: the workbook and the other sheet's CSV are written
+  expect(readFileSync(join(dir, "two.refreshed.xlsx")).length).toBeGreaterThan(0);
+  expect(readFileSync(join(dir, "two.Firme.csv"), "utf8")).toContain("Denumire");
   expect(spent).toBeGreaterThan(0);
   expect(r.out).toContain(`Cannot write ${join(dir, "two.Altele.csv")}`);
   expect(r.out).toContain(`The refresh spent ${spent} credit`);

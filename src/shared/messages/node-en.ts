@@ -32,7 +32,7 @@ export const nodeEn: Readonly<Record<NodeOnlyKey, string>> = {
   "cli.help.examples":
     "Examples:\n  firma refresh book.xlsx --key KEY                   writes book.refreshed.xlsx beside it\n  firma refresh book.xlsx --dry-run                   only the estimate, no cost\n  firma refresh book.xlsx --in-place --max-credits 50 at most 50 credits\n  FIRMA_API_KEY=KEY firma refresh book.xlsx --json    the outcome as JSON",
   "cli.help.exitCodes":
-    "Exit codes:\n  0  every FIRMA cell was refreshed\n  2  partial: some cells kept their previous values or cannot be computed\n  1  nothing done: bad arguments, unreadable or unwritable file, no FIRMA formula, no answer at all",
+    "Exit codes:\n  0  every FIRMA cell was refreshed\n  2  partial: some cells kept their previous values or cannot be computed, or a CSV copy could not be written\n  1  nothing done: bad arguments, unreadable or unwritable file, no FIRMA formula, no answer at all",
 
   // cli
   "cli.cause.budgetReached": "the credit budget was reached (--max-credits or the estimate); run again: what is cached costs nothing",

@@ -35,7 +35,7 @@ export const nodeRo = {
   "cli.help.examples":
     "Exemple:\n  firma refresh registru.xlsx --key CHEIA                 scrie registru.refreshed.xlsx alături\n  firma refresh registru.xlsx --dry-run                   doar estimarea, fără cost\n  firma refresh registru.xlsx --in-place --max-credits 50 cel mult 50 de credite\n  FIRMA_API_KEY=CHEIA firma refresh registru.xlsx --json  rezultatul ca JSON",
   "cli.help.exitCodes":
-    "Coduri de ieșire:\n  0  toate celulele FIRMA au fost actualizate\n  2  parțial: unele celule și-au păstrat valoarea anterioară sau nu pot fi calculate\n  1  nimic făcut: argumente greșite, fișier ilizibil sau de nescris, nicio formulă FIRMA, niciun răspuns",
+    "Coduri de ieșire:\n  0  toate celulele FIRMA au fost actualizate\n  2  parțial: unele celule și-au păstrat valoarea anterioară sau nu pot fi calculate, ori o copie CSV nu s-a putut scrie\n  1  nimic făcut: argumente greșite, fișier ilizibil sau de nescris, nicio formulă FIRMA, niciun răspuns",
 
   // cli
   "cli.cause.budgetReached": "bugetul de credite s-a atins (--max-credits sau estimarea); rulați din nou: ce e deja în cache nu mai costă",

@@ -7,6 +7,13 @@
 //   firma users …     src/server/firm (the firm's people and their tokens: add, list, revoke)
 //   firma audit …     src/server/firm (the firm's audit trail)
 require("tsx/cjs");
+// A reader that stops early (`firma --help | head`) closes the pipe: what is left to print is dropped,
+// the command goes on (a workbook being written is finished), and no stack trace is shown.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (e) => {
+    if (e && e.code !== "EPIPE") throw e;
+  });
+}
 const argv = process.argv.slice(2);
 const io = { stdout: process.stdout, stderr: process.stderr, env: process.env };
 const FIRM = { users: "users-command.ts", audit: "audit-command.ts" };

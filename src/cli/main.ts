@@ -71,6 +71,19 @@ function langOfArgs(argv: readonly string[]): Lang | null {
   return null;
 }
 
+/**
+ * The commands bin/firma.js sends elsewhere (the firm's server and its people, src/server), listed in
+ * `firma --help` beside refresh: their own help has their options.
+ */
+function otherCommands(lang: Lang): string {
+  const rows = [
+    ["serve [options]", msg(lang, "serve.help.description")],
+    ["users <command>", msg(lang, "users.help.description")],
+    ["audit [options]", msg(lang, "audit.help.description")],
+  ];
+  return [msg(lang, "cli.help.otherCommands"), ...rows.map(([c, d]) => `  firma ${c.padEnd(17)}${d.split("\n")[0]}`)].join("\n");
+}
+
 /** The default output: `book.refreshed.xlsx` beside `book.xlsx`. */
 export function defaultOutput(input: string, suffix = "refreshed"): string {
   const ext = extname(input) || ".xlsx";
@@ -89,7 +102,7 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
     .showSuggestionAfterError(true)
     .helpOption("-h, --help", h("cli.help.help"))
     .helpCommand("help [command]", h("cli.help.helpCommand"))
-    .addHelpText("after", `\n${h("cli.help.example")}\n\n${h("cli.help.exitCodes")}`);
+    .addHelpText("after", `\n${otherCommands(lang)}\n\n${h("cli.help.example")}\n\n${h("cli.help.exitCodes")}`);
 
   program
     .command("refresh")

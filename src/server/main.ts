@@ -90,6 +90,7 @@ export async function serve(argv: string[], io: ServeIo): Promise<Running> {
     .description(t(lang, "serve.help.description"))
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
+    .helpOption("-h, --help", t(lang, "cli.help.help"))
     .addOption(new Option("--host <host>", t(lang, "serve.help.host")).default("127.0.0.1"))
     .addOption(
       new Option("--port <port>", t(lang, "serve.help.port")).default(3000).argParser((v) => {

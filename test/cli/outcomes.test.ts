@@ -187,7 +187,11 @@ test("an unknown option names itself and the closest valid one; --help shows exa
     expect(english).not.toMatch(/toate celulele|actualizează/);
   }
   expect(await helpIn(["refresh", "--lang=ro", "--help"], { LANG: "en_US" })).toMatch(/0 +toate celulele FIRMA/);
-  expect(await helpIn(["--help"], { LANG: "en_US" })).toMatch(/FIRMA: Romanian company data in Excel workbooks/);
+  const top = await helpIn(["--help"], { LANG: "en_US" });
+  expect(top).toMatch(/FIRMA: Romanian company data in Excel workbooks/);
+  // the commands bin/firma.js sends to the firm's server are listed too, with their own help
+  for (const c of ["serve", "users", "audit"]) expect(top).toMatch(new RegExp(`firma ${c} .*\\S`));
+  expect(await helpIn(["--help"], {})).toMatch(/Alte comenzi \(fiecare cu --help\):\n +firma serve/);
 
   // a bad number is refused in the user's language
   const bad = await firma(["refresh", "x.xlsx", "--max-credits", "-3", "--lang", "en"]);
@@ -275,4 +279,17 @@ describe("freshness", () => {
     expect(serial).toBeGreaterThan(utcSerial);
     expect(serial - utcSerial).toBeLessThan(3.1 / 24);
   });
+});
+
+test("help read by a program that stops early (firma --help | head): no stack trace, exit 0", async () => {
+  const { spawn } = await import("child_process");
+  const child = spawn(process.execPath, [join(__dirname, "..", "..", "bin", "firma.js"), "refresh", "--help"], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout.destroy(); // the reader is gone before the first line
+  let err = "";
+  child.stderr.on("data", (d: Buffer) => (err += d));
+  const code = await new Promise<number | null>((r) => child.on("close", r));
+  expect(err).not.toMatch(/EPIPE|at Object/);
+  expect(code).toBe(0);
 });

@@ -25,6 +25,7 @@ export const nodeEn: Readonly<Record<NodeOnlyKey, string>> = {
   "cli.help.json": "print the outcome as one JSON object",
   "cli.help.verbose": "list the cells not refreshed",
   "cli.help.help": "show this help",
+  "cli.help.otherCommands": "Other commands (each with --help):",
   "cli.help.badWhole": "a whole number ≥ 0",
   "cli.help.badPlan": "free, pro, business or enterprise",
   "cli.help.helpCommand": "show a command's help",

@@ -28,6 +28,7 @@ export const nodeRo = {
   "cli.help.json": "la final, un obiect JSON cu rezultatul",
   "cli.help.verbose": "listează celulele nerecalculate",
   "cli.help.help": "arată acest ajutor",
+  "cli.help.otherCommands": "Alte comenzi (fiecare cu --help):",
   "cli.help.badWhole": "un număr întreg ≥ 0",
   "cli.help.badPlan": "free, pro, business sau enterprise",
   "cli.help.helpCommand": "arată ajutorul unei comenzi",

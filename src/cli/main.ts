@@ -14,6 +14,7 @@ import { FirmaEngine } from "../engine/engine";
 import { isPlanName } from "../engine/subscription-plans";
 import { KeyValueStore, MemoryStore } from "../engine/store";
 import { FIRM_VARIANT } from "../shared/cells";
+import { commandWords } from "../shared/command-words";
 import { isMessageKey, t as msg, type Lang } from "../shared/messages/node";
 import { changesCsv, refreshWorkbook, RefreshReport } from "./refresh";
 import { CacheStoreError, defaultCacheDir, defaultCachePath, SqliteStore } from "./sqlite-store";
@@ -95,10 +96,13 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
   // The help speaks the language the messages will: --lang if given, else LANG (as runRefresh decides).
   const lang = langOfArgs(argv) ?? langFromEnv(io.env);
   const h = (key: Parameters<typeof msg>[1], params?: Parameters<typeof msg>[2]) => msg(lang, key, params);
+  // Commander's own words (Usage:, its errors) in the user's language too.
+  const words = commandWords(lang, { writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
   const program = new Command("firma")
     .description(h("cli.help.program"))
     .exitOverride()
-    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
+    .configureHelp(words.help)
+    .configureOutput(words.output)
     .showSuggestionAfterError(true)
     .helpOption("-h, --help", h("cli.help.help"))
     .helpCommand("help [command]", h("cli.help.helpCommand"))

@@ -6,6 +6,7 @@
  * other surfaces. Start-up problems (a certificate that cannot be read, a port in use, no build, an
  * upstream that cannot be reached) are one line each and exit 1, with nothing left listening.
  */
+import { commandWords } from "../shared/command-words";
 import { Command, CommanderError, Option } from "commander";
 import { existsSync, readFileSync } from "fs";
 import { homedir } from "os";
@@ -86,10 +87,13 @@ export async function serve(argv: string[], io: ServeIo): Promise<Running> {
   const lang = langOf(argv, io.env);
   const die = (key: Parameters<typeof t>[1], params: Record<string, string | number> = {}) =>
     Object.assign(new Error(t(lang, key, params)), { name: "ServeError" });
+  // Commander's own words (Usage:, its errors) in the user's language too.
+  const words = commandWords(lang, { writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
   const program = new Command("firma serve")
     .description(t(lang, "serve.help.description"))
     .exitOverride()
-    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
+    .configureHelp(words.help)
+    .configureOutput(words.output)
     .helpOption("-h, --help", t(lang, "cli.help.help"))
     .addOption(new Option("--host <host>", t(lang, "serve.help.host")).default("127.0.0.1"))
     .addOption(

@@ -155,8 +155,13 @@ test.each([
 test("an unknown option names itself and the closest valid one; --help shows examples and the exit codes", async () => {
   const r = await firma(["refresh", "x.xlsx", "--max-credit", "3"]);
   expect(r.code).toBe(1);
-  expect(r.err).toMatch(/unknown option '--max-credit'/);
-  expect(r.err).toMatch(/Did you mean --max-credits\?/);
+  // commander's own words in the user's language (Romanian here: no LANG)
+  expect(r.err).toMatch(/eroare: opțiune necunoscută „--max-credit”/);
+  expect(r.err).toMatch(/Poate ați vrut --max-credits\?/);
+  expect((await firma(["refresh", "x.xlsx", "--max-credit", "3", "--lang", "en"])).err).toMatch(
+    /error: unknown option '--max-credit'\n\(Did you mean --max-credits\?\)/,
+  );
+  expect((await firma(["refresh"])).err).toMatch(/eroare: lipsește argumentul obligatoriu „book\.xlsx”/);
   let help = "";
   await main(["refresh", "--help"], {
     stdout: { write: (s: string) => (help += s) },
@@ -169,6 +174,10 @@ test("an unknown option names itself and the closest valid one; --help shows exa
   expect(help).toMatch(/1 +nimic făcut/);
   expect(help).toMatch(/--changes <file> +scrie ca CSV ce s-a schimbat/);
   expect(help).not.toMatch(/every FIRMA cell|refresh the values/); // one language, not both
+  expect(help).toMatch(/^Utilizare: firma refresh/m);
+  expect(help).toMatch(/^Opțiuni:$/m);
+  expect(help).toMatch(/--lang <lang> +limba mesajelor \(implicit: după LANG\) \(valori: "ro", "en"\)/);
+  expect(help).not.toMatch(/Usage:|Options:|choices:/);
 
   // in English after LANG, or after --lang wherever it stands
   const helpIn = async (argv: string[], env: Record<string, string>) => {

@@ -46,14 +46,13 @@ export function errorLineRo(line: string): string {
 }
 
 /** What an option's help adds after its description (choices, default, env), in Romanian. */
-function optionExtrasRo(help: Help, option: Option): string {
+function optionExtrasRo(option: Option): string {
   const extra: string[] = [];
   if (option.argChoices) extra.push(`valori: ${option.argChoices.map((c) => JSON.stringify(c)).join(", ")}`);
   const showDefault = option.required || option.optional || (option.isBoolean() && typeof option.defaultValue === "boolean");
   if (option.defaultValue !== undefined && showDefault)
     extra.push(`implicit: ${option.defaultValueDescription ?? JSON.stringify(option.defaultValue)}`);
   if (option.envVar !== undefined) extra.push(`variabila de mediu: ${option.envVar}`);
-  void help;
   return extra.length > 0 ? `${option.description ? `${option.description} ` : ""}(${extra.join(", ")})` : option.description;
 }
 
@@ -66,9 +65,7 @@ export function commandWords(
   return {
     help: {
       styleTitle: (s: string) => TITLES_RO[s] ?? s,
-      optionDescription(this: Help, option: Option) {
-        return optionExtrasRo(this, option);
-      },
+      optionDescription: optionExtrasRo,
     },
     output: {
       ...output,

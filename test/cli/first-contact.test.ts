@@ -81,6 +81,16 @@ describe("firma refresh on first contact", () => {
     console.log(`first contact, service that ${mode}: range ${low}–${high} shown, probe ${probe}, rest estimated ${rest}, spent ${spent}`);
   });
 
+  test("a key the service refuses: the first call is not said to have shown what the service does; nothing spent", async () => {
+    const file = join(dir, `refused${++n}.xlsx`);
+    writeFileSync(file, workbook);
+    const r = await firma(["refresh", file, "--key", "not-a-valid-key", "--base-url", sb.url, "--no-cache"]);
+    expect(r.code).not.toBe(0);
+    expect(sb.usage("not-a-valid-key").total).toBe(0);
+    expect(r.out).not.toMatch(/a arătat ce face serviciul/);
+    expect(r.out).toMatch(/prima cerere \(0 credite\) nu a arătat tot ce face serviciul/);
+  });
+
   test("--json carries the range and the probe", async () => {
     sb.config.includeMode = "fields";
     const key = `demo-enterprise-first${++n}`;

@@ -7,7 +7,7 @@
  * English leaves commander's text as it is.
  */
 import type { Help, Option, OutputConfiguration } from "commander";
-import type { Lang } from "./messages/node";
+import type { Lang } from "./messages";
 
 const TITLES_RO: Record<string, string> = {
   "Usage:": "Utilizare:",

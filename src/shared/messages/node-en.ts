@@ -70,7 +70,8 @@ export const nodeEn: Readonly<Record<NodeOnlyKey, string>> = {
   "cli.estimateRange":
     "Estimate: {formulas} to compute, {cuis} distinct CUIs, {cached} cached, {invalid} invalid → at most {credits} ({low} if the service answers every field; the first call shows which).",
   "cli.probed": "  the first call ({probe}) showed what the service does: the rest, estimated exactly, {credits}.",
-  "cli.probedAtMost": "  the first call ({probe}) did not show all the service does (an answer missing or refused): the rest, at most {credits}.",
+  "cli.probedAtMost":
+    "  the first call ({probe}) did not show all the service does (an answer missing or refused): the rest, at most {credits}.",
   "cli.budget": "  the --max-credits {max} budget is below the estimate: at most {calls} are sent, the other cells keep their values.",
   "cli.dry": "Dry run (--dry-run): nothing was spent and nothing was written.",
   "cli.done": "FIRMA: {input} → {out}",

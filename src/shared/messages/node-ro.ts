@@ -75,7 +75,8 @@ export const nodeRo = {
   "cli.estimateRange":
     "Estimare: {formulas} de calculat, {cuis} CUI distincte, {cached} din cache, {invalid} invalide → cel mult {credits} ({low} dacă serviciul răspunde la toate câmpurile; prima cerere arată care e costul).",
   "cli.probed": "  prima cerere ({probe}) a arătat ce face serviciul: restul, estimat exact, {credits}.",
-  "cli.probedAtMost": "  prima cerere ({probe}) nu a arătat tot ce face serviciul (un răspuns lipsă sau refuzat): restul, cel mult {credits}.",
+  "cli.probedAtMost":
+    "  prima cerere ({probe}) nu a arătat tot ce face serviciul (un răspuns lipsă sau refuzat): restul, cel mult {credits}.",
   "cli.budget": "  bugetul --max-credits {max} e sub estimare: se trimit cel mult {calls}, restul celulelor își păstrează valorile.",
   "cli.dry": "Rulare de probă (--dry-run): nu s-a cheltuit nimic și nu s-a scris nimic.",
   "cli.done": "FIRMA: {input} → {out}",

@@ -1,5 +1,6 @@
 /**
- * Commander's own words in the user's language: the help's headings (Usage:, Options:…), what it adds
+ * Commander's own words in the user's language: the help's headings (Usage:, Options:…) and the usage
+ * line's placeholders ([options], [command]), what it adds
  * after an option (default, choices, env), and its errors (a missing argument, an unknown option or
  * command, too many arguments). Commander writes them in English only; `firma refresh`, `firma serve`,
  * `firma users` and `firma audit` speak Romanian first, so each applies `commandWords(lang)` to its
@@ -65,6 +66,10 @@ export function commandWords(
   return {
     help: {
       styleTitle: (s: string) => TITLES_RO[s] ?? s,
+      // the placeholders of the usage line and of the commands' list (the same length: the columns hold)
+      styleOptionText: (s: string) => (s === "[options]" ? "[opțiuni]" : s),
+      styleSubcommandText: (s: string) => (s === "[command]" ? "[comandă]" : s),
+      styleArgumentText: (s: string) => (s === "[command]" ? "[comandă]" : s), // help [command]
       optionDescription: optionExtrasRo,
     },
     output: {

@@ -277,6 +277,7 @@ async function runRefresh(input: string, flags: RefreshFlags, io: Io): Promise<n
   };
   // The workbook written, a CSV beside it that could not be: said, and the outcome is partial (2).
   const copiesFailed: string[] = [];
+  const failedCopies: string[] = [];
   let changesWritten = false;
   try {
     // Whole or not at all: a temporary file beside the output, then an atomic rename.
@@ -295,6 +296,7 @@ async function runRefresh(input: string, flags: RefreshFlags, io: Io): Promise<n
         renameSync(`${file}.${process.pid}.tmp`, file);
       } catch (e) {
         copiesFailed.push(failedWrite(file, e, "--csv"));
+        failedCopies.push(file);
       }
     }
   }
@@ -306,6 +308,7 @@ async function runRefresh(input: string, flags: RefreshFlags, io: Io): Promise<n
       changesWritten = true;
     } catch (e) {
       copiesFailed.push(failedWrite(changesOut, e, "--changes"));
+      failedCopies.push(changesOut);
     }
   }
   for (const m of copiesFailed) io.stderr.write(m + "\n");
@@ -313,7 +316,7 @@ async function runRefresh(input: string, flags: RefreshFlags, io: Io): Promise<n
     kept > 0 || report.skipped.length > 0 || report.arraysInOneCell.length > 0 || copiesFailed.length > 0 ? EXIT.partial : EXIT.ok;
   say(t.done(input, out));
   say(t.found(report.formulas, report.skipped.length));
-  if (changesOut && changesWritten) say(t.changes(report.changes?.length ?? 0, changesOut));
+  if (changesWritten && changesOut) say(t.changes(report.changes?.length ?? 0, changesOut));
   say(t.refreshed(report.values, errors));
   for (const [what, n] of Object.entries(report.errors).sort((a, b) => b[1] - a[1])) say(`    ${num(n, lang)} × ${what}`);
   if (kept > 0) {
@@ -337,7 +340,7 @@ async function runRefresh(input: string, flags: RefreshFlags, io: Io): Promise<n
   }
   say(t.credits(report.credits, est.credits, report.cacheHits, Date.now() - started));
   say(t.outcome[code === EXIT.ok ? "ok" : "partial"]);
-  if (json) io.stdout.write(JSON.stringify(summary(report, input, out, code, Date.now() - started)) + "\n");
+  if (json) io.stdout.write(JSON.stringify({ ...summary(report, input, out, code, Date.now() - started), failedCopies }) + "\n");
   return code;
 }
 

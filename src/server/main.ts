@@ -6,7 +6,6 @@
  * other surfaces. Start-up problems (a certificate that cannot be read, a port in use, no build, an
  * upstream that cannot be reached) are one line each and exit 1, with nothing left listening.
  */
-import { commandWords } from "../shared/command-words";
 import { Command, CommanderError, Option } from "commander";
 import { existsSync, readFileSync } from "fs";
 import { homedir } from "os";
@@ -14,6 +13,7 @@ import { join, resolve } from "path";
 import { Socket } from "net";
 import { getValidBaseUrl } from "../api/options";
 import { t, type Lang } from "../shared/messages/node";
+import { commandWords } from "../shared/command-words";
 import { buildApp, readBuild } from "./app";
 import { custodySettings, openCustodyStore, type CustodyFlags } from "./firm/custody-setup";
 import { describeDatabase } from "./firm/open-store";

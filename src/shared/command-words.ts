@@ -34,6 +34,7 @@ const ERRORS_RO: [RegExp, (...m: string[]) => string][] = [
     /^error: option '(.+)' argument '(.+)' is invalid\. (.+)$/,
     (o, v, why) => `eroare: valoarea „${v}” a opțiunii „${o}” nu e bună: ${why}`,
   ],
+  [/^\(Did you mean one of (.+)\?\)$/, (s) => `(Poate ați vrut una dintre ${s}?)`],
   [/^\(Did you mean (.+)\?\)$/, (s) => `(Poate ați vrut ${s}?)`],
 ];
 

@@ -10,6 +10,7 @@ import { tmpdir } from "os";
 import { join, resolve } from "path";
 import { buildWorkbook, BuildCell } from "../fixtures/build-workbook";
 import { Io, main } from "../../src/cli/main";
+import { errorLineRo } from "../../src/shared/command-words";
 import { Workbook } from "../../src/cli/workbook";
 import * as data from "../../sandbox/dataset";
 import { startSandbox, Sandbox } from "../../sandbox/server";
@@ -162,6 +163,9 @@ test("an unknown option names itself and the closest valid one; --help shows exa
     /error: unknown option '--max-credit'\n\(Did you mean --max-credits\?\)/,
   );
   expect((await firma(["refresh"])).err).toMatch(/eroare: lipsește argumentul obligatoriu „book\.xlsx”/);
+  // commander's suggestion of several names, and a line it does not know, which stays as it is
+  expect(errorLineRo("(Did you mean one of --csv, --changes?)")).toBe("(Poate ați vrut una dintre --csv, --changes?)");
+  expect(errorLineRo("something else")).toBe("something else");
   let help = "";
   await main(["refresh", "--help"], {
     stdout: { write: (s: string) => (help += s) },

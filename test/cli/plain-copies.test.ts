@@ -122,7 +122,7 @@ test("a sheet's CSV that cannot be written after the calls: the workbook is writ
   // The path named passes the check before any call; the per-sheet file is a folder.
   mkdirSync(join(dir, "two.Altele.csv"));
   const before = sb.usage("demo-enterprise-plain").total;
-  const r = await firma(["refresh", f, "--csv", join(dir, "two.csv"), "--lang", "en"]);
+  const r = await firma(["refresh", f, "--csv", join(dir, "two.csv"), "--lang", "en", "--json"]);
   const spent = sb.usage("demo-enterprise-plain").total - before;
   expect(r.code).toBe(2); // partial: the workbook and the other sheet's CSV are written
   expect(readFileSync(join(dir, "two.refreshed.xlsx")).length).toBeGreaterThan(0);
@@ -133,4 +133,7 @@ test("a sheet's CSV that cannot be written after the calls: the workbook is writ
   expect(r.out).toMatch(/without a cache \(--no-cache\), running again spends them again\. Choose another place with --csv\./);
   expect(r.out).not.toMatch(/nothing was spent/);
   expect(readdirSync(dir).filter((n) => n.endsWith(".tmp"))).toEqual([]);
+  // --json says it too: partial, and which copy is missing
+  const json = JSON.parse(r.out.trim().split("\n").pop()!);
+  expect(json).toMatchObject({ outcome: "partial", exitCode: 2, creditsSpent: spent, failedCopies: [join(dir, "two.Altele.csv")] });
 });

@@ -5,9 +5,9 @@
  * A failure is one line from the catalogs on stderr (with --json, also an object on stdout), and an
  * exit code: 2 for what was typed wrong (nothing was asked of the database), 1 for the rest.
  */
-import { commandWords } from "../../shared/command-words";
 import { Command, CommanderError, Option } from "commander";
 import { bucharestDay } from "../../engine/meter";
+import { commandWords } from "../../shared/command-words";
 import { t, type Lang, type MessageKey } from "../../shared/messages/node";
 import { describeDatabase, openFirmStore, resolveDatabaseUrl } from "./open-store";
 import { FirmStoreError, type FirmStore, type FirmStoreErrorCode } from "./store";
@@ -50,19 +50,16 @@ export function commandLang(argv: readonly string[], env: CommandIo["env"]): Lan
   return locale.toLowerCase().startsWith("en") ? "en" : "ro";
 }
 
-/** Commander's words in `lang`, written to the io's streams. */
-function words(lang: Lang, io: CommandIo) {
-  return commandWords(lang, { writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
-}
-
 /** A commander program that writes to the io's streams and throws instead of exiting. */
 export function program(name: string, description: string, io: CommandIo, lang: Lang): Command {
+  // Commander's own words (Usage:, its errors) in the user's language too.
+  const words = commandWords(lang, { writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
   return new Command(name)
     .description(description)
     .exitOverride()
     .showSuggestionAfterError(true)
-    .configureHelp(words(lang, io).help)
-    .configureOutput(words(lang, io).output)
+    .configureHelp(words.help)
+    .configureOutput(words.output)
     .helpOption("-h, --help", t(lang, "cli.help.help"))
     .helpCommand("help [command]", t(lang, "cli.help.helpCommand"))
     .addHelpText("after", `\n${t(lang, "users.help.exitCodes")}`);

@@ -11,6 +11,7 @@ const SLOW = [
   "<rootDir>/test/addin/package.test.ts",
   "<rootDir>/test/addin/pane-browser.test.ts",
   "<rootDir>/test/architecture/layers.test.ts",
+  "<rootDir>/test/cli/csv-formula-text.test.ts",
   "<rootDir>/test/cli/libreoffice.test.ts",
   "<rootDir>/test/cli/outcomes.test.ts",
   "<rootDir>/test/cli/plain-copies.test.ts",

@@ -9,6 +9,7 @@ import { financials, financialYear, FinancialYear } from "./finance";
 import { Accounts, oldestYear, Plan, planOfKey } from "./plans";
 import { company, Company } from "./profile";
 import { listRankings, ranking, rankingRows } from "./rankings";
+import { withFormulaText } from "./formula-text";
 import { search } from "./search";
 import { SandboxConfig } from "./config";
 
@@ -123,9 +124,10 @@ function notFoundCompany(cui: number): never {
 
 // ---- endpoints --------------------------------------------------------------------------------
 
-/** The company as the registry has it now: generated, with the overrides of the config applied. */
+/** The company as the registry has it now: generated, with the formula text and the overrides of the config applied. */
 function current(cui: number, config: SandboxConfig): Company | null {
-  const found = company(cui);
+  let found = company(cui);
+  if (found && config.formulaText) found = withFormulaText(found);
   const o = config.overrides[String(cui)];
   return found && o ? ({ ...found, ...o } as Company) : found;
 }

@@ -72,6 +72,12 @@ export interface SandboxConfig {
   creditHeaders: boolean;
   /** The latest financial year served (O19). */
   latestYear: number;
+  /**
+   * Text a spreadsheet would take for a formula: true makes three companies in four carry a name, an
+   * address or a status that begins with a formula trigger (=, +, -, @, or a tab or a carriage return
+   * before one), each trigger in turn, as a careless or hostile source would send (formula-text.ts).
+   */
+  formulaText: boolean;
   /** Faults to inject; fields left out are off (NO_FAULTS). */
   faults: Partial<FaultConfig>;
   /**
@@ -115,6 +121,7 @@ export function defaultConfig(latestYear: number): SandboxConfig {
     cors: true,
     creditHeaders: true,
     latestYear,
+    formulaText: false,
     faults: {},
     overrides: {},
   };
@@ -145,6 +152,7 @@ const RULES: Record<Exclude<keyof SandboxConfig, "faults">, Rule> = {
   cors: oneOf(true, false),
   creditHeaders: oneOf(true, false),
   latestYear: integer(FIRST_YEAR, 2100),
+  formulaText: oneOf(true, false),
   overrides: (v) =>
     isRecord(v) &&
     Object.entries(v).every(

@@ -292,7 +292,7 @@ async function runRefresh(input: string, flags: RefreshFlags, io: Io): Promise<n
     for (const c of report.csv) {
       const file = report.csv.length === 1 ? csvOut : csvOut.replace(/(\.csv)?$/i, `.${c.sheet.replace(/[^\w.-]+/g, "_")}.csv`);
       try {
-        writeFileSync(`${file}.${process.pid}.tmp`, "\ufeff" + c.text);
+        writeFileSync(`${file}.${process.pid}.tmp`, c.text);
         renameSync(`${file}.${process.pid}.tmp`, file);
       } catch (e) {
         copiesFailed.push(failedWrite(file, e, "--csv"));
@@ -302,8 +302,7 @@ async function runRefresh(input: string, flags: RefreshFlags, io: Io): Promise<n
   }
   if (changesOut) {
     try {
-      // The BOM: Excel reads the diacritics of the header and of the addresses as UTF-8.
-      writeFileSync(`${changesOut}.${process.pid}.tmp`, "\ufeff" + changesCsv(report.changes ?? []));
+      writeFileSync(`${changesOut}.${process.pid}.tmp`, changesCsv(report.changes ?? []));
       renameSync(`${changesOut}.${process.pid}.tmp`, changesOut);
       changesWritten = true;
     } catch (e) {

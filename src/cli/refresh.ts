@@ -8,6 +8,7 @@ import type { Change, FirmaEngine, Estimate } from "../engine/engine";
 import { kindHas, type FailureKind } from "../engine/failures";
 import { Cell, isCard, isCellError, Lang, Matrix, PlainCell } from "../shared/cells";
 import { cellRequests, evaluate } from "../shared/evaluate";
+import { csvDocument, type CsvValue } from "../shared/csv";
 import { patchWorkbook } from "./patch";
 import { sheetCsv, stripFormulas } from "./values";
 import { Workbook } from "./workbook";
@@ -214,16 +215,19 @@ export async function refreshWorkbook(input: Uint8Array, options: RefreshOptions
   return report;
 }
 
-/** The changes as CSV (RFC 4180), a header row in both languages; the date is when the new value was fetched (ISO 8601, UTC). */
+/**
+ * The changes as a CSV file (src/shared/csv.ts), a header row in both languages; the date is when the
+ * new value was fetched (ISO 8601, UTC).
+ */
 export function changesCsv(changes: readonly Change[]): string {
-  const field = (v: unknown) => {
-    const text = v === null || v === undefined ? "" : typeof v === "boolean" ? (v ? "TRUE" : "FALSE") : String(v);
-    return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-  };
-  const lines = ["CUI,câmp/field,înainte/before,după/after,date"];
-  for (const c of changes) lines.push([c.cui, c.field, c.before, c.after, new Date(c.afterFetchedAt).toISOString()].map(field).join(","));
-  return lines.join("\r\n") + "\r\n";
+  const rows: CsvValue[][] = [["CUI", "câmp/field", "înainte/before", "după/after", "date"]];
+  for (const c of changes) rows.push([c.cui, c.field, csvValue(c.before), csvValue(c.after), new Date(c.afterFetchedAt).toISOString()]);
+  return csvDocument(rows, { bom: true });
 }
+
+/** A watched value as a field: what a CSV holds as it is, anything else as its text. */
+const csvValue = (v: unknown): CsvValue =>
+  v === null || v === undefined || typeof v === "string" || typeof v === "number" || typeof v === "boolean" ? v : String(v);
 
 /**
  * The cause, when a result is not an answer: every cell of it failed for a reason that says nothing

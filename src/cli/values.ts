@@ -6,6 +6,7 @@
  */
 import { cellKey, formatCellRef, parseCellRef } from "../shared/sheet/a1";
 import { isCellError } from "../shared/sheet/cell-values";
+import { csvDocument, type CsvValue } from "../shared/csv";
 import type { Workbook } from "./workbook";
 import { childElements, elementSpan, scanTags, setAttribute } from "./xml";
 
@@ -87,7 +88,10 @@ function pruneCalcChain(wb: Workbook, gone: Map<string, Set<string>>): void {
   if (kept > 0) wb.pkg.write(part, out);
 }
 
-/** A sheet's values as CSV (RFC 4180; errors as their code, e.g. #N/A), its used rows and columns. */
+/**
+ * A sheet's values as a CSV file (src/shared/csv.ts: RFC 4180, a BOM, text that cannot become a
+ * formula; errors as their code, e.g. #N/A), its used rows and columns.
+ */
 export function sheetCsv(wb: Workbook, name: string): string {
   const sheet = wb.parseSheet(name);
   let rows = 0;
@@ -96,15 +100,14 @@ export function sheetCsv(wb: Workbook, name: string): string {
     rows = Math.max(rows, c.row);
     cols = Math.max(cols, c.col);
   }
-  const lines: string[] = [];
+  const lines: CsvValue[][] = [];
   for (let r = 1; r <= rows; r++) {
-    const cells: string[] = [];
+    const cells: CsvValue[] = [];
     for (let c = 1; c <= cols; c++) {
       const v = sheet.cells.has(cellKey(r, c)) ? wb.getValue(name, formatCellRef(r, c)) : null;
-      const text = v === null ? "" : isCellError(v) ? v.error : typeof v === "boolean" ? (v ? "TRUE" : "FALSE") : String(v);
-      cells.push(/[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text);
+      cells.push(isCellError(v) ? v.error : v);
     }
-    lines.push(cells.join(","));
+    lines.push(cells);
   }
-  return lines.join("\r\n") + "\r\n";
+  return csvDocument(lines, { bom: true });
 }

@@ -117,8 +117,65 @@ export interface Write {
 }
 
 /**
+ * Range.values takes a string as typed input: "If the returned value starts with a plus ("+"), minus
+ * ("-"), or equal sign ("="), Excel interprets this value as a formula"
+ * (https://learn.microsoft.com/javascript/api/excel/excel.range#excel-excel-range-values-member), and
+ * a leading "@" is the implicit-intersection operator. A company's name or address is data, never
+ * code: every text cell a `values` write holds that begins so must have been given the text format
+ * ("@") by an earlier write of the same call. The error names the first cell that was not; it is
+ * thrown before anything is sent, so nothing is written.
+ */
+const FORMULA_START = /^[=+\-@]/;
+
+/** Which cells earlier numberFormat writes made text, by sheet, as "row,col". */
+function textFormatted(writes: readonly Write[], upTo: number): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  for (let i = 0; i < upTo; i++) {
+    const w = writes[i];
+    if (w.property !== "numberFormat") continue;
+    let cells = out.get(w.area.sheet);
+    if (!cells) out.set(w.area.sheet, (cells = new Set()));
+    w.data.forEach((row, r) =>
+      row.forEach((f, c) => {
+        const key = `${w.area.top + r},${w.area.left + c}`;
+        if (f === "@") cells.add(key);
+        else cells.delete(key);
+      }),
+    );
+  }
+  return out;
+}
+
+export class UnsafeTextWrite extends Error {
+  readonly code = "FirmaUnsafeTextWrite";
+  constructor(sheet: string, row: number, col: number) {
+    super(
+      `A text that Excel would read as a formula was about to be written to ${sheet}!R${row}C${col} without the text format "@" first.`,
+    );
+  }
+}
+
+/** Throws UnsafeTextWrite when a `values` write holds a text that Excel would take for a formula in a cell not formatted "@" before it. */
+export function checkTextWrites(writes: readonly Write[]): void {
+  writes.forEach((w, i) => {
+    if (w.property !== "values") return;
+    let text: Map<string, Set<string>> | null = null;
+    w.data.forEach((row, r) =>
+      row.forEach((v, c) => {
+        if (typeof v !== "string" || !FORMULA_START.test(v)) return;
+        text ??= textFormatted(writes, i);
+        const row1 = w.area.top + r;
+        const col1 = w.area.left + c;
+        if (!text.get(w.area.sheet)?.has(`${row1},${col1}`)) throw new UnsafeTextWrite(w.area.sheet, row1, col1);
+      }),
+    );
+  });
+}
+
+/**
  * Writes in order, as many rows per sync as the budget holds (each area cut by rows where it must); a
- * sync Excel refuses for its size (nothing of it is applied) is sent again in halves.
+ * sync Excel refuses for its size (nothing of it is applied) is sent again in halves. Text that Excel
+ * would take for a formula is refused before anything is sent unless made text first (checkTextWrites).
  * `done(write, rows)` is told what each sync wrote, so a caller can say how far a failed write got.
  */
 export async function writeAreas(
@@ -126,6 +183,7 @@ export async function writeAreas(
   writes: readonly Write[],
   done?: (write: Write, rows: number) => void,
 ): Promise<void> {
+  checkTextWrites(writes);
   const sheet = sheets(context);
   let budget = BUDGET_BYTES;
   // The next row to send: row `row` of writes[at].

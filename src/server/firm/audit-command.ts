@@ -8,6 +8,7 @@
  */
 import { renameSync, rmSync, writeFileSync } from "fs";
 import { resolve } from "path";
+import { csvDocument, type CsvValue } from "../../shared/csv";
 import { count, formatNumber, isMessageKey, t, type Lang } from "../../shared/messages/node";
 import * as kit from "./command-kit";
 import type { AnswerSource, AuditEntry } from "./store";
@@ -20,20 +21,13 @@ interface AuditFlags extends kit.CommonFlags {
 }
 
 /** The CSV's columns, each named in Romanian and English. */
-const CSV_HEADER = "când/when,cine/who,endpoint,CUI,sursa/source,credite/credits,status";
+const CSV_HEADER = ["când/when", "cine/who", "endpoint", "CUI", "sursa/source", "credite/credits", "status"];
 
-function csvField(v: string | number): string {
-  const text = String(v);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
-/** The trail as CSV: times in ISO 8601 (UTC), the companies separated by spaces, the source as its code. */
+/** The trail as a CSV file (src/shared/csv.ts): times in ISO 8601 (UTC), the companies separated by spaces, the source as its code. */
 export function auditCsv(entries: readonly AuditEntry[]): string {
-  const lines = [CSV_HEADER];
-  for (const e of entries) {
-    lines.push([new Date(e.at).toISOString(), e.user, e.endpoint, e.cuis.join(" "), e.source, e.credits, e.status].map(csvField).join(","));
-  }
-  return lines.join("\r\n") + "\r\n";
+  const rows: CsvValue[][] = [CSV_HEADER];
+  for (const e of entries) rows.push([new Date(e.at).toISOString(), e.user, e.endpoint, e.cuis.join(" "), e.source, e.credits, e.status]);
+  return csvDocument(rows, { bom: true });
 }
 
 const SOURCE_KEY = { store: "audit.source.store", upstream: "audit.source.upstream", refused: "audit.source.refused" } as const;
@@ -55,8 +49,7 @@ function fsReason(e: unknown, lang: Lang): string {
 function writeWhole(file: string, text: string, lang: Lang): void {
   const tmp = `${file}.${process.pid}.tmp`;
   try {
-    // The BOM: Excel then reads the header's diacritics as UTF-8.
-    writeFileSync(tmp, "\ufeff" + text);
+    writeFileSync(tmp, text);
     renameSync(tmp, file);
   } catch (e) {
     rmSync(tmp, { force: true });

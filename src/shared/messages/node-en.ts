@@ -18,8 +18,9 @@ export const nodeEn: Readonly<Record<NodeOnlyKey, string>> = {
   "cli.help.noProgress": "no progress bar",
   "cli.help.lang": "message language (default: from LANG)",
   "cli.help.valuesOnly": "FIRMA formulas replaced by their values (for LibreOffice, Google Sheets)",
-  "cli.help.csv": "also write the sheet with FIRMA cells as CSV",
-  "cli.help.changes": "write what changed (status, VAT, name, address) as CSV",
+  "cli.help.csv":
+    "also write the sheet with FIRMA cells as CSV (a text that begins with =, +, - or @ gets a ' in front, so that no spreadsheet runs it as a formula)",
+  "cli.help.changes": "write what changed (status, VAT, name, address) as CSV (a text that begins with =, +, - or @ gets a ' in front)",
   "cli.help.force": "fetch cached answers again too (after the estimate)",
   "cli.help.maxAge": "answers older than this many days are fetched again",
   "cli.help.json": "print the outcome as one JSON object",
@@ -247,7 +248,8 @@ export const nodeEn: Readonly<Record<NodeOnlyKey, string>> = {
     "the trail of requests to the firm's server: when, who, what, the companies, where the answer came from, the credits",
   "audit.help.since": "from which day (YYYY-MM-DD, from midnight in Bucharest); by default, from the start of the month",
   "audit.help.user": "only one person's requests",
-  "audit.help.csv": "also write the trail to a CSV file (the header in Romanian and English)",
+  "audit.help.csv":
+    "also write the trail to a CSV file (the header in Romanian and English; a text that begins with =, +, - or @ gets a ' in front)",
   "audit.badDate": "the date “{value}” is not a calendar day in the form YYYY-MM-DD (for example --since 2026-11-01).",
   "audit.unwritable": "the file {file} cannot be written ({reason}); nothing was written.",
   "audit.csvWritten": "The trail ({requests}) was written to {file}.",

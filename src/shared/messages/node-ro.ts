@@ -21,8 +21,10 @@ export const nodeRo = {
   "cli.help.noProgress": "fără bară de progres",
   "cli.help.lang": "limba mesajelor (implicit: după LANG)",
   "cli.help.valuesOnly": "formulele FIRMA înlocuite cu valorile lor (pentru LibreOffice, Google Sheets)",
-  "cli.help.csv": "scrie și foaia cu celule FIRMA ca CSV",
-  "cli.help.changes": "scrie ca CSV ce s-a schimbat la firme (stare, TVA, denumire, adresă)",
+  "cli.help.csv":
+    "scrie și foaia cu celule FIRMA ca CSV (un text care începe cu =, +, - sau @ primește un ' în față, ca niciun program de calcul tabelar să nu-l ruleze ca formulă)",
+  "cli.help.changes":
+    "scrie ca CSV ce s-a schimbat la firme (stare, TVA, denumire, adresă; un text care începe cu =, +, - sau @ primește un ' în față)",
   "cli.help.force": "aduce din nou și răspunsurile din cache (după estimare)",
   "cli.help.maxAge": "răspunsurile mai vechi de atâtea zile se aduc din nou",
   "cli.help.json": "la final, un obiect JSON cu rezultatul",
@@ -254,7 +256,8 @@ export const nodeRo = {
   "audit.help.description": "jurnalul cererilor către serverul firmei: când, cine, ce, companiile, de unde a venit răspunsul, creditele",
   "audit.help.since": "de la ce zi (AAAA-LL-ZZ, de la miezul nopții la București); implicit, de la începutul lunii",
   "audit.help.user": "doar cererile unei persoane",
-  "audit.help.csv": "scrie jurnalul și într-un fișier CSV (antetul în română și engleză)",
+  "audit.help.csv":
+    "scrie jurnalul și într-un fișier CSV (antetul în română și engleză; un text care începe cu =, +, - sau @ primește un ' în față)",
   "audit.badDate": "data „{value}” nu este o zi a calendarului în forma AAAA-LL-ZZ (de exemplu --since 2026-11-01).",
   "audit.unwritable": "fișierul {file} nu poate fi scris ({reason}); nu s-a scris nimic.",
   "audit.csvWritten": "Jurnalul ({requests}) a fost scris în {file}.",

@@ -1,7 +1,7 @@
 /**
  * Cell values as the CLI's workbook layer reads and writes them.
  *
- * `CellError` matches the engine's contract (docs/CONTRACTS.md, "Function evaluation"):
+ * `CellError` has the shape of the evaluator's (src/shared/cells.ts, what `evaluate` answers):
  * `{ error: "#N/A" | "#VALUE!" | ..., message }`. The message has no place in the file
  * (Excel stores only the code); the patch report carries it.
  */

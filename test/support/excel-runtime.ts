@@ -165,6 +165,8 @@ export class ExcelStandIn {
    */
   readonly notLoaded = new Map<string, string[]>();
   readonly exceptions: string[] = [];
+  /** Calls whose outcome no page defines (a range for a scalar parameter), so that a test can see it relied on one. */
+  readonly unspecified: string[] = [];
   private readonly dataTypes: boolean;
 
   constructor(
@@ -279,13 +281,11 @@ export class ExcelStandIn {
       if (p.dimensionality !== "matrix" && Array.isArray(v)) {
         // A one-cell reference is its cell. A larger range for a scalar parameter: no page says what Excel
         // does ("Excel will pass a range of cell data as a two-dimensional array" is said of matrix
-        // parameters, custom-functions-parameter-options), so the stand-in answers #VALUE! and records it.
+        // parameters, custom-functions-parameter-options). The stand-in picks no cell: it hands the range on
+        // as it is, for the function to refuse, and records that the test relied on what no page defines.
         const one = v.length === 1 && (!Array.isArray(v[0]) || v[0].length === 1);
-        if (!one) {
-          this.violations.push(`FIRMA.${id}: a range passed to the scalar parameter ${p.name}, which no page defines`);
-          return Promise.resolve(new StandInError("#VALUE!"));
-        }
-        v = Array.isArray(v[0]) ? v[0][0] : v[0];
+        if (one) v = Array.isArray(v[0]) ? v[0][0] : v[0];
+        else this.unspecified.push(`FIRMA.${id}: a range passed to the scalar parameter ${p.name}`);
       }
       // "All parameters with the type any or any[][] can accept errors as input values" (custom-functions-json).
       this.errorsReach = this.allowErrors && (p.type === undefined || p.type === "any");

@@ -12,6 +12,7 @@
 const fs = require("fs");
 const path = require("path");
 const ts = require("typescript");
+const prettier = require("prettier");
 
 const SOURCE = path.join(__dirname, "excel-rules.ts");
 const STANDIN = path.join(__dirname, "..", "taskpane", "excel-standin.js");
@@ -43,21 +44,30 @@ function withBlock(text, block) {
   return text.slice(0, a) + block + text.slice(b + END.length);
 }
 
+/** The stand-in's text with the generated block, formatted as the project's Prettier formats it. */
+async function regenerated(text) {
+  const options = (await prettier.resolveConfig(STANDIN)) || {};
+  const block = await prettier.format(withBlock(text, generated()), { ...options, filepath: STANDIN });
+  return block;
+}
+
 /** Whether the stand-in's copy is what the generator makes. */
-function upToDate() {
+async function upToDate() {
   const text = fs.readFileSync(STANDIN, "utf8");
-  return withBlock(text, generated()) === text;
+  return (await regenerated(text)) === text;
 }
 
 module.exports = { generated, upToDate, STANDIN };
 
 if (require.main === module) {
-  if (process.argv.includes("--check")) {
-    if (!upToDate()) {
-      console.error("test/taskpane/excel-standin.js: its excel-rules block is out of date; run node test/support/excel-rules-gen.js");
-      process.exit(1);
+  (async () => {
+    if (process.argv.includes("--check")) {
+      if (!(await upToDate())) {
+        console.error("test/taskpane/excel-standin.js: its excel-rules block is out of date; run node test/support/excel-rules-gen.js");
+        process.exit(1);
+      }
+    } else {
+      fs.writeFileSync(STANDIN, await regenerated(fs.readFileSync(STANDIN, "utf8")));
     }
-  } else {
-    fs.writeFileSync(STANDIN, withBlock(fs.readFileSync(STANDIN, "utf8"), generated()));
-  }
+  })();
 }

@@ -4,7 +4,7 @@
  */
 import { cellValueProblems, entityProblems, namingProblems, optionProblems, PAYLOAD_LIMIT_BYTES, utf8Bytes } from "./excel-rules";
 
-const { upToDate } = require("./excel-rules-gen") as { upToDate(): boolean };
+const { upToDate } = require("./excel-rules-gen") as { upToDate(): Promise<boolean> };
 
 describe("naming (custom-functions-naming: start with a letter, at least three characters)", () => {
   test.each([
@@ -56,7 +56,13 @@ describe("entity values (excel-data-types-entity-card)", () => {
       Activ: { type: "Boolean", basicValue: true },
       Sigla: { type: "WebImage", address: "https://example.ro/a.png" },
     },
-    layouts: { card: { title: { property: "Denumire" }, mainImage: { property: "Sigla" }, sections: [{ layout: "List", properties: ["CUI", "Activ"] }] } },
+    layouts: {
+      card: {
+        title: { property: "Denumire" },
+        mainImage: { property: "Sigla" },
+        sections: [{ layout: "List", properties: ["CUI", "Activ"] }],
+      },
+    },
   };
 
   test("a card as the page shows it is accepted", () => {
@@ -68,7 +74,11 @@ describe("entity values (excel-data-types-entity-card)", () => {
     ["no text", { ...good, text: undefined }, /no text/],
     ["a property without a type", { ...good, properties: { ...good.properties, X: { basicValue: 1 } } }, /X: no type/],
     ["a property without a basicValue", { ...good, properties: { ...good.properties, X: { type: "String" } } }, /X: no basicValue/],
-    ["a property of an unknown type", { ...good, properties: { ...good.properties, X: { type: "Number", basicValue: 1 } } }, /unknown type/],
+    [
+      "a property of an unknown type",
+      { ...good, properties: { ...good.properties, X: { type: "Number", basicValue: 1 } } },
+      /unknown type/,
+    ],
     ["a Double that is text", { ...good, properties: { ...good.properties, X: { type: "Double", basicValue: "1" } } }, /must be a number/],
     [
       "a section naming a property that is not there",
@@ -104,6 +114,6 @@ describe("payload size (resource-limits: 5MB, in bytes)", () => {
   });
 });
 
-test("the browser stand-in's copy of the rules is the generated one (node test/support/excel-rules-gen.js)", () => {
-  expect(upToDate()).toBe(true);
+test("the browser stand-in's copy of the rules is the generated one (node test/support/excel-rules-gen.js)", async () => {
+  expect(await upToDate()).toBe(true);
 });

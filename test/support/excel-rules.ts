@@ -169,7 +169,8 @@ export function entityProblems(v: unknown, where = "entity"): string[] {
     else if (!NO_BASIC_VALUE.includes(p.type) && !("basicValue" in p)) out.push(`${where}.${name}: no basicValue`);
     else if ((p.type === "Double" || p.type === "FormattedNumber") && typeof p.basicValue !== "number")
       out.push(`${where}.${name}: a ${p.type}'s basicValue must be a number`);
-    else if (p.type === "Boolean" && typeof p.basicValue !== "boolean") out.push(`${where}.${name}: a Boolean's basicValue must be a boolean`);
+    else if (p.type === "Boolean" && typeof p.basicValue !== "boolean")
+      out.push(`${where}.${name}: a Boolean's basicValue must be a boolean`);
     else if (p.type === "String" && typeof p.basicValue !== "string") out.push(`${where}.${name}: a String's basicValue must be a string`);
     if (p.type === "Entity") out.push(...entityProblems(p, `${where}.${name}`));
   }

@@ -32,7 +32,16 @@
 import * as fs from "fs";
 import * as path from "path";
 import * as vm from "vm";
-import { atLeast, cellValueProblems, ERROR_CODES, errorCellValue, MESSAGE_ERRORS, namingProblems, optionProblems, OUTPUT_ERRORS } from "./excel-rules";
+import {
+  atLeast,
+  cellValueProblems,
+  ERROR_CODES,
+  errorCellValue,
+  MESSAGE_ERRORS,
+  namingProblems,
+  optionProblems,
+  OUTPUT_ERRORS,
+} from "./excel-rules";
 import { StandInStorage } from "./standin-storage";
 
 export { StandInStorage } from "./standin-storage";
@@ -358,7 +367,8 @@ export class ExcelStandIn {
    */
   private pass(v: unknown, _id?: string): unknown {
     if (!isCellValue(v)) return v;
-    const code = v.type === "Error" ? String(v.basicValue) : v.type === "Entity" && !this.dataTypes ? String(v.basicValue ?? "#VALUE!") : null;
+    const code =
+      v.type === "Error" ? String(v.basicValue) : v.type === "Entity" && !this.dataTypes ? String(v.basicValue ?? "#VALUE!") : null;
     if (code === null) return this.dataTypes ? v : v.basicValue;
     if (!this.errorsReach) {
       this.refused ??= new StandInError(code);

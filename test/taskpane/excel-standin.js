@@ -54,13 +54,13 @@
     exports.utf8Bytes = utf8Bytes;
     /** CustomFunctions.ErrorCode: its seven members (https://learn.microsoft.com/javascript/api/custom-functions-runtime/customfunctions.errorcode). */
     exports.ERROR_CODES = {
-        invalidValue: "#VALUE!",
-        notAvailable: "#N/A",
-        divisionByZero: "#DIV/0!",
-        invalidNumber: "#NUM!",
-        nullReference: "#NULL!",
-        invalidName: "#NAME?",
-        invalidReference: "#REF!",
+      invalidValue: "#VALUE!",
+      notAvailable: "#N/A",
+      divisionByZero: "#DIV/0!",
+      invalidNumber: "#NUM!",
+      nullReference: "#NULL!",
+      invalidName: "#NAME?",
+      invalidReference: "#REF!",
     };
     /**
      * What a custom function may answer with: ErrorCode's seven less #NAME? and #REF!, "supported as a custom
@@ -72,56 +72,52 @@
     exports.MESSAGE_ERRORS = ["#VALUE!", "#N/A"];
     /** ErrorCellValue.errorType by code (https://learn.microsoft.com/javascript/api/excel/excel.errorcelltype). */
     exports.ERROR_TYPES = {
-        "#DIV/0!": "Div0",
-        "#N/A": "NotAvailable",
-        "#NAME?": "Name",
-        "#NULL!": "Null",
-        "#NUM!": "Num",
-        "#REF!": "Ref",
-        "#VALUE!": "Value",
-        "#SPILL!": "Spill",
-        "#CALC!": "Calc",
-        "#BUSY!": "Busy",
-        "#GETTING_DATA": "GettingData",
-        "#FIELD!": "Field",
+      "#DIV/0!": "Div0",
+      "#N/A": "NotAvailable",
+      "#NAME?": "Name",
+      "#NULL!": "Null",
+      "#NUM!": "Num",
+      "#REF!": "Ref",
+      "#VALUE!": "Value",
+      "#SPILL!": "Spill",
+      "#CALC!": "Calc",
+      "#BUSY!": "Busy",
+      "#GETTING_DATA": "GettingData",
+      "#FIELD!": "Field",
     };
     /** Excel.CellValueType (https://learn.microsoft.com/javascript/api/excel/excel.cellvaluetype). */
     exports.CELL_VALUE_TYPES = [
-        "Array",
-        "Boolean",
-        "Double",
-        "Empty",
-        "Entity",
-        "Error",
-        "ExternalCodeServiceObject",
-        "FormattedNumber",
-        "Function",
-        "LinkedEntity",
-        "LocalImage",
-        "NotAvailable",
-        "Reference",
-        "String",
-        "WebImage",
+      "Array",
+      "Boolean",
+      "Double",
+      "Empty",
+      "Entity",
+      "Error",
+      "ExternalCodeServiceObject",
+      "FormattedNumber",
+      "Function",
+      "LinkedEntity",
+      "LocalImage",
+      "NotAvailable",
+      "Reference",
+      "String",
+      "WebImage",
     ];
     /** An error cell's cell value JSON (ErrorCellValue: https://learn.microsoft.com/javascript/api/excel/excel.errorcellvalue). */
     function errorCellValue(code) {
-        return { type: "Error", basicType: "Error", basicValue: code, errorType: exports.ERROR_TYPES[code] || "Value" };
+      return { type: "Error", basicType: "Error", basicValue: code, errorType: exports.ERROR_TYPES[code] || "Value" };
     }
     /** The code of an ErrorCellValue (by errorType, else its basicValue). */
     function codeOfErrorCell(v) {
-        for (const code of Object.keys(exports.ERROR_TYPES))
-            if (exports.ERROR_TYPES[code] === v.errorType)
-                return code;
-        return typeof v.basicValue === "string" && v.basicValue.startsWith("#") ? v.basicValue : "#VALUE!";
+      for (const code of Object.keys(exports.ERROR_TYPES)) if (exports.ERROR_TYPES[code] === v.errorType) return code;
+      return typeof v.basicValue === "string" && v.basicValue.startsWith("#") ? v.basicValue : "#VALUE!";
     }
     /** Whether requirement-set version `have` is at least `want`, part by part ("1.10" > "1.9"). */
     function atLeast(have, want) {
-        const a = String(have).split(".").map(Number);
-        const b = String(want).split(".").map(Number);
-        for (let i = 0; i < Math.max(a.length, b.length); i++)
-            if ((a[i] || 0) !== (b[i] || 0))
-                return (a[i] || 0) > (b[i] || 0);
-        return true;
+      const a = String(have).split(".").map(Number);
+      const b = String(want).split(".").map(Number);
+      for (let i = 0; i < Math.max(a.length, b.length); i++) if ((a[i] || 0) !== (b[i] || 0)) return (a[i] || 0) > (b[i] || 0);
+      return true;
     }
     // ---- naming ---------------------------------------------------------------------------------------
     /**
@@ -140,14 +136,14 @@
     exports.NAMING_EXCEPTIONS = ["CA"];
     /** What breaks the naming page's rules in one function's metadata ([] when none; exceptions are not problems). */
     function namingProblems(f, exceptions = exports.NAMING_EXCEPTIONS) {
-        const out = [];
-        const id = String(f.id);
-        const name = String(f.name);
-        if (!ID_RULE.test(id) && !exceptions.includes(id))
-            out.push(`id ${id}: must start with a letter, be at least 3 characters, and use only A–Z, 0–9, _ and .`);
-        if (!NAME_RULE.test(name) && !exceptions.includes(name))
-            out.push(`name ${name}: must start with a letter, be at least 3 characters, and use only letters, _ and .`);
-        return out;
+      const out = [];
+      const id = String(f.id);
+      const name = String(f.name);
+      if (!ID_RULE.test(id) && !exceptions.includes(id))
+        out.push(`id ${id}: must start with a letter, be at least 3 characters, and use only A–Z, 0–9, _ and .`);
+      if (!NAME_RULE.test(name) && !exceptions.includes(name))
+        out.push(`name ${name}: must start with a letter, be at least 3 characters, and use only letters, _ and .`);
+      return out;
     }
     /**
      * What a function's `options` may not combine: "A function can't use both the stream and cancelable
@@ -160,13 +156,12 @@
      * result", so the default reads a matrix as one result.
      */
     function optionProblems(f, oneValue = false) {
-        const o = f.options || {};
-        const out = [];
-        if (o.cancelable && o.stream)
-            out.push("a function can't be both stream and cancelable");
-        if (oneValue && o.cancelable && f.result && f.result.dimensionality === "matrix")
-            out.push("cancelable with a matrix result (the strict reading of custom-functions-web-reqs)");
-        return out;
+      const o = f.options || {};
+      const out = [];
+      if (o.cancelable && o.stream) out.push("a function can't be both stream and cancelable");
+      if (oneValue && o.cancelable && f.result && f.result.dimensionality === "matrix")
+        out.push("cancelable with a matrix result (the strict reading of custom-functions-web-reqs)");
+      return out;
     }
     const isObject = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
     /** Types whose page example carries no basicValue of its own (an image has its address; an entity's is read-only). */
@@ -184,76 +179,59 @@
      *    properties name existing properties.
      */
     function entityProblems(v, where = "entity") {
-        if (!isObject(v))
-            return [`${where}: not an object`];
-        const out = [];
-        if (typeof v.text !== "string")
-            out.push(`${where}: no text`);
-        const props = v.properties === undefined ? {} : v.properties;
-        if (!isObject(props))
-            return out.concat(`${where}: properties is not an object`);
-        for (const [name, p] of Object.entries(props)) {
-            if (!isObject(p) || typeof p.type !== "string") {
-                out.push(`${where}.${name}: no type`);
-                continue;
-            }
-            if (!exports.CELL_VALUE_TYPES.includes(p.type))
-                out.push(`${where}.${name}: unknown type ${p.type}`);
-            else if (!NO_BASIC_VALUE.includes(p.type) && !("basicValue" in p))
-                out.push(`${where}.${name}: no basicValue`);
-            else if ((p.type === "Double" || p.type === "FormattedNumber") && typeof p.basicValue !== "number")
-                out.push(`${where}.${name}: a ${p.type}'s basicValue must be a number`);
-            else if (p.type === "Boolean" && typeof p.basicValue !== "boolean")
-                out.push(`${where}.${name}: a Boolean's basicValue must be a boolean`);
-            else if (p.type === "String" && typeof p.basicValue !== "string")
-                out.push(`${where}.${name}: a String's basicValue must be a string`);
-            if (p.type === "Entity")
-                out.push(...entityProblems(p, `${where}.${name}`));
+      if (!isObject(v)) return [`${where}: not an object`];
+      const out = [];
+      if (typeof v.text !== "string") out.push(`${where}: no text`);
+      const props = v.properties === undefined ? {} : v.properties;
+      if (!isObject(props)) return out.concat(`${where}: properties is not an object`);
+      for (const [name, p] of Object.entries(props)) {
+        if (!isObject(p) || typeof p.type !== "string") {
+          out.push(`${where}.${name}: no type`);
+          continue;
         }
-        const card = isObject(v.layouts) && isObject(v.layouts.card) ? v.layouts.card : null;
-        if (card) {
-            const named = [];
-            for (const key of ["title", "subTitle", "mainImage"]) {
-                const ref = card[key];
-                if (isObject(ref) && typeof ref.property === "string")
-                    named.push(ref.property);
-            }
-            for (const s of Array.isArray(card.sections) ? card.sections : [])
-                if (isObject(s) && Array.isArray(s.properties))
-                    for (const p of s.properties)
-                        named.push(String(p));
-            for (const p of named)
-                if (!(p in props))
-                    out.push(`${where}: the layout names ${p}, which is not among its properties`);
+        if (!exports.CELL_VALUE_TYPES.includes(p.type)) out.push(`${where}.${name}: unknown type ${p.type}`);
+        else if (!NO_BASIC_VALUE.includes(p.type) && !("basicValue" in p)) out.push(`${where}.${name}: no basicValue`);
+        else if ((p.type === "Double" || p.type === "FormattedNumber") && typeof p.basicValue !== "number")
+          out.push(`${where}.${name}: a ${p.type}'s basicValue must be a number`);
+        else if (p.type === "Boolean" && typeof p.basicValue !== "boolean")
+          out.push(`${where}.${name}: a Boolean's basicValue must be a boolean`);
+        else if (p.type === "String" && typeof p.basicValue !== "string")
+          out.push(`${where}.${name}: a String's basicValue must be a string`);
+        if (p.type === "Entity") out.push(...entityProblems(p, `${where}.${name}`));
+      }
+      const card = isObject(v.layouts) && isObject(v.layouts.card) ? v.layouts.card : null;
+      if (card) {
+        const named = [];
+        for (const key of ["title", "subTitle", "mainImage"]) {
+          const ref = card[key];
+          if (isObject(ref) && typeof ref.property === "string") named.push(ref.property);
         }
-        return out;
+        for (const s of Array.isArray(card.sections) ? card.sections : [])
+          if (isObject(s) && Array.isArray(s.properties)) for (const p of s.properties) named.push(String(p));
+        for (const p of named) if (!(p in props)) out.push(`${where}: the layout names ${p}, which is not among its properties`);
+      }
+      return out;
     }
     /** What is wrong with a cell value a function answers with ([] when none): a known type; an entity by entityProblems. */
     function cellValueProblems(v) {
-        if (!isObject(v) || typeof v.type !== "string")
-            return ["not a cell value"];
-        if (!exports.CELL_VALUE_TYPES.includes(v.type))
-            return [`unknown type ${v.type}`];
-        return v.type === "Entity" ? entityProblems(v) : [];
+      if (!isObject(v) || typeof v.type !== "string") return ["not a cell value"];
+      if (!exports.CELL_VALUE_TYPES.includes(v.type)) return [`unknown type ${v.type}`];
+      return v.type === "Entity" ? entityProblems(v) : [];
     }
     // ---- sizes ----------------------------------------------------------------------------------------
     /** UTF-8 bytes of a string: what a payload of JSON text weighs on the wire. */
     function utf8Bytes(s) {
-        let n = 0;
-        for (let i = 0; i < s.length; i++) {
-            const c = s.charCodeAt(i);
-            if (c < 0x80)
-                n += 1;
-            else if (c < 0x800)
-                n += 2;
-            else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-                n += 4; // a surrogate pair: one code point of 4 bytes
-                i++;
-            }
-            else
-                n += 3;
-        }
-        return n;
+      let n = 0;
+      for (let i = 0; i < s.length; i++) {
+        const c = s.charCodeAt(i);
+        if (c < 0x80) n += 1;
+        else if (c < 0x800) n += 2;
+        else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+          n += 4; // a surrogate pair: one code point of 4 bytes
+          i++;
+        } else n += 3;
+      }
+      return n;
     }
     /**
      * Excel on the web's payload limit: "Excel on the web has a payload size limit for requests and

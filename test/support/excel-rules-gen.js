@@ -2,7 +2,7 @@
  * Writes the browser copy of test/support/excel-rules.ts into test/taskpane/excel-standin.js, between its
  * "excel-rules" markers: the module transpiled by TypeScript (no types, CommonJS) and wrapped so that it
  * defines one `RULES` object in the stand-in's scope. The copy is generated, never edited by hand:
- * test/support/excel-rules.test.ts fails when it differs from what this makes.
+ * test/support/excel-runtime.test.ts fails when it differs from what this makes.
  *
  *   node test/support/excel-rules-gen.js          write the copy
  *   node test/support/excel-rules-gen.js --check  exit 1 if the copy is out of date

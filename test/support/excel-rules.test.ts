@@ -1,10 +1,8 @@
 /**
- * The Excel rules both stand-ins share (excel-rules.ts), each against the page it copies, and the
- * browser stand-in's generated copy of them (excel-rules-gen.js) being the one the generator makes.
+ * The Excel rules both stand-ins share (excel-rules.ts), each against the page it copies. That the browser
+ * stand-in's copy is the generated one is checked in excel-runtime.test.ts (a child process: Prettier).
  */
 import { cellValueProblems, entityProblems, namingProblems, optionProblems, PAYLOAD_LIMIT_BYTES, utf8Bytes } from "./excel-rules";
-
-const { upToDate } = require("./excel-rules-gen") as { upToDate(): Promise<boolean> };
 
 describe("naming (custom-functions-naming: start with a letter, at least three characters)", () => {
   test.each([
@@ -112,8 +110,4 @@ describe("payload size (resource-limits: 5MB, in bytes)", () => {
   test("5MB is read as 5,000,000 bytes", () => {
     expect(PAYLOAD_LIMIT_BYTES).toBe(5_000_000);
   });
-});
-
-test("the browser stand-in's copy of the rules is the generated one (node test/support/excel-rules-gen.js)", async () => {
-  expect(await upToDate()).toBe(true);
 });

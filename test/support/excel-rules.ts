@@ -2,7 +2,7 @@
  * Excel's cell-value and metadata rules, one copy for both Excel stand-ins: the custom-functions runtime
  * (test/support/excel-runtime.ts, in Node) imports it, and the Excel API stand-in
  * (test/taskpane/excel-standin.js, plain browser JavaScript) carries a generated copy of it between its
- * "excel-rules" markers (test/support/excel-rules-gen.js writes it; test/support/excel-rules.test.ts fails
+ * "excel-rules" markers (test/support/excel-rules-gen.js writes it; test/support/excel-runtime.test.ts fails
  * when the copy is not what the generator makes). Each rule cites the Microsoft page it copies.
  *
  * Self-contained on purpose: no imports, no Node or DOM globals, so the transpiled text runs in a page.

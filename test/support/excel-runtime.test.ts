@@ -4,6 +4,8 @@
  * cell recalculated whatever the order of its old call's cancellation, error inputs where data types are
  * off, and OfficeRuntime.storage full or failing to read.
  */
+import { spawnSync } from "child_process";
+import * as path from "path";
 import { ExcelStandIn, StandInError, StandInStorage, errorCell, type CancelOrder } from "./excel-runtime";
 import { startSandbox, Sandbox } from "../../sandbox/server";
 import * as data from "../../sandbox/dataset";
@@ -102,4 +104,10 @@ describe("OfficeRuntime.storage (10 MB per domain; reads that fail)", () => {
     s.faults.read = undefined;
     expect(await xl.call("DENUMIRE", [cui])).toEqual([[data.company(cui)!.denumire]]);
   }, 20_000);
+});
+
+test("the browser stand-in's copy of the rules is the generated one (node test/support/excel-rules-gen.js)", () => {
+  const check = spawnSync(process.execPath, [path.join(__dirname, "excel-rules-gen.js"), "--check"], { encoding: "utf8" });
+  expect(check.stderr).toBe("");
+  expect(check.status).toBe(0);
 });

@@ -26,6 +26,7 @@ const SLOW = [
   "<rootDir>/test/sandbox/startup.test.ts",
   "<rootDir>/test/security/**/*.test.ts",
   "<rootDir>/test/server/**/*.test.ts",
+  "<rootDir>/test/support/excel-runtime.test.ts",
   "<rootDir>/test/taskpane/**/*.browser.test.ts",
   "<rootDir>/test/taskpane/sheets.test.ts",
 ];

@@ -8,6 +8,7 @@
 import type { PlanName } from "../api/types";
 import { isPlanName } from "../engine/subscription-plans";
 import { MemoryStore, type KeyValueStore } from "../engine/store";
+import { withTimeout } from "../engine/answer-store";
 import { BATCH_WINDOW, DEFAULT_GUARD_THRESHOLD } from "../engine/options";
 import type { Lang } from "./messages";
 
@@ -150,12 +151,17 @@ function clean(value: string | null | undefined): string | null {
   return v === "" ? null : v;
 }
 
+/** How long a settings read may take before it counts as failed (as the answer store's reads). */
+const SETTINGS_READ_TIMEOUT_MS = 3000;
+
 /** Reads the settings from storage once per runtime; later calls return the same promise. */
 export function loadSettings(): Promise<Settings> {
   const s = shared();
   if (!s.loading) {
     const store = settingsStore();
-    s.loading = Promise.all(Object.values(STORAGE_KEYS).map((k) => store.getItem(k))).then(
+    // A read may never settle ("In the event the Promise does not resolve…", OfficeRuntime.storage.getItem;
+    // office-js #1058): after 3 s it fails like a read that failed, and the next use reads again.
+    s.loading = Promise.all(Object.values(STORAGE_KEYS).map((k) => withTimeout(store.getItem(k), SETTINGS_READ_TIMEOUT_MS, "read"))).then(
       ([apiKey, baseUrl, plan, language, windowMs, guard]) => {
         const w = Number(windowMs);
         const choice = language === "en" || language === "ro" ? language : null;

@@ -23,10 +23,28 @@
  *    refused (#VALUE!, recorded in `violations`), and only #VALUE! and #N/A keep their message
  *    ("The #VALUE! and #N/A errors also support custom error messages",
  *    https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-errors).
+ *  - A function whose id or name breaks the naming page's rules does not load (#NAME?), FIRMA.CA aside as
+ *    the one named exception; an entity answered is held to the entity-card page (excel-rules.ts);
+ *    errors reach only `any` parameters, as ErrorCellValue only where data types are on; a range for a
+ *    scalar parameter, which no page defines, is #VALUE!; `recalculate` cancels and re-invokes in any
+ *    order; OfficeRuntime.storage has its 10 MB, its quota error and reads that fail (standin-storage.ts).
  */
 import * as fs from "fs";
 import * as path from "path";
 import * as vm from "vm";
+import {
+  atLeast,
+  cellValueProblems,
+  ERROR_CODES,
+  errorCellValue,
+  MESSAGE_ERRORS,
+  namingProblems,
+  optionProblems,
+  OUTPUT_ERRORS,
+} from "./excel-rules";
+import { StandInStorage } from "./standin-storage";
+
+export { StandInStorage } from "./standin-storage";
 
 const { ensureBuildSync } = require("./builds") as { ensureBuildSync(kind: "local"): string };
 /**
@@ -53,55 +71,13 @@ export class StandInError {
   ) {}
 }
 
-/** CustomFunctions.ErrorCode: its seven members (https://learn.microsoft.com/javascript/api/custom-functions-runtime/customfunctions.errorcode). */
-const ERROR_CODES = {
-  invalidValue: "#VALUE!",
-  notAvailable: "#N/A",
-  divisionByZero: "#DIV/0!",
-  invalidNumber: "#NUM!",
-  nullReference: "#NULL!",
-  invalidName: "#NAME?",
-  invalidReference: "#REF!",
-};
-/** What a custom function may answer with (the other two codes are input errors only). */
-const OUTPUT_ERRORS = new Set(["#VALUE!", "#N/A", "#DIV/0!", "#NUM!", "#NULL!"]);
-/** The errors whose custom message Excel shows. */
-const MESSAGE_ERRORS = new Set(["#VALUE!", "#N/A"]);
-/** Excel.CellValueType (https://learn.microsoft.com/javascript/api/excel/excel.cellvaluetype). */
-const CELL_VALUE_TYPES = new Set([
-  "Array",
-  "Boolean",
-  "Double",
-  "Empty",
-  "Entity",
-  "Error",
-  "ExternalCodeServiceObject",
-  "FormattedNumber",
-  "Function",
-  "LinkedEntity",
-  "LocalImage",
-  "NotAvailable",
-  "Reference",
-  "String",
-  "WebImage",
-]);
-/** ErrorCellValue.errorType by code (https://learn.microsoft.com/javascript/api/excel/excel.errorcelltype). */
-const ERROR_TYPES: Record<string, string> = {
-  "#DIV/0!": "Div0",
-  "#N/A": "NotAvailable",
-  "#NAME?": "Name",
-  "#NULL!": "Null",
-  "#NUM!": "Num",
-  "#REF!": "Ref",
-  "#VALUE!": "Value",
-  "#SPILL!": "Spill",
-  "#CALC!": "Calc",
-  "#BUSY!": "Busy",
-};
+const OUTPUT = new Set(OUTPUT_ERRORS);
+const MESSAGES = new Set(MESSAGE_ERRORS);
 
 /** A cell that holds an Excel error, as a test passes it to `call` (the stand-in hands it on by Excel's rules). */
-export function errorCell(code: keyof typeof ERROR_TYPES | string): { type: "Error"; errorType: string; basicValue: string } {
-  return { type: "Error", errorType: ERROR_TYPES[code] ?? "Value", basicValue: code };
+export function errorCell(code: string): { type: "Error"; errorType: string; basicValue: string } {
+  const { type, errorType, basicValue } = errorCellValue(code);
+  return { type, errorType, basicValue };
 }
 
 /** A cell value JSON object (a data type: entity, formatted number, error…). */
@@ -113,26 +89,6 @@ function isCellValue(v: unknown): v is { type: string; basicValue?: unknown; bas
     !(v instanceof StandInError) &&
     typeof (v as { type?: unknown }).type === "string"
   );
-}
-
-/** Storage shaped like OfficeRuntime.storage; `data` can be carried over to simulate reopening. */
-export class StandInStorage {
-  constructor(readonly data = new Map<string, string>()) {}
-  async getItem(k: string) {
-    return this.data.has(k) ? this.data.get(k)! : null;
-  }
-  async setItem(k: string, v: string) {
-    this.data.set(k, v);
-  }
-  async removeItem(k: string) {
-    this.data.delete(k);
-  }
-  async getItems(keys: string[]) {
-    return Object.fromEntries(keys.map((k) => [k, this.data.get(k) ?? null]));
-  }
-  async setItems(items: Record<string, string>) {
-    for (const [k, v] of Object.entries(items)) this.data.set(k, v);
-  }
 }
 
 export interface Invocation {
@@ -162,7 +118,16 @@ export interface StandInOptions {
    * second stand-in to reopen the workbook over the same browser storage.
    */
   indexedDB?: unknown;
+  /**
+   * Refuse a cancelable function whose result is a matrix, the stricter reading of custom-functions-web-reqs
+   * ("Only asynchronous custom functions which return one value can use the @cancelable JSDoc tag"; see
+   * excel-rules.ts optionProblems). Off by default: the page says it of streaming functions. @default false
+   */
+  cancelableReturnsOneValue?: boolean;
 }
+
+/** The order in which Excel cancels a cell's old call and starts its new one (`recalculate`). */
+export type CancelOrder = "cancelFirst" | "invokeFirst" | "together";
 
 /**
  * `f` over every cell of a value or a range (rows of cells, or a row that is one value), keeping the
@@ -192,14 +157,6 @@ function plainMatrix(v: unknown[]): boolean {
   return true;
 }
 
-/** Whether version `have` is at least `want` ("1.10" > "1.4"). */
-function atLeast(have: string, want: string): boolean {
-  const a = have.split(".").map(Number);
-  const b = want.split(".").map(Number);
-  for (let i = 0; i < Math.max(a.length, b.length); i++) if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) > (b[i] ?? 0);
-  return true;
-}
-
 export class ExcelStandIn {
   readonly associated = new Map<string, (...args: unknown[]) => unknown>();
   readonly metadata: FunctionMeta[];
@@ -208,8 +165,17 @@ export class ExcelStandIn {
   /** The metadata's top-level flags. */
   readonly allowCustomData: boolean;
   readonly allowErrors: boolean;
-  /** Answers Excel refused (an output error it does not accept, an object where data types are off). */
+  /** Answers Excel refused (an output error it does not accept, an object where data types are off, a bad entity). */
   readonly violations: string[] = [];
+  /**
+   * Functions Excel would not load, id → why (the naming page's rules, options that cannot go together):
+   * calling one answers #NAME?, as a formula naming no function does. FIRMA.CA loads only as the named
+   * exception of excel-rules.ts NAMING_EXCEPTIONS, listed in `exceptions`.
+   */
+  readonly notLoaded = new Map<string, string[]>();
+  readonly exceptions: string[] = [];
+  /** Calls whose outcome no page defines (a range for a scalar parameter), so that a test can see it relied on one. */
+  readonly unspecified: string[] = [];
   private readonly dataTypes: boolean;
 
   constructor(
@@ -222,6 +188,11 @@ export class ExcelStandIn {
     const json = JSON.parse(fs.readFileSync(path.join(dist, options.metadataFile ?? "functions.json"), "utf8"));
     this.metadata = json.functions;
     this.metaById = new Map(this.metadata.map((f) => [f.id, f]));
+    for (const f of this.metadata) {
+      const problems = [...namingProblems(f), ...optionProblems(f, options.cancelableReturnsOneValue)];
+      if (problems.length > 0) this.notLoaded.set(f.id, problems);
+      else if (namingProblems(f, []).length > 0) this.exceptions.push(f.id);
+    }
     this.allowCustomData = json.allowCustomDataForDataTypeAny === true;
     this.allowErrors = json.allowErrorForDataTypeAny === true;
     // Data types need the flag and CustomFunctionsRuntime 1.4 (the manifest asks 1.3: an Excel may have less).
@@ -304,21 +275,33 @@ export class ExcelStandIn {
   invokeAs(id: string, fn: (...args: unknown[]) => unknown, args: unknown[], invocation: Invocation = {}): Promise<unknown> {
     const m = this.metaById.get(id);
     if (!m) return Promise.reject(new Error(`FIRMA.${id} is not in functions.json`));
+    if (this.notLoaded.has(id)) return Promise.resolve(new StandInError("#NAME?"));
     const params = m.parameters;
     const shaped: unknown[] = new Array(params.length);
     this.refused = null;
     for (let i = 0; i < params.length; i++) {
       const p = params[i];
-      const v = i < args.length ? args[i] : null;
+      let v = i < args.length ? args[i] : null;
       if (v === undefined || v === null) {
         if (!p.optional) return Promise.reject(new Error(`FIRMA.${id}: ${p.name} is required`));
         shaped[i] = null;
         continue;
       }
+      if (p.dimensionality !== "matrix" && Array.isArray(v)) {
+        // A one-cell reference is its cell. A larger range for a scalar parameter: no page says what Excel
+        // does ("Excel will pass a range of cell data as a two-dimensional array" is said of matrix
+        // parameters, custom-functions-parameter-options). The stand-in picks no cell: it hands the range on
+        // as it is, for the function to refuse, and records that the test relied on what no page defines.
+        const one = v.length === 1 && (!Array.isArray(v[0]) || v[0].length === 1);
+        if (one) v = Array.isArray(v[0]) ? v[0][0] : v[0];
+        else this.unspecified.push(`FIRMA.${id}: a range passed to the scalar parameter ${p.name}`);
+      }
+      // "All parameters with the type any or any[][] can accept errors as input values" (custom-functions-json).
+      this.errorsReach = this.allowErrors && (p.type === undefined || p.type === "any");
       const handed = Array.isArray(v) ? eachCell(v, this.pass, this, id) : this.pass(v);
       shaped[i] = p.dimensionality === "matrix" && !Array.isArray(handed) ? [[handed]] : handed;
     }
-    // An error argument without allowErrorForDataTypeAny: Excel answers with it, the function is not called.
+    // An error argument Excel does not hand on: Excel answers with it, the function is not called.
     const refused = this.refused as StandInError | null;
     if (refused) return Promise.resolve(refused);
     if (m.options?.cancelable) shaped.push(invocation);
@@ -335,8 +318,29 @@ export class ExcelStandIn {
     return Promise.resolve(h.ok(answer));
   }
 
+  /**
+   * Cancels `old` (a cell's previous invocation) and calls FIRMA.<id> again for the same cell, in `order`:
+   * "The ordering between the cancellation of the old function call and the new invocation is not
+   * guaranteed … the new invocation may fire before, after, or at the same time as the onCanceled callback
+   * for the old call" (https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-web-reqs#cancel-a-function).
+   * "together": the new call and the cancellation in one turn, the call first.
+   */
+  async recalculate(id: string, args: unknown[], old: Invocation, order: CancelOrder, next: Invocation = {}): Promise<unknown> {
+    const cancel = () => old.onCanceled?.();
+    if (order === "cancelFirst") {
+      cancel();
+      return this.call(id, args, next);
+    }
+    const p = this.call(id, args, next);
+    if (order === "together") cancel();
+    else await new Promise((r) => setTimeout(r, 0)).then(cancel);
+    return p;
+  }
+
   /** The error argument that answers the call being shaped (set by pass()). */
   private refused: StandInError | null = null;
+  /** Whether the parameter being shaped takes error inputs (allowErrorForDataTypeAny and type any). */
+  private errorsReach = false;
   private readonly shownBy = new Map<string, { ok: (v: unknown) => unknown; fail: (e: unknown) => unknown }>();
 
   /** How FIRMA.<id>'s answer is shown, made once per function. */
@@ -354,18 +358,23 @@ export class ExcelStandIn {
     return h;
   }
 
-  /** One argument as Excel hands it on: without data types a cell gives its basic value; an entity's is #VALUE! (EntityCellValue.basicValue). */
+  /**
+   * One argument as Excel hands it on: without data types a cell gives its basic value; an entity's is
+   * #VALUE! (EntityCellValue.basicValue). An error reaches the function only where errorsReach; as "a
+   * data types error object" (an ErrorCellValue) only where data types are on
+   * (custom-functions-data-types-concepts: "custom functions only support the errors included in the
+   * CustomFunctions.Error object"), else as a CustomFunctions.Error: no page promises the JSON there.
+   */
   private pass(v: unknown, _id?: string): unknown {
     if (!isCellValue(v)) return v;
-    const value = this.dataTypes
-      ? v
-      : v.type === "Entity"
-        ? errorCell(String(v.basicValue ?? "#VALUE!"))
-        : v.type === "Error"
-          ? v
-          : v.basicValue;
-    if (isCellValue(value) && value.type === "Error" && !this.allowErrors) this.refused ??= new StandInError(String(value.basicValue));
-    return value;
+    const code =
+      v.type === "Error" ? String(v.basicValue) : v.type === "Entity" && !this.dataTypes ? String(v.basicValue ?? "#VALUE!") : null;
+    if (code === null) return this.dataTypes ? v : v.basicValue;
+    if (!this.errorsReach) {
+      this.refused ??= new StandInError(code);
+      return null;
+    }
+    return this.dataTypes ? (v.type === "Error" ? v : errorCell(code)) : new StandInError(code);
   }
 
   private shownCell(v: unknown, id?: string): unknown {
@@ -377,15 +386,16 @@ export class ExcelStandIn {
     // A matrix of plain values shows as it is: no copy (the bench shows 100,000 of them).
     if (Array.isArray(v)) return plainMatrix(v) ? v : eachCell(v, this.shownCell, this, id);
     if (v instanceof StandInError) {
-      if (!OUTPUT_ERRORS.has(v.code)) {
+      if (!OUTPUT.has(v.code)) {
         this.violations.push(`FIRMA.${id} answered ${v.code}, which Excel does not accept as an output`);
         return new StandInError("#VALUE!");
       }
-      return MESSAGE_ERRORS.has(v.code) ? v : new StandInError(v.code);
+      return MESSAGES.has(v.code) ? v : new StandInError(v.code);
     }
     if (typeof v === "object" && v !== null) {
-      if (!this.dataTypes || !isCellValue(v) || !CELL_VALUE_TYPES.has(v.type)) {
-        this.violations.push(`FIRMA.${id} answered an object where Excel shows #VALUE!`);
+      const problems = this.dataTypes ? cellValueProblems(v) : ["data types are off"];
+      if (problems.length > 0) {
+        this.violations.push(`FIRMA.${id} answered an object where Excel shows #VALUE!: ${problems.join("; ")}`);
         return new StandInError("#VALUE!");
       }
     }

@@ -32,36 +32,223 @@
   "use strict";
   if (window.top !== window) return; // the page only, not the frames office.js opens
 
-  const ERROR_CODES = {
-    invalidValue: "#VALUE!",
-    notAvailable: "#N/A",
-    divisionByZero: "#DIV/0!",
-    invalidNumber: "#NUM!",
-    nullReference: "#NULL!",
-    invalidName: "#NAME?",
-    invalidReference: "#REF!",
-  };
+  // ---- excel-rules: generated from test/support/excel-rules.ts by test/support/excel-rules-gen.js; do not edit ----
+  const RULES = (() => {
+    const exports = {};
+    /**
+     * Excel's cell-value and metadata rules, one copy for both Excel stand-ins: the custom-functions runtime
+     * (test/support/excel-runtime.ts, in Node) imports it, and the Excel API stand-in
+     * (test/taskpane/excel-standin.js, plain browser JavaScript) carries a generated copy of it between its
+     * "excel-rules" markers (test/support/excel-rules-gen.js writes it; test/support/excel-runtime.test.ts fails
+     * when the copy is not what the generator makes). Each rule cites the Microsoft page it copies.
+     *
+     * Self-contained on purpose: no imports, no Node or DOM globals, so the transpiled text runs in a page.
+     */
+    exports.errorCellValue = errorCellValue;
+    exports.codeOfErrorCell = codeOfErrorCell;
+    exports.atLeast = atLeast;
+    exports.namingProblems = namingProblems;
+    exports.optionProblems = optionProblems;
+    exports.entityProblems = entityProblems;
+    exports.cellValueProblems = cellValueProblems;
+    exports.utf8Bytes = utf8Bytes;
+    /** CustomFunctions.ErrorCode: its seven members (https://learn.microsoft.com/javascript/api/custom-functions-runtime/customfunctions.errorcode). */
+    exports.ERROR_CODES = {
+      invalidValue: "#VALUE!",
+      notAvailable: "#N/A",
+      divisionByZero: "#DIV/0!",
+      invalidNumber: "#NUM!",
+      nullReference: "#NULL!",
+      invalidName: "#NAME?",
+      invalidReference: "#REF!",
+    };
+    /**
+     * What a custom function may answer with: ErrorCode's seven less #NAME? and #REF!, "supported as a custom
+     * function input error, but not as a custom function output error"; only #VALUE! and #N/A show a message
+     * ("The #VALUE! and #N/A errors also support custom error messages",
+     * https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-errors).
+     */
+    exports.OUTPUT_ERRORS = ["#VALUE!", "#N/A", "#DIV/0!", "#NUM!", "#NULL!"];
+    exports.MESSAGE_ERRORS = ["#VALUE!", "#N/A"];
+    /** ErrorCellValue.errorType by code (https://learn.microsoft.com/javascript/api/excel/excel.errorcelltype). */
+    exports.ERROR_TYPES = {
+      "#DIV/0!": "Div0",
+      "#N/A": "NotAvailable",
+      "#NAME?": "Name",
+      "#NULL!": "Null",
+      "#NUM!": "Num",
+      "#REF!": "Ref",
+      "#VALUE!": "Value",
+      "#SPILL!": "Spill",
+      "#CALC!": "Calc",
+      "#BUSY!": "Busy",
+      "#GETTING_DATA": "GettingData",
+      "#FIELD!": "Field",
+    };
+    /** Excel.CellValueType (https://learn.microsoft.com/javascript/api/excel/excel.cellvaluetype). */
+    exports.CELL_VALUE_TYPES = [
+      "Array",
+      "Boolean",
+      "Double",
+      "Empty",
+      "Entity",
+      "Error",
+      "ExternalCodeServiceObject",
+      "FormattedNumber",
+      "Function",
+      "LinkedEntity",
+      "LocalImage",
+      "NotAvailable",
+      "Reference",
+      "String",
+      "WebImage",
+    ];
+    /** An error cell's cell value JSON (ErrorCellValue: https://learn.microsoft.com/javascript/api/excel/excel.errorcellvalue). */
+    function errorCellValue(code) {
+      return { type: "Error", basicType: "Error", basicValue: code, errorType: exports.ERROR_TYPES[code] || "Value" };
+    }
+    /** The code of an ErrorCellValue (by errorType, else its basicValue). */
+    function codeOfErrorCell(v) {
+      for (const code of Object.keys(exports.ERROR_TYPES)) if (exports.ERROR_TYPES[code] === v.errorType) return code;
+      return typeof v.basicValue === "string" && v.basicValue.startsWith("#") ? v.basicValue : "#VALUE!";
+    }
+    /** Whether requirement-set version `have` is at least `want`, part by part ("1.10" > "1.9"). */
+    function atLeast(have, want) {
+      const a = String(have).split(".").map(Number);
+      const b = String(want).split(".").map(Number);
+      for (let i = 0; i < Math.max(a.length, b.length); i++) if ((a[i] || 0) !== (b[i] || 0)) return (a[i] || 0) > (b[i] || 0);
+      return true;
+    }
+    // ---- naming ---------------------------------------------------------------------------------------
+    /**
+     * "Both must start with a letter and be at least three characters. id: Only A–Z, 0–9, underscore, and
+     * period characters are allowed. name: Any Unicode alphabetic characters, underscore, and period
+     * characters are allowed." (https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-naming)
+     */
+    const ID_RULE = /^[A-Z][A-Z0-9_.]{2,}$/;
+    const NAME_RULE = /^\p{L}[\p{L}_.]{2,}$/u;
+    /**
+     * The one exception FIRMA ships on purpose: FIRMA.CA (id and Romanian name, 2 characters) predates the
+     * function table and workbooks use it (docs/excel.md, "The English names"; scripts/localize-functions.js
+     * SHORT_NAMES_KEPT). The page forbids it, so a real Excel may refuse it: the stand-ins load it only
+     * because it is named here, and `namingProblems` reports it as an exception, never silently.
+     */
+    exports.NAMING_EXCEPTIONS = ["CA"];
+    /** What breaks the naming page's rules in one function's metadata ([] when none; exceptions are not problems). */
+    function namingProblems(f, exceptions = exports.NAMING_EXCEPTIONS) {
+      const out = [];
+      const id = String(f.id);
+      const name = String(f.name);
+      if (!ID_RULE.test(id) && !exceptions.includes(id))
+        out.push(`id ${id}: must start with a letter, be at least 3 characters, and use only A–Z, 0–9, _ and .`);
+      if (!NAME_RULE.test(name) && !exceptions.includes(name))
+        out.push(`name ${name}: must start with a letter, be at least 3 characters, and use only letters, _ and .`);
+      return out;
+    }
+    /**
+     * What a function's `options` may not combine: "A function can't use both the stream and cancelable
+     * properties" (https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-json#options;
+     * custom-functions-json-autogeneration, "@cancelable"). `oneValue`: also refuse a cancelable function
+     * whose result is a matrix, the stricter reading of "Only asynchronous custom functions which return one
+     * value can use the @cancelable JSDoc tag" (custom-functions-web-reqs, "Cancel a function"); the page
+     * says it of streaming functions, which return many values over time, and the json page's options table
+     * says cancelable functions are "typically only used for asynchronous functions that return a single
+     * result", so the default reads a matrix as one result.
+     */
+    function optionProblems(f, oneValue = false) {
+      const o = f.options || {};
+      const out = [];
+      if (o.cancelable && o.stream) out.push("a function can't be both stream and cancelable");
+      if (oneValue && o.cancelable && f.result && f.result.dimensionality === "matrix")
+        out.push("cancelable with a matrix result (the strict reading of custom-functions-web-reqs)");
+      return out;
+    }
+    const isObject = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
+    /** Types whose page example carries no basicValue of its own (an image has its address; an entity's is read-only). */
+    const NO_BASIC_VALUE = ["WebImage", "LocalImage", "Entity", "LinkedEntity", "Array", "Empty", "Error", "Reference", "Function"];
+    /**
+     * What is wrong with an entity value (EntityCellValue) Excel would refuse or not show ([] when none):
+     *  - `text`, "the text shown when a cell with this value is rendered" (excel.entitycellvalue), a string:
+     *    every example of the pages has one and FIRMA relies on it being shown;
+     *  - each property: "Each nested property, or data type, must have a type and basicValue setting"
+     *    (https://learn.microsoft.com/office/dev/add-ins/excel/excel-data-types-entity-card#card-properties),
+     *    the type one of Excel.CellValueType; images and nested entities, whose own examples have none, are
+     *    held to their type only (a nested entity is checked in turn);
+     *  - layouts: "A nested data type must be defined in properties before it can be assigned in layouts"
+     *    (the same page, "Card layout"): the card's title, subTitle, mainImage and every section's
+     *    properties name existing properties.
+     */
+    function entityProblems(v, where = "entity") {
+      if (!isObject(v)) return [`${where}: not an object`];
+      const out = [];
+      if (typeof v.text !== "string") out.push(`${where}: no text`);
+      const props = v.properties === undefined ? {} : v.properties;
+      if (!isObject(props)) return out.concat(`${where}: properties is not an object`);
+      for (const [name, p] of Object.entries(props)) {
+        if (!isObject(p) || typeof p.type !== "string") {
+          out.push(`${where}.${name}: no type`);
+          continue;
+        }
+        if (!exports.CELL_VALUE_TYPES.includes(p.type)) out.push(`${where}.${name}: unknown type ${p.type}`);
+        else if (!NO_BASIC_VALUE.includes(p.type) && !("basicValue" in p)) out.push(`${where}.${name}: no basicValue`);
+        else if ((p.type === "Double" || p.type === "FormattedNumber") && typeof p.basicValue !== "number")
+          out.push(`${where}.${name}: a ${p.type}'s basicValue must be a number`);
+        else if (p.type === "Boolean" && typeof p.basicValue !== "boolean")
+          out.push(`${where}.${name}: a Boolean's basicValue must be a boolean`);
+        else if (p.type === "String" && typeof p.basicValue !== "string")
+          out.push(`${where}.${name}: a String's basicValue must be a string`);
+        if (p.type === "Entity") out.push(...entityProblems(p, `${where}.${name}`));
+      }
+      const card = isObject(v.layouts) && isObject(v.layouts.card) ? v.layouts.card : null;
+      if (card) {
+        const named = [];
+        for (const key of ["title", "subTitle", "mainImage"]) {
+          const ref = card[key];
+          if (isObject(ref) && typeof ref.property === "string") named.push(ref.property);
+        }
+        for (const s of Array.isArray(card.sections) ? card.sections : [])
+          if (isObject(s) && Array.isArray(s.properties)) for (const p of s.properties) named.push(String(p));
+        for (const p of named) if (!(p in props)) out.push(`${where}: the layout names ${p}, which is not among its properties`);
+      }
+      return out;
+    }
+    /** What is wrong with a cell value a function answers with ([] when none): a known type; an entity by entityProblems. */
+    function cellValueProblems(v) {
+      if (!isObject(v) || typeof v.type !== "string") return ["not a cell value"];
+      if (!exports.CELL_VALUE_TYPES.includes(v.type)) return [`unknown type ${v.type}`];
+      return v.type === "Entity" ? entityProblems(v) : [];
+    }
+    // ---- sizes ----------------------------------------------------------------------------------------
+    /** UTF-8 bytes of a string: what a payload of JSON text weighs on the wire. */
+    function utf8Bytes(s) {
+      let n = 0;
+      for (let i = 0; i < s.length; i++) {
+        const c = s.charCodeAt(i);
+        if (c < 0x80) n += 1;
+        else if (c < 0x800) n += 2;
+        else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+          n += 4; // a surrogate pair: one code point of 4 bytes
+          i++;
+        } else n += 3;
+      }
+      return n;
+    }
+    /**
+     * Excel on the web's payload limit: "Excel on the web has a payload size limit for requests and
+     * responses of 5MB" (https://learn.microsoft.com/office/dev/add-ins/concepts/resource-limits-and-performance-optimization).
+     * A payload is bytes (counted with utf8Bytes over its JSON); "5MB" is read as 5,000,000, the smaller of
+     * its two readings, so that the stand-in is never the more lenient.
+     */
+    exports.PAYLOAD_LIMIT_BYTES = 5000000;
+    return exports;
+  })();
+  // ---- end of excel-rules ----
+
+  const ERROR_CODES = RULES.ERROR_CODES;
   const ERROR_VALUES = new Set([...Object.values(ERROR_CODES), "#BUSY!", "#SPILL!", "#CALC!", "#GETTING_DATA", "#FIELD!"]);
-  /**
-   * What a custom function may answer with: CustomFunctions.ErrorCode's seven, less #NAME? and #REF!,
-   * "supported as a custom function input error, but not as a custom function output error"; only
-   * #VALUE! and #N/A show a message (https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-errors).
-   */
-  const OUTPUT_ERRORS = new Set(["#VALUE!", "#N/A", "#DIV/0!", "#NUM!", "#NULL!"]);
-  const MESSAGE_ERRORS = new Set(["#VALUE!", "#N/A"]);
-  /** Excel.CellValueType (https://learn.microsoft.com/javascript/api/excel/excel.cellvaluetype). */
-  const CELL_VALUE_TYPES = new Set([
-    "Array",
-    "Boolean",
-    "Double",
-    "Empty",
-    "Entity",
-    "Error",
-    "FormattedNumber",
-    "LinkedEntity",
-    "String",
-    "WebImage",
-  ]);
+  /** What a custom function may answer with, and the errors that show a message (excel-rules.ts). */
+  const OUTPUT_ERRORS = new Set(RULES.OUTPUT_ERRORS);
+  const MESSAGE_ERRORS = new Set(RULES.MESSAGE_ERRORS);
   /** Data types reach and leave custom functions only with the metadata's flag and CustomFunctionsRuntime 1.4. */
   const dataTypesOn = () => S.flags.allowCustomData && atLeast(S.customFunctionsRuntime, "1.4");
 
@@ -134,9 +321,10 @@
      * Excel on the web's payload limit for a request's answer: "Excel on the web has a payload size
      * limit for requests and responses of 5MB" and fails with ResponsePayloadSizeLimitExceeded
      * (https://learn.microsoft.com/office/dev/add-ins/concepts/resource-limits-and-performance-optimization,
-     * https://learn.microsoft.com/office/dev/add-ins/excel/excel-add-ins-error-handling).
+     * https://learn.microsoft.com/office/dev/add-ins/excel/excel-add-ins-error-handling): UTF-8 bytes of
+     * the JSON, against 5,000,000 (excel-rules.ts PAYLOAD_LIMIT_BYTES).
      */
-    payloadLimit: 5 * 1024 * 1024,
+    payloadLimit: RULES.PAYLOAD_LIMIT_BYTES,
     /**
      * Whether a calculate method runs a FIRMA function again although its arguments did not change.
      * No page promises it (office-js #576 and #3108 show Range.calculate doing it); false plays an
@@ -159,12 +347,24 @@
       isDarkTheme: false,
       themeId: "Colorful",
     },
-    /** The largest answer of a sync that succeeded, in bytes of JSON. */
+    /** The largest answer of a sync that succeeded, in UTF-8 bytes of JSON. */
     maxAnswerBytes: 0,
     /** The largest request of a sync that was sent (its actions and what they carry), in bytes. */
     maxRequestBytes: 0,
     /** Answers Excel would refuse from a function (an output error it does not accept, an object where data types are off). */
     violations: [],
+    /** Calculations whose outcome no page defines (a range for a scalar parameter). */
+    unspecified: [],
+    /** Functions Excel would not load (the naming page's rules), id → why; set with the metadata. */
+    notLoaded: new Map(),
+    /** Functions loaded only as the named exception of excel-rules.ts NAMING_EXCEPTIONS (FIRMA.CA). */
+    namingExceptions: [],
+    /**
+     * When a FIRMA cell calculates again while its previous call waits, the order of the old call's
+     * onCanceled and the new call: "cancelFirst", "invokeFirst" (the cancel a turn later) or "together"
+     * (custom-functions-web-reqs: not guaranteed). Default: the one code assuming cancel-first gets wrong.
+     */
+    cancelOrder: "invokeFirst",
   };
   window.__firmaStandIn = S;
 
@@ -185,11 +385,7 @@
   });
 
   /** "1.10" ≥ "1.9": requirement set versions compare part by part, not as decimals. */
-  const atLeast = (have, want) => {
-    const [a1, a2 = 0] = String(have).split(".").map(Number);
-    const [b1, b2 = 0] = String(want).split(".").map(Number);
-    return a1 > b1 || (a1 === b1 && a2 >= b2);
-  };
+  const atLeast = RULES.atLeast;
   /** A method of ExcelApi `version` in an Excel that lacks it fails at sync (the host has no such API). */
   function requireApi(version, what) {
     if (!atLeast(S.excelApi, version))
@@ -267,21 +463,9 @@
     if (typeof cell.value === "boolean") return cell.value ? "TRUE" : "FALSE";
     return String(cell.value);
   };
-  const ERROR_TYPES = {
-    "#DIV/0!": "Div0",
-    "#N/A": "NotAvailable",
-    "#NAME?": "Name",
-    "#NULL!": "Null",
-    "#NUM!": "Num",
-    "#REF!": "Ref",
-    "#VALUE!": "Value",
-    "#SPILL!": "Spill",
-    "#CALC!": "Calc",
-    "#BUSY!": "Busy",
-    "#GETTING_DATA": "GettingData",
-  };
+  const ERROR_TYPES = RULES.ERROR_TYPES;
   const CODE_OF_ERROR_TYPE = Object.fromEntries(Object.entries(ERROR_TYPES).map(([k, v]) => [v, k]));
-  const errorValue = (code) => ({ type: "Error", basicType: "Error", basicValue: code, errorType: ERROR_TYPES[code] || "Value" });
+  const errorValue = RULES.errorCellValue;
   /** Range.valuesAsJson (ExcelApi 1.16): every cell as its cell value JSON (https://learn.microsoft.com/javascript/api/excel/excel.range#excel-excel-range-valuesasjson-member). */
   const readJson = (cell) => {
     if (isEmpty(cell)) return { type: "Empty", basicType: "Empty", basicValue: "" };
@@ -319,6 +503,8 @@
     cell.format = !!(old && old.format);
     cell.text = !!(old && old.text);
     cell.numberFormat = old ? old.numberFormat : null;
+    // A FIRMA call still waiting: the cell's next calculation cancels it (calculateCell), its answer is not shown.
+    if (old && old.invocation) cell.invocation = old.invocation;
     return cell;
   }
 
@@ -391,6 +577,8 @@
       }
       case "Entity":
         if ("basicValue" in v || "basicType" in v) throw bad("an entity's basicValue and basicType are read-only");
+        // The card page's rules: text, each property's type and basicValue, layouts naming properties (excel-rules.ts).
+        if (RULES.entityProblems(v).length > 0) throw bad(RULES.entityProblems(v).join("; "));
         cell.rich = { ...JSON.parse(JSON.stringify(v)), basicType: "Error", basicValue: "#VALUE!" };
         cell.value = "#VALUE!";
         break;
@@ -451,6 +639,12 @@
     return readValue(cell);
   }
 
+  /** An argument with each ErrorCellValue as a CustomFunctions.Error (office.js's class) of its code. */
+  function asCustomFunctionsErrors(a) {
+    const one = (x) => (x && typeof x === "object" && x.type === "Error" ? new StandInError(RULES.codeOfErrorCell(x)) : x);
+    return Array.isArray(a) ? a.map((row) => (Array.isArray(row) ? row.map(one) : one(row))) : one(a);
+  }
+
   /** The first error value among arguments (scalars or matrices), or null. */
   function errorArgument(args) {
     for (const a of args) {
@@ -480,8 +674,9 @@
       if (v !== null && typeof v === "object") {
         // An object is a data type only where data types are on ("the entity displays as a #VALUE!
         // error" otherwise: https://learn.microsoft.com/office/dev/add-ins/excel/excel-data-types-concepts).
-        if (!dataTypesOn() || typeof v.type !== "string" || !CELL_VALUE_TYPES.has(v.type)) {
-          S.violations.push(`${formula}: answered an object where Excel shows #VALUE!`);
+        const problems = dataTypesOn() ? RULES.cellValueProblems(v) : ["data types are off"];
+        if (problems.length > 0) {
+          S.violations.push(`${formula}: answered an object where Excel shows #VALUE!: ${problems.join("; ")}`);
           return { value: "#VALUE!", error: { code: "#VALUE!", message: "" }, rich: null };
         }
         if (v.type === "Entity") return { value: "#VALUE!", error: null, rich: { ...v, basicType: "Error", basicValue: "#VALUE!" } };
@@ -531,7 +726,9 @@
     const id = m[1].toUpperCase();
     const fn = S.functions.get(id);
     const meta = S.meta && S.meta.find((f) => f.id === id);
-    if (!fn || !meta) {
+    // A function the naming page's rules keep from loading is unknown to Excel (excel-rules.ts; FIRMA.CA
+    // loads as the one named exception, S.namingExceptions).
+    if (!fn || !meta || S.notLoaded.has(id)) {
       setResult(sheet, r, c, formula, new StandInError("#NAME?", ""));
       return;
     }
@@ -544,31 +741,58 @@
         setResult(sheet, r, c, formula, new StandInError("#VALUE!", "stand-in: argument not supported"));
         return;
       }
+      // A range for a scalar parameter: no page says what Excel does ("Excel will pass a range of cell data
+      // as a two-dimensional array" is said of matrix parameters, custom-functions-parameter-options). The
+      // stand-in picks no cell: it hands the range on as it is, for the function to refuse, and records it.
+      if (!a.missing && a.range && p.dimensionality !== "matrix") S.unspecified.push(`${formula}: a range passed to ${p.name}`);
       if (a.missing) args.push(null);
-      else if (p.dimensionality === "matrix") args.push(Array.isArray(a.value) ? a.value : [[a.value]]);
+      else if (p.dimensionality === "matrix" || a.range) args.push(Array.isArray(a.value) ? a.value : [[a.value]]);
       else args.push(Array.isArray(a.value) ? a.value[0][0] : a.value);
     }
-    // Without allowErrorForDataTypeAny, an error argument is the answer and the function is not called
+    // An error argument reaches only a parameter of type any, and only with allowErrorForDataTypeAny ("All
+    // parameters with the type any or any[][] can accept errors as input values", custom-functions-json);
+    // otherwise it is the answer and the function is not called
     // (https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-errors#errors-as-custom-function-inputs).
-    const err = S.flags.allowErrors ? null : errorArgument(args);
-    if (err) {
-      setResult(sheet, r, c, formula, new StandInError(CODE_OF_ERROR_TYPE[err.errorType] || "#VALUE!", ""));
-      return;
+    for (let i = 0; i < meta.parameters.length; i++) {
+      const p = meta.parameters[i];
+      const reach = S.flags.allowErrors && (p.type === undefined || p.type === "any");
+      const err = reach ? null : errorArgument([args[i]]);
+      if (err) {
+        setResult(sheet, r, c, formula, new StandInError(CODE_OF_ERROR_TYPE[err.errorType] || "#VALUE!", ""));
+        return;
+      }
+      // Where data types are off, no page promises the ErrorCellValue JSON ("custom functions only support
+      // the errors included in the CustomFunctions.Error object", custom-functions-data-types-concepts).
+      if (reach && !dataTypesOn()) args[i] = asCustomFunctionsErrors(args[i]);
     }
-    if (meta.options && meta.options.cancelable) args.push({ onCanceled: null });
+    const previous = cell.invocation;
+    const invocation = meta.options && meta.options.cancelable ? { onCanceled: null } : {};
+    if (meta.options && meta.options.cancelable) args.push(invocation);
+    cell.invocation = invocation;
     clearSpill(sheet, k(r, c));
     Object.assign(cell, { value: "#BUSY!", error: { code: "#BUSY!", message: "" } });
     S.calls.push({ id, args: JSON.parse(JSON.stringify(args.slice(0, meta.parameters.length))) });
+    // "The ordering between the cancellation of the old function call and the new invocation is not
+    // guaranteed" (https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-web-reqs#cancel-a-function):
+    // S.cancelOrder plays each; the old call's answer is not shown.
+    const cancelPrevious = () => previous && typeof previous.onCanceled === "function" && previous.onCanceled();
+    if (S.cancelOrder === "cancelFirst") cancelPrevious();
     let p;
     try {
       p = Promise.resolve(fn(...args));
     } catch (e) {
       p = Promise.reject(e);
     }
+    if (S.cancelOrder === "together") cancelPrevious();
+    else if (S.cancelOrder === "invokeFirst") setTimeout(cancelPrevious, 0);
+    const current = () => {
+      const now = cellAt(sheet, r, c);
+      return !!now && now.invocation === invocation;
+    };
     const done = p
       .then(
-        (result) => setResult(sheet, r, c, formula, result, true),
-        (e) => setResult(sheet, r, c, formula, e instanceof StandInError ? e : new StandInError("#VALUE!", String(e)), true),
+        (result) => current() && setResult(sheet, r, c, formula, result, true),
+        (e) => current() && setResult(sheet, r, c, formula, e instanceof StandInError ? e : new StandInError("#VALUE!", String(e)), true),
       )
       .then(() => {
         if (!propagate) return;
@@ -850,7 +1074,7 @@
       for (const name of list || Object.keys(all)) if (all[name]) out[name] = all[name]();
       if (out.values || out.formulas || out.text || out.valuesAsJson || out.valueTypes) {
         S.reads.push({ sheet: sheet.name, address: boxAddress(box), cells: (box.bottom - box.top + 1) * (box.right - box.left + 1) });
-        this._ctx._answerBytes += JSON.stringify(out).length;
+        this._ctx._answerBytes += RULES.utf8Bytes(JSON.stringify(out));
       }
       return out;
     }
@@ -1228,7 +1452,7 @@
        */
       this._queue = (op, payload) => {
         this._ops.push(op);
-        this._requestBytes += 100 + (payload === undefined ? 0 : JSON.stringify(payload).length);
+        this._requestBytes += 100 + (payload === undefined ? 0 : RULES.utf8Bytes(JSON.stringify(payload)));
       };
       this.workbook = {
         worksheets: new WorksheetCollection(ctx),
@@ -1336,6 +1560,11 @@
         .then((j) => {
           S.flags = { allowCustomData: j.allowCustomDataForDataTypeAny === true, allowErrors: j.allowErrorForDataTypeAny === true };
           S.meta = j.functions;
+          for (const f of j.functions) {
+            const problems = [...RULES.namingProblems(f), ...RULES.optionProblems(f)];
+            if (problems.length > 0) S.notLoaded.set(f.id, problems);
+            else if (RULES.namingProblems(f, []).length > 0) S.namingExceptions.push(f.id);
+          }
         });
     return S.metaPromise;
   };
@@ -1408,6 +1637,7 @@
     const meta = S.metaIndex.get(id);
     const fn = S.functions.get(id);
     if (!meta || !fn) return Promise.reject(new Error(`FIRMA.${id} is not registered`));
+    if (S.notLoaded.has(id)) return Promise.resolve([[{ error: "#NAME?", message: "" }]]);
     const shaped = new Array(meta.parameters.length);
     for (let i = 0; i < meta.parameters.length; i++) {
       const p = meta.parameters[i];

@@ -63,7 +63,8 @@ export class Dispatcher {
     return this.ctx.gate.run(task, () => wants.some(live)).then(inNextTask);
   }
 
-  private store(key: string, item: Record<string, unknown> | null, ttl: number): Rec | null {
+  /** Stores an answer under `key`; `profileOf`: the CUI when it is a profile (the watch on changes compares those). */
+  private store(key: string, item: Record<string, unknown> | null, ttl: number, profileOf: number | null = null): Rec | null {
     const { cache } = this.ctx;
     if (item === null) {
       cache.set(key, null, TTL.notFound);
@@ -81,8 +82,8 @@ export class Dispatcher {
     cache.set(key, merged, ttl);
     // Every answer passes here: the watch compares the new profile with the one held (stale or not),
     // item by item, before the merge hides what the cache had.
-    if (this.ctx.changes && key.startsWith("p:")) {
-      this.ctx.changes.compare(Number(key.slice(2)), old, oldFetchedAt, item, cache.fetchedAt(key) ?? Date.now());
+    if (this.ctx.changes && profileOf !== null) {
+      this.ctx.changes.compare(profileOf, old, oldFetchedAt, item, cache.fetchedAt(key) ?? Date.now());
     }
     return merged;
   }
@@ -122,7 +123,7 @@ export class Dispatcher {
           continue;
         }
         const it = found.items.get(w.cui);
-        const rec = this.store(w.key, it ? (it as Record<string, unknown>) : null, TTL.profile);
+        const rec = this.store(w.key, it ? (it as Record<string, unknown>) : null, TTL.profile, w.cui);
         if (rec === null || covers(rec, w.fields)) settle(w, rec);
         else leftovers.push(w);
       }
@@ -131,9 +132,9 @@ export class Dispatcher {
       try {
         const p = await this.send([w], (onAnswer) => this.ctx.client().getCompany(w.cui, { onAnswer }));
         if (p === DROPPED) return;
-        settle(w, this.store(w.key, p as unknown as Record<string, unknown>, TTL.profile));
+        settle(w, this.store(w.key, p as unknown as Record<string, unknown>, TTL.profile, w.cui));
       } catch (e) {
-        if (e instanceof NotFoundError) settle(w, this.store(w.key, null, 0));
+        if (e instanceof NotFoundError) settle(w, this.store(w.key, null, 0, w.cui));
         else this.fail(w, e);
       }
     };
@@ -162,7 +163,7 @@ export class Dispatcher {
   private async financial(wants: Want[], planned?: FinancialBatchCall[]): Promise<void> {
     if (wants.length === 0) return;
     const caps = this.ctx.caps();
-    const byKey = new Map(wants.map((w) => [`${w.cui}:${w.year}`, w]));
+    const byKey = new Map(wants.map((w) => [w.key, w]));
     const batchable = (w: Want) => {
       const known = caps.batchFinancialFields;
       return known === undefined || [...w.fields].some((f) => (known as string[]).includes(f));
@@ -176,7 +177,11 @@ export class Dispatcher {
     const runBatch = async (call: FinancialBatchCall): Promise<void> => {
       const years = yearsOf(call.years);
       const group: Want[] = [];
-      for (const c of call.cuis) for (const y of years) if (byKey.has(`${c}:${y}`)) group.push(byKey.get(`${c}:${y}`)!);
+      for (const c of call.cuis)
+        for (const y of years) {
+          const w = byKey.get(financialKey(c, y));
+          if (w) group.push(w);
+        }
       let items: FinancialYear[] | typeof DROPPED;
       try {
         items = await this.send(group, (onAnswer) => this.ctx.client().batchFinancial(call.cuis, apiYears(call.years), { onAnswer }));
@@ -207,7 +212,7 @@ export class Dispatcher {
       const asked = new Set(call.cuis);
       const found = matchOnce(
         items.filter((it) => years.includes(it.an)),
-        (it) => `${it.cui}:${it.an}`,
+        (it) => financialKey(it.cui, it.an),
         null,
         (it) => asked.has(it.cui),
       );
@@ -220,7 +225,7 @@ export class Dispatcher {
       }
       for (const c of call.cuis) {
         for (const y of years) {
-          const k = `${c}:${y}`;
+          const k = financialKey(c, y);
           const w = byKey.get(k);
           if (found.conflicts.has(k)) {
             if (w) this.fail(w, conflict(c));
@@ -229,7 +234,7 @@ export class Dispatcher {
           const it = found.items.get(k);
           if (!w) {
             // A year the range brought that no cell asked for: kept, it may be asked next.
-            if (it) this.store(financialKey(c, y), it as unknown as Record<string, unknown>, ttl(y));
+            if (it) this.store(k, it as unknown as Record<string, unknown>, ttl(y));
             continue;
           }
           const rec = this.store(w.key, it ? (it as unknown as Record<string, unknown>) : null, ttl(y));

@@ -1,8 +1,11 @@
 /**
  * One planner: a flush's wants are planned once (estimate.ts, planWants), the credit guard counts that
  * plan and the dispatcher sends it; the identification probe's outcome updates it in one place
- * (afterIdentificationProbe). Spies count the planner's batch planning (planner.ts) per flush.
+ * (afterIdentificationProbe). Spies count the planner's batch planning (planner.ts) per flush. The
+ * client takes the engine's CUIs as checked (client.ts, UNCHECKED); its own methods check them.
  */
+import * as chunk from "../../src/api/chunk";
+import * as cui from "../../src/api/cui";
 import { CellRequest, FirmaEngine } from "../../src/engine/engine";
 import * as estimate from "../../src/engine/estimate";
 import * as flush from "../../src/engine/flush";
@@ -47,7 +50,11 @@ function spies() {
   };
 }
 
-afterEach(() => jest.restoreAllMocks());
+const stackTraceLimit = Error.stackTraceLimit;
+afterEach(() => {
+  jest.restoreAllMocks();
+  Error.stackTraceLimit = stackTraceLimit;
+});
 
 /** A fill as Excel calculates it: 250 companies' name and county, 60 companies' CA for two years. */
 async function fill(engine: FirmaEngine, offset: number): Promise<void> {
@@ -111,5 +118,35 @@ describe("the identification probe updates the plan", () => {
     expect(charged()).toBe(calls);
     expect(charged()).toBeLessThanOrEqual(plan.calls);
     expect(engine.caps().include).toBe(includeMode === "fields");
+  });
+});
+
+describe("the client trusts what the engine checked", () => {
+  test("a CUI is checked once, where the cell gives it, and a batch is not de-duplicated again; the client's own methods still check", async () => {
+    const { engine, charged } = setup(null);
+    await engine.ready();
+    const cuis = data.sampleCuis(150, 870_000);
+    // The CUI checks the client makes (the sandbox answering in this process checks CUIs too).
+    const isValidCui = cui.isValidCui;
+    let checked = 0;
+    Error.stackTraceLimit = 50; // restored after each test
+    jest.spyOn(cui, "isValidCui").mockImplementation((n) => {
+      if (/[\\/]src[\\/]api[\\/]client\.ts/.test(new Error().stack ?? "")) checked++;
+      return isValidCui(n);
+    });
+    const deduped = jest.spyOn(chunk, "unique");
+    const names = await Promise.all(cuis.map((c) => engine.profileField(c, "denumire")));
+    expect(names).toEqual(cuis.map((c) => data.company(c)!.denumire));
+    expect(charged()).toBe(2);
+    expect(checked).toBe(0);
+    expect(deduped).not.toHaveBeenCalled();
+    // A user of src/api calling the client directly: checked and de-duplicated at the method's edge.
+    const items = await engine.client.batchIdentification([cuis[0], cuis[0], cuis[1]]);
+    expect(items.map((it) => it.cui)).toEqual([cuis[0], cuis[1]]);
+    expect(deduped).toHaveBeenCalledTimes(1);
+    expect(checked).toBe(2);
+    await expect(engine.client.batchIdentification([cuis[0] + 1])).rejects.toThrow(TypeError);
+    await expect(engine.client.getCompany(cuis[0] + 1)).rejects.toThrow(TypeError);
+    expect(charged()).toBe(3);
   });
 });

@@ -1,7 +1,8 @@
 /**
- * FirmaClient: one method per endpoint of the Company Data Service API v4, batch helpers that
- * dedupe and chunk, and async iterators over paginated lists. The transport (`http.ts`) does
- * timeouts, retries and call records; the tolerant reader (`reader.ts`) does the bodies.
+ * FirmaClient: one method per endpoint of the Company Data Service API v4, each checking its
+ * arguments (batches: de-duplicated, refused over their size), and async iterators over paginated
+ * lists; behind the methods, the same calls unchecked for the engine (UNCHECKED). The transport
+ * (`http.ts`) does timeouts, retries and call records; the tolerant reader (`reader.ts`) does the bodies.
  * No Office globals: runs unchanged in Node 20 and in browsers.
  */
 import { unique } from "./chunk";
@@ -48,6 +49,30 @@ export interface PageParams {
 }
 
 /**
+ * The key of a client's endpoint calls without the argument checks (`client[UNCHECKED]`), for a caller
+ * that has made them: the engine, whose CUIs are checked where a cell or a row gives them (answers.ts,
+ * requests.ts), distinct in each batch and never more than a batch holds (queue.ts, planner.ts), and
+ * whose years its year policy checks (years.ts). Not exported by index.ts: a user of the client calls
+ * its methods, which check (and de-duplicate a batch's CUIs) before they call these.
+ */
+export const UNCHECKED: unique symbol = Symbol("firma.unchecked");
+
+/** The endpoint calls behind FirmaClient's methods, arguments taken as they are (UNCHECKED). */
+export interface UncheckedCalls {
+  company(cui: number, opts?: RequestOptions): Promise<CompanyProfile>;
+  financialYear(cui: number, an: number | undefined, opts?: RequestOptions): Promise<FinancialYear>;
+  financialRange(cui: number, anDeLa: number, anPana: number, opts?: RequestOptions): Promise<FinancialRange>;
+  /** Distinct CUIs, at most 100; `include` field names as the query carries them. */
+  batchIdentification(
+    cuis: readonly number[],
+    include: readonly string[] | undefined,
+    opts?: RequestOptions,
+  ): Promise<BatchIdentificationItem[]>;
+  /** Distinct CUIs, at most 50; one year, a range, or neither (never both). */
+  batchFinancial(cuis: readonly number[], years: FinancialYears, opts?: RequestOptions): Promise<FinancialYear[]>;
+}
+
+/**
  * Every method checks its arguments first: a bad one rejects (TypeError, RangeError) before any call;
  * the iterators reject at their first `next()`. Errors of the service are `ApiError`s (errors.ts).
  */
@@ -55,6 +80,36 @@ export class FirmaClient {
   /** What the latest answer's headers said about plan and credits (O23); all null until one says something. */
   lastQuota: QuotaInfo = { plan: null, remaining: null, limit: null };
   private readonly o: ResolvedOptions;
+
+  /** The same endpoint calls without the argument checks, for a caller that made them (UNCHECKED). */
+  readonly [UNCHECKED]: UncheckedCalls = {
+    company: async (cui, opts) => this.get({ endpoint: "company", path: `/v4/firme/${cui}`, query: "" }, opts, read.readCompany),
+    financialYear: async (cui, an, opts) =>
+      this.get({ endpoint: "financial", path: `/v4/firme/${cui}/financiar`, query: queryString({ an }) }, opts, (b) =>
+        read.pickYear(read.readFinancial(b, cui), cui, an),
+      ),
+    financialRange: async (cui, anDeLa, anPana, opts) => {
+      const query = queryString({ an_de_la: anDeLa, an_pana: anPana });
+      return this.get({ endpoint: "financial", path: `/v4/firme/${cui}/financiar`, query }, opts, (b) =>
+        read.toRange(read.readFinancial(b, cui), cui),
+      );
+    },
+    batchIdentification: async (cuis, include, opts) => {
+      if (cuis.length === 0) return [];
+      const query = queryString({ cui: cuis.join(","), include: include?.length ? include.join(",") : undefined });
+      return this.get({ endpoint: "batch", path: "/v4/firme/batch", query, cuiCount: cuis.length }, opts, (b) =>
+        read.readBatchIdentification(b, cuis),
+      );
+    },
+    batchFinancial: async (cuis, years, opts) => {
+      if (cuis.length === 0) return [];
+      const { query, keep } = yearsQuery(years);
+      const q = queryString({ cui: cuis.join(","), ...query });
+      return this.get({ endpoint: "batchFinancial", path: "/v4/firme/batch/financiar", query: q, cuiCount: cuis.length }, opts, (b) =>
+        read.readBatchFinancial(b, cuis, keep),
+      );
+    },
+  };
 
   constructor(options: ClientOptions) {
     const o = normalizeOptions(options);
@@ -68,26 +123,21 @@ export class FirmaClient {
 
   /** Identification data of one company (`GET /v4/firme/{cui}`). Unknown CUI → `NotFoundError`. */
   async getCompany(cui: number, opts?: RequestOptions): Promise<CompanyProfile> {
-    return this.get({ endpoint: "company", path: `/v4/firme/${checkCui(cui)}`, query: "" }, opts, read.readCompany);
+    return this[UNCHECKED].company(checkCui(cui), opts);
   }
 
   /** Financial figures for one year; `an` left out → the latest year the service has (O12, O19). */
   async getFinancialYear(cui: number, an?: number, opts?: RequestOptions): Promise<FinancialYear> {
     checkCui(cui);
     if (an !== undefined) checkYear("an", an);
-    return this.get({ endpoint: "financial", path: `/v4/firme/${cui}/financiar`, query: queryString({ an }) }, opts, (b) =>
-      read.pickYear(read.readFinancial(b, cui), cui, an),
-    );
+    return this[UNCHECKED].financialYear(cui, an, opts);
   }
 
   /** Financial figures for the years `anDeLa` … `anPana`, latest first; years without data are left out (O18). */
   async getFinancialRange(cui: number, anDeLa: number, anPana: number, opts?: RequestOptions): Promise<FinancialRange> {
     checkCui(cui);
     checkRange(anDeLa, anPana);
-    const query = queryString({ an_de_la: anDeLa, an_pana: anPana });
-    return this.get({ endpoint: "financial", path: `/v4/firme/${cui}/financiar`, query }, opts, (b) =>
-      read.toRange(read.readFinancial(b, cui), cui),
-    );
+    return this[UNCHECKED].financialRange(cui, anDeLa, anPana, opts);
   }
 
   /**
@@ -100,11 +150,7 @@ export class FirmaClient {
     if (include !== undefined && (!Array.isArray(include) || include.some((f) => typeof f !== "string" || !/^\w+$/.test(f)))) {
       throw new TypeError(`include: expected an array of field names, got ${JSON.stringify(include)}`);
     }
-    if (list.length === 0) return [];
-    const query = queryString({ cui: list.join(","), include: include?.length ? include.join(",") : undefined });
-    return this.get({ endpoint: "batch", path: "/v4/firme/batch", query, cuiCount: list.length }, rest, (b) =>
-      read.readBatchIdentification(b, list),
-    );
+    return this[UNCHECKED].batchIdentification(list, include, rest);
   }
 
   /**
@@ -113,12 +159,8 @@ export class FirmaClient {
    */
   async batchFinancial(cuis: readonly number[], years: FinancialYears = {}, opts?: RequestOptions): Promise<FinancialYear[]> {
     const list = checkBatch(cuis, MAX_BATCH_FINANCIAL);
-    const { query, keep } = yearsQuery(years);
-    if (list.length === 0) return [];
-    const q = queryString({ cui: list.join(","), ...query });
-    return this.get({ endpoint: "batchFinancial", path: "/v4/firme/batch/financiar", query: q, cuiCount: list.length }, opts, (b) =>
-      read.readBatchFinancial(b, list, keep),
-    );
+    checkYears(years);
+    return this[UNCHECKED].batchFinancial(list, years, opts);
   }
 
   /** Pages of a search (O1, O9). Break out of the loop to stop: no further page is fetched. */
@@ -274,18 +316,25 @@ function pageParams({ limit = DEFAULT_PAGE_SIZE, page = 1 }: PageParams): Requir
   return { limit, page };
 }
 
-/** Query of a financial batch, and which years of the answer to keep. Never both `an` and a range (O12). */
-function yearsQuery(years: FinancialYears): { query: Record<string, number | undefined>; keep: (an: number) => boolean } {
+/** A financial batch's years, checked: `{ an }`, `{ anDeLa, anPana }` or neither, never both (O12). */
+function checkYears(years: FinancialYears): void {
   if (years === null || typeof years !== "object") throw new TypeError("years: expected { an } or { anDeLa, anPana }");
   const y = years as { an?: number; anDeLa?: number; anPana?: number };
   if (y.anDeLa !== undefined || y.anPana !== undefined) {
     if (y.an !== undefined) throw new TypeError("years: give either an or anDeLa/anPana, not both");
     checkRange(y.anDeLa as number, y.anPana as number);
+  } else if (y.an !== undefined) checkYear("an", y.an);
+}
+
+/** Query of a financial batch (years checked, checkYears), and which years of the answer to keep. */
+function yearsQuery(years: FinancialYears): { query: Record<string, number | undefined>; keep: (an: number) => boolean } {
+  const y = years as { an?: number; anDeLa?: number; anPana?: number };
+  if (y.anDeLa !== undefined || y.anPana !== undefined) {
     const [from, to] = [y.anDeLa!, y.anPana!];
     return { query: { an_de_la: from, an_pana: to }, keep: (an) => an >= from && an <= to };
   }
   if (y.an !== undefined) {
-    const an = checkYear("an", y.an);
+    const an = y.an;
     return { query: { an }, keep: (a) => a === an };
   }
   return { query: {}, keep: () => true };

@@ -1,8 +1,12 @@
 /**
  * Dispatch: the calls that answer a set of wants, sent through the gate (concurrency, budgets,
  * credits-spent stop), their answers matched to the wants by CUI and year — never by position —
- * and stored in the cache. The call-for-call mirror of estimate.ts: a change here changes there.
+ * and stored in the cache. It sends the plan it is handed (estimate.ts, planWants: the one the credit
+ * guard counted) and plans nothing itself, but for what a call's answer shows: the identification
+ * probe's outcome updates the plan (afterIdentificationProbe), a refused history is planned again.
  *
+ * - The client is called through its unchecked entry (client.ts, UNCHECKED): the engine checked each
+ *   CUI and year where a cell gave it, and its batches hold distinct CUIs, never too many.
  * - Identification batches always ask `include` for every profile field unless the service is
  *   known to ignore it: it costs nothing more, and a later cell wanting another field of the same
  *   company is answered from the cache whatever order Excel calculates cells in.
@@ -12,15 +16,16 @@
  *   with different data fails that company (a stale value covers it), never guesses.
  */
 import type { FirmaClient } from "../api";
+import { UNCHECKED } from "../api/client";
 import { ApiError, NotFoundError, ResponseShapeError } from "../api/errors";
 import { FINANCIAL_FIELDS, type BatchIdentificationItem, type FinancialYear, type FinancialYears } from "../api/types";
 import { TTL, type PersistentCache } from "./cache";
 import type { Capabilities } from "./capabilities";
 import type { ChangeLog } from "./changes";
-import { BASIC_PROFILE, type WantsPlan } from "./estimate";
+import { afterIdentificationProbe, type WantsPlan } from "./estimate";
 import { DROPPED, type CallGate } from "./gate";
 import { financialKey } from "./keys";
-import { FinancialBatchCall, planFinancialBatches, planIdentification, yearsOf, type IdentificationCall, type YearSpec } from "./planner";
+import { planFinancialBatches, yearsOf, type FinancialBatchCall, type YearSpec } from "./planner";
 import { inNextTask } from "./next-task";
 import { covers, fail, live, settle, type Rec, type Want } from "./wants";
 import type { YearPolicy } from "./years";
@@ -43,15 +48,15 @@ export class Dispatcher {
 
   /**
    * Fetches what `wants` need; every want settles or fails by the time this resolves. `plan`: the
-   * batches estimate.ts planned for exactly these wants a moment ago (the credit guard's count).
+   * plan estimate.ts made for exactly these wants a moment ago (planWants; the credit guard's count).
    */
-  async fetch(wants: readonly Want[], plan?: WantsPlan): Promise<void> {
+  async fetch(wants: readonly Want[], plan: WantsPlan): Promise<void> {
     const profile: Want[] = [];
     const financial: Want[] = [];
     for (const w of wants) (w.kind === "profile" ? profile : financial).push(w);
-    if (financial.length === 0) return this.identification(profile, plan?.identification);
-    if (profile.length === 0) return this.financial(financial, plan?.financialBatches);
-    await Promise.all([this.identification(profile, plan?.identification), this.financial(financial, plan?.financialBatches)]);
+    if (financial.length === 0) return this.identification(profile, plan);
+    if (profile.length === 0) return this.financial(financial, plan.financialBatches);
+    await Promise.all([this.identification(profile, plan), this.financial(financial, plan.financialBatches)]);
   }
 
   /**
@@ -63,7 +68,8 @@ export class Dispatcher {
     return this.ctx.gate.run(task, () => wants.some(live)).then(inNextTask);
   }
 
-  private store(key: string, item: Record<string, unknown> | null, ttl: number): Rec | null {
+  /** Stores an answer under `key`; `profileOf`: the CUI when it is a profile (the watch on changes compares those). */
+  private store(key: string, item: Record<string, unknown> | null, ttl: number, profileOf: number | null = null): Rec | null {
     const { cache } = this.ctx;
     if (item === null) {
       cache.set(key, null, TTL.notFound);
@@ -81,8 +87,8 @@ export class Dispatcher {
     cache.set(key, merged, ttl);
     // Every answer passes here: the watch compares the new profile with the one held (stale or not),
     // item by item, before the merge hides what the cache had.
-    if (this.ctx.changes && key.startsWith("p:")) {
-      this.ctx.changes.compare(Number(key.slice(2)), old, oldFetchedAt, item, cache.fetchedAt(key) ?? Date.now());
+    if (this.ctx.changes && profileOf !== null) {
+      this.ctx.changes.compare(profileOf, old, oldFetchedAt, item, cache.fetchedAt(key) ?? Date.now());
     }
     return merged;
   }
@@ -92,7 +98,7 @@ export class Dispatcher {
     fail(w, e, this.ctx.cache);
   }
 
-  private async identification(wants: Want[], planned?: IdentificationCall[]): Promise<void> {
+  private async identification(wants: Want[], plan: WantsPlan): Promise<void> {
     if (wants.length === 0) return;
     const caps = this.ctx.caps();
     const byCui = new Map<number, Want>();
@@ -105,7 +111,7 @@ export class Dispatcher {
       let items: BatchIdentificationItem[] | typeof DROPPED;
       try {
         items = await this.send(group, (onAnswer) =>
-          this.ctx.client().batchIdentification(cuis, include ? { include: [...EXTRA_PROFILE], onAnswer } : { onAnswer }),
+          this.ctx.client()[UNCHECKED].batchIdentification(cuis, include ? EXTRA_PROFILE : undefined, { onAnswer }),
         );
       } catch (e) {
         for (const w of group) this.fail(w, e);
@@ -122,64 +128,61 @@ export class Dispatcher {
           continue;
         }
         const it = found.items.get(w.cui);
-        const rec = this.store(w.key, it ? (it as Record<string, unknown>) : null, TTL.profile);
+        const rec = this.store(w.key, it ? (it as Record<string, unknown>) : null, TTL.profile, w.cui);
         if (rec === null || covers(rec, w.fields)) settle(w, rec);
         else leftovers.push(w);
       }
     };
     const runSingle = async (w: Want) => {
       try {
-        const p = await this.send([w], (onAnswer) => this.ctx.client().getCompany(w.cui, { onAnswer }));
+        const p = await this.send([w], (onAnswer) => this.ctx.client()[UNCHECKED].company(w.cui, { onAnswer }));
         if (p === DROPPED) return;
-        settle(w, this.store(w.key, p as unknown as Record<string, unknown>, TTL.profile));
+        settle(w, this.store(w.key, p as unknown as Record<string, unknown>, TTL.profile, w.cui));
       } catch (e) {
-        if (e instanceof NotFoundError) settle(w, this.store(w.key, null, 0));
+        if (e instanceof NotFoundError) settle(w, this.store(w.key, null, 0, w.cui));
         else this.fail(w, e);
       }
     };
-    // The wants still open, as CUIs that need only the basic fields and CUIs that need more: one pass,
-    // no copy of a want's fields (this runs for every flush, 100 wants a batch).
-    const plan = () => {
-      const basic: number[] = [];
-      const extra: number[] = [];
-      for (const w of wants) {
-        if (w.done || (leftovers.length > 0 && leftovers.includes(w))) continue;
-        (needsExtra(w.fields) ? extra : basic).push(w.cui);
-      }
-      return planIdentification(basic, extra, caps.include);
-    };
-
-    let calls = planned ?? plan();
+    let calls = plan.identification;
     if (caps.include === undefined && calls.length > 1 && calls[0].kind === "batch" && calls[0].include) {
-      // Whether `include` works (O10) decides the rest of the plan: one batch shows it first.
+      // Whether `include` works (O10) decides the rest of the plan: one batch shows it first, and the
+      // wants it left open are planned under what it showed.
       await runBatch(calls[0].cuis);
-      calls = plan();
+      calls = afterIdentificationProbe(
+        plan,
+        wants.filter((w) => !w.done && !(leftovers.length > 0 && leftovers.includes(w))),
+        caps,
+      );
     }
     await Promise.all(calls.map((c) => (c.kind === "batch" ? runBatch(c.cuis) : runSingle(byCui.get(c.cui)!))));
     await Promise.all(leftovers.map(runSingle));
   }
 
-  private async financial(wants: Want[], planned?: FinancialBatchCall[]): Promise<void> {
+  private async financial(wants: Want[], batches: readonly FinancialBatchCall[]): Promise<void> {
     if (wants.length === 0) return;
     const caps = this.ctx.caps();
-    const byKey = new Map(wants.map((w) => [`${w.cui}:${w.year}`, w]));
+    const byKey = new Map(wants.map((w) => [w.key, w]));
     const batchable = (w: Want) => {
       const known = caps.batchFinancialFields;
       return known === undefined || [...w.fields].some((f) => (known as string[]).includes(f));
     };
     const direct: Want[] = wants.filter((w) => !batchable(w));
-    const need = new Map<number, Set<number>>();
-    for (const w of wants) if (batchable(w)) (need.get(w.cui) ?? need.set(w.cui, new Set()).get(w.cui)!).add(w.year);
     const latest = this.ctx.latestYear();
     const ttl = (year: number) => (year < latest ? TTL.closedYear : TTL.latestYear);
 
     const runBatch = async (call: FinancialBatchCall): Promise<void> => {
       const years = yearsOf(call.years);
       const group: Want[] = [];
-      for (const c of call.cuis) for (const y of years) if (byKey.has(`${c}:${y}`)) group.push(byKey.get(`${c}:${y}`)!);
+      for (const c of call.cuis)
+        for (const y of years) {
+          const w = byKey.get(financialKey(c, y));
+          if (w) group.push(w);
+        }
       let items: FinancialYear[] | typeof DROPPED;
       try {
-        items = await this.send(group, (onAnswer) => this.ctx.client().batchFinancial(call.cuis, apiYears(call.years), { onAnswer }));
+        items = await this.send(group, (onAnswer) =>
+          this.ctx.client()[UNCHECKED].batchFinancial(call.cuis, apiYears(call.years), { onAnswer }),
+        );
       } catch (e) {
         if (e instanceof ApiError && e.kind === "plan_history" && years.length > 1) {
           // Planned before the plan was known (O15). The refusal told us the plan (X-Plan, O23)
@@ -207,7 +210,7 @@ export class Dispatcher {
       const asked = new Set(call.cuis);
       const found = matchOnce(
         items.filter((it) => years.includes(it.an)),
-        (it) => `${it.cui}:${it.an}`,
+        (it) => financialKey(it.cui, it.an),
         null,
         (it) => asked.has(it.cui),
       );
@@ -220,7 +223,7 @@ export class Dispatcher {
       }
       for (const c of call.cuis) {
         for (const y of years) {
-          const k = `${c}:${y}`;
+          const k = financialKey(c, y);
           const w = byKey.get(k);
           if (found.conflicts.has(k)) {
             if (w) this.fail(w, conflict(c));
@@ -229,7 +232,7 @@ export class Dispatcher {
           const it = found.items.get(k);
           if (!w) {
             // A year the range brought that no cell asked for: kept, it may be asked next.
-            if (it) this.store(financialKey(c, y), it as unknown as Record<string, unknown>, ttl(y));
+            if (it) this.store(k, it as unknown as Record<string, unknown>, ttl(y));
             continue;
           }
           const rec = this.store(w.key, it ? (it as unknown as Record<string, unknown>) : null, ttl(y));
@@ -238,7 +241,7 @@ export class Dispatcher {
         }
       }
     };
-    await Promise.all((planned ?? planFinancialBatches(need)).map(runBatch));
+    await Promise.all(batches.map(runBatch));
 
     // Fields the batch items lack: the single-company endpoints (a range per company when it wants
     // several years and range entries carry every field, else one call per year).
@@ -246,7 +249,7 @@ export class Dispatcher {
     for (const w of direct) if (!w.done) (byCui.get(w.cui) ?? byCui.set(w.cui, []).get(w.cui)!).push(w);
     const perYear = async (w: Want) => {
       try {
-        const r = await this.send([w], (onAnswer) => this.ctx.client().getFinancialYear(w.cui, w.year, { onAnswer }));
+        const r = await this.send([w], (onAnswer) => this.ctx.client()[UNCHECKED].financialYear(w.cui, w.year, { onAnswer }));
         if (r === DROPPED) return;
         settle(w, this.store(w.key, r as unknown as Record<string, unknown>, ttl(w.year)));
       } catch (e) {
@@ -260,7 +263,7 @@ export class Dispatcher {
       const later: Want[] = [];
       try {
         const r = await this.send(ws, (onAnswer) =>
-          this.ctx.client().getFinancialRange(ws[0].cui, Math.min(...years), Math.max(...years), { onAnswer }),
+          this.ctx.client()[UNCHECKED].financialRange(ws[0].cui, Math.min(...years), Math.max(...years), { onAnswer }),
         );
         if (r === DROPPED) return;
         const byYear = new Map(r.data.map((d) => [d.an, d]));
@@ -318,12 +321,6 @@ function conflict(cui: number): ResponseShapeError {
 /** The years as the client's parameters name them. */
 function apiYears(spec: YearSpec): FinancialYears {
   return "year" in spec ? { an: spec.year } : { anDeLa: spec.from, anPana: spec.to };
-}
-
-/** Whether a profile want asks for a field beyond the basic ones every batch item carries. */
-function needsExtra(fields: readonly string[]): boolean {
-  for (let i = 0; i < fields.length; i++) if (!BASIC_PROFILE.has(fields[i])) return true;
-  return false;
 }
 
 /** `item`'s defined values over `rec`'s (no array of entries made per answer). */

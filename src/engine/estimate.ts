@@ -1,12 +1,22 @@
 /**
- * What a set of wants costs, as an upper bound (`spent ≤ estimate`, on first contact with any
- * service). The cost follows dispatch.ts call for call; where the service's behaviour is
- * not known yet (capabilities.ts), every possible behaviour is costed and the dearest one counts,
- * with the probe the dispatcher makes to find out. Once the behaviour is known the count is exact.
+ * The plan of a set of wants: the calls that answer them (planner.ts's batches), and what they cost
+ * at most. A flush is planned here once (flush.ts): the credit guard counts this plan's calls and the
+ * dispatcher sends its batches as they are; the identification probe's outcome updates it in one place
+ * (afterIdentificationProbe). The estimates (pane, CLI --dry-run) count the same plan.
+ *
+ * The count is an upper bound (`spent ≤ estimate`, on first contact with any service): where the
+ * service's behaviour is not known yet (capabilities.ts), every possible behaviour is costed and the
+ * dearest one counts, with the probe the dispatcher makes to find out. Once it is known the count is exact.
  */
 import { FINANCIAL_FIELDS, type FinancialField } from "../api/types";
 import type { Capabilities } from "./capabilities";
-import { planFinancialBatches, planIdentification, type FinancialBatchCall, type IdentificationCall } from "./planner";
+import {
+  identificationCallCount,
+  planFinancialBatches,
+  planIdentification,
+  type FinancialBatchCall,
+  type IdentificationCall,
+} from "./planner";
 
 /** What batch items carry for certain (the documentation's fields). */
 export const BASIC_PROFILE: ReadonlySet<string> = new Set(["denumire", "stare"]);
@@ -34,32 +44,54 @@ export function addFinancialWant(w: WantSet, cui: number, year: number, fields: 
   for (const f of fields) s.add(f);
 }
 
-/** Identification calls under known behaviour (dispatch.ts: include is always asked unless refused). */
-function identificationPlan(profile: WantSet["profile"], include: boolean): IdentificationCall[] {
-  const basic: number[] = [];
-  const extra: number[] = [];
-  for (const [cui, fields] of profile) ([...fields].some((f) => !BASIC_PROFILE.has(f)) ? extra : basic).push(cui);
-  return planIdentification(basic, extra, include);
+/** A want as the plan sees it: a queued want (wants.ts), or one entry of a WantSet. */
+export interface PlannedWant {
+  kind: "profile" | "financial";
+  cui: number;
+  /** The financial year (0 for a profile). */
+  year: number;
+  fields: Iterable<string>;
 }
 
-/** Financial calls under known behaviour: how many, and the batches among them. */
-function financialPlan(
-  financial: WantSet["financial"],
-  batchFields: readonly string[],
-  rangeFull: boolean | undefined,
-  batchEverything = false,
-): { calls: number; batches: FinancialBatchCall[] } {
-  const need = new Map<number, Set<number>>();
-  const direct = new Map<number, number>();
-  for (const [cui, years] of financial) {
-    for (const [year, fields] of years) {
-      const batchable = batchEverything || [...fields].some((f) => batchFields.includes(f));
-      if (batchable) (need.get(cui) ?? need.set(cui, new Set()).get(cui)!).add(year);
-      if ([...fields].some((f) => !batchFields.includes(f))) direct.set(cui, (direct.get(cui) ?? 0) + 1);
-    }
+/** The wants of a WantSet, profiles first, in the order they were added. */
+export function* wantsOf(set: WantSet): Generator<PlannedWant> {
+  for (const [cui, fields] of set.profile) yield { kind: "profile", cui, year: 0, fields };
+  for (const [cui, years] of set.financial) for (const [year, fields] of years) yield { kind: "financial", cui, year, fields };
+}
+
+/** The calls that answer a set of wants (dispatch.ts sends them), and how many calls that is at most. */
+export interface WantsPlan {
+  /** At most this many calls. */
+  calls: number;
+  /**
+   * The identification calls, in order. Where it is not known whether batches honour `include` (O10),
+   * planned as if they do: the first batch is then the probe, and afterIdentificationProbe plans the rest.
+   */
+  identification: IdentificationCall[];
+  /** The batch financial calls; where it is not known which fields batch items carry (O17), every want is batched. */
+  financialBatches: FinancialBatchCall[];
+}
+
+/** Whether a profile want asks for a field beyond the basic ones every batch item carries. */
+export function needsExtra(fields: Iterable<string>): boolean {
+  if (Array.isArray(fields)) {
+    // a queued want's fields (an array): no iterator per want (this runs for every want of every flush)
+    for (let i = 0; i < fields.length; i++) if (!BASIC_PROFILE.has(fields[i] as string)) return true;
+    return false;
   }
-  const batches = planFinancialBatches(need);
-  let calls = batches.length;
+  for (const f of fields) if (!BASIC_PROFILE.has(f)) return true;
+  return false;
+}
+
+/** Whether any of `fields` is in `list` (and, with `outside`, whether any is not). */
+function anyIn(fields: Iterable<string>, list: readonly string[], outside = false): boolean {
+  for (const f of fields) if (list.includes(f) !== outside) return true;
+  return false;
+}
+
+/** The single-company financial calls: `n` years of a CUI cost one range call where range entries carry every field. */
+function directCalls(direct: ReadonlyMap<number, number>, rangeFull: boolean | undefined): number {
+  let calls = 0;
   let multi = false;
   for (const n of direct.values()) {
     if (n > 1) multi = true;
@@ -67,53 +99,67 @@ function financialPlan(
   }
   // Not known whether range entries carry every field: one company's range is tried first (the probe).
   if (rangeFull === undefined && multi) calls += 1;
-  return { calls, batches };
+  return calls;
 }
 
+const count = (m: Map<number, number>, cui: number) => m.set(cui, (m.get(cui) ?? 0) + 1);
+
 /**
- * The calls a flush's wants need: the dispatcher sends these batches (where the service's behaviour
- * is known, it plans them itself otherwise), so that a flush the credit guard counts is planned once.
+ * The plan of `wants` against a service with `caps`: each batch planned once, the bound counted
+ * from it (the other possible behaviours are counted, not planned).
  */
-export interface WantsPlan {
-  /** At most this many calls. */
-  calls: number;
-  identification?: IdentificationCall[];
-  financialBatches?: FinancialBatchCall[];
+export function planWants(wants: Iterable<PlannedWant>, caps: Capabilities): WantsPlan {
+  const basic: number[] = [];
+  const extra: number[] = [];
+  const need = new Map<number, Set<number>>();
+  // Per CUI, the years whose fields batch items lack: under the known batch fields, else under each
+  // of the two possible ones (every field, or only the documented ones).
+  const known = caps.batchFinancialFields;
+  const direct = new Map<number, number>();
+  const directIfDocumented = new Map<number, number>();
+  for (const w of wants) {
+    if (w.kind === "profile") {
+      (needsExtra(w.fields) ? extra : basic).push(w.cui);
+      continue;
+    }
+    // Unknown batch fields: every want is batched first, and what the items lack is asked after.
+    if (known === undefined || anyIn(w.fields, known)) (need.get(w.cui) ?? need.set(w.cui, new Set()).get(w.cui)!).add(w.year);
+    if (anyIn(w.fields, known ?? FINANCIAL_FIELDS, true)) count(direct, w.cui);
+    if (known === undefined && anyIn(w.fields, DOCUMENTED_BATCH_FINANCIAL, true)) count(directIfDocumented, w.cui);
+  }
+  const plan: WantsPlan = { calls: 0, identification: [], financialBatches: [] };
+  if (basic.length + extra.length > 0) {
+    plan.identification = planIdentification(basic, extra, caps.include);
+    const honoured = plan.identification.length;
+    if (caps.include !== undefined) plan.calls += honoured;
+    else {
+      // Unknown: batches ask for every field; if they come back without them, the first batch was the
+      // probe and the companies that need more are asked one by one.
+      const ignored = identificationCallCount(basic.length, extra.length, false);
+      plan.calls += ignored > honoured ? Math.max(honoured, 1 + ignored) : honoured;
+    }
+  }
+  if (need.size + direct.size > 0) {
+    plan.financialBatches = planFinancialBatches(need);
+    const single = directCalls(direct, caps.rangeFull);
+    plan.calls +=
+      plan.financialBatches.length + (known === undefined ? Math.max(single, directCalls(directIfDocumented, caps.rangeFull)) : single);
+  }
+  return plan;
 }
 
 /** The upper bound of the calls the dispatcher makes for `wants` against a service with `caps`. */
 export function upperBoundCalls(wants: WantSet, caps: Capabilities): number {
-  return planWants(wants, caps).calls;
+  return planWants(wantsOf(wants), caps).calls;
 }
 
-/** upperBoundCalls(), with the batches the dispatcher can send as they are. */
-export function planWants(wants: WantSet, caps: Capabilities): WantsPlan {
-  const plan: WantsPlan = { calls: 0 };
-  if (wants.profile.size > 0) {
-    if (caps.include !== undefined) {
-      plan.identification = identificationPlan(wants.profile, caps.include);
-      plan.calls += plan.identification.length;
-    } else {
-      // Unknown: batches ask for every field; if they come back without them, the first batch was the
-      // probe and the companies that need more are asked one by one.
-      const honoured = identificationPlan(wants.profile, true).length;
-      const ignored = identificationPlan(wants.profile, false).length;
-      plan.calls += ignored > honoured ? Math.max(honoured, 1 + ignored) : honoured;
-    }
-  }
-  if (wants.financial.size > 0) {
-    // Unknown batch fields: every want is batched first, and what the items lack is asked after.
-    if (caps.batchFinancialFields !== undefined) {
-      const known = financialPlan(wants.financial, caps.batchFinancialFields, caps.rangeFull);
-      plan.calls += known.calls;
-      plan.financialBatches = known.batches;
-    } else {
-      let fin = 0;
-      for (const fields of [FINANCIAL_FIELDS, DOCUMENTED_BATCH_FINANCIAL]) {
-        fin = Math.max(fin, financialPlan(wants.financial, fields, caps.rangeFull, true).calls);
-      }
-      plan.calls += fin;
-    }
-  }
-  return plan;
+/**
+ * The identification probe's outcome in the plan, the one place it is applied: the calls still to
+ * send for `open` (the wants the probe's batch left open), planned under what it showed (caps.include).
+ */
+export function afterIdentificationProbe(plan: WantsPlan, open: Iterable<PlannedWant>, caps: Capabilities): IdentificationCall[] {
+  const basic: number[] = [];
+  const extra: number[] = [];
+  for (const w of open) (needsExtra(w.fields) ? extra : basic).push(w.cui);
+  return (plan.identification = planIdentification(basic, extra, caps.include));
 }

@@ -99,3 +99,13 @@ export function planIdentification(
   const include = extra.length > 0;
   return chunk([...extra, ...basic], max).map((cuis) => ({ kind: "batch", cuis, include }));
 }
+
+/** How many calls planIdentification() plans for that many `basic` and `extra` CUIs: counted, not planned. */
+export function identificationCallCount(
+  basic: number,
+  extra: number,
+  includeWorks: boolean | undefined,
+  max = MAX_BATCH_IDENTIFICATION,
+): number {
+  return includeWorks === false ? Math.ceil(basic / max) + extra : Math.ceil((basic + extra) / max);
+}

@@ -12,12 +12,12 @@ import type { CancelSignal } from "../api/types";
 import type { PersistentCache } from "./cache";
 import type { Capabilities } from "./capabilities";
 import type { Dispatcher } from "./dispatch";
-import { BASIC_PROFILE, type WantSet } from "./estimate";
+import { planWants, wantsOf, type WantSet } from "./estimate";
 import { kindOf, type FailureKind } from "./failures";
 import { DROPPED, type CallGate } from "./gate";
 import { financialKey, profileKey } from "./keys";
 import { listKey, type ListRequests, type ListSpec } from "./lists";
-import { planFinancialBatches, planIdentification, yearsOf } from "./planner";
+import { yearsOf } from "./planner";
 import type { CellRequest, Estimate, Needs } from "./requests";
 import type { Waiter, Want } from "./wants";
 
@@ -100,7 +100,7 @@ export async function prefetch(ctx: PrefetchContext, requests: readonly CellRequ
       note(key, e);
     }
   });
-  await Promise.all([ctx.dispatcher.fetch(wants), ...listFetches]);
+  await Promise.all([ctx.dispatcher.fetch(wants, planWants(wants, ctx.caps())), ...listFetches]);
   for (const w of wants) if (w.error !== undefined) note(w.key, w.error);
   return { wanted: wants.length + lists.size, failed };
 }
@@ -124,26 +124,22 @@ async function probe(ctx: PrefetchContext, requests: readonly CellRequest[], opt
   const waiter: Waiter = { resolve: () => undefined, reject: () => undefined, settled: !!options.signal?.aborted };
   options.signal?.addEventListener("abort", () => (waiter.settled = true), { once: true });
   for (const w of wants) w.waiters.push(waiter);
-  await ctx.oneCall().fetch(wants);
+  await ctx.oneCall().fetch(wants, planWants(wants, ctx.caps()));
   return 1;
 }
 
-/** The wants of the probe's one call: the first identification batch, else the first financial batch. */
+/**
+ * The wants of the probe's one call, the first call of the refresh's plan that shows something: its
+ * first identification batch where it asks `include` of a service not known to honour it, else its
+ * first financial batch where the batch items' fields are not known.
+ */
 function probeWants(set: WantSet, caps: Capabilities): Want[] {
-  const profile = [...set.profile];
-  const extra = profile.filter(([, fields]) => [...fields].some((f) => !BASIC_PROFILE.has(f)));
-  if (caps.include === undefined && extra.length > 0) {
-    const first = planIdentification(
-      profile.filter((e) => !extra.includes(e)).map(([cui]) => cui),
-      extra.map(([cui]) => cui),
-      undefined,
-    )[0];
-    if (first?.kind !== "batch") return [];
-    return first.cuis.map((cui) => want("profile", profileKey(cui), cui, 0, set.profile.get(cui)!, null));
+  const plan = planWants(wantsOf(set), caps);
+  if (caps.include === undefined && plan.identification[0]?.kind === "batch" && plan.identification[0].include) {
+    return plan.identification[0].cuis.map((cui) => want("profile", profileKey(cui), cui, 0, set.profile.get(cui)!, null));
   }
   if (caps.batchFinancialFields !== undefined || set.financial.size === 0) return [];
-  const need = new Map([...set.financial].map(([cui, years]) => [cui, new Set(years.keys())]));
-  const first = planFinancialBatches(need)[0];
+  const first = plan.financialBatches[0];
   return first.cuis.flatMap((cui) =>
     yearsOf(first.years)
       .filter((y) => set.financial.get(cui)?.has(y))

@@ -1,5 +1,5 @@
 import { chunk } from "../../src/api/chunk";
-import { planFinancialBatches, planIdentification, yearsOf } from "../../src/engine/planner";
+import { identificationCallCount, planFinancialBatches, planIdentification, yearsOf } from "../../src/engine/planner";
 
 const wants = (entries: [number, number[]][]) => new Map(entries.map(([c, ys]) => [c, new Set(ys)]));
 const cuis = (n: number, from = 1) => Array.from({ length: n }, (_, i) => from + i);
@@ -90,6 +90,21 @@ describe("identification planning", () => {
     const plan = planIdentification(cuis(150), cuis(3, 1000), false);
     expect(plan.filter((c) => c.kind === "batch")).toHaveLength(2);
     expect(plan.filter((c) => c.kind === "single")).toHaveLength(3);
+  });
+
+  test("the count of a plan is the plan's length, without planning it", () => {
+    for (const [b, e] of [
+      [0, 0],
+      [1, 0],
+      [0, 1],
+      [100, 0],
+      [99, 1],
+      [100, 1],
+      [250, 37],
+      [3, 400],
+    ])
+      for (const include of [true, false, undefined])
+        expect(identificationCallCount(b, e, include)).toBe(planIdentification(cuis(b), cuis(e, 10_000), include).length);
   });
 
   test("chunk splits and refuses a size below 1", () => {

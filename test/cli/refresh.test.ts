@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "fs
 import { tmpdir } from "os";
 import { join } from "path";
 import { buildWorkbook, BuildValue, demoSpec } from "../fixtures/build-workbook";
-import { main, Io } from "../../src/cli/main";
+import { firma } from "../support/cli";
 import { Workbook } from "../../src/cli/workbook";
 import { parseCui } from "../../src/api/cui";
 import { startSandbox, Sandbox } from "../../sandbox/server";
@@ -25,15 +25,6 @@ afterAll(async () => {
   await sb.close();
   rmSync(dir, { recursive: true, force: true });
 });
-
-/** Runs the command as a user would, capturing what it prints. */
-async function firma(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const io: Io = { stdout: { write: (s: string) => (out += s) }, stderr: { write: (s: string) => (err += s) }, env: {} };
-  const code = await main(args, io);
-  return { code, out, err };
-}
 
 const creditsIn = (out: string) => Number(/credite cheltuite: ([\d.]+)/.exec(out)?.[1].replace(/\./g, ""));
 const estimateIn = (out: string) => Number(/→ (?:cel mult )?([\d.]+) (?:de )?credit/.exec(out)?.[1].replace(/\./g, ""));

@@ -16,7 +16,7 @@ import { openFirmStore } from "../../src/server/firm/open-store";
 import type { FirmStore } from "../../src/server/firm/store";
 import { hashToken, newToken } from "../../src/server/firm/tokens";
 import { bucharestDay } from "../../src/engine/meter";
-import { main, type Io } from "../../src/cli/main";
+import { firma } from "../support/cli";
 import { Workbook } from "../../src/cli/workbook";
 import { parseCui } from "../../src/api/cui";
 import { startSandbox, type Sandbox } from "../../sandbox/server";
@@ -32,15 +32,6 @@ let store: FirmStore;
 let app: FastifyInstance;
 let server: string;
 const log: string[] = [];
-
-/** Runs `firma …` as a person would, capturing what it prints (no FIRMA_* in the environment). */
-async function firma(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const io: Io = { stdout: { write: (s: string) => (out += s) }, stderr: { write: (s: string) => (err += s) }, env: {} };
-  const code = await main(args, io);
-  return { code, out, err };
-}
 
 async function person(name: string, budget: number): Promise<string> {
   const token = newToken();

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "fs";
 import { tmpdir } from "os";
 import { join } from "path";
 import { buildWorkbook } from "../fixtures/build-workbook";
-import { main, Io } from "../../src/cli/main";
+import { firma } from "../support/cli";
 import { FirmaEngine } from "../../src/engine/engine";
 import { MemoryStore } from "../../src/engine/store";
 import { startSandbox, Sandbox } from "../../sandbox/server";
@@ -27,14 +27,6 @@ afterAll(async () => {
 afterEach(() => {
   sb.config.overrides = {};
 });
-
-async function firma(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const io: Io = { stdout: { write: (s: string) => (out += s) }, stderr: { write: (s: string) => (err += s) }, env: {} };
-  const code = await main(args, io);
-  return { code, out, err };
-}
 
 const CUIS = data.sampleCuis(3, 4242);
 

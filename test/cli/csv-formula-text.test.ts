@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "fs";
 import { tmpdir } from "os";
 import { join } from "path";
 import { buildWorkbook, BuildCell } from "../fixtures/build-workbook";
-import { Io, main } from "../../src/cli/main";
+import * as cli from "../support/cli";
 import { Workbook } from "../../src/cli/workbook";
 import { startSandbox, Sandbox } from "../../sandbox/server";
 import * as data from "../../sandbox/dataset";
@@ -67,12 +67,8 @@ function book(): string {
   return file;
 }
 
-async function firma(args: string[]) {
-  let out = "";
-  const io: Io = { stdout: { write: (s: string) => (out += s) }, stderr: { write: (s: string) => (out += s) }, env: {} };
-  const code = await main([...args, "--no-progress", "--key", "demo-enterprise-formula-text", "--base-url", sb.url], io);
-  return { code, out };
-}
+/** `firma …` with this file's key, against the sandbox, without the progress bar. */
+const firma = (args: string[]) => cli.firma(args, { args: ["--no-progress"], key: "demo-enterprise-formula-text", baseUrl: sb.url });
 
 /** The values of the first sheet of an .xlsx, row by row (A1 first), through the CLI's own reader. */
 function sheetValues(file: string): { values: unknown[][]; formulas: number } {

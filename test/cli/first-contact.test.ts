@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "fs";
 import { tmpdir } from "os";
 import { join } from "path";
 import { buildWorkbook, demoSpec } from "../fixtures/build-workbook";
-import { main, Io } from "../../src/cli/main";
+import { firma } from "../support/cli";
 import { startSandbox, Sandbox } from "../../sandbox/server";
 import * as data from "../../sandbox/dataset";
 
@@ -25,13 +25,6 @@ afterAll(async () => {
   await sb.close();
   rmSync(dir, { recursive: true, force: true });
 });
-
-async function firma(args: string[]): Promise<{ code: number; out: string }> {
-  let out = "";
-  const io: Io = { stdout: { write: (s: string) => (out += s) }, stderr: { write: (s: string) => (out += s) }, env: {} };
-  const code = await main(args, io);
-  return { code, out };
-}
 
 const number = (s: string | undefined) => Number(s?.replace(/\./g, ""));
 const LATEST = 2024;
@@ -61,17 +54,17 @@ describe("firma refresh on first contact", () => {
     writeFileSync(file, workbook);
     const r = await firma(["refresh", file, "--key", key, "--base-url", sb.url, "--cache-dir", join(dir, `cache${n}`)]);
     expect(r.code).toBe(0);
-    const range = /→ cel mult ([\d.]+) de credite \(([\d.]+) credite? dacă serviciul răspunde la toate câmpurile/.exec(r.out);
+    const range = /→ cel mult ([\d.]+) de credite \(([\d.]+) credite? dacă serviciul răspunde la toate câmpurile/.exec(r.all);
     expect(range).not.toBeNull();
     const [high, low] = [number(range![1]), number(range![2])];
     expect(low).toBeLessThan(high);
     const probed = /prima cerere \(([\d.]+) credit\) a arătat ce face serviciul: restul, estimat exact, ([\d.]+) (?:de )?credit/.exec(
-      r.out,
+      r.all,
     );
     expect(probed).not.toBeNull();
     const [probe, rest] = [number(probed![1]), number(probed![2])];
     expect(probe).toBe(1);
-    const spent = number(/credite cheltuite: ([\d.]+)/.exec(r.out)?.[1]);
+    const spent = number(/credite cheltuite: ([\d.]+)/.exec(r.all)?.[1]);
     expect(spent).toBe(sb.usage(key).total);
     expect(Math.abs(spent - probe - rest)).toBeLessThanOrEqual(0.1 * rest);
     expect(spent).toBeGreaterThanOrEqual(low);
@@ -87,8 +80,8 @@ describe("firma refresh on first contact", () => {
     const r = await firma(["refresh", file, "--key", "not-a-valid-key", "--base-url", sb.url, "--no-cache"]);
     expect(r.code).not.toBe(0);
     expect(sb.usage("not-a-valid-key").total).toBe(0);
-    expect(r.out).not.toMatch(/a arătat ce face serviciul/);
-    expect(r.out).toMatch(/prima cerere \(0 credite\) nu a arătat tot ce face serviciul/);
+    expect(r.all).not.toMatch(/a arătat ce face serviciul/);
+    expect(r.all).toMatch(/prima cerere \(0 credite\) nu a arătat tot ce face serviciul/);
   });
 
   test("--json carries the range and the probe", async () => {
@@ -97,7 +90,7 @@ describe("firma refresh on first contact", () => {
     const file = join(dir, `sheet${n}.xlsx`);
     writeFileSync(file, workbook);
     const r = await firma(["refresh", file, "--key", key, "--base-url", sb.url, "--no-cache", "--json"]);
-    const json = JSON.parse(r.out.trim().split("\n").pop()!);
+    const json = JSON.parse(r.all.trim().split("\n").pop()!);
     expect(json.estimate.exact).toBe(false);
     expect(json.estimate.ifAnswered).toBeLessThan(json.estimate.credits);
     expect(json.estimate.probe).toEqual({ credits: 1, rest: json.creditsSpent - 1, exact: true });

@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "os";
 import { join, resolve } from "path";
 import { buildWorkbook, BuildCell } from "../fixtures/build-workbook";
-import { Io, main } from "../../src/cli/main";
+import * as cli from "../support/cli";
 import { errorLineRo } from "../../src/shared/command-words";
 import { Workbook } from "../../src/cli/workbook";
 import * as data from "../../sandbox/dataset";
@@ -45,13 +45,8 @@ function book(): string {
   return f;
 }
 
-async function firma(args: string[], env: Record<string, string> = {}) {
-  let out = "";
-  let err = "";
-  const io: Io = { stdout: { write: (s: string) => (out += s) }, stderr: { write: (s: string) => (err += s) }, env };
-  const code = await main([...args, "--no-cache", "--no-progress"], io);
-  return { code, out, err };
-}
+/** `firma …` without a cache or the progress bar, in the environment `env`. */
+const firma = (args: string[], env: Record<string, string> = {}) => cli.firma(args, { env, args: ["--no-cache", "--no-progress"] });
 
 const values = (file: string) => {
   const wb = Workbook.open(readFileSync(file));
@@ -166,12 +161,7 @@ test("an unknown option names itself and the closest valid one; --help shows exa
   // commander's suggestion of several names, and a line it does not know, which stays as it is
   expect(errorLineRo("(Did you mean one of --csv, --changes?)")).toBe("(Poate ați vrut una dintre --csv, --changes?)");
   expect(errorLineRo("something else")).toBe("something else");
-  let help = "";
-  await main(["refresh", "--help"], {
-    stdout: { write: (s: string) => (help += s) },
-    stderr: { write: (s: string) => (help += s) },
-    env: {},
-  });
+  const help = (await cli.firma(["refresh", "--help"])).all;
   expect(help).toMatch(/firma refresh registru\.xlsx --dry-run/);
   expect(help).toMatch(/0 +toate celulele FIRMA au fost actualizate/);
   expect(help).toMatch(/2 +parțial/);
@@ -184,12 +174,7 @@ test("an unknown option names itself and the closest valid one; --help shows exa
   expect(help).not.toMatch(/Usage:|Options:|choices:|\[options\]/);
 
   // in English after LANG, or after --lang wherever it stands
-  const helpIn = async (argv: string[], env: Record<string, string>) => {
-    let out = "";
-    const sink = { write: (s: string) => (out += s) };
-    await main(argv, { stdout: sink, stderr: sink, env });
-    return out;
-  };
+  const helpIn = async (argv: string[], env: Record<string, string>) => (await cli.firma(argv, { env })).all;
   for (const english of [
     await helpIn(["refresh", "--help"], { LANG: "en_GB.UTF-8" }),
     await helpIn(["refresh", "--lang", "en", "--help"], {}),
@@ -252,10 +237,8 @@ test("a process killed during --in-place leaves the original workbook whole", as
 
 describe("freshness", () => {
   const cached = async (args: string[]) => {
-    let out = "";
-    const io: Io = { stdout: { write: (s: string) => (out += s) }, stderr: { write: (s: string) => (out += s) }, env: {} };
-    const code = await main([...args, "--no-progress", "--json"], io);
-    return { code, json: JSON.parse(out.slice(out.indexOf("{"))) as { creditsSpent: number; estimate: { credits: number } } };
+    const { code, all } = await cli.firma(args, { args: ["--no-progress", "--json"] });
+    return { code, json: JSON.parse(all.slice(all.indexOf("{"))) as { creditsSpent: number; estimate: { credits: number } } };
   };
 
   test("a second run is free; --max-age 0 and --force fetch again, after showing what that costs", async () => {

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from "os";
 import { join } from "path";
 import { buildWorkbook, BuildCell } from "../fixtures/build-workbook";
-import { Io, main } from "../../src/cli/main";
+import * as cli from "../support/cli";
 import * as data from "../../sandbox/dataset";
 import { startSandbox, Sandbox } from "../../sandbox/server";
 import { hasSoffice, toCsv, unzipText } from "./helpers";
@@ -35,12 +35,8 @@ function book(name: string): string {
   return f;
 }
 
-async function firma(args: string[]) {
-  let out = "";
-  const io: Io = { stdout: { write: (s: string) => (out += s) }, stderr: { write: (s: string) => (out += s) }, env: {} };
-  const code = await main([...args, "--no-cache", "--no-progress", "--key", "demo-enterprise-plain", "--base-url", sb.url], io);
-  return { code, out };
-}
+/** `firma …` with this file's key, against the sandbox, without a cache or the progress bar. */
+const firma = (args: string[]) => cli.firma(args, { args: ["--no-cache", "--no-progress"], key: "demo-enterprise-plain", baseUrl: sb.url });
 
 test("--values-only: no FIRMA formula is left, each cell holds its value", async () => {
   const f = book("v.xlsx");
@@ -91,7 +87,7 @@ test("--values-only with --in-place is refused: the original's formulas would be
   const before = readFileSync(f);
   const r = await firma(["refresh", f, "--values-only", "--in-place"]);
   expect(r.code).toBe(1);
-  expect(r.out).toMatch(/--values-only .* --in-place/);
+  expect(r.all).toMatch(/--values-only .* --in-place/);
   expect(Buffer.compare(readFileSync(f), before)).toBe(0);
 });
 
@@ -99,8 +95,8 @@ test("--csv to a place that cannot be written is refused before any credit, nami
   const before = sb.usage("demo-enterprise-plain").total;
   const r = await firma(["refresh", book("n.xlsx"), "--csv", join(dir, "no-such-dir", "n.csv")]);
   expect(r.code).toBe(1);
-  expect(r.out).toMatch(/no-such-dir.*--csv\./s);
-  expect(r.out).not.toMatch(/--out/);
+  expect(r.all).toMatch(/no-such-dir.*--csv\./s);
+  expect(r.all).not.toMatch(/--out/);
   expect(sb.usage("demo-enterprise-plain").total).toBe(before);
 });
 
@@ -128,12 +124,12 @@ test("a sheet's CSV that cannot be written after the calls: the workbook is writ
   expect(readFileSync(join(dir, "two.refreshed.xlsx")).length).toBeGreaterThan(0);
   expect(readFileSync(join(dir, "two.Firme.csv"), "utf8")).toContain("Denumire");
   expect(spent).toBeGreaterThan(0);
-  expect(r.out).toContain(`Cannot write ${join(dir, "two.Altele.csv")}`);
-  expect(r.out).toContain(`The refresh spent ${spent} credit`);
-  expect(r.out).toMatch(/without a cache \(--no-cache\), running again spends them again\. Choose another place with --csv\./);
-  expect(r.out).not.toMatch(/nothing was spent/);
+  expect(r.all).toContain(`Cannot write ${join(dir, "two.Altele.csv")}`);
+  expect(r.all).toContain(`The refresh spent ${spent} credit`);
+  expect(r.all).toMatch(/without a cache \(--no-cache\), running again spends them again\. Choose another place with --csv\./);
+  expect(r.all).not.toMatch(/nothing was spent/);
   expect(readdirSync(dir).filter((n) => n.endsWith(".tmp"))).toEqual([]);
   // --json says it too: partial, and which copy is missing
-  const json = JSON.parse(r.out.trim().split("\n").pop()!);
+  const json = JSON.parse(r.all.trim().split("\n").pop()!);
   expect(json).toMatchObject({ outcome: "partial", exitCode: 2, creditsSpent: spent, failedCopies: [join(dir, "two.Altele.csv")] });
 });

@@ -5,8 +5,9 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "fs";
 import { tmpdir } from "os";
 import { join } from "path";
-import { buildWorkbook, BuildValue, demoSpec } from "../fixtures/build-workbook";
-import { main, Io } from "../../src/cli/main";
+import { buildWorkbook, demoSpec } from "../fixtures/build-workbook";
+import { firma } from "../support/cli";
+import { demoOracle, expectDemoValues } from "../support/demo-values";
 import { Workbook } from "../../src/cli/workbook";
 import { parseCui } from "../../src/api/cui";
 import { startSandbox, Sandbox } from "../../sandbox/server";
@@ -26,41 +27,9 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** Runs the command as a user would, capturing what it prints. */
-async function firma(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const io: Io = { stdout: { write: (s: string) => (out += s) }, stderr: { write: (s: string) => (err += s) }, env: {} };
-  const code = await main(args, io);
-  return { code, out, err };
-}
-
 const creditsIn = (out: string) => Number(/credite cheltuite: ([\d.]+)/.exec(out)?.[1].replace(/\./g, ""));
 const estimateIn = (out: string) => Number(/→ (?:cel mult )?([\d.]+) (?:de )?credit/.exec(out)?.[1].replace(/\./g, ""));
 
-/** What the sandbox says a cell should show: its value, or the Excel error. */
-function oracle(column: string, cuiCell: BuildValue | null): BuildValue {
-  const p = parseCui(cuiCell);
-  if (!p.ok) return { error: "#VALUE!" };
-  const c = data.company(p.cui);
-  if (!c) return { error: "#N/A" };
-  const f = data.financialYear(p.cui, 2024);
-  switch (column) {
-    case "DENUMIRE":
-      return c.denumire;
-    case "STARE":
-      return c.stare;
-    case "JUDET":
-      return c.judet;
-    case "CA":
-      return f ? f.cifra_afaceri : { error: "#N/A" };
-    case "PROFIT":
-      return f ? f.profit_net : { error: "#N/A" };
-  }
-  throw new Error(column);
-}
-
-const COLUMNS = ["DENUMIRE", "STARE", "JUDET", "CA", "PROFIT"];
 /** A company with accounts for every year 2020–2024: the spilled ISTORIC keeps its size. */
 const FULL = data.sampleCuis(200, 70000).find((c) => [2020, 2021, 2022, 2023, 2024].every((y) => data.financialYear(c, y)))!;
 
@@ -116,17 +85,7 @@ describe("firma refresh", () => {
     test("every value is the sandbox's, errors are Excel errors with the same meaning", () => {
       const wb = Workbook.open(readFileSync(out()));
       const src = Workbook.open(input);
-      for (let r = 2; r <= 501; r++) {
-        const cui = src.getValue("Firme", `A${r}`);
-        COLUMNS.forEach((col, i) => {
-          const addr = `${"BCDEF"[i]}${r}`;
-          const want = oracle(col, cui);
-          const got = wb.getValue("Firme", addr);
-          if (typeof want === "object" && want !== null)
-            expect([addr, (got as { error?: string })?.error]).toEqual([addr, (want as { error: string }).error]);
-          else expect([addr, got]).toEqual([addr, want]);
-        });
-      }
+      expectDemoValues(wb, src, 501);
       const years = [2024, 2023, 2022, 2021, 2020];
       years.forEach((y, i) => {
         expect(wb.getValue("Firme", `H${2 + i}`)).toBe(y);
@@ -267,7 +226,7 @@ describe("firma refresh", () => {
         const src = Workbook.open(input);
         let named = 0;
         for (let r2 = 2; r2 <= 21; r2++) {
-          const want = oracle("DENUMIRE", src.getValue("Firme", `A${r2}`));
+          const want = demoOracle("DENUMIRE", src.getValue("Firme", `A${r2}`));
           if (typeof want === "string") {
             expect(rows[r2 - 1][1].replace(/^"|"$/g, "")).toBe(want);
             named++;

@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "fs";
 import { tmpdir } from "os";
 import { join } from "path";
 import { buildWorkbook, BuildCell } from "../fixtures/build-workbook";
-import { main } from "../../src/cli/main";
+import { firma } from "../support/cli";
 import { Workbook } from "../../src/cli/workbook";
 import * as data from "../../sandbox/dataset";
 import { startSandbox, Sandbox } from "../../sandbox/server";
@@ -35,13 +35,11 @@ test("100,000 rows × DENUMIRE, CA: the minimum 3,000 calls, the report equals t
   const file = join(dir, "scale.xlsx");
   writeFileSync(file, buildWorkbook({ sheets: [{ name: "Firme", rows }] }));
   const key = "demo-enterprise-scale";
-  let out = "";
-  const io = { stdout: { write: (s: string) => (out += s) }, stderr: { write: (s: string) => (out += s) }, env: {} };
   const started = Date.now();
-  const code = await main(
-    ["refresh", file, "--key", key, "--base-url", sb.url, "--no-cache", "--no-progress", "--out", join(dir, "out.xlsx")],
-    io,
-  );
+  const { code, all: out } = await firma(["refresh", file, "--no-cache", "--no-progress", "--out", join(dir, "out.xlsx")], {
+    key,
+    baseUrl: sb.url,
+  });
   const ms = Date.now() - started;
   const charged = sb.usage(key).total;
   const reported = Number(/credite cheltuite: ([\d.]+)/.exec(out)?.[1].replace(/\./g, ""));

@@ -6,7 +6,7 @@ import Database from "better-sqlite3";
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "fs";
 import { tmpdir } from "os";
 import { join } from "path";
-import { main, Io } from "../../src/cli/main";
+import { firma } from "../support/cli";
 import { CacheStoreError, defaultCachePath, SqliteStore } from "../../src/cli/sqlite-store";
 import { buildWorkbook, demoSpec } from "../fixtures/build-workbook";
 import { PersistentCache, TTL } from "../../src/engine/cache";
@@ -142,11 +142,8 @@ describe("firma refresh with a cache it cannot use", () => {
     writeFileSync(join(cacheDir, "cache.sqlite"), "this is not a database, it is a note somebody left here".repeat(100));
     const book = join(dir, "book.xlsx");
     writeFileSync(book, buildWorkbook(demoSpec({ rows: 3, cuis: sampleCuis(3, 5000) })));
-    let out = "";
-    let err = "";
-    const io: Io = { stdout: { write: (s: string) => (out += s) }, stderr: { write: (s: string) => (err += s) }, env: {} };
     const before = sb.requests.length;
-    const code = await main(["refresh", book, "--key", "demo-pro-sqlite", "--base-url", sb.url, "--cache-dir", cacheDir], io);
+    const { code, out, err } = await firma(["refresh", book, "--key", "demo-pro-sqlite", "--base-url", sb.url, "--cache-dir", cacheDir]);
     expect(code).toBe(1);
     expect(err).toContain(join(cacheDir, "cache.sqlite"));
     expect(err).toMatch(/Nu s-a cheltuit nimic\. .*--no-cache/); // in the user's language (Romanian here), from the catalog
@@ -159,12 +156,10 @@ describe("firma refresh with a cache it cannot use", () => {
     const book = join(dir, "book2.xlsx");
     writeFileSync(book, buildWorkbook(demoSpec({ rows: 4, cuis: sampleCuis(4, 6000) })));
     const run = async () => {
-      let out = "";
-      const io: Io = { stdout: { write: (s: string) => (out += s) }, stderr: { write: () => true }, env: {} };
-      const code = await main(
-        ["refresh", book, "--key", "demo-pro-sqlite2", "--base-url", sb.url, "--cache-dir", cacheDir, "--out", join(dir, "o.xlsx")],
-        io,
-      );
+      const { code, out } = await firma(["refresh", book, "--cache-dir", cacheDir, "--out", join(dir, "o.xlsx")], {
+        key: "demo-pro-sqlite2",
+        baseUrl: sb.url,
+      });
       return { code, credits: Number(/credite cheltuite: ([\d.]+)/.exec(out)?.[1].replace(/\./g, "")) };
     };
     const first = await run();

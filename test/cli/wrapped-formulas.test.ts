@@ -10,7 +10,7 @@ import { join } from "path";
 import { buildWorkbook, BuildCell, BuildValue, FormulaSpec } from "../fixtures/build-workbook";
 import { FormulaEvaluator } from "../../src/cli/excel-formulas";
 import { excelNumberText } from "../../src/cli/excel-parser";
-import { main, Io } from "../../src/cli/main";
+import { firma } from "../support/cli";
 import { refreshWorkbook, RefreshReport } from "../../src/cli/refresh";
 import { Workbook } from "../../src/cli/workbook";
 import { FirmaEngine } from "../../src/engine/engine";
@@ -227,19 +227,15 @@ describe("what the evaluator cannot compute", () => {
         ],
       }),
     );
-    let out = "";
-    const io: Io = { stdout: { write: (s: string) => (out += s) }, stderr: { write: (s: string) => (out += s) }, env: {} };
     const outFile = join(dir, "unevaluable.out.xlsx");
-    const code = await main(["refresh", f, "--key", key, "--base-url", sb.url, "--no-cache", "--out", outFile, "--verbose"], io);
+    const { code, all: out } = await firma(["refresh", f, "--key", key, "--base-url", sb.url, "--no-cache", "--out", outFile, "--verbose"]);
     expect(code).toBe(2);
     expect(out).toMatch(/Firme!B2 .*XLOOKUP.*— funcția XLOOKUP nu poate fi calculată fără Excel$/m);
     expect(out).toMatch(/Firme!B3 .*— formula folosește un nume definit$/m);
     expect(out).not.toMatch(/cannot be computed|defined name/); // one language: Romanian here (no LANG)
 
     // in English with --lang en: the reasons too
-    let en = "";
-    const ioEn: Io = { stdout: { write: (s: string) => (en += s) }, stderr: { write: (s: string) => (en += s) }, env: {} };
-    await main(["refresh", f, "--key", key, "--base-url", sb.url, "--no-cache", "--out", outFile, "--verbose", "--lang", "en"], ioEn);
+    const { all: en } = await firma(["refresh", f, "--no-cache", "--out", outFile, "--verbose", "--lang", "en"], { key, baseUrl: sb.url });
     expect(en).toMatch(/Firme!B2 .*— the function XLOOKUP cannot be computed without Excel$/m);
     expect(en).toMatch(/Firme!B3 .*— the formula uses a defined name$/m);
     expect(en).not.toMatch(/fără Excel|nume definit/);

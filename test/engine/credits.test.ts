@@ -8,18 +8,14 @@
 import { CellRequest, FirmaEngine, EngineOptions } from "../../src/engine/engine";
 import { MemoryStore } from "../../src/engine/store";
 import { sandboxPerFile } from "../support/sandbox-per-file";
+import { engineFor } from "../support/engine";
 import * as data from "../../sandbox/dataset";
 
 const sb = sandboxPerFile(() => ({ faults: {}, includeMode: "fields", financialShape: "full", latencyMs: 0 }));
 let n = 0;
 
 function setup(over: Partial<EngineOptions> & { key?: string } = {}) {
-  const key = over.key ?? `demo-enterprise-credits${++n}`;
-  const store = (over.store as MemoryStore) ?? new MemoryStore();
-  const engine = new FirmaEngine({ baseUrl: sb.url, apiKey: () => key, store, windowMs: 5, retryDelayMs: 5, ...over });
-  const charged = () => sb.usage(key).total;
-  const sent = () => sb.requests.filter((r) => r.key === key).length;
-  return { key, store, engine, charged, sent };
+  return engineFor(sb, over.key ?? `demo-enterprise-credits${++n}`, over);
 }
 
 /** A 400-row sheet: DENUMIRE, STARE, JUDET, CA, PROFIT. */
@@ -60,12 +56,12 @@ describe("the estimate is an upper bound", () => {
 
 describe("budgets", () => {
   test("an open budget is never exceeded; the cells past it fail with a budget message, at no cost", async () => {
-    const { engine, charged, sent } = setup();
+    const { engine, charged, requests } = setup();
     const cells = sheet(400, 320_000);
     const budget = engine.openBudget(3);
     const report = await engine.prefetch(cells);
     budget.close();
-    expect(sent()).toBeLessThanOrEqual(3);
+    expect(requests().length).toBeLessThanOrEqual(3);
     expect(charged()).toBe(budget.spent);
     expect(report.failed.budget_reached).toBeGreaterThan(0);
   });
@@ -73,23 +69,23 @@ describe("budgets", () => {
 
 describe("credits spent means stop", () => {
   test("Free plan, 2,000 companies: 10 calls, no 429 storm; recalculation sends nothing; the stop clears at the next Bucharest midnight", async () => {
-    const { engine, sent, key } = setup({ key: `demo-free-credits${++n}` });
+    const { engine, requests, key } = setup({ key: `demo-free-credits${++n}` });
     const cuis = data.sampleCuis(2000, 340_000);
     const first = await Promise.allSettled(cuis.map((c) => engine.profileField(c, "denumire")));
-    expect(sent()).toBeLessThanOrEqual(11);
+    expect(requests().length).toBeLessThanOrEqual(11);
     expect(first.filter((r) => r.status === "fulfilled").length).toBe(1000);
     const stop = engine.quotaStop();
     expect(stop).not.toBeNull();
     expect(stop!.by).toBe("day");
     expect(stop!.until).toBeGreaterThan(Date.now());
-    const before = sent();
+    const before = requests().length;
     const again = await Promise.allSettled(cuis.slice(1000).map((c) => engine.profileField(c, "denumire")));
-    expect(sent()).toBe(before);
+    expect(requests().length).toBe(before);
     expect(again.every((r) => r.status === "rejected" && (r.reason as { kind: string }).kind === "credits_exhausted")).toBe(true);
     // The user asks to retry: the engine asks again (and the service still refuses: one call).
     engine.clearQuotaStop();
     await engine.profileField(cuis[1500], "denumire").catch(() => undefined);
-    expect(sent()).toBe(before + 1);
+    expect(requests().length).toBe(before + 1);
     expect(key).toMatch(/^demo-free/);
   });
 
@@ -108,10 +104,10 @@ describe("credits spent means stop", () => {
 
 describe("the credit guard", () => {
   test("a burst past the threshold is held at zero calls past it, and fills after confirmation", async () => {
-    const { engine, sent } = setup({ guardThreshold: 2 });
+    const { engine, requests } = setup({ guardThreshold: 2 });
     const cuis = data.sampleCuis(500, 360_000);
     const held = await Promise.allSettled(cuis.map((c) => engine.profileField(c, "denumire")));
-    expect(sent()).toBeLessThanOrEqual(2);
+    expect(requests().length).toBeLessThanOrEqual(2);
     const reasons = held.filter((r) => r.status === "rejected").map((r) => (r as PromiseRejectedResult).reason.kind);
     expect(reasons.length).toBeGreaterThan(0);
     expect(new Set(reasons)).toEqual(new Set(["guard_held"]));
@@ -119,7 +115,7 @@ describe("the credit guard", () => {
     engine.confirmHeld();
     const filled = await Promise.all(cuis.map((c) => engine.profileField(c, "denumire")));
     expect(filled).toEqual(cuis.map((c) => data.company(c)!.denumire));
-    expect(sent()).toBe(5);
+    expect(requests().length).toBe(5);
   });
 });
 

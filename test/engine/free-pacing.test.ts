@@ -7,8 +7,8 @@
  * known paid plan is never paced.
  */
 import { FirmaEngine, EngineOptions } from "../../src/engine/engine";
-import { MemoryStore } from "../../src/engine/store";
 import { sandboxPerFile } from "../support/sandbox-per-file";
+import { engineFor } from "../support/engine";
 import * as data from "../../sandbox/dataset";
 
 const sb = sandboxPerFile(() => ({ faults: {}, latencyMs: 10 }));
@@ -39,20 +39,8 @@ function countingFetch(headers: boolean) {
 }
 
 function setup(plan: "free" | "pro", headers: boolean, over: Partial<EngineOptions> = {}) {
-  const key = `demo-${plan}-pacing${++n}`;
   const counter = countingFetch(headers);
-  const store = (over.store as MemoryStore) ?? new MemoryStore();
-  const engine = new FirmaEngine({
-    baseUrl: sb.url,
-    apiKey: () => key,
-    store,
-    windowMs: 5,
-    retryDelayMs: 5,
-    fetch: counter.fetch,
-    ...over,
-  });
-  const log = () => sb.requests.filter((r) => r.key === key);
-  return { key, store, engine, log, atStart: counter.atStart };
+  return { ...engineFor(sb, `demo-${plan}-pacing${++n}`, { fetch: counter.fetch, ...over }), atStart: counter.atStart };
 }
 
 /** Company names for `count` companies: one identification batch per 100, so count / 100 calls. */
@@ -67,10 +55,10 @@ describe("a Free key's first fill of a sheet that needs 25 calls", () => {
     ["sends credit headers", true],
     ["sends no credit headers", false],
   ])("against a service that %s: at most 11 calls, the cells past the limit settle with 'credits spent'", async (_, headers) => {
-    const { engine, log, key } = setup("free", headers);
+    const { engine, requests, key } = setup("free", headers);
     const results = await fill(engine, 2500, 500_000 + n * 3000);
-    expect(log().length).toBeLessThanOrEqual(11);
-    expect(log().filter((r) => r.status === 429).length).toBeLessThanOrEqual(1);
+    expect(requests().length).toBeLessThanOrEqual(11);
+    expect(requests().filter((r) => r.status === 429).length).toBeLessThanOrEqual(1);
     expect(sb.usage(key).total).toBe(10);
     expect(results.filter((r) => r.status === "fulfilled").length).toBe(1000);
     const reasons = results.filter((r): r is PromiseRejectedResult => r.status === "rejected").map((r) => r.reason.kind);
@@ -82,11 +70,11 @@ describe("a Free key's first fill of a sheet that needs 25 calls", () => {
   test("the day's calls count across a reload: 6 calls, then a new engine over the same storage sends at most 5 more", async () => {
     const first = setup("free", false);
     await fill(first.engine, 600, 520_000);
-    expect(first.log().length).toBe(6);
+    expect(first.requests().length).toBe(6);
     await first.engine.persist();
     const again = setup("free", false, { store: first.store, apiKey: () => first.key });
     const results = await fill(again.engine, 2500, 530_000);
-    expect(first.log().length).toBeLessThanOrEqual(11);
+    expect(first.requests().length).toBeLessThanOrEqual(11);
     expect(results.filter((r) => r.status === "fulfilled").length).toBe(400);
     // Only the 11th call went alone; those before it overlapped.
     expect(Math.max(...again.atStart)).toBeGreaterThan(1);
@@ -95,11 +83,11 @@ describe("a Free key's first fill of a sheet that needs 25 calls", () => {
 
 describe("a paid key", () => {
   test("whose plan nobody knows goes past 10 with one call alone, then back at full concurrency", async () => {
-    const { engine, log, atStart, key } = setup("pro", false);
+    const { engine, requests, atStart, key } = setup("pro", false);
     const results = await fill(engine, 3000, 540_000);
     expect(results.every((r) => r.status === "fulfilled")).toBe(true);
-    expect(log().length).toBe(30);
-    expect(log().every((r) => r.status === 200)).toBe(true);
+    expect(requests().length).toBe(30);
+    expect(requests().every((r) => r.status === 200)).toBe(true);
     expect(engine.usage().detectedPlan).toBeNull();
     // The 11th call went alone: the one that could be past a Free key's limit.
     expect(atStart[10]).toBe(1);
@@ -109,10 +97,10 @@ describe("a paid key", () => {
   });
 
   test("a known plan (the user's choice) is never paced", async () => {
-    const { engine, log, atStart } = setup("pro", false, { plan: () => "pro" });
+    const { engine, requests, atStart } = setup("pro", false, { plan: () => "pro" });
     const results = await fill(engine, 3000, 560_000);
     expect(results.every((r) => r.status === "fulfilled")).toBe(true);
-    expect(log().length).toBe(30);
+    expect(requests().length).toBe(30);
     // Full concurrency throughout: no call after the first few started alone.
     expect(Math.min(...atStart.slice(6, 24))).toBeGreaterThan(1);
     // A call frees its place when its answer is in (before it is read), never before: 6 at most.
@@ -122,11 +110,11 @@ describe("a paid key", () => {
   test("answers that are garbage a third of the time: their retries keep their call's place (6 in flight at most), every cell its own name", async () => {
     sb.config.faults = { seed: 3, malformedRate: 0.3 };
     try {
-      const { engine, log, atStart } = setup("pro", true, { plan: () => "pro", retries: 3 });
+      const { engine, requests, atStart } = setup("pro", true, { plan: () => "pro", retries: 3 });
       const cuis = data.sampleCuis(3000, 580_000);
       await engine.ready();
       const got = await Promise.allSettled(cuis.map((c) => engine.profileField(c, "denumire")));
-      expect(log().length).toBeGreaterThan(30); // some answers were broken and asked again
+      expect(requests().length).toBeGreaterThan(30); // some answers were broken and asked again
       expect(Math.max(...atStart)).toBeLessThanOrEqual(6);
       for (const [i, r] of got.entries()) {
         if (r.status === "fulfilled") expect(r.value).toBe(data.company(cuis[i])!.denumire);
@@ -148,9 +136,9 @@ describe("list functions (searches) pass the same gate", () => {
   }
 
   test("a Free key's 25 searches against a service without credit headers: at most 11 calls, the rest 'credits spent'", async () => {
-    const { engine, log, key } = setup("free", false);
+    const { engine, requests, key } = setup("free", false);
     const results = await searches(engine, 25);
-    expect(log().length).toBeLessThanOrEqual(11);
+    expect(requests().length).toBeLessThanOrEqual(11);
     expect(sb.usage(key).total).toBe(10);
     const reasons = results.filter((r): r is PromiseRejectedResult => r.status === "rejected").map((r) => r.reason.kind);
     expect(results.filter((r) => r.status === "fulfilled").length).toBe(10);
@@ -158,10 +146,10 @@ describe("list functions (searches) pass the same gate", () => {
   });
 
   test("a known paid plan's searches: at most the gate's 6 in flight", async () => {
-    const { engine, log, atStart } = setup("pro", true, { plan: () => "pro" });
+    const { engine, requests, atStart } = setup("pro", true, { plan: () => "pro" });
     const results = await searches(engine, 30);
     expect(results.every((r) => r.status === "fulfilled")).toBe(true);
-    expect(log().length).toBe(30);
+    expect(requests().length).toBe(30);
     expect(Math.max(...atStart)).toBe(6);
   });
 });

@@ -5,18 +5,14 @@
  * which the estimate of the rest is exact, and the whole refresh stays within the range shown.
  */
 import { CellRequest, Estimate, FirmaEngine } from "../../src/engine/engine";
-import { MemoryStore } from "../../src/engine/store";
 import { sandboxPerFile } from "../support/sandbox-per-file";
+import { engineFor } from "../support/engine";
 import * as data from "../../sandbox/dataset";
 
 const sb = sandboxPerFile(() => ({ faults: {}, includeMode: "fields", financialShape: "full", latencyMs: 0 }));
 let n = 0;
 
-function setup() {
-  const key = `demo-enterprise-probe${++n}`;
-  const engine = new FirmaEngine({ baseUrl: sb.url, apiKey: () => key, store: new MemoryStore(), windowMs: 5, retryDelayMs: 5 });
-  return { engine, charged: () => sb.usage(key).total };
-}
+const setup = () => engineFor(sb, `demo-enterprise-probe${++n}`);
 
 /** A 400-row sheet: DENUMIRE, STARE, JUDET, CA, PROFIT, and a second year of CA. */
 function sheet(rows: number, offset: number): CellRequest[] {

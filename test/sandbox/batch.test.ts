@@ -1,4 +1,4 @@
-import { call, freshKey } from "./testkit";
+import { ascending, call, cuisOf, freshKey } from "./testkit";
 import { company, financials, LATEST_YEAR, missingCuis, sampleCuis } from "../../sandbox/dataset";
 import { Sandbox, startSandbox } from "../../sandbox/server";
 
@@ -11,9 +11,6 @@ afterEach(() => {
   sb.config.financialShape = "full";
 });
 afterAll(() => sb.close());
-
-const cuisOf = (items: Array<{ cui: number }>) => items.map((i) => i.cui);
-const ascending = (list: number[]) => [...list].sort((a, b) => a - b);
 
 describe("GET /v4/firme/batch", () => {
   test("answers a bare array of cui, denumire, stare sorted by ascending CUI, not by the order asked", async () => {

@@ -1,4 +1,4 @@
-import { call, freshKey, timed } from "./testkit";
+import { ascending, call, cuisOf, freshKey, timed } from "./testkit";
 import { sampleCuis } from "../../sandbox/dataset";
 import { Sandbox, startSandbox } from "../../sandbox/server";
 
@@ -16,8 +16,6 @@ afterAll(() => sb.close());
 const cuis = sampleCuis(40, 3000);
 const [cui] = cuis;
 const BATCH = `/v4/firme/batch?cui=${cuis.join(",")}`;
-const ascending = (list: number[]) => [...list].sort((a, b) => a - b);
-const cuisOf = (items: Array<{ cui: number }>) => items.map((i) => i.cui);
 
 describe("latency", () => {
   test("latencyMs delays every /v4 answer by at least that much", async () => {

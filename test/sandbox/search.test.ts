@@ -1,4 +1,4 @@
-import { call } from "./testkit";
+import { call, cuisOf } from "./testkit";
 import { company, sampleCuis } from "../../sandbox/dataset";
 import { Sandbox, startSandbox } from "../../sandbox/server";
 import { UNIVERSE_SIZE } from "../../sandbox/universe";
@@ -10,7 +10,6 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 
 const search = (query: string) => call(sb, `/v4/firme/search?${query}`);
-const cuisOf = (items: Array<{ cui: number }>) => items.map((i) => i.cui);
 
 describe("GET /v4/firme/search", () => {
   test("answers {data, pagination} with 20 items per page by default, page 1 first", async () => {

@@ -37,3 +37,9 @@ export async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
   const value = await fn();
   return [value, performance.now() - t0];
 }
+
+/** The CUIs of a list of companies, in its order. */
+export const cuisOf = (items: Array<{ cui: number }>) => items.map((i) => i.cui);
+
+/** A copy of `list` in ascending order. */
+export const ascending = (list: number[]) => [...list].sort((a, b) => a - b);

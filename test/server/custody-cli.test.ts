@@ -16,12 +16,12 @@ import { openFirmStore } from "../../src/server/firm/open-store";
 import type { FirmStore } from "../../src/server/firm/store";
 import { hashToken, newToken } from "../../src/server/firm/tokens";
 import { bucharestDay } from "../../src/engine/meter";
-import { main, type Io } from "../../src/cli/main";
+import { firma } from "../support/cli";
+import { expectDemoValues } from "../support/demo-values";
 import { Workbook } from "../../src/cli/workbook";
-import { parseCui } from "../../src/api/cui";
 import { startSandbox, type Sandbox } from "../../sandbox/server";
 import * as data from "../../sandbox/dataset";
-import { buildWorkbook, demoSpec, type BuildValue } from "../fixtures/build-workbook";
+import { buildWorkbook, demoSpec } from "../fixtures/build-workbook";
 
 const BUILT_FOR = "https://addin.test.example.ro/";
 const KEY = "demo-business-cli-custody-s3cr3t";
@@ -32,15 +32,6 @@ let store: FirmStore;
 let app: FastifyInstance;
 let server: string;
 const log: string[] = [];
-
-/** Runs `firma …` as a person would, capturing what it prints (no FIRMA_* in the environment). */
-async function firma(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const io: Io = { stdout: { write: (s: string) => (out += s) }, stderr: { write: (s: string) => (err += s) }, env: {} };
-  const code = await main(args, io);
-  return { code, out, err };
-}
 
 async function person(name: string, budget: number): Promise<string> {
   const token = newToken();
@@ -75,23 +66,6 @@ afterAll(async () => {
   for (const line of log) expect(line).not.toContain(KEY);
 });
 
-/** What the dataset says a cell of the demo workbook should show: its value, or the Excel error. */
-function oracle(column: string, cuiCell: unknown): BuildValue {
-  const p = parseCui(cuiCell);
-  if (!p.ok) return { error: "#VALUE!" };
-  const c = data.company(p.cui);
-  if (!c) return { error: "#N/A" };
-  const f = data.financialYear(p.cui, 2024);
-  const fields: Record<string, unknown> = {
-    DENUMIRE: c.denumire,
-    STARE: c.stare,
-    JUDET: c.judet,
-    CA: f ? f.cifra_afaceri : { error: "#N/A" },
-    PROFIT: f ? f.profit_net : { error: "#N/A" },
-  };
-  return fields[column] as BuildValue;
-}
-const COLUMNS = ["DENUMIRE", "STARE", "JUDET", "CA", "PROFIT"];
 const ROWS = 120;
 /** Every value of the refreshed sheet, by address. */
 const valuesOf = (bytes: Buffer) => {
@@ -128,17 +102,7 @@ describe("firma refresh through the firm's server", () => {
     expect(charged).toBeGreaterThan(0);
     const wb = Workbook.open(readFileSync(join(dir, "ana.xlsx")));
     const src = Workbook.open(input);
-    for (let r = 2; r <= ROWS + 1; r++) {
-      const cui = src.getValue("Firme", `A${r}`);
-      COLUMNS.forEach((col, i) => {
-        const addr = `${"BCDEF"[i]}${r}`;
-        const want = oracle(col, cui);
-        const got = wb.getValue("Firme", addr);
-        if (typeof want === "object" && want !== null)
-          expect([addr, (got as { error?: string })?.error]).toEqual([addr, (want as { error: string }).error]);
-        else expect([addr, got]).toEqual([addr, want]);
-      });
-    }
+    expectDemoValues(wb, src, ROWS + 1);
 
     // Ion, on his own computer: his token, his own (empty) cache, the same workbook.
     const calls = sb.usage(KEY).calls;

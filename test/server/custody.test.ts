@@ -23,7 +23,7 @@ import { FirmaEngine } from "../../src/engine/engine";
 import { MemoryStore } from "../../src/engine/store";
 import { evaluate } from "../../src/shared/evaluate";
 import { toCellError } from "../../src/shared/cells";
-import { main as cliMain, type Io } from "../../src/cli/main";
+import { firma } from "../support/cli";
 import { buildWorkbook, type BuildCell } from "../fixtures/build-workbook";
 import { planStopEnd } from "../../src/server/firm/loader";
 import { startSandbox, type Sandbox } from "../../sandbox/server";
@@ -388,16 +388,11 @@ describe("budgets, the plan, the day's cap", () => {
     ];
     const book = path.join(dir, `firm-book${++serial}.xlsx`);
     fs.writeFileSync(book, buildWorkbook({ sheets: [{ name: "Firme", rows }] }));
-    let out = "";
-    const io: Io = {
-      stdout: { write: (s: string) => void (out += s) },
-      stderr: { write: (s: string) => void (out += s) },
+    const { code, all: out } = await firma(["refresh", book, "--out", `${book}.out.xlsx`, "--no-cache", "--no-progress"], {
+      key: eve,
+      baseUrl: f.url,
       env: { LANG: "en_GB.UTF-8" },
-    };
-    const code = await cliMain(
-      ["refresh", book, "--key", eve, "--base-url", f.url, "--out", `${book}.out.xlsx`, "--no-cache", "--no-progress"],
-      io,
-    );
+    });
     expect(code).toBe(2); // partial: her one credit's worth refreshed, the rest kept
     expect(out).toMatch(/× your monthly budget on the firm's server is spent; ask its administrator/);
     expect(out).not.toMatch(/the plan's credits are spent/);

@@ -19,6 +19,7 @@ import { startSandbox, type Sandbox } from "../../sandbox/server";
 import * as data from "../../sandbox/dataset";
 import { CHROMIUM, haveChromium, launchChromium, type StandIn } from "../taskpane/harness";
 import { openServed } from "./served";
+import { fillNames as fill, idle, saveKey, text } from "../support/pane";
 
 if (!haveChromium) console.log(`firm pane browser tests SKIPPED: no Chromium at ${CHROMIUM} (apt-get install chromium).`);
 const withChromium = haveChromium ? describe : describe.skip;
@@ -105,37 +106,7 @@ async function withPane(argv: string[], work: (p: Awaited<ReturnType<typeof open
 }
 const custody = (db: string) => ["--key-file", path.join(dir, "key"), "--database", db];
 
-const idle = (page: Page) => page.waitForFunction(() => document.getElementById("pane")!.dataset.busy === "false");
-const text = async (page: Page, sel: string) => ((await page.textContent(sel)) ?? "").trim();
 const shown = (page: Page, sel: string) => page.isVisible(sel);
-
-async function saveKey(page: Page, key: string): Promise<void> {
-  await page.fill("#api-key", key);
-  await page.click("#save-key");
-  await idle(page);
-}
-
-/** Companies in A, =FIRMA.DENUMIRE in B from `row`, calculated; what B shows. */
-async function fill(page: Page, cuis: number[], row = 1) {
-  const cells: Record<string, unknown> = {};
-  cuis.forEach((c, i) => {
-    cells[`A${row + i}`] = c;
-    cells[`B${row + i}`] = `=FIRMA.DENUMIRE(A${row + i})`;
-  });
-  return page.evaluate(
-    async (def) => {
-      const s = (window as unknown as Win).__firmaStandIn;
-      await s.setup(def);
-      s.calculateAll();
-      await s.idle();
-      return s
-        .dump()
-        .filter((c) => c.address.startsWith("B"))
-        .map((c) => ({ address: c.address, value: c.value, message: c.message }));
-    },
-    { sheets: { Foaie1: cells } },
-  );
-}
 
 /**
  * Every answer the page's scripts get (the pane's and the functions' fetch: /v4 and /firm/me), its

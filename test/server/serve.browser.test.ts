@@ -12,12 +12,13 @@
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { serve } from "../../src/server/main";
 import { startSandbox, type Sandbox } from "../../sandbox/server";
 import * as data from "../../sandbox/dataset";
-import { CHROMIUM, haveChromium, launchChromium, type StandIn } from "../taskpane/harness";
+import { CHROMIUM, haveChromium, launchChromium } from "../taskpane/harness";
 import { build, openServed } from "./served";
+import { fillNames as fill, saveKey } from "../support/pane";
 
 if (!haveChromium) console.log(`firma serve browser tests SKIPPED: no Chromium at ${CHROMIUM} (apt-get install chromium).`);
 const withChromium = haveChromium ? describe : describe.skip;
@@ -27,7 +28,6 @@ const { DEPLOY_URL: ADDIN_URL, ensureBuild } = require("../support/builds") as {
   DEPLOY_URL: string;
   ensureBuild(kind: "deploy"): Promise<string>;
 };
-type Win = Window & { __firmaStandIn: StandIn };
 
 let sb: Sandbox;
 let browser: Browser;
@@ -53,34 +53,6 @@ afterAll(async () => {
   await sb?.close();
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
 });
-
-async function saveKey(page: Page, key: string): Promise<void> {
-  await page.fill("#api-key", key);
-  await page.click("#save-key");
-  await page.waitForFunction(() => document.getElementById("pane")!.dataset.busy === "false");
-}
-
-/** `names` companies in A, =FIRMA.DENUMIRE in B, calculated; what B shows. */
-async function fill(page: Page, cuis: number[]) {
-  const cells: Record<string, unknown> = {};
-  cuis.forEach((c, i) => {
-    cells[`A${i + 1}`] = c;
-    cells[`B${i + 1}`] = `=FIRMA.DENUMIRE(A${i + 1})`;
-  });
-  return page.evaluate(
-    async (def) => {
-      const s = (window as unknown as Win).__firmaStandIn;
-      await s.setup(def);
-      s.calculateAll();
-      await s.idle();
-      return s
-        .dump()
-        .filter((c) => c.address.startsWith("B"))
-        .map((c) => ({ address: c.address, value: c.value, message: c.message }));
-    },
-    { sheets: { Foaie1: cells } },
-  );
-}
 
 withChromium("the add-in built for an address, served by firma serve", () => {
   test("through the same-origin relay, 1,000 names fill at the API's minimum (10 credits) from a service that allows no browser", async () => {

@@ -7,9 +7,9 @@
  *
  * Needs Debian's Chromium (/usr/bin/chromium, or FIRMA_CHROMIUM); skipped, with a message, without it.
  */
-import type { Page } from "playwright-core";
 import * as data from "../../sandbox/dataset";
-import { haveChromium, CHROMIUM, openPane, startHarness, type Harness, type StandIn } from "./harness";
+import { haveChromium, CHROMIUM, openPane, startHarness, type Harness } from "./harness";
+import { act, calculateAll, callFn, cellOf, dump, idle, numberIn, saveKey, setup, text } from "../support/pane";
 
 if (!haveChromium) console.log(`pane credit tests SKIPPED: no Chromium at ${CHROMIUM} (apt-get install chromium).`);
 const withChromium = haveChromium ? describe : describe.skip;
@@ -21,35 +21,6 @@ let serial = 0;
 /** A key of the plan with its own sandbox counter. */
 const keyFor = (plan: "free" | "pro" | "business" | "enterprise") => `demo-${plan}-credits${++serial}`;
 
-type Win = Window & { __firmaStandIn: StandIn };
-
-const idle = (page: Page) => page.waitForFunction(() => document.getElementById("pane")!.dataset.busy === "false");
-
-async function act(page: Page, selector: string): Promise<void> {
-  await page.click(selector);
-  await idle(page);
-}
-
-async function saveKey(page: Page, key: string): Promise<void> {
-  await page.fill("#api-key", key);
-  await act(page, "#save-key");
-  await page.evaluate(() => (window as unknown as Win).__firmaStandIn?.idle());
-}
-
-const setup = (page: Page, def: Parameters<StandIn["setup"]>[0]) =>
-  page.evaluate((d) => (window as unknown as Win).__firmaStandIn.setup(d), def);
-const calculateAll = (page: Page) =>
-  page.evaluate(async () => {
-    const s = (window as unknown as Win).__firmaStandIn;
-    s.calculateAll();
-    await s.idle();
-  });
-const cellOf = (page: Page, sheet: string, address: string) =>
-  page.evaluate(([s, a]) => (window as unknown as Win).__firmaStandIn.cell(s, a), [sheet, address]);
-const callFn = (page: Page, id: string, args: unknown[]) =>
-  page.evaluate(([i, a]) => (window as unknown as Win).__firmaStandIn.call(i as string, a as unknown[]), [id, args]);
-const text = async (page: Page, selector: string) => ((await page.textContent(selector)) ?? "").trim();
-const numberIn = async (page: Page, selector: string, attr = "data-value") => Number(await page.getAttribute(selector, attr));
 const requestsOf = (key: string) => h.sandbox.requests.filter((r) => r.key === key).length;
 
 /** A sheet of `cuis` with their name, county and address in B, C, D (profile fields beyond what an ignored `include` returns). */
@@ -198,9 +169,7 @@ withChromium("the pane's credit controls", () => {
     expect(await text(page, "#guard-text")).toMatch(
       /^\d+ celul[ăe] ar costa cel mult \d+ credite?, peste limita de 1 credit pentru un calcul\./,
     );
-    const heldCells = (await page.evaluate(() => (window as unknown as Win).__firmaStandIn.dump())).filter((c) =>
-      /limita de credite/.test(c.message ?? ""),
-    );
+    const heldCells = (await dump(page)).filter((c) => /limita de credite/.test(c.message ?? ""));
     expect(heldCells.length).toBeGreaterThan(0);
 
     const spentBefore = h.sandbox.usage(key).month;

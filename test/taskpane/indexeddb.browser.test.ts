@@ -11,6 +11,7 @@
 import type { BrowserContext, Page } from "playwright-core";
 import * as data from "../../sandbox/dataset";
 import { haveChromium, CHROMIUM, openPane, startHarness, type Harness, type StandIn } from "./harness";
+import { saveKey } from "../support/pane";
 
 if (!haveChromium) console.log(`IndexedDB tier tests SKIPPED: no Chromium at ${CHROMIUM} (apt-get install chromium).`);
 const withChromium = haveChromium ? describe : describe.skip;
@@ -22,14 +23,7 @@ let serial = 0;
 type Win = Window & { __firmaStandIn: StandIn };
 const N = 120;
 
-const idle = (page: Page) => page.waitForFunction(() => document.getElementById("pane")!.dataset.busy === "false");
 const requestsOf = (key: string) => h.sandbox.requests.filter((r) => r.key === key).length;
-
-async function saveKey(page: Page, key: string): Promise<void> {
-  await page.fill("#api-key", key);
-  await page.click("#save-key");
-  await idle(page);
-}
 
 /** Fills N names through the stand-in (a full recalculation) and returns the cells' values. */
 async function fill(page: Page, cuis: number[]): Promise<unknown[]> {

@@ -3,11 +3,10 @@
  * only the answers those cells use stale, so only they are fetched again (at the estimated cost),
  * and the rest of the cache stays fresh; a stale answer is still the fallback when the service fails.
  */
-import { FirmaEngine } from "../../src/engine/engine";
-import { MemoryStore } from "../../src/engine/store";
 import { cellRequests } from "../../src/shared/evaluate";
 import * as data from "../../sandbox/dataset";
 import { startSandbox, type Sandbox } from "../../sandbox/server";
+import { engineFor } from "../support/engine";
 
 let sb: Sandbox;
 let n = 0;
@@ -19,14 +18,10 @@ afterEach(() => {
   sb.config.faults = {};
 });
 
-function setup() {
-  const key = `demo-business-stale${++n}`;
-  const engine = new FirmaEngine({ baseUrl: sb.url, apiKey: () => key, store: new MemoryStore(), windowMs: 5, retries: 0 });
-  return { key, engine, credits: () => sb.usage(key).month };
-}
+const setup = () => engineFor(sb, `demo-business-stale${++n}`, { retries: 0 });
 
 test("only the marked cells are fetched again, at the cost the refresh estimate gave", async () => {
-  const { engine, credits } = setup();
+  const { engine, month } = setup();
   const [a, b, c, d] = data.sampleCuis(4, 700);
   const latest = engine.latestYear();
   const all = () =>
@@ -36,29 +31,29 @@ test("only the marked cells are fetched again, at the cost the refresh estimate 
       engine.history(a, latest - 2, latest, ["profit_net"]),
     ]);
   await all();
-  const first = credits();
+  const first = month();
   await all();
-  expect(credits()).toBe(first); // everything cached
+  expect(month()).toBe(first); // everything cached
 
   const selection = [...cellRequests("DENUMIRE", [[[a], [b]]]), ...cellRequests("ISTORIC", [a, latest - 2, latest, "profit_net"])];
   const estimate = engine.estimate(selection, { refresh: true });
   engine.markStale(selection);
   expect(engine.estimate(selection).credits).toBe(estimate.credits); // now nothing of it is fresh
   await all();
-  expect(credits() - first).toBe(estimate.credits);
+  expect(month() - first).toBe(estimate.credits);
   expect(estimate.credits).toBe(2); // one batch of 2 names, one batch of 3 years for a
 
   await all();
-  expect(credits() - first).toBe(estimate.credits); // fresh again, and the rest never went stale
+  expect(month() - first).toBe(estimate.credits); // fresh again, and the rest never went stale
 });
 
 test("list requests and invalid CUIs are left alone", async () => {
-  const { engine, credits } = setup();
+  const { engine, month } = setup();
   await engine.counties();
-  const before = credits();
+  const before = month();
   engine.markStale([...cellRequests("JUDETE", []), ...cellRequests("DENUMIRE", ["123"]), ...cellRequests("CA", [data.EXAMPLE_CUI, 1900])]);
   await engine.counties();
-  expect(credits()).toBe(before);
+  expect(month()).toBe(before);
 });
 
 test("a stale answer is still served when the service fails", async () => {

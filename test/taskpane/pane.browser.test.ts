@@ -11,6 +11,7 @@ import * as path from "path";
 import type { Page } from "playwright-core";
 import * as data from "../../sandbox/dataset";
 import { BLACK_THEME, haveChromium, CHROMIUM, openPane, startHarness, type Harness, type StandIn } from "./harness";
+import { act, calculateAll, callFn, cellOf, dump, idle, numberIn, saveKey, setup, text } from "../support/pane";
 
 if (!haveChromium) console.log(`pane browser tests SKIPPED: no Chromium at ${CHROMIUM} (apt-get install chromium).`);
 const withChromium = haveChromium ? describe : describe.skip;
@@ -27,36 +28,6 @@ let serial = 0;
 const keyFor = (plan: "free" | "pro" | "business" | "enterprise", tag = "t") => `demo-${plan}-pane${tag}${++serial}`;
 
 type Win = Window & { __firmaStandIn: StandIn };
-
-const idle = (page: Page) => page.waitForFunction(() => document.getElementById("pane")!.dataset.busy === "false");
-
-/** Clicks and waits until the pane's handler has finished. */
-async function act(page: Page, selector: string): Promise<void> {
-  await page.click(selector);
-  await idle(page);
-}
-
-async function saveKey(page: Page, key: string): Promise<void> {
-  await page.fill("#api-key", key);
-  await act(page, "#save-key");
-  await page.evaluate(() => (window as unknown as Win).__firmaStandIn?.idle());
-}
-
-const setup = (page: Page, def: Parameters<StandIn["setup"]>[0]) =>
-  page.evaluate((d) => (window as unknown as Win).__firmaStandIn.setup(d), def);
-const calculateAll = (page: Page) =>
-  page.evaluate(async () => {
-    const s = (window as unknown as Win).__firmaStandIn;
-    s.calculateAll();
-    await s.idle();
-  });
-const cellOf = (page: Page, sheet: string, address: string) =>
-  page.evaluate(([s, a]) => (window as unknown as Win).__firmaStandIn.cell(s, a), [sheet, address]);
-const dump = (page: Page) => page.evaluate(() => (window as unknown as Win).__firmaStandIn.dump());
-const callFn = (page: Page, id: string, args: unknown[]) =>
-  page.evaluate(([i, a]) => (window as unknown as Win).__firmaStandIn.call(i as string, a as unknown[]), [id, args]);
-const text = async (page: Page, selector: string) => ((await page.textContent(selector)) ?? "").trim();
-const numberIn = async (page: Page, selector: string, attr = "data-value") => Number(await page.getAttribute(selector, attr));
 
 /** Waits until the pane shows `n` as this month's credits (the meter updates the pane by itself). */
 const monthShown = (page: Page, n: number) =>

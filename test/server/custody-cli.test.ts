@@ -15,7 +15,7 @@ import { buildApp } from "../../src/server/app";
 import { openFirmStore } from "../../src/server/firm/open-store";
 import type { FirmStore } from "../../src/server/firm/store";
 import { hashToken, newToken } from "../../src/server/firm/tokens";
-import { bucharestDay } from "../../src/engine/meter";
+import { bucharestDay } from "../../src/engine/bucharest-time";
 import { main, type Io } from "../../src/cli/main";
 import { Workbook } from "../../src/cli/workbook";
 import { parseCui } from "../../src/api/cui";

@@ -16,7 +16,7 @@ import { buildApp } from "../../src/server/app";
 import { openFirmStore } from "../../src/server/firm/open-store";
 import type { FirmStore } from "../../src/server/firm/store";
 import { hashToken, newToken } from "../../src/server/firm/tokens";
-import { bucharestDay } from "../../src/engine/meter";
+import { bucharestDay } from "../../src/engine/bucharest-time";
 import { FirmaClient } from "../../src/api/client";
 import { CreditsExhaustedError } from "../../src/api/errors";
 import { FirmaEngine } from "../../src/engine/engine";

@@ -14,7 +14,7 @@
  * Every /v4 request of a known person leaves one line in the audit trail.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { bucharestDay } from "../../engine/meter";
+import { bucharestMonth } from "../../engine/bucharest-time";
 import { t, type Lang, type MessageKey } from "../../shared/messages/node";
 import { MAX_QUERY_BYTES } from "../relay";
 import { accepts, candidates, parseRequest, render, wantKey, type Parsed, type Refusal, type Want } from "./answers";
@@ -124,7 +124,7 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
 
   /** The person's budget and spend this month (null when the database cannot say). */
   async function usage(user: string): Promise<{ budget: number; spent: number; month: string } | null> {
-    const month = bucharestDay(now()).slice(0, 7);
+    const month = bucharestMonth(now());
     const u = await store.usageOf(user, month).catch(() => null);
     return u && { ...u, month };
   }

@@ -21,7 +21,7 @@
 import { randomUUID } from "node:crypto";
 import { MAX_BATCH_FINANCIAL, MAX_BATCH_IDENTIFICATION } from "../../api/client";
 import { limiter } from "../../engine/limiter";
-import { bucharestDay } from "../../engine/meter";
+import { bucharestDay, nextBucharestMidnight, nextBucharestMonth } from "../../engine/bucharest-time";
 import { lifetime, wantKey, type Want } from "./answers";
 import { plan, type Call, type Entry, type Requester } from "./loader-calls";
 import type { FirmStore, StoredAnswer } from "./store";
@@ -63,25 +63,10 @@ export interface LoaderOptions {
 /** Answers just settled, by want: a request that read the store a moment before they were written finds them here. */
 const RECENT_MS = 10_000;
 
-/** The first moment after `at` that falls on another Bucharest day (its next midnight), to the millisecond. */
-export function nextBucharestDay(at: number): number {
-  const day = bucharestDay(at);
-  let [lo, hi] = [at, at + 26 * 3_600_000];
-  while (hi - lo > 1) {
-    const mid = Math.floor((lo + hi) / 2);
-    if (bucharestDay(mid) === day) lo = mid;
-    else hi = mid;
-  }
-  return hi;
-}
-
 /** When the plan's stop after a 429 ends: Retry-After, else the next day for a Free plan, else the next month (Bucharest's). */
 export function planStopEnd(now: number, plan: string | null, retryAfterMs: number | null): number {
   if (retryAfterMs !== null && retryAfterMs > 0) return now + retryAfterMs;
-  let t = nextBucharestDay(now);
-  if (plan === "free") return t;
-  while (bucharestDay(t).slice(8) !== "01") t = nextBucharestDay(t);
-  return t;
+  return plan === "free" ? nextBucharestMidnight(now) : nextBucharestMonth(now);
 }
 
 export class FirmLoader {

@@ -136,7 +136,15 @@ export function getValidInteger(name: string, value: unknown, fallback: number, 
   return value;
 }
 
-const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|::1|\[::1\])$/i;
+
+/**
+ * Whether a host name is this computer (127.0.0.0/8, `localhost`, `::1` with or without brackets), where
+ * plain `http` is allowed: the client's base URL, `firma serve`'s --host and public address.
+ */
+export function isLoopbackHost(host: string): boolean {
+  return LOOPBACK.test(host);
+}
 
 /** `https://host[/prefix]`, or `http://` on loopback; strips a trailing `/`, `/v4` or `/v4/` (O27). */
 export function getValidBaseUrl(value: unknown): string {
@@ -149,7 +157,7 @@ export function getValidBaseUrl(value: unknown): string {
   }
   if (url.username || url.password || url.search || url.hash)
     throw bad("baseUrl", "an address without credentials, query or fragment", withoutSecrets(value));
-  if (url.protocol !== "https:" && !(url.protocol === "http:" && LOOPBACK.test(url.hostname))) {
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopbackHost(url.hostname))) {
     throw bad("baseUrl", "an https address (http only on loopback: 127.0.0.0/8, localhost, [::1])", withoutSecrets(value));
   }
   const path = url.pathname.replace(/\/+$/, "").replace(/\/v4$/i, "");

@@ -8,7 +8,7 @@
 import type { PlanName } from "../api/types";
 import { isPlanName } from "../engine/subscription-plans";
 import { MemoryStore, type KeyValueStore } from "../engine/store";
-import { BATCH_WINDOW, DEFAULT_GUARD_THRESHOLD } from "../engine/options";
+import { BATCH_WINDOW, DEFAULT_GUARD_THRESHOLD, isBatchWindow, isGuardThreshold } from "../engine/options";
 import type { Lang } from "./messages";
 
 export const STORAGE_KEYS = {
@@ -20,7 +20,7 @@ export const STORAGE_KEYS = {
   guardThreshold: "firma.guardThreshold",
 } as const;
 
-export { BATCH_WINDOW, DEFAULT_GUARD_THRESHOLD };
+export { BATCH_WINDOW, DEFAULT_GUARD_THRESHOLD, isBatchWindow, isGuardThreshold };
 /** How "off" is stored: an absent key means the default, so "off" needs a value of its own. */
 const GUARD_OFF = "off";
 
@@ -165,8 +165,7 @@ export function loadSettings(): Promise<Settings> {
           plan: isPlanName(plan) ? plan : null,
           language: choice ?? s.displayLanguage,
           languageChoice: choice,
-          batchWindowMs:
-            windowMs !== null && Number.isFinite(w) && w >= BATCH_WINDOW.min && w <= BATCH_WINDOW.max ? w : BATCH_WINDOW.default,
+          batchWindowMs: windowMs !== null && isBatchWindow(w) ? w : BATCH_WINDOW.default,
           guardThreshold: parseGuardThreshold(guard),
         };
         return s.current;
@@ -231,7 +230,7 @@ export async function saveSetting<K extends "plan" | "language" | "batchWindowMs
 export function parseGuardThreshold(stored: string | null | undefined): number | null {
   if (stored === GUARD_OFF) return null;
   const n = Number(stored);
-  return stored !== null && stored !== undefined && stored.trim() !== "" && Number.isSafeInteger(n) && n >= 0 ? n : DEFAULT_GUARD_THRESHOLD;
+  return stored !== null && stored !== undefined && stored.trim() !== "" && isGuardThreshold(n) ? n : DEFAULT_GUARD_THRESHOLD;
 }
 
 /** Saves the credit guard's threshold (null: off). The default is stored as nothing, like the other settings. */

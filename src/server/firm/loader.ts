@@ -21,6 +21,7 @@
 import { randomUUID } from "node:crypto";
 import { MAX_BATCH_FINANCIAL, MAX_BATCH_IDENTIFICATION } from "../../api/client";
 import { limiter } from "../../engine/limiter";
+import { BATCH_WINDOW } from "../../engine/options";
 import { bucharestDay, nextBucharestMidnight, nextBucharestMonth } from "../../engine/bucharest-time";
 import { lifetime, wantKey, type Want } from "./answers";
 import { plan, type Call, type Entry, type Requester } from "./loader-calls";
@@ -29,15 +30,12 @@ import { CallFailure, failureCharged, failureOf, type Upstream, type UpstreamAns
 
 export type { Requester } from "./loader-calls";
 
-/** How long missing companies wait for others to share their batch: the people of a firm do not ask in step. */
-const DEFAULT_WINDOW_MS = 40;
-
 export interface LoaderOptions {
   store: FirmStore;
   upstream: Upstream;
   /** The firm's cap on credits a day (--max-credits-per-day); null: none. */
   maxPerDay: number | null;
-  /** The gathering window. @default 40 */
+  /** The gathering window: the people of a firm do not ask in step. @default 40 (the engine's, BATCH_WINDOW) */
   windowMs?: number;
   /**
    * How long a company may wait, window after window, for its batch to fill before it goes in a
@@ -180,7 +178,7 @@ export class FirmLoader {
       const max = g.startsWith("i:") ? MAX_BATCH_IDENTIFICATION : MAX_BATCH_FINANCIAL;
       while (list.length >= max) this.send(list.splice(0, max));
     }
-    if (this.pending.size > 0 && !this.timer) this.timer = setTimeout(() => this.flush(), this.o.windowMs ?? DEFAULT_WINDOW_MS);
+    if (this.pending.size > 0 && !this.timer) this.timer = setTimeout(() => this.flush(), this.o.windowMs ?? BATCH_WINDOW.default);
   }
 
   /** What is pending in batches (identification per `include`, financial per year), by batch kind. */
@@ -206,7 +204,7 @@ export class FirmLoader {
     const keep = new Set<Entry>();
     for (const list of this.batchGroups().values()) if (list.every((e) => now - e.since < wait)) for (const e of list) keep.add(e);
     this.send([...this.pending.values()].filter((e) => !keep.has(e)));
-    if (this.pending.size > 0) this.timer = setTimeout(() => this.flush(), this.o.windowMs ?? DEFAULT_WINDOW_MS);
+    if (this.pending.size > 0) this.timer = setTimeout(() => this.flush(), this.o.windowMs ?? BATCH_WINDOW.default);
   }
 
   private send(entries: Entry[]): void {

@@ -1,6 +1,7 @@
 import { KvAnswerStore, KvAnswerStoreOptions, StoreTimeoutError, StoreWriteError } from "./answer-store";
 import { memoryFull, storeFull } from "./cache-messages";
 import { EntryMap } from "./entry-map";
+import { ENGINE_DEFAULTS } from "./options";
 import { entry, Entry, entrySize, LruOrder } from "./lru-order";
 import { turnClock } from "./turn-clock";
 import { SaveTimer } from "./save-timer";
@@ -25,14 +26,13 @@ export const TTL = {
  * least recently used leave memory for the persistent tiers, which keep them (docs/cache.md says why).
  */
 export const DEFAULT_MAX_BYTES = typeof process !== "undefined" && process.versions?.node ? 512 * 1024 * 1024 : 96 * 1024 * 1024;
-export const DEFAULT_MAX_ENTRIES = 1_000_000;
 
 export interface CacheOptions {
   /** Where the answers are kept. @default the store's own (SQLite for the CLI), else a KvAnswerStore over the store */
   backend?: AnswerStore;
   /** Options of the default KvAnswerStore (byte cap, shards, read timeout). */
   kv?: KvAnswerStoreOptions;
-  /** Answers kept in memory at most; the least recently used go first. @default 1,000,000 */
+  /** Answers kept in memory at most; the least recently used go first. @default 500,000 (the engine's, ENGINE_DEFAULTS.maxCacheEntries) */
   maxEntries?: number;
   /** Memory the answers may take (estimated from their JSON bytes); the least recently used go first. @default 512 MB in Node, 96 MB elsewhere */
   maxBytes?: number;
@@ -115,7 +115,7 @@ export class PersistentCache {
 
   constructor(store: KeyValueStore, options: CacheOptions = {}) {
     this.backend = options.backend ?? (hasAnswerStore(store) ? store.answers : new KvAnswerStore(store, options.kv));
-    this.maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
+    this.maxEntries = options.maxEntries ?? ENGINE_DEFAULTS.maxCacheEntries;
     this.maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
     const saveDelayMs = options.saveDelayMs ?? 500;
     // Reported through onProblem by saveNow; nothing more to do with the rejection here.

@@ -32,7 +32,7 @@ export interface EngineOptions {
   retryDelayMs?: number;
   /** The latest financial year the service has. @default the rule of O19 (years.ts) */
   latestYear?: number;
-  /** Cache size bound. @default 500000 */
+  /** Answers the cache keeps in memory at most (the cache's own default too). @default 500000 */
   maxCacheEntries?: number;
   /**
    * The credit guard: credits one burst of recalculated cells may cost before FIRMA holds it for the

@@ -1,7 +1,7 @@
 import { KvAnswerStore, KvAnswerStoreOptions, StoreTimeoutError, StoreWriteError } from "./answer-store";
 import { memoryFull, storeFull } from "./cache-messages";
 import { EntryMap } from "./entry-map";
-import { ENGINE_DEFAULTS } from "./options";
+import { ENGINE_DEFAULTS } from "./engine-options";
 import { entry, Entry, entrySize, LruOrder } from "./lru-order";
 import { turnClock } from "./turn-clock";
 import { SaveTimer } from "./save-timer";

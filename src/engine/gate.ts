@@ -26,7 +26,7 @@
  */
 import { ApiError, CreditsExhaustedError, NetworkError, TimeoutError } from "../api/errors";
 import type { CallRecord, FirmLimit, PlanName } from "../api/types";
-import { LocalInputError } from "./errors";
+import { LocalInputError } from "./local-errors";
 import { kindHas } from "./failures";
 import { bucharestDay, nextBucharestMidnight, nextBucharestMonth } from "./bucharest-time";
 import type { CreditMeter } from "./meter";

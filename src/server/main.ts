@@ -17,7 +17,7 @@ import { commandWords } from "../shared/command-words";
 import { buildApp, readBuild } from "./app";
 import { custodySettings, openCustodyStore, type CustodyFlags } from "./firm/custody-setup";
 import { describeDatabase } from "./firm/open-store";
-import type { FirmStore } from "./firm/store";
+import type { FirmStore } from "./firm/firm-store";
 
 export interface ServeIo {
   stdout: { write(s: string): unknown };

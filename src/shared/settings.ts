@@ -8,7 +8,7 @@
 import type { PlanName } from "../api/types";
 import { isPlanName } from "../engine/subscription-plans";
 import { MemoryStore, type KeyValueStore } from "../engine/store";
-import { BATCH_WINDOW, DEFAULT_GUARD_THRESHOLD, isBatchWindow, isGuardThreshold } from "../engine/options";
+import { BATCH_WINDOW, DEFAULT_GUARD_THRESHOLD, isBatchWindow, isGuardThreshold } from "../engine/engine-options";
 import type { Lang } from "./messages";
 
 export const STORAGE_KEYS = {
@@ -35,7 +35,7 @@ export interface Settings {
   language: Lang;
   /** The language the user chose in the pane; null: follow Office's display language. */
   languageChoice: Lang | null;
-  /** Quiet time before queued cells are fetched together, within BATCH_WINDOW (engine/options.ts). @default 40 */
+  /** Quiet time before queued cells are fetched together, within BATCH_WINDOW (engine/engine-options.ts). @default 40 */
   batchWindowMs: number;
   /**
    * The credit guard: credits one burst of recalculated cells may cost before FIRMA holds it and

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "fs";
 import { tmpdir } from "os";
 import { join } from "path";
 import { main, Io } from "../../src/cli/main";
-import { CacheStoreError, defaultCachePath, SqliteStore } from "../../src/cli/sqlite-store";
+import { CacheStoreError, defaultCachePath, SqliteStore } from "../../src/cli/sqlite-cache";
 import { buildWorkbook, demoSpec } from "../fixtures/build-workbook";
 import { PersistentCache, TTL } from "../../src/engine/cache";
 import { startSandbox, Sandbox } from "../../sandbox/server";

@@ -1,6 +1,6 @@
 /** The engine's options: defaults applied in one place, each bad option named, the key never shown. */
 import { FirmaEngine } from "../../src/engine/engine";
-import { BATCH_WINDOW, ENGINE_DEFAULTS, getValidEngineOptions, isBatchWindow, isGuardThreshold } from "../../src/engine/options";
+import { BATCH_WINDOW, ENGINE_DEFAULTS, getValidEngineOptions, isBatchWindow, isGuardThreshold } from "../../src/engine/engine-options";
 import { parseGuardThreshold } from "../../src/shared/settings";
 import { parseSettingsForm } from "../../src/taskpane/pane/settings-form";
 import { MemoryStore } from "../../src/engine/store";

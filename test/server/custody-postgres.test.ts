@@ -12,7 +12,7 @@ import * as path from "path";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../../src/server/app";
 import { openFirmStore } from "../../src/server/firm/open-store";
-import type { FirmStore } from "../../src/server/firm/store";
+import type { FirmStore } from "../../src/server/firm/firm-store";
 import { hashToken, newToken } from "../../src/server/firm/tokens";
 import { bucharestDay } from "../../src/engine/bucharest-time";
 import { startSandbox, type Sandbox } from "../../sandbox/server";

@@ -14,7 +14,7 @@ import type { AddressInfo } from "net";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../../src/server/app";
 import { openFirmStore } from "../../src/server/firm/open-store";
-import type { FirmStore } from "../../src/server/firm/store";
+import type { FirmStore } from "../../src/server/firm/firm-store";
 import { hashToken, newToken } from "../../src/server/firm/tokens";
 import { bucharestDay } from "../../src/engine/bucharest-time";
 import { FirmaClient } from "../../src/api/client";

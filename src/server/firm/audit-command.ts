@@ -12,7 +12,7 @@ import { bucharestMidnight, bucharestMonth, bucharestTime } from "../../engine/b
 import { csvDocument, type CsvValue } from "../../shared/csv";
 import { count, formatNumber, isMessageKey, t, type Lang } from "../../shared/messages/node";
 import * as kit from "./command-kit";
-import type { AnswerSource, AuditEntry } from "./store";
+import type { AnswerSource, AuditEntry } from "./firm-store";
 import { isUserName } from "./tokens";
 
 interface AuditFlags extends kit.CommonFlags {

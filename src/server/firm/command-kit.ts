@@ -9,7 +9,7 @@ import { Command, CommanderError, Option } from "commander";
 import { commandWords } from "../../shared/command-words";
 import { t, type Lang, type MessageKey } from "../../shared/messages/node";
 import { describeDatabase, openFirmStore, resolveDatabaseUrl } from "./open-store";
-import { FirmStoreError, type FirmStore, type FirmStoreErrorCode } from "./store";
+import { FirmStoreError, type FirmStore, type FirmStoreErrorCode } from "./firm-store";
 
 export interface CommandIo {
   stdout: { write(s: string): unknown };

@@ -5,7 +5,7 @@
  * asked again. A flush is planned like the engine plans (loader-calls.ts).
  *
  * Several instances on one database (PostgreSQL) fetch each answer once between them: a new want is
- * claimed in the database as it arrives (store.ts `claimAnswers`), so each company is queued by one
+ * claimed in the database as it arrives (firm-store.ts `claimAnswers`), so each company is queued by one
  * instance only; a want another instance holds waits for that instance's answer to be stored (polled),
  * and is queued here only if the other lets go without storing it (its call failed) or its claim
  * expires (it stopped). One instance alone claims the same way.
@@ -21,11 +21,11 @@
 import { randomUUID } from "node:crypto";
 import { MAX_BATCH_FINANCIAL, MAX_BATCH_IDENTIFICATION } from "../../api/client";
 import { limiter } from "../../engine/limiter";
-import { BATCH_WINDOW } from "../../engine/options";
+import { BATCH_WINDOW } from "../../engine/engine-options";
 import { bucharestDay, nextBucharestMidnight, nextBucharestMonth } from "../../engine/bucharest-time";
-import { lifetime, wantKey, type Want } from "./answers";
+import { lifetime, wantKey, type Want } from "./request-wants";
 import { plan, type Call, type Entry, type Requester } from "./loader-calls";
-import type { FirmStore, StoredAnswer } from "./store";
+import type { FirmStore, StoredAnswer } from "./firm-store";
 import { CallFailure, failureCharged, failureOf, type Upstream, type UpstreamAnswer } from "./upstream";
 
 export type { Requester } from "./loader-calls";

@@ -24,7 +24,7 @@ import {
   type CommandIo,
   type CommonFlags,
 } from "./command-kit";
-import type { FirmUserUsage } from "./store";
+import type { FirmUserUsage } from "./firm-store";
 import { hashToken, isUserName, newToken, parseBudget } from "./tokens";
 
 interface AddFlags extends CommonFlags {

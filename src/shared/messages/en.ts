@@ -367,7 +367,7 @@ export const en: Readonly<Record<MessageKey, string>> = {
   "formula.reason.circular": "the argument refers to the formula's own cell (circular reference)",
   "formula.reason.rangeTooLarge": "the argument's range is too large",
 
-  // cell: the precise cause the engine found (EngineMessageKey in src/engine/errors.ts)
+  // cell: the precise cause the engine found (EngineMessageKey in src/engine/local-errors.ts)
   "cell.inputError.cui": "The CUI cell holds the error {code}: fix that cell.",
   "cell.inputError.argument": "An argument of the function is the error {code}: fix the cell it comes from.",
   "cell.invalidCui.card": "The card “{input}” has no CUI: give the company's CUI or a FIRMA.FISA card.",

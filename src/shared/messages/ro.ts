@@ -377,7 +377,7 @@ export const ro = {
   "formula.reason.circular": "argumentul se referă la celula formulei (referință circulară)",
   "formula.reason.rangeTooLarge": "zona din argument este prea mare",
 
-  // cell: the precise cause the engine found (EngineMessageKey in src/engine/errors.ts)
+  // cell: the precise cause the engine found (EngineMessageKey in src/engine/local-errors.ts)
   "cell.inputError.cui": "Celula cu CUI-ul conține eroarea {code}: corectați acea celulă.",
   "cell.inputError.argument": "Un argument al funcției este eroarea {code}: corectați celula din care vine.",
   "cell.invalidCui.card": "Fișa „{input}” nu are un CUI: dați CUI-ul firmei sau o fișă FIRMA.FISA.",

@@ -1,5 +1,4 @@
 import { KvAnswerStore, KvAnswerStoreOptions, StoreTimeoutError, StoreWriteError } from "./answer-store";
-import { memoryFull, storeFull } from "./cache-messages";
 import { EntryMap } from "./entry-map";
 import { ENGINE_DEFAULTS } from "./engine-options";
 import { entry, Entry, entrySize, LruOrder } from "./lru-order";
@@ -49,6 +48,7 @@ export interface CacheOptions {
 /** Something the user must be told about: answers that had to go, a store that failed or did not answer. */
 export interface CacheProblem {
   kind: "full" | "write_failed" | "read_timeout" | "read_failed";
+  /** For developers and logs, in English: the surfaces tell the user from `kind`, in the user's language. */
   message: string;
   /** Answers dropped (least recently used first). */
   evicted?: number;
@@ -174,7 +174,7 @@ export class PersistentCache {
             kind: timeout ? "read_timeout" : "read_failed",
             message: timeout
               ? e.message
-              : `Cache-ul din ${this.backend.where} nu a putut fi citit (${(e as Error)?.message ?? e}); pornește gol. / The cache in ${this.backend.where} could not be read (${(e as Error)?.message ?? e}); it starts empty.`,
+              : `The cache in ${this.backend.where} could not be read (${(e as Error)?.message ?? e}); it starts empty.`,
           });
         },
       );
@@ -382,7 +382,12 @@ export class PersistentCache {
       const { evicted, notices } = await this.backend.write({ put, touched, staleBefore: this.staleBefore });
       this.savedClock = clock;
       for (const n of notices ?? []) this.report(n);
-      if (evicted > 0) this.report({ kind: "full", message: storeFull(this.backend.where, evicted), evicted });
+      if (evicted > 0)
+        this.report({
+          kind: "full",
+          message: `The cache saved in ${this.backend.where} is full: the ${evicted} least recently used answers are no longer kept after closing.`,
+          evicted,
+        });
     } catch (e) {
       // What was not written is written by the next save.
       for (const k of dirty) if (this.map.has(k)) this.dirty.add(k);
@@ -393,9 +398,7 @@ export class PersistentCache {
       this.report({
         kind: "write_failed",
         message:
-          e instanceof StoreWriteError
-            ? e.message
-            : `Cache-ul nu a putut fi salvat în ${this.backend.where}: ${(e as Error)?.message ?? e} / The cache could not be saved in ${this.backend.where}: ${(e as Error)?.message ?? e}`,
+          e instanceof StoreWriteError ? e.message : `The cache could not be saved in ${this.backend.where}: ${(e as Error)?.message ?? e}`,
         ...(evicted ? { evicted } : {}),
       });
       throw e;
@@ -437,7 +440,11 @@ export class PersistentCache {
       queueMicrotask(() => {
         const evicted = this.evictedUnreported;
         this.evictedUnreported = 0;
-        this.report({ kind: "full", message: memoryFull(evicted, this.maxBytes, this.maxEntries), evicted });
+        this.report({
+          kind: "full",
+          message: `The in-memory cache is full (${Math.round(this.maxBytes / 1048576)} MB / ${this.maxEntries} answers): the ${evicted} least recently used answers left memory.`,
+          evicted,
+        });
       });
     }
     this.evictedUnreported += n;

@@ -383,11 +383,7 @@ export class PersistentCache {
       this.savedClock = clock;
       for (const n of notices ?? []) this.report(n);
       if (evicted > 0)
-        this.report({
-          kind: "full",
-          message: `The cache saved in ${this.backend.where} is full: the ${evicted} least recently used answers are no longer kept after closing.`,
-          evicted,
-        });
+        this.report({ kind: "full", message: `The cache in ${this.backend.where} is full: ${evicted} answers dropped`, evicted });
     } catch (e) {
       // What was not written is written by the next save.
       for (const k of dirty) if (this.map.has(k)) this.dirty.add(k);
@@ -440,11 +436,7 @@ export class PersistentCache {
       queueMicrotask(() => {
         const evicted = this.evictedUnreported;
         this.evictedUnreported = 0;
-        this.report({
-          kind: "full",
-          message: `The in-memory cache is full (${Math.round(this.maxBytes / 1048576)} MB / ${this.maxEntries} answers): the ${evicted} least recently used answers left memory.`,
-          evicted,
-        });
+        this.report({ kind: "full", message: `The in-memory cache is full: ${evicted} answers left memory`, evicted });
       });
     }
     this.evictedUnreported += n;

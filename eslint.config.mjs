@@ -2,33 +2,18 @@
 // the Office add-in rules and Prettier (the project's style, set in package.json: 140 columns).
 import officeAddins from "eslint-plugin-office-addins";
 import tsParser from "@typescript-eslint/parser";
+import layers from "./scripts/layers.js";
 
-/**
- * The layers (docs/architecture.md): each folder may import only the layers below it.
- *   src/api → src/engine → src/shared → src/office (Office adapters) → src/functions, src/taskpane
- *                                     ↘ src/cli, src/server
- * `below[folder]` lists what it must NOT import: the layers above it and the surfaces beside it.
- */
-const LAYERS = ["api", "engine", "shared", "office", "functions", "taskpane", "cli", "server"];
-const FORBIDDEN = {
-  api: ["engine", "shared", "office", "functions", "taskpane", "cli", "server"],
-  engine: ["shared", "office", "functions", "taskpane", "cli", "server"],
-  shared: ["office", "functions", "taskpane", "cli", "server"],
-  office: ["functions", "taskpane", "cli", "server"],
-  functions: ["taskpane", "cli", "server"],
-  taskpane: ["functions", "cli", "server"],
-  cli: ["office", "functions", "taskpane", "server"],
-  server: ["office", "functions", "taskpane", "cli"],
-};
+// The layers (docs/architecture.md), one map for the lint and the architecture test: scripts/layers.js.
+const { SRC_LAYERS, forbidden, OFFICE_FREE } = layers;
 /** Office's globals: only the Office surfaces and their adapters may touch them. */
 const OFFICE_GLOBALS = ["Office", "Excel", "CustomFunctions", "OfficeRuntime", "OfficeExtension"].map((name) => ({
   name,
   message: "Office globals belong in src/functions, src/taskpane and src/office (docs/architecture.md).",
 }));
-const OFFICE_FREE = ["api", "engine", "shared", "cli", "server"];
 
 /** One config block per layer: its forbidden imports (relative paths climbing into those folders), and test/, bench/, sandbox/. */
-const layerRules = LAYERS.map((layer) => ({
+const layerRules = SRC_LAYERS.map((layer) => ({
   files: [`src/${layer}/**/*.ts`],
   rules: {
     "no-restricted-imports": [
@@ -36,7 +21,7 @@ const layerRules = LAYERS.map((layer) => ({
       {
         patterns: [
           {
-            regex: `^(\\.\\./)+(${FORBIDDEN[layer].join("|")})(/|$)`,
+            regex: `^(\\.\\./)+(${forbidden(layer).join("|")})(/|$)`,
             message: `src/${layer} must not import from a higher layer or another surface (docs/architecture.md).`,
           },
           {
@@ -59,7 +44,7 @@ const sandboxRules = {
       {
         patterns: [
           {
-            regex: "^(\\.\\./)+(src/(engine|shared|office|functions|taskpane|cli)|test|bench)(/|$)",
+            regex: `^(\\.\\./)+(src/(${forbidden("sandbox").join("|")})|test|bench)(/|$)`,
             message: "The sandbox plays the service: it may use src/api's types only (docs/architecture.md).",
           },
         ],

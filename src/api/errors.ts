@@ -1,8 +1,10 @@
 /**
  * One error family for everything the client can fail with. The HTTP status decides the class
- * (never the body alone, O6); the service's own message and code ride along. Messages are Romanian
- * first, then English after " / ", and say what to do. The API key never appears in any of them:
- * `redactError` scrubs it from a thrown error in the one place the client catches them.
+ * (never the body alone, O6); the service's own message and code ride along. An error carries its
+ * `kind` and a short English message, for developers and logs: what the user reads, and what to do,
+ * the surfaces say from the kind in the user's language (src/shared/cells.ts, src/cli, src/server).
+ * The API key never appears in a message: `redactError` scrubs it from a thrown error in the one
+ * place the client catches them.
  */
 import type { ApiErrorKind, EndpointName, FirmLimit } from "./types";
 
@@ -90,13 +92,7 @@ export class ApiError extends Error {
 export class MissingKeyError extends ApiError {
   override readonly name = "MissingKeyError" as const;
   constructor(init: ApiErrorInit = {}) {
-    super(
-      "missing_key",
-      init.status === 401
-        ? "Serviciul nu a primit cheia API (401): introduceți cheia în panoul FIRMA. / The service received no API key (401): enter your key in the FIRMA pane."
-        : "Cheie API lipsă: introduceți cheia în panoul FIRMA. / API key missing: enter your key in the FIRMA pane.",
-      init,
-    );
+    super("missing_key", init.status === 401 ? "The service received no API key (401)" : "API key missing", init);
   }
 }
 
@@ -104,11 +100,7 @@ export class MissingKeyError extends ApiError {
 export class InvalidKeyError extends ApiError {
   override readonly name = "InvalidKeyError" as const;
   constructor(init: ApiErrorInit = {}) {
-    super(
-      "invalid_key",
-      "Cheie API invalidă: verificați sau înlocuiți cheia în panoul FIRMA. / Invalid API key: check or replace the key in the FIRMA pane.",
-      init,
-    );
+    super("invalid_key", "Invalid API key", init);
   }
 }
 
@@ -116,11 +108,7 @@ export class InvalidKeyError extends ApiError {
 export class PlanHistoryError extends ApiError {
   override readonly name = "PlanHistoryError" as const;
   constructor(init: ApiErrorInit = {}) {
-    super(
-      "plan_history",
-      "Anul cerut depășește istoricul financiar al planului: alegeți un an mai recent sau un plan superior. / The year is beyond your plan's financial history: pick a more recent year or a higher plan.",
-      init,
-    );
+    super("plan_history", "The year is beyond the plan's financial history", init);
   }
 }
 
@@ -128,11 +116,7 @@ export class PlanHistoryError extends ApiError {
 export class CreditsExhaustedError extends ApiError {
   override readonly name = "CreditsExhaustedError" as const;
   constructor(init: ApiErrorInit = {}) {
-    super(
-      "credits_exhausted",
-      "Creditele planului s-au epuizat: așteptați resetarea zilnică sau lunară, ori alegeți un plan superior. / The plan's credits are spent: wait for the daily or monthly reset, or choose a higher plan.",
-      init,
-    );
+    super("credits_exhausted", "The plan's credits are spent", init);
   }
 }
 
@@ -140,11 +124,7 @@ export class CreditsExhaustedError extends ApiError {
 export class NotFoundError extends ApiError {
   override readonly name = "NotFoundError" as const;
   constructor(init: ApiErrorInit = {}) {
-    super(
-      "not_found",
-      "Nu există date: verificați CUI-ul, anul sau identificatorul topului. / No data: check the CUI, the year or the ranking's identifier.",
-      init,
-    );
+    super("not_found", "No data", init);
   }
 }
 
@@ -152,11 +132,7 @@ export class NotFoundError extends ApiError {
 export class BadRequestError extends ApiError {
   override readonly name = "BadRequestError" as const;
   constructor(init: ApiErrorInit = {}) {
-    super(
-      "bad_request",
-      `Cerere respinsă de serviciu (${init.status ?? 400}): verificați argumentele funcției. / Request refused by the service (${init.status ?? 400}): check the function's arguments.`,
-      init,
-    );
+    super("bad_request", `Request refused by the service (${init.status ?? 400})`, init);
   }
 }
 
@@ -164,11 +140,7 @@ export class BadRequestError extends ApiError {
 export class ServerError extends ApiError {
   override readonly name = "ServerError" as const;
   constructor(init: ApiErrorInit = {}) {
-    super(
-      "server",
-      `Eroare a serviciului (${init.status ?? 500}): încercați din nou peste câteva minute. / Service error (${init.status ?? 500}): try again in a few minutes.`,
-      init,
-    );
+    super("server", `Service error (${init.status ?? 500})`, init);
   }
 }
 
@@ -176,11 +148,7 @@ export class ServerError extends ApiError {
 export class NetworkError extends ApiError {
   override readonly name = "NetworkError" as const;
   constructor(init: ApiErrorInit = {}) {
-    super(
-      "network",
-      "Serviciul nu poate fi contactat: verificați conexiunea la internet și adresa serviciului. / The service cannot be reached: check the internet connection and the service address.",
-      { ...init, status: 0 },
-    );
+    super("network", "The service cannot be reached", { ...init, status: 0 });
   }
 }
 
@@ -193,11 +161,7 @@ export class TimeoutError extends ApiError {
   readonly timeoutMs: number;
   constructor(timeoutMs: number, init: ApiErrorInit = {}) {
     const s = Math.round(timeoutMs / 100) / 10;
-    super(
-      "timeout",
-      `Serviciul nu a răspuns în ${s} s: încercați din nou mai târziu. / The service did not answer within ${s} s: try again later.`,
-      { ...init, status: 0 },
-    );
+    super("timeout", `The service did not answer within ${s} s`, { ...init, status: 0 });
     this.timeoutMs = timeoutMs;
   }
 }
@@ -206,7 +170,7 @@ export class TimeoutError extends ApiError {
 export class AbortedError extends ApiError {
   override readonly name = "AbortedError" as const;
   constructor(init: ApiErrorInit = {}) {
-    super("aborted", "Cerere anulată. / Request cancelled.", { ...init, status: 0 });
+    super("aborted", "Request cancelled", { ...init, status: 0 });
   }
 }
 
@@ -216,11 +180,7 @@ export class ResponseShapeError extends ApiError {
   readonly field: string | null;
   constructor(detail: string, init: ApiErrorInit & { field?: string | null } = {}) {
     const where = init.endpoint ?? "?";
-    super(
-      "shape",
-      `Răspuns neașteptat de la serviciu (${where}): ${detail}. Raportați problema. / Unexpected answer from the service (${where}): ${detail}. Please report it.`,
-      init,
-    );
+    super("shape", `Unexpected answer from the service (${where}): ${detail}`, init);
     this.field = init.field ?? null;
   }
 }

@@ -93,10 +93,7 @@ export function normalizeOptions(options: ClientOptions): ResolvedOptions {
   return {
     baseUrl: getValidBaseUrl(options.baseUrl),
     apiKey,
-    timeoutMs: getValidNumber("timeoutMs", options.timeoutMs, DEFAULTS.timeoutMs, 1),
-    totalTimeoutMs: getValidNumber("totalTimeoutMs", options.totalTimeoutMs, DEFAULTS.totalTimeoutMs, 1),
-    retries: getValidInteger("retries", options.retries, DEFAULTS.retries, 0),
-    retryDelayMs: getValidNumber("retryDelayMs", options.retryDelayMs, DEFAULTS.retryDelayMs, 0),
+    ...getValidCallTimes(options),
     maxPages: getValidInteger("maxPages", options.maxPages, DEFAULTS.maxPages, 1),
     // Looked up at each call and called as a plain function (browsers refuse an unbound window.fetch).
     fetch: fetchImpl ?? ((input, init) => globalThis.fetch(input, init)),
@@ -116,11 +113,23 @@ export function normalizeRequestOptions(o: ResolvedOptions, r: RequestOptions = 
     throw bad("signal", "an AbortSignal (or a CancelSignal)", signal);
   }
   if (r.onAnswer !== undefined && typeof r.onAnswer !== "function") throw bad("onAnswer", "a function", r.onAnswer);
+  const { timeoutMs, retries } = getValidCallTimes({ timeoutMs: r.timeoutMs, retries: r.retries }, o);
+  return { signal: signal ?? null, onAnswer: r.onAnswer ?? null, timeoutMs, retries };
+}
+
+/** The options that time a call and its retries. */
+export type CallTimes = Pick<ResolvedOptions, "timeoutMs" | "totalTimeoutMs" | "retries" | "retryDelayMs">;
+
+/**
+ * The one check of a call's times and retries, for the client, each call's own options and the engine
+ * (which passes its own on to its client): what is left out takes `fallback`'s value.
+ */
+export function getValidCallTimes(o: Partial<Record<keyof CallTimes, unknown>>, fallback: CallTimes = DEFAULTS): CallTimes {
   return {
-    signal: signal ?? null,
-    onAnswer: r.onAnswer ?? null,
-    timeoutMs: getValidNumber("timeoutMs", r.timeoutMs, o.timeoutMs, 1),
-    retries: getValidInteger("retries", r.retries, o.retries, 0),
+    timeoutMs: getValidNumber("timeoutMs", o.timeoutMs, fallback.timeoutMs, 1),
+    totalTimeoutMs: getValidNumber("totalTimeoutMs", o.totalTimeoutMs, fallback.totalTimeoutMs, 1),
+    retries: getValidInteger("retries", o.retries, fallback.retries, 0),
+    retryDelayMs: getValidNumber("retryDelayMs", o.retryDelayMs, fallback.retryDelayMs, 0),
   };
 }
 
@@ -136,7 +145,15 @@ export function getValidInteger(name: string, value: unknown, fallback: number, 
   return value;
 }
 
-const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|::1|\[::1\])$/i;
+
+/**
+ * Whether a host name is this computer (127.0.0.0/8, `localhost`, `::1` with or without brackets), where
+ * plain `http` is allowed: the client's base URL, `firma serve`'s --host and public address.
+ */
+export function isLoopbackHost(host: string): boolean {
+  return LOOPBACK.test(host);
+}
 
 /** `https://host[/prefix]`, or `http://` on loopback; strips a trailing `/`, `/v4` or `/v4/` (O27). */
 export function getValidBaseUrl(value: unknown): string {
@@ -149,7 +166,7 @@ export function getValidBaseUrl(value: unknown): string {
   }
   if (url.username || url.password || url.search || url.hash)
     throw bad("baseUrl", "an address without credentials, query or fragment", withoutSecrets(value));
-  if (url.protocol !== "https:" && !(url.protocol === "http:" && LOOPBACK.test(url.hostname))) {
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopbackHost(url.hostname))) {
     throw bad("baseUrl", "an https address (http only on loopback: 127.0.0.0/8, localhost, [::1])", withoutSecrets(value));
   }
   const path = url.pathname.replace(/\/+$/, "").replace(/\/v4$/i, "");

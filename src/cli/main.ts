@@ -17,7 +17,7 @@ import { FIRM_VARIANT } from "../shared/cells";
 import { commandWords } from "../shared/command-words";
 import { isMessageKey, t as msg, type Lang } from "../shared/messages/node";
 import { changesCsv, refreshWorkbook, RefreshReport } from "./refresh";
-import { CacheStoreError, defaultCacheDir, defaultCachePath, SqliteStore } from "./sqlite-store";
+import { CacheStoreError, defaultCacheDir, defaultCachePath, SqliteStore } from "./sqlite-cache";
 import { XlsxError } from "./xlsx-package";
 import { cause, count, EXIT, langFromEnv, M, num } from "./messages";
 

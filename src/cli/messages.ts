@@ -89,10 +89,7 @@ export const M: Readonly<Record<Lang, ReturnType<typeof messages>>> = { ro: mess
 export type FormulaReason =
   "name" | "structuredReference" | "externalReference" | "threeDReference" | "spillReference" | "unknownSheet" | "intersection" | "chained";
 
-/**
- * The reasons said of the whole formula that the catalog words only of an argument
- * (`formula.reason.*`: "the argument uses a defined name").
- */
+/** The reasons said of a whole formula that the catalog has no words for. */
 const WHOLE_FORMULA: Readonly<Record<Lang, Readonly<Record<Exclude<FormulaReason, "unknownSheet" | "intersection" | "chained">, string>>>> =
   {
     ro: {

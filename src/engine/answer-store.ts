@@ -38,8 +38,8 @@ export class StoreTimeoutError extends Error {
   ) {
     super(
       op === "read"
-        ? `Memoria add-in-ului nu a răspuns în ${ms} ms; cache-ul pornește gol. / The add-in's storage did not answer within ${ms} ms; the cache starts empty.`
-        : `Memoria add-in-ului nu a confirmat scrierea în ${ms} ms. / The add-in's storage did not confirm a write within ${ms} ms.`,
+        ? `The add-in's storage did not answer within ${ms} ms; the cache starts empty.`
+        : `The add-in's storage did not confirm a write within ${ms} ms.`,
     );
     this.name = "StoreTimeoutError";
   }
@@ -425,5 +425,5 @@ function parse<T>(raw: string | null): T | null {
 
 function writeFailed(where: string, e: unknown): string {
   const why = (e as Error)?.message ?? String(e);
-  return `Cache-ul nu a putut fi salvat în ${where}: ${why} / The cache could not be saved in ${where}: ${why}`;
+  return `The cache could not be saved in ${where}: ${why}`;
 }

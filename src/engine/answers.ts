@@ -8,7 +8,7 @@ import { AbortedError, type NotFoundError } from "../api/errors";
 import { isValidCui, parseCui, type CuiFailure } from "../api/cui";
 import type { CancelSignal } from "../api/types";
 import type { PersistentCache } from "./cache";
-import { LocalInputError, shownInput, type MessageRef } from "./errors";
+import { LocalInputError, shownInput, type MessageRef } from "./local-errors";
 import { failureHas } from "./failures";
 import { answerNumberOf, financialKey, profileKey } from "./keys";
 import type { RequestQueue } from "./queue";

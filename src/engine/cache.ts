@@ -1,6 +1,6 @@
 import { KvAnswerStore, KvAnswerStoreOptions, StoreTimeoutError, StoreWriteError } from "./answer-store";
-import { memoryFull, storeFull } from "./cache-messages";
 import { EntryMap } from "./entry-map";
+import { ENGINE_DEFAULTS } from "./engine-options";
 import { entry, Entry, entrySize, LruOrder } from "./lru-order";
 import { turnClock } from "./turn-clock";
 import { SaveTimer } from "./save-timer";
@@ -25,14 +25,13 @@ export const TTL = {
  * least recently used leave memory for the persistent tiers, which keep them (docs/cache.md says why).
  */
 export const DEFAULT_MAX_BYTES = typeof process !== "undefined" && process.versions?.node ? 512 * 1024 * 1024 : 96 * 1024 * 1024;
-export const DEFAULT_MAX_ENTRIES = 1_000_000;
 
 export interface CacheOptions {
   /** Where the answers are kept. @default the store's own (SQLite for the CLI), else a KvAnswerStore over the store */
   backend?: AnswerStore;
   /** Options of the default KvAnswerStore (byte cap, shards, read timeout). */
   kv?: KvAnswerStoreOptions;
-  /** Answers kept in memory at most; the least recently used go first. @default 1,000,000 */
+  /** Answers kept in memory at most; the least recently used go first. @default 500,000 (the engine's, ENGINE_DEFAULTS.maxCacheEntries) */
   maxEntries?: number;
   /** Memory the answers may take (estimated from their JSON bytes); the least recently used go first. @default 512 MB in Node, 96 MB elsewhere */
   maxBytes?: number;
@@ -49,6 +48,7 @@ export interface CacheOptions {
 /** Something the user must be told about: answers that had to go, a store that failed or did not answer. */
 export interface CacheProblem {
   kind: "full" | "write_failed" | "read_timeout" | "read_failed";
+  /** For developers and logs, in English: the surfaces tell the user from `kind`, in the user's language. */
   message: string;
   /** Answers dropped (least recently used first). */
   evicted?: number;
@@ -115,7 +115,7 @@ export class PersistentCache {
 
   constructor(store: KeyValueStore, options: CacheOptions = {}) {
     this.backend = options.backend ?? (hasAnswerStore(store) ? store.answers : new KvAnswerStore(store, options.kv));
-    this.maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
+    this.maxEntries = options.maxEntries ?? ENGINE_DEFAULTS.maxCacheEntries;
     this.maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
     const saveDelayMs = options.saveDelayMs ?? 500;
     // Reported through onProblem by saveNow; nothing more to do with the rejection here.
@@ -174,7 +174,7 @@ export class PersistentCache {
             kind: timeout ? "read_timeout" : "read_failed",
             message: timeout
               ? e.message
-              : `Cache-ul din ${this.backend.where} nu a putut fi citit (${(e as Error)?.message ?? e}); pornește gol. / The cache in ${this.backend.where} could not be read (${(e as Error)?.message ?? e}); it starts empty.`,
+              : `The cache in ${this.backend.where} could not be read (${(e as Error)?.message ?? e}); it starts empty.`,
           });
         },
       );
@@ -382,7 +382,8 @@ export class PersistentCache {
       const { evicted, notices } = await this.backend.write({ put, touched, staleBefore: this.staleBefore });
       this.savedClock = clock;
       for (const n of notices ?? []) this.report(n);
-      if (evicted > 0) this.report({ kind: "full", message: storeFull(this.backend.where, evicted), evicted });
+      if (evicted > 0)
+        this.report({ kind: "full", message: `The cache in ${this.backend.where} is full: ${evicted} answers dropped`, evicted });
     } catch (e) {
       // What was not written is written by the next save.
       for (const k of dirty) if (this.map.has(k)) this.dirty.add(k);
@@ -393,9 +394,7 @@ export class PersistentCache {
       this.report({
         kind: "write_failed",
         message:
-          e instanceof StoreWriteError
-            ? e.message
-            : `Cache-ul nu a putut fi salvat în ${this.backend.where}: ${(e as Error)?.message ?? e} / The cache could not be saved in ${this.backend.where}: ${(e as Error)?.message ?? e}`,
+          e instanceof StoreWriteError ? e.message : `The cache could not be saved in ${this.backend.where}: ${(e as Error)?.message ?? e}`,
         ...(evicted ? { evicted } : {}),
       });
       throw e;
@@ -437,7 +436,7 @@ export class PersistentCache {
       queueMicrotask(() => {
         const evicted = this.evictedUnreported;
         this.evictedUnreported = 0;
-        this.report({ kind: "full", message: memoryFull(evicted, this.maxBytes, this.maxEntries), evicted });
+        this.report({ kind: "full", message: `The in-memory cache is full: ${evicted} answers left memory`, evicted });
       });
     }
     this.evictedUnreported += n;

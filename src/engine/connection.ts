@@ -8,10 +8,10 @@ import { FirmaClient } from "../api";
 import { getValidBaseUrl } from "../api/options";
 import type { PlanName } from "../api/types";
 import { Capabilities, ServiceCapabilities } from "./capabilities";
-import { LocalInputError } from "./errors";
+import { LocalInputError } from "./local-errors";
 import type { CallGate } from "./gate";
 import { CreditMeter, keyFingerprint } from "./meter";
-import type { ResolvedEngineOptions } from "./options";
+import type { ResolvedEngineOptions } from "./engine-options";
 import { latestCompleteYear } from "./years";
 import { turnClock } from "./turn-clock";
 

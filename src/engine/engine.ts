@@ -34,7 +34,7 @@ import { BurstGuard, HeldBurst } from "./guard";
 import { financialKey, profileKey } from "./keys";
 import { ListRequests } from "./lists";
 import { CreditMeter, UsageSnapshot } from "./meter";
-import { getValidBatchWindow, getValidEngineOptions, type EngineOptions, type ResolvedEngineOptions } from "./options";
+import { getValidBatchWindow, getValidEngineOptions, type EngineOptions, type ResolvedEngineOptions } from "./engine-options";
 import { oneCallGate, prefetch, type PrefetchOptions, type PrefetchReport } from "./prefetch";
 import { RequestQueue } from "./queue";
 import { estimateOf, freshnessOf, needsOf, type CellRequest, type Estimate, type Freshness, type Needs } from "./requests";
@@ -42,7 +42,7 @@ import { notFound, type Want } from "./wants";
 import { YearPolicy } from "./years";
 
 export { BudgetReachedError } from "./gate";
-export type { EngineOptions } from "./options";
+export type { EngineOptions } from "./engine-options";
 export { NOT_FOUND, type RequestOptions } from "./answers";
 export { listKey, type ListSpec } from "./lists";
 export type { PrefetchOptions, PrefetchReport } from "./prefetch";

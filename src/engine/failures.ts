@@ -5,7 +5,7 @@
  * `Record<FailureKind, …>`, so that a new kind does not compile until every table says what it does.
  */
 import type { ApiErrorKind } from "../api/types";
-import type { LocalErrorKind } from "./errors";
+import type { LocalErrorKind } from "./local-errors";
 
 export type FailureKind = ApiErrorKind | LocalErrorKind;
 

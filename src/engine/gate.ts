@@ -26,9 +26,10 @@
  */
 import { ApiError, CreditsExhaustedError, NetworkError, TimeoutError } from "../api/errors";
 import type { CallRecord, FirmLimit, PlanName } from "../api/types";
-import { LocalInputError } from "./errors";
+import { LocalInputError } from "./local-errors";
 import { kindHas } from "./failures";
-import { bucharestDay, type CreditMeter } from "./meter";
+import { bucharestDay, nextBucharestMidnight, nextBucharestMonth } from "./bucharest-time";
+import type { CreditMeter } from "./meter";
 import { KeyValueStore, readJson } from "./store";
 import { PLANS } from "./subscription-plans";
 
@@ -350,31 +351,4 @@ export class CallGate {
       }
     }
   }
-}
-
-const partsFormat = new Intl.DateTimeFormat("en-GB", {
-  timeZone: "Europe/Bucharest",
-  hour: "2-digit",
-  minute: "2-digit",
-  second: "2-digit",
-  hourCycle: "h23",
-});
-
-/** The next midnight in Bucharest (where the service's days turn over, O21), in ms. */
-export function nextBucharestMidnight(t: number): number {
-  const [h, m, s] = partsFormat.format(new Date(t)).split(":").map(Number);
-  let next = t - (t % 1000) + (86_400 - (h * 3600 + m * 60 + s)) * 1000;
-  // A daylight-saving change makes that day 23 or 25 hours long: step to the hour the date changes.
-  const day = bucharestDay(t);
-  while (bucharestDay(next - 3_600_000) !== day && next - 3_600_000 > t) next -= 3_600_000;
-  while (bucharestDay(next) === day) next += 3_600_000;
-  return next;
-}
-
-/** The first midnight of next month in Bucharest, in ms. */
-export function nextBucharestMonth(t: number): number {
-  const month = bucharestDay(t).slice(0, 7);
-  let next = nextBucharestMidnight(t);
-  while (bucharestDay(next).slice(0, 7) === month) next = nextBucharestMidnight(next);
-  return next;
 }

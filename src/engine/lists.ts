@@ -9,7 +9,7 @@ import type { FirmaClient } from "../api";
 import { AbortedError, ApiError } from "../api/errors";
 import type { CancelSignal, County, RankingEntry, RankingListParams, RankingSummary, SearchItem, SearchParams } from "../api/types";
 import { TTL, type PersistentCache } from "./cache";
-import { LocalInputError } from "./errors";
+import { LocalInputError } from "./local-errors";
 import { failureHas } from "./failures";
 import { COUNTIES_KEY, rankingKey, rankingsKey, searchKey } from "./keys";
 

@@ -1,24 +1,6 @@
 import type { PlanName } from "../api/types";
+import { bucharestDay } from "./bucharest-time";
 import { KeyValueStore, readJson } from "./store";
-
-/** Calendar day and month in Bucharest, where the service's counters turn over (O21). */
-const dayFormat = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Bucharest", year: "numeric", month: "2-digit", day: "2-digit" });
-/**
- * The day in Bucharest at `t`, as YYYY-MM-DD. Asked at every call (the meter, the gate): Bucharest's
- * offset from UTC is a whole number of hours (+02:00, +03:00 in summer), so its days begin on a UTC
- * hour, and the day is read from Intl once per hour, not per call.
- */
-export function bucharestDay(t: number): string {
-  const hour = Math.floor(t / 3_600_000);
-  let day = dayByHour.get(hour);
-  if (day === undefined) {
-    if (dayByHour.size >= 64) dayByHour.clear(); // the hours asked lately: now, and the meter's cut-off two months back
-    day = dayFormat.format(new Date(t));
-    dayByHour.set(hour, day);
-  }
-  return day;
-}
-const dayByHour = new Map<number, string>();
 
 /** A short, non-reversible label for a key, so that counters never store the key itself. */
 export function keyFingerprint(key: string): string {

@@ -1,7 +1,7 @@
 /**
  * Where the engine keeps what must outlive a reload: the cache, the credit meter, what it learned
  * about the service. The shape is OfficeRuntime.storage's, so the add-in passes that in as it is;
- * Node uses MemoryStore (tests, --no-cache) or the CLI's SQLite file (src/cli/sqlite-store.ts).
+ * Node uses MemoryStore (tests, --no-cache) or the CLI's SQLite file (src/cli/sqlite-cache.ts).
  */
 export interface KeyValueStore {
   getItem(key: string): Promise<string | null>;

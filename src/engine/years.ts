@@ -1,5 +1,5 @@
 import type { PlanName } from "../api/types";
-import { LocalInputError, shownInput } from "./errors";
+import { LocalInputError, shownInput } from "./local-errors";
 import { PLANS } from "./subscription-plans";
 
 /** The first year the service could hold accounts for (companies registered since 1990). */

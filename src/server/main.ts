@@ -11,13 +11,13 @@ import { existsSync, readFileSync } from "fs";
 import { homedir } from "os";
 import { join, resolve } from "path";
 import { Socket } from "net";
-import { getValidBaseUrl } from "../api/options";
+import { getValidBaseUrl, isLoopbackHost } from "../api/options";
 import { t, type Lang } from "../shared/messages/node";
 import { commandWords } from "../shared/command-words";
 import { buildApp, readBuild } from "./app";
 import { custodySettings, openCustodyStore, type CustodyFlags } from "./firm/custody-setup";
 import { describeDatabase } from "./firm/open-store";
-import type { FirmStore } from "./firm/store";
+import type { FirmStore } from "./firm/firm-store";
 
 export interface ServeIo {
   stdout: { write(s: string): unknown };
@@ -49,13 +49,21 @@ export interface Running {
   close(): Promise<void>;
 }
 
-const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/;
-
 function langOf(argv: readonly string[], env: ServeIo["env"]): Lang {
   const i = argv.indexOf("--lang");
   const v = i >= 0 ? argv[i + 1] : argv.find((a) => a.startsWith("--lang="))?.slice(7);
   if (v === "en" || v === "ro") return v;
   return /^en/i.test(env.LC_ALL || env.LC_MESSAGES || env.LANG || "") ? "en" : "ro";
+}
+
+/** An http address on this computer (isLoopbackHost): a public address the add-in may use only there. */
+function isLoopbackHttp(url: string): boolean {
+  try {
+    const u = new URL(url);
+    return u.protocol === "http:" && isLoopbackHost(u.hostname);
+  } catch {
+    return false;
+  }
 }
 
 /** Whether something answers TCP on the upstream's host and port: no HTTP request, so no credit. */
@@ -144,8 +152,7 @@ export async function serve(argv: string[], io: ServeIo): Promise<Running> {
   // reached at the port this server gets.
   const local = f.publicUrl === undefined && /^https:\/\/localhost[:/]/.test(build.addinUrl);
   let publicUrl = f.publicUrl ?? build.addinUrl;
-  if (!/^https:\/\//.test(publicUrl) && !/^http:\/\/(localhost|127\.0\.0\.1)[:/]/.test(publicUrl))
-    throw die("serve.badPublicUrl", { url: publicUrl });
+  if (!/^https:\/\//.test(publicUrl) && !isLoopbackHttp(publicUrl)) throw die("serve.badPublicUrl", { url: publicUrl });
   if (!publicUrl.endsWith("/")) publicUrl += "/";
   if (f.sandbox && f.upstream) throw die("serve.sandboxAndUpstream");
   // Custody mode: the firm's key read once (never shown), the database opened before anything listens.
@@ -166,7 +173,7 @@ export async function serve(argv: string[], io: ServeIo): Promise<Running> {
     const why = await reachable(upstream);
     if (why) throw die("serve.upstreamUnreachable", { url: upstream, reason: why });
   }
-  if (f.http && !LOOPBACK.test(f.host)) {
+  if (f.http && !isLoopbackHost(f.host)) {
     io.stderr.write(`${t(lang, "serve.httpWarning", { host: f.host })}\n`);
   }
 

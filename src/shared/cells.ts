@@ -3,7 +3,7 @@
  * functions.ts turns into CustomFunctions.Error and the CLI into `t="e"` cells.
  */
 import type { FirmLimit } from "../api/types";
-import { LocalInputError, type MessageRef } from "../engine/errors";
+import { LocalInputError, type MessageRef } from "../engine/local-errors";
 import { kindOf, type FailureKind } from "../engine/failures";
 import { keySegment, t, type Lang, type MessageKey } from "./messages";
 import { getSettings } from "./settings";

@@ -3,7 +3,7 @@
  * blank, a text, a whole number. A value that cannot be read throws LocalInputError with the kind
  * the cell's message names.
  */
-import { LocalErrorKind, LocalInputError } from "../engine/errors";
+import { LocalErrorKind, LocalInputError } from "../engine/local-errors";
 
 /** One value or a range, as a matrix. */
 export function asMatrix(v: unknown): unknown[][] {

@@ -4,7 +4,7 @@
  * field (fieldByName).
  */
 import type { FinancialField, ProfileField } from "../api/types";
-import { LocalInputError } from "../engine/errors";
+import { LocalInputError } from "../engine/local-errors";
 
 /** Per-field functions: name → field of the service's record. */
 export const PROFILE_FUNCTIONS: Readonly<Record<string, ProfileField>> = {

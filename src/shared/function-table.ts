@@ -5,7 +5,7 @@
  */
 import type { FinancialField, ProfileField } from "../api/types";
 import { NOT_CACHED } from "../engine/engine";
-import { LocalInputError } from "../engine/errors";
+import { LocalInputError } from "../engine/local-errors";
 import { cellError, toScalar } from "./cells";
 import { asMatrix, isBlank } from "./coercion";
 import { companyCard } from "./company-card";

@@ -4,7 +4,7 @@
  * engine keys (listSpec), which both the function and the estimate's requests use.
  */
 import type { ListSpec } from "../engine/engine";
-import { LocalInputError } from "../engine/errors";
+import { LocalInputError } from "../engine/local-errors";
 import { kindOf } from "../engine/failures";
 import { cellError, Matrix, Scalar, toScalar } from "./cells";
 import { isBlank, text, whole } from "./coercion";

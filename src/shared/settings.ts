@@ -9,7 +9,7 @@ import type { PlanName } from "../api/types";
 import { isPlanName } from "../engine/subscription-plans";
 import { MemoryStore, type KeyValueStore } from "../engine/store";
 import { withTimeout } from "../engine/answer-store";
-import { BATCH_WINDOW, DEFAULT_GUARD_THRESHOLD } from "../engine/options";
+import { BATCH_WINDOW, DEFAULT_GUARD_THRESHOLD, isBatchWindow, isGuardThreshold } from "../engine/engine-options";
 import type { Lang } from "./messages";
 
 export const STORAGE_KEYS = {
@@ -21,7 +21,7 @@ export const STORAGE_KEYS = {
   guardThreshold: "firma.guardThreshold",
 } as const;
 
-export { BATCH_WINDOW, DEFAULT_GUARD_THRESHOLD };
+export { BATCH_WINDOW, DEFAULT_GUARD_THRESHOLD, isBatchWindow, isGuardThreshold };
 /** How "off" is stored: an absent key means the default, so "off" needs a value of its own. */
 const GUARD_OFF = "off";
 
@@ -36,7 +36,7 @@ export interface Settings {
   language: Lang;
   /** The language the user chose in the pane; null: follow Office's display language. */
   languageChoice: Lang | null;
-  /** Quiet time before queued cells are fetched together, within BATCH_WINDOW (engine/options.ts). @default 40 */
+  /** Quiet time before queued cells are fetched together, within BATCH_WINDOW (engine/engine-options.ts). @default 40 */
   batchWindowMs: number;
   /**
    * The credit guard: credits one burst of recalculated cells may cost before FIRMA holds it and
@@ -171,8 +171,7 @@ export function loadSettings(): Promise<Settings> {
           plan: isPlanName(plan) ? plan : null,
           language: choice ?? s.displayLanguage,
           languageChoice: choice,
-          batchWindowMs:
-            windowMs !== null && Number.isFinite(w) && w >= BATCH_WINDOW.min && w <= BATCH_WINDOW.max ? w : BATCH_WINDOW.default,
+          batchWindowMs: windowMs !== null && isBatchWindow(w) ? w : BATCH_WINDOW.default,
           guardThreshold: parseGuardThreshold(guard),
         };
         return s.current;
@@ -237,7 +236,7 @@ export async function saveSetting<K extends "plan" | "language" | "batchWindowMs
 export function parseGuardThreshold(stored: string | null | undefined): number | null {
   if (stored === GUARD_OFF) return null;
   const n = Number(stored);
-  return stored !== null && stored !== undefined && stored.trim() !== "" && Number.isSafeInteger(n) && n >= 0 ? n : DEFAULT_GUARD_THRESHOLD;
+  return stored !== null && stored !== undefined && stored.trim() !== "" && isGuardThreshold(n) ? n : DEFAULT_GUARD_THRESHOLD;
 }
 
 /** Saves the credit guard's threshold (null: off). The default is stored as nothing, like the other settings. */

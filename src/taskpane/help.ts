@@ -2,7 +2,7 @@
  * The Help part of the pane: every FIRMA function with its parameters and an example, in the pane's
  * language: the function and parameter names Excel shows in that language (the one table,
  * src/shared/function-names.ts), and the list separator of that language's Excel — ";" in Romanian, where
- * "," is the decimal separator, "," in English. The descriptions are in the i18n table (`fn.<NAME>`).
+ * "," is the decimal separator, "," in English. The descriptions are that table's too: the words Excel shows.
  * test/taskpane/help.test.ts checks this list against the functions the add-in registers.
  */
 import { FUNCTION_TEXTS } from "../shared/function-names";
@@ -108,7 +108,7 @@ export function renderHelp(container: HTMLElement, lang: Lang): void {
     const dd = doc.createElement("dd");
     dd.dataset.fn = f.name;
     const desc = doc.createElement("p");
-    desc.textContent = t(lang, `fn.${f.name}` as TextKey);
+    desc.textContent = FUNCTION_TEXTS[f.name].description[lang];
     const line = (label: TextKey, code: string, cls: string) => {
       const p = doc.createElement("p");
       p.className = cls;

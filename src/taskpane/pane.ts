@@ -10,20 +10,20 @@ import type { Scope } from "./excel";
 import { renderHelp } from "./help";
 import { applyTexts, t, type Lang } from "./i18n";
 import { getSettings, loadSettings, setDisplayLanguage } from "../shared/settings";
-import { ChangesSection } from "./pane/changes";
+import { ChangesSection } from "./pane/changes-section";
 import { PaneContext, type PaneOptions, type Render, type Tone } from "./pane/context";
 import { findElements, type Id, type PaneElements } from "./pane/elements";
-import type { Prepared } from "./pane/estimate";
-import { FreezeSection } from "./pane/freeze";
-import { GuardSection } from "./pane/guard";
+import type { Prepared } from "./pane/estimate-box";
+import { FreezeSection } from "./pane/freeze-section";
+import { GuardSection } from "./pane/guard-section";
 import { KeySection } from "./pane/key";
 import { RefreshFlow } from "./pane/refresh-flow";
-import { SettingsSection } from "./pane/settings";
+import { SettingsSection } from "./pane/settings-section";
 import { UsageSection } from "./pane/usage-meters";
 
 export { findElements, type PaneElements } from "./pane/elements";
 export type { PaneOptions, Render, Tone } from "./pane/context";
-export type { Prepared } from "./pane/estimate";
+export type { Prepared } from "./pane/estimate-box";
 
 export class Pane {
   private readonly ctx: PaneContext;

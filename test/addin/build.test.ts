@@ -111,7 +111,7 @@ describe.each([
   });
 
   test("one engine: its code is in shared.js only, once, and no global links two copies", () => {
-    // A message only the engine's option check has (engine/options.ts), and a credit header only the client reads (src/api/http.ts; the pane's firm link sends X-API-Key itself): each in one file.
+    // A message only the engine's option check has (engine/engine-options.ts), and a credit header only the client reads (src/api/http.ts; the pane's firm link sends X-API-Key itself): each in one file.
     for (const marker of ["a key-value store (getItem, setItem, removeItem)", "x-credits-limit"]) {
       const holders = ["runtime.js", "shared.js", "functions.js", "taskpane.js"].filter((f) => read(dir(), f).includes(marker));
       expect(holders).toEqual(["shared.js"]);

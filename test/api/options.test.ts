@@ -1,6 +1,6 @@
 /** Options: defaults, the base URL rules (O27), and bad options named; argument checks before any call. */
 import { DEFAULTS, FirmaClient } from "../../src/api";
-import { getValidBaseUrl } from "../../src/api/options";
+import { getValidBaseUrl, isLoopbackHost } from "../../src/api/options";
 import { caught, cuis, KEY, startFixture, type Fixture } from "./fixture";
 
 describe("base URL (O27)", () => {
@@ -40,6 +40,13 @@ describe("base URL (O27)", () => {
 
   test("refuses plain http off loopback with a message that says why", () => {
     expect(() => new FirmaClient({ baseUrl: "http://api.example.ro" })).toThrow(/https .*loopback/);
+  });
+
+  test("one loopback rule, for a URL's host name and for a host as typed (firma serve --host): 127.0.0.0/8, localhost, ::1", () => {
+    for (const host of ["127.0.0.1", "127.45.6.7", "localhost", "LocalHost", "::1", "[::1]"])
+      expect({ host, ok: isLoopbackHost(host) }).toEqual({ host, ok: true });
+    for (const host of ["0.0.0.0", "128.0.0.1", "10.0.0.1", "localhost.evil.com", "::", "[::]", "example.com", ""])
+      expect({ host, ok: isLoopbackHost(host) }).toEqual({ host, ok: false });
   });
 
   test("missing baseUrl is named", () => {

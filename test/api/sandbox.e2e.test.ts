@@ -289,7 +289,7 @@ describe("errors of the sandbox", () => {
     const e = await caught(c.counties());
     expect(e).toBeInstanceOf(CreditsExhaustedError);
     expect(e).toMatchObject({ status: 429, serviceCode: "limit_exceeded" });
-    expect(e.message).toMatch(/^Creditele planului s-au epuizat/);
+    expect(e.message).toMatch(/^The plan's credits are spent/);
     expect(logOf()).toHaveLength(11);
     expect(sb.usage(key)).toMatchObject({ total: 10, refused: 1 });
   });

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "fs";
 import { tmpdir } from "os";
 import { join } from "path";
 import { firma } from "../support/cli";
-import { CacheStoreError, defaultCachePath, SqliteStore } from "../../src/cli/sqlite-store";
+import { CacheStoreError, defaultCachePath, SqliteStore } from "../../src/cli/sqlite-cache";
 import { buildWorkbook, demoSpec } from "../fixtures/build-workbook";
 import { PersistentCache, TTL } from "../../src/engine/cache";
 import { startSandbox, Sandbox } from "../../sandbox/server";
@@ -45,7 +45,8 @@ test("the default path is $XDG_CACHE_HOME/firma/cache.sqlite, else ~/.cache/firm
 test("500,000 answers saved are all served by the next run, with their fetch times", async () => {
   const path = file();
   const now = Date.UTC(2026, 0, 10);
-  const a = new PersistentCache(store(path), { now: () => now, saveDelayMs: 0 });
+  // more answers in memory than the engine's limit (500,000): this is the file's test, not the limit's
+  const a = new PersistentCache(store(path), { now: () => now, saveDelayMs: 0, maxEntries: 1_000_000 });
   await a.load();
   const cuis = sampleCuis(2000);
   const sample = cuis.flatMap((c) => [company(c), financialYear(c, LATEST_YEAR)]);
@@ -62,7 +63,7 @@ test("500,000 answers saved are all served by the next run, with their fetch tim
   const oneMs = performance.now() - t0;
 
   t0 = performance.now();
-  const b = new PersistentCache(store(path), { now: () => now + 1000, saveDelayMs: 0 });
+  const b = new PersistentCache(store(path), { now: () => now + 1000, saveDelayMs: 0, maxEntries: 1_000_000 });
   await b.load();
   const loadMs = performance.now() - t0;
   expect(b.size).toBe(500_001);

@@ -3,7 +3,7 @@
  */
 import { EngineOptions, NOT_FOUND } from "../../src/engine/engine";
 import { NotFoundError } from "../../src/api/errors";
-import { LocalInputError } from "../../src/engine/errors";
+import { LocalInputError } from "../../src/engine/local-errors";
 import { MemoryStore } from "../../src/engine/store";
 import { latestCompleteYear } from "../../src/engine/years";
 import { sandboxPerFile } from "../support/sandbox-per-file";

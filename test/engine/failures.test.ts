@@ -1,6 +1,6 @@
 /** One failure vocabulary: every kind is known to the guard, shown with a message, and kept or not by rule. */
 import { ApiError, NetworkError, NotFoundError } from "../../src/api/errors";
-import { LocalInputError } from "../../src/engine/errors";
+import { LocalInputError } from "../../src/engine/local-errors";
 import { FAILURES, failureHas, kindOf, type FailureKind } from "../../src/engine/failures";
 import { cellError, toCellError } from "../../src/shared/cells";
 

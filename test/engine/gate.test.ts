@@ -5,8 +5,8 @@
  * cell waits for any more is dropped unsent.
  */
 import type { CallRecord } from "../../src/api/types";
-import { CallGate, DROPPED, nextBucharestMidnight, nextBucharestMonth } from "../../src/engine/gate";
-import { bucharestDay } from "../../src/engine/meter";
+import { bucharestDay, nextBucharestMidnight, nextBucharestMonth } from "../../src/engine/bucharest-time";
+import { CallGate, DROPPED } from "../../src/engine/gate";
 import { MemoryStore } from "../../src/engine/store";
 
 const rec = (over: Partial<CallRecord> = {}): CallRecord => ({

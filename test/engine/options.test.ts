@@ -1,6 +1,8 @@
 /** The engine's options: defaults applied in one place, each bad option named, the key never shown. */
 import { FirmaEngine } from "../../src/engine/engine";
-import { BATCH_WINDOW, ENGINE_DEFAULTS, getValidEngineOptions } from "../../src/engine/options";
+import { BATCH_WINDOW, ENGINE_DEFAULTS, getValidEngineOptions, isBatchWindow, isGuardThreshold } from "../../src/engine/engine-options";
+import { parseGuardThreshold } from "../../src/shared/settings";
+import { parseSettingsForm } from "../../src/taskpane/pane/settings-form";
 import { MemoryStore } from "../../src/engine/store";
 
 const base = { baseUrl: "http://127.0.0.1:1", apiKey: () => "k", store: new MemoryStore() };
@@ -53,4 +55,30 @@ test("the batch window the settings save is checked by the same rule", async () 
   expect(() => engine.setBatchWindow(BATCH_WINDOW.max)).not.toThrow();
   expect(() => engine.setBatchWindow(BATCH_WINDOW.max + 1)).toThrow(/windowMs/);
   expect(() => engine.setGuardThreshold(-1)).toThrow(/guardThreshold/);
+});
+
+test("one rule each for the batch window and the guard's threshold: the engine, the saved settings and the pane's form agree", () => {
+  const accepts = (f: () => unknown) => {
+    try {
+      f();
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const form = (batchWindow: string, guardThreshold: string) =>
+    parseSettingsForm({ baseUrl: "", batchWindow, language: "", guardThreshold }).ok;
+  for (const w of [-1, 0, 40, 4999.5, 5000, 5001, Number.NaN]) {
+    expect({ w, engine: accepts(() => getValidEngineOptions({ ...base, windowMs: w })) }).toEqual({ w, engine: isBatchWindow(w) });
+    expect({ w, form: form(String(w), "") }).toEqual({ w, form: isBatchWindow(w) && Number.isInteger(w) }); // the form wants a whole number
+  }
+  for (const n of [-1, 0, 1.5, 100, 2 ** 53]) {
+    const engine = accepts(() => getValidEngineOptions({ ...base, guardThreshold: n }));
+    expect({ n, engine, saved: parseGuardThreshold(String(n)) === n, form: form("", String(n)) }).toEqual({
+      n,
+      engine: isGuardThreshold(n),
+      saved: isGuardThreshold(n),
+      form: isGuardThreshold(n),
+    });
+  }
 });

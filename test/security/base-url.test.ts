@@ -5,7 +5,7 @@
  */
 import { FirmaClient } from "../../src/api";
 import { FirmaEngine } from "../../src/engine/engine";
-import { LocalInputError } from "../../src/engine/errors";
+import { LocalInputError } from "../../src/engine/local-errors";
 import { MemoryStore } from "../../src/engine/store";
 import { ExcelStandIn, StandInError, StandInStorage } from "../support/excel-runtime";
 import { startSandbox, Sandbox } from "../../sandbox/server";

@@ -9,7 +9,7 @@ import * as path from "path";
 import { main } from "../../src/server/firm/audit-command";
 import { openFirmStore } from "../../src/server/firm/open-store";
 import { hashToken } from "../../src/server/firm/tokens";
-import type { AuditEntry } from "../../src/server/firm/store";
+import type { AuditEntry } from "../../src/server/firm/firm-store";
 
 let dir: string;
 let db: string;

@@ -1,6 +1,6 @@
 /**
  * Two server instances on one database pay once for an answer: the loader claims what it is about to
- * fetch (store.ts `claimAnswers`), and an instance that finds a want claimed by the other waits for its
+ * fetch (firm-store.ts `claimAnswers`), and an instance that finds a want claimed by the other waits for its
  * answer in the store. Two FirmLoaders on one SQLite file stand for two instances here (the claims live
  * in the database, not in the process); custody-postgres.test.ts does the same through two real
  * instances on PostgreSQL. Failure paths: the claimer's call fails (the other fetches it itself), the
@@ -11,8 +11,8 @@ import * as os from "os";
 import * as path from "path";
 import { FirmLoader, type LoaderOptions, type Requester } from "../../src/server/firm/loader";
 import { openFirmStore } from "../../src/server/firm/open-store";
-import type { FirmStore } from "../../src/server/firm/store";
-import { wantKey, type Want } from "../../src/server/firm/answers";
+import type { FirmStore } from "../../src/server/firm/firm-store";
+import { wantKey, type Want } from "../../src/server/firm/request-wants";
 import { upstream, type Upstream } from "../../src/server/firm/upstream";
 import { startSandbox, type Sandbox } from "../../sandbox/server";
 import * as data from "../../sandbox/dataset";

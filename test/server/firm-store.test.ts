@@ -11,7 +11,7 @@ import { tmpdir, userInfo } from "os";
 import { join, resolve } from "path";
 import { describeDatabase, openFirmStore, resolveDatabaseUrl } from "../../src/server/firm/open-store";
 import { SCHEMA_VERSION } from "../../src/server/firm/schema";
-import { FirmStoreError, type FirmStore, type ReserveRequest, type StoredAnswer } from "../../src/server/firm/store";
+import { FirmStoreError, type FirmStore, type ReserveRequest, type StoredAnswer } from "../../src/server/firm/firm-store";
 import { freePort, postgresBinDir, startPostgres, type PostgresCluster } from "../support/postgres";
 
 jest.setTimeout(60_000);

@@ -4,7 +4,7 @@
  * change the low end, the plain figure once exact; and what the refresh's first call showed.
  */
 import type { Estimate } from "../../src/engine/engine";
-import { creditsText, isRange } from "../../src/taskpane/pane/estimate";
+import { creditsText, isRange } from "../../src/taskpane/pane/estimate-box";
 import { probedText } from "../../src/taskpane/pane/refresh-flow";
 
 const estimate = (credits: number, ifAnswered: number, exact = credits === ifAnswered): Estimate => ({

@@ -8,10 +8,11 @@
  */
 import { renameSync, rmSync, writeFileSync } from "fs";
 import { resolve } from "path";
+import { bucharestMidnight, bucharestMonth, bucharestTime } from "../../engine/bucharest-time";
 import { csvDocument, type CsvValue } from "../../shared/csv";
 import { count, formatNumber, isMessageKey, t, type Lang } from "../../shared/messages/node";
 import * as kit from "./command-kit";
-import type { AnswerSource, AuditEntry } from "./store";
+import type { AnswerSource, AuditEntry } from "./firm-store";
 import { isUserName } from "./tokens";
 
 interface AuditFlags extends kit.CommonFlags {
@@ -64,14 +65,14 @@ function entryJson(e: AuditEntry) {
 async function audit(flags: AuditFlags, io: kit.CommandIo, lang: Lang): Promise<void> {
   const now = (io.now ?? Date.now)();
   // Without --since: from the start of this month, where the budgets start too.
-  const since = flags.since ?? `${kit.bucharestMonth(now)}-01`;
-  const from = kit.bucharestMidnight(since);
+  const since = flags.since ?? `${bucharestMonth(now)}-01`;
+  const from = bucharestMidnight(since);
   if (from === null) throw new kit.CommandFailure(t(lang, "audit.badDate", { value: since }), kit.EXIT.usage);
   if (flags.user !== undefined && !isUserName(flags.user))
     throw new kit.CommandFailure(t(lang, "users.badName", { name: flags.user }), kit.EXIT.usage);
   const csvFile = flags.csv === undefined ? null : resolve(flags.csv);
   const entries = await kit.withStore(flags, io, lang, async (store) => {
-    if (flags.user !== undefined && !(await store.listUsers(kit.bucharestMonth(now))).some((u) => u.name === flags.user))
+    if (flags.user !== undefined && !(await store.listUsers(bucharestMonth(now))).some((u) => u.name === flags.user))
       throw new kit.CommandFailure(t(lang, "users.unknown", { name: flags.user }), kit.EXIT.failed);
     return store.auditSince(from, flags.user);
   });
@@ -92,7 +93,7 @@ async function audit(flags: AuditFlags, io: kit.CommandIo, lang: Lang): Promise<
   } else if (entries.length > 0) {
     const header = t(lang, "audit.header").split("|");
     const rows = entries.map((e) => [
-      kit.bucharestTime(e.at),
+      bucharestTime(e.at),
       e.user,
       e.endpoint,
       companies(e.cuis, lang),

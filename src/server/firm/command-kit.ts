@@ -1,16 +1,15 @@
 /**
  * What `firma users` and `firma audit` share: the streams they write to, the language of their
  * messages, the one way they open the firm's database (`--database`, else DATABASE_URL, else the
- * default SQLite file), the exit codes, and the Bucharest calendar they count months and days in.
+ * default SQLite file), the exit codes. They count months and days in the Bucharest calendar (src/engine/bucharest-time.ts).
  * A failure is one line from the catalogs on stderr (with --json, also an object on stdout), and an
  * exit code: 2 for what was typed wrong (nothing was asked of the database), 1 for the rest.
  */
 import { Command, CommanderError, Option } from "commander";
-import { bucharestDay } from "../../engine/meter";
 import { commandWords } from "../../shared/command-words";
 import { t, type Lang, type MessageKey } from "../../shared/messages/node";
 import { describeDatabase, openFirmStore, resolveDatabaseUrl } from "./open-store";
-import { FirmStoreError, type FirmStore, type FirmStoreErrorCode } from "./store";
+import { FirmStoreError, type FirmStore, type FirmStoreErrorCode } from "./firm-store";
 
 export interface CommandIo {
   stdout: { write(s: string): unknown };
@@ -149,43 +148,6 @@ export async function run(cmd: Command, argv: string[], io: CommandIo, prefix: s
 /** Writes an object as the one JSON line on stdout. */
 export function writeJson(io: CommandIo, value: unknown): void {
   io.stdout.write(`${JSON.stringify(value)}\n`);
-}
-
-// ---- the Bucharest calendar -------------------------------------------------------------------
-
-/** The Bucharest month ("2026-11") a moment falls in. */
-export function bucharestMonth(at: number): string {
-  return bucharestDay(at).slice(0, 7);
-}
-
-/** Midnight in Bucharest at the start of a day "YYYY-MM-DD", in ms since the epoch; null when it is no such day. */
-export function bucharestMidnight(date: string): number | null {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
-  if (!m) return null;
-  const utc = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
-  if (new Date(utc).toISOString().slice(0, 10) !== date) return null; // 2026-02-30, 2026-13-01
-  // Bucharest is UTC+2 in winter and UTC+3 in summer; its clocks change at 03:00/04:00, never at midnight.
-  for (const hours of [3, 2]) {
-    const at = utc - hours * 3_600_000;
-    if (bucharestDay(at) === date && bucharestDay(at - 1) !== date) return at;
-  }
-  return null;
-}
-
-const localFormat = new Intl.DateTimeFormat("sv-SE", {
-  timeZone: "Europe/Bucharest",
-  year: "numeric",
-  month: "2-digit",
-  day: "2-digit",
-  hour: "2-digit",
-  minute: "2-digit",
-  second: "2-digit",
-  hour12: false,
-});
-
-/** A moment as Bucharest's clock shows it: "2026-11-25 14:03:05". */
-export function bucharestTime(at: number): string {
-  return localFormat.format(new Date(at));
 }
 
 /** A moment as ISO 8601 (UTC), or null. */

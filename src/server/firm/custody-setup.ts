@@ -7,7 +7,7 @@
 import { readFileSync } from "fs";
 import type { MessageKey } from "../../shared/messages/node";
 import { describeDatabase, openFirmStore, resolveDatabaseUrl } from "./open-store";
-import { FirmStoreError, type FirmStore, type FirmStoreErrorCode } from "./store";
+import { FirmStoreError, type FirmStore, type FirmStoreErrorCode } from "./firm-store";
 import { parseBudget } from "./tokens";
 
 export interface CustodyFlags {

@@ -4,7 +4,7 @@
  *
  *  - `/v4/…`: the token in X-API-Key is checked first (a value that is not a token at all: 401, without
  *    asking the database; unknown or revoked: 403), then the request is answered from the firm's store
- *    (answers.ts), and what it lacks is fetched once for everyone (loader.ts), with one person's credit
+ *    (request-wants.ts), and what it lacks is fetched once for everyone (loader.ts), with one person's credit
  *    for each upstream call. Errors are the relay's JSON shape, `{ error: { code, message } }`, in the
  *    catalogs' words; the answer's X-Credits-Limit and X-Credits-Remaining are the PERSON's budget and
  *    what is left of it this month, so the pane's meter shows her figures; X-Plan is the service's.
@@ -14,13 +14,13 @@
  * Every /v4 request of a known person leaves one line in the audit trail.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { bucharestDay } from "../../engine/meter";
+import { bucharestMonth } from "../../engine/bucharest-time";
 import { t, type Lang, type MessageKey } from "../../shared/messages/node";
 import { MAX_QUERY_BYTES } from "../relay";
-import { accepts, candidates, parseRequest, render, wantKey, type Parsed, type Refusal, type Want } from "./answers";
+import { accepts, candidates, parseRequest, render, wantKey, type Parsed, type Refusal, type Want } from "./request-wants";
 import { FirmLoader, type Requester } from "./loader";
 import { Metrics } from "./metrics";
-import type { AnswerSource, FirmStore, FirmUser } from "./store";
+import type { AnswerSource, FirmStore, FirmUser } from "./firm-store";
 import { hashToken, isTokenFormat } from "./tokens";
 import { CallFailure, upstream } from "./upstream";
 
@@ -124,7 +124,7 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
 
   /** The person's budget and spend this month (null when the database cannot say). */
   async function usage(user: string): Promise<{ budget: number; spent: number; month: string } | null> {
-    const month = bucharestDay(now()).slice(0, 7);
+    const month = bucharestMonth(now());
     const u = await store.usageOf(user, month).catch(() => null);
     return u && { ...u, month };
   }

@@ -8,7 +8,7 @@ import { chunk } from "../../api/chunk";
 import { MAX_BATCH_IDENTIFICATION } from "../../api/client";
 import * as read from "../../api/reader";
 import { planFinancialBatches, yearsOf, type YearSpec } from "../../engine/planner";
-import type { Want } from "./answers";
+import type { Want } from "./request-wants";
 import { CallFailure, failureOf, type UpstreamAnswer } from "./upstream";
 
 /** One request of one person, as the loader attributes credits to it. */

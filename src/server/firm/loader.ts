@@ -5,7 +5,7 @@
  * asked again. A flush is planned like the engine plans (loader-calls.ts).
  *
  * Several instances on one database (PostgreSQL) fetch each answer once between them: a new want is
- * claimed in the database as it arrives (store.ts `claimAnswers`), so each company is queued by one
+ * claimed in the database as it arrives (firm-store.ts `claimAnswers`), so each company is queued by one
  * instance only; a want another instance holds waits for that instance's answer to be stored (polled),
  * and is queued here only if the other lets go without storing it (its call failed) or its claim
  * expires (it stopped). One instance alone claims the same way.
@@ -21,23 +21,21 @@
 import { randomUUID } from "node:crypto";
 import { MAX_BATCH_FINANCIAL, MAX_BATCH_IDENTIFICATION } from "../../api/client";
 import { limiter } from "../../engine/limiter";
-import { bucharestDay } from "../../engine/meter";
-import { lifetime, wantKey, type Want } from "./answers";
+import { BATCH_WINDOW } from "../../engine/engine-options";
+import { bucharestDay, nextBucharestMidnight, nextBucharestMonth } from "../../engine/bucharest-time";
+import { lifetime, wantKey, type Want } from "./request-wants";
 import { plan, type Call, type Entry, type Requester } from "./loader-calls";
-import type { FirmStore, StoredAnswer } from "./store";
+import type { FirmStore, StoredAnswer } from "./firm-store";
 import { CallFailure, failureCharged, failureOf, type Upstream, type UpstreamAnswer } from "./upstream";
 
 export type { Requester } from "./loader-calls";
-
-/** How long missing companies wait for others to share their batch: the people of a firm do not ask in step. */
-const DEFAULT_WINDOW_MS = 40;
 
 export interface LoaderOptions {
   store: FirmStore;
   upstream: Upstream;
   /** The firm's cap on credits a day (--max-credits-per-day); null: none. */
   maxPerDay: number | null;
-  /** The gathering window. @default 40 */
+  /** The gathering window: the people of a firm do not ask in step. @default 40 (the engine's, BATCH_WINDOW) */
   windowMs?: number;
   /**
    * How long a company may wait, window after window, for its batch to fill before it goes in a
@@ -63,25 +61,10 @@ export interface LoaderOptions {
 /** Answers just settled, by want: a request that read the store a moment before they were written finds them here. */
 const RECENT_MS = 10_000;
 
-/** The first moment after `at` that falls on another Bucharest day (its next midnight), to the millisecond. */
-export function nextBucharestDay(at: number): number {
-  const day = bucharestDay(at);
-  let [lo, hi] = [at, at + 26 * 3_600_000];
-  while (hi - lo > 1) {
-    const mid = Math.floor((lo + hi) / 2);
-    if (bucharestDay(mid) === day) lo = mid;
-    else hi = mid;
-  }
-  return hi;
-}
-
 /** When the plan's stop after a 429 ends: Retry-After, else the next day for a Free plan, else the next month (Bucharest's). */
 export function planStopEnd(now: number, plan: string | null, retryAfterMs: number | null): number {
   if (retryAfterMs !== null && retryAfterMs > 0) return now + retryAfterMs;
-  let t = nextBucharestDay(now);
-  if (plan === "free") return t;
-  while (bucharestDay(t).slice(8) !== "01") t = nextBucharestDay(t);
-  return t;
+  return plan === "free" ? nextBucharestMidnight(now) : nextBucharestMonth(now);
 }
 
 export class FirmLoader {
@@ -195,7 +178,7 @@ export class FirmLoader {
       const max = g.startsWith("i:") ? MAX_BATCH_IDENTIFICATION : MAX_BATCH_FINANCIAL;
       while (list.length >= max) this.send(list.splice(0, max));
     }
-    if (this.pending.size > 0 && !this.timer) this.timer = setTimeout(() => this.flush(), this.o.windowMs ?? DEFAULT_WINDOW_MS);
+    if (this.pending.size > 0 && !this.timer) this.timer = setTimeout(() => this.flush(), this.o.windowMs ?? BATCH_WINDOW.default);
   }
 
   /** What is pending in batches (identification per `include`, financial per year), by batch kind. */
@@ -221,7 +204,7 @@ export class FirmLoader {
     const keep = new Set<Entry>();
     for (const list of this.batchGroups().values()) if (list.every((e) => now - e.since < wait)) for (const e of list) keep.add(e);
     this.send([...this.pending.values()].filter((e) => !keep.has(e)));
-    if (this.pending.size > 0) this.timer = setTimeout(() => this.flush(), this.o.windowMs ?? DEFAULT_WINDOW_MS);
+    if (this.pending.size > 0) this.timer = setTimeout(() => this.flush(), this.o.windowMs ?? BATCH_WINDOW.default);
   }
 
   private send(entries: Entry[]): void {

@@ -4,7 +4,7 @@
  * the credits they cost, and a histogram of the time to answer a request. One process's counts (each
  * instance behind a load balancer is scraped on its own); no person, token or key is ever a label.
  */
-import type { AnswerSource } from "./store";
+import type { AnswerSource } from "./firm-store";
 
 /** Seconds; the relay's own overhead sits in the first buckets, an upstream call in the later ones. */
 const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];

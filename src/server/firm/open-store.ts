@@ -10,7 +10,7 @@ import { join } from "path";
 import { fileURLToPath } from "url";
 import { openPostgresStore, type PostgresStoreOptions } from "./postgres-store";
 import { openSqliteStore, type SqliteStoreOptions } from "./sqlite-store";
-import { FirmStoreError, type FirmStore } from "./store";
+import { FirmStoreError, type FirmStore } from "./firm-store";
 
 export type OpenFirmStoreOptions = SqliteStoreOptions & PostgresStoreOptions;
 

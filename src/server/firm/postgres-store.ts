@@ -8,7 +8,7 @@
 import { Pool, types, type PoolClient, type PoolConfig } from "pg";
 import { migrate, type SqlRunner } from "./schema";
 import { SqlFirmStore, type SqlDriver } from "./sql-store";
-import { FirmStoreError, type FirmStore } from "./store";
+import { FirmStoreError, type FirmStore } from "./firm-store";
 
 export interface PostgresStoreOptions {
   /** Connections per instance. @default 10 */

@@ -5,7 +5,7 @@
  * once); a database at a version newer than this FIRMA knows is refused rather than misread. The
  * same SQL serves both engines but for the few types that differ (`Dialect`).
  */
-import { FirmStoreError } from "./store";
+import { FirmStoreError } from "./firm-store";
 
 export type Engine = "sqlite" | "postgres";
 

@@ -6,8 +6,17 @@
  */
 import type { Engine, SqlRunner } from "./schema";
 import { isUserName } from "./tokens";
-import type { AuditEntry, FirmStore, FirmUser, FirmUserUsage, ReserveRefusal, ReserveRequest, StoredAnswer, AnswerSource } from "./store";
-import { FirmStoreError } from "./store";
+import type {
+  AuditEntry,
+  FirmStore,
+  FirmUser,
+  FirmUserUsage,
+  ReserveRefusal,
+  ReserveRequest,
+  StoredAnswer,
+  AnswerSource,
+} from "./firm-store";
+import { FirmStoreError } from "./firm-store";
 
 /** What an engine gives the shared store. */
 export interface SqlDriver extends SqlRunner {

@@ -11,7 +11,7 @@ import { mkdirSync } from "fs";
 import { dirname } from "path";
 import { migrate, type SqlRunner } from "./schema";
 import { SqlFirmStore, type SqlDriver } from "./sql-store";
-import { FirmStoreError, type FirmStore } from "./store";
+import { FirmStoreError, type FirmStore } from "./firm-store";
 
 export interface SqliteStoreOptions {
   /** How long to wait for another process's write lock before giving up. @default 5000 */

@@ -8,10 +8,9 @@
  * Everything typed is checked before the database is opened, so a typing mistake writes nothing.
  */
 import { Option } from "commander";
+import { bucharestMonth, bucharestTime } from "../../engine/bucharest-time";
 import { count, formatNumber, t, type Lang } from "../../shared/messages/node";
 import {
-  bucharestMonth,
-  bucharestTime,
   CommandFailure,
   EXIT,
   commandLang,
@@ -25,7 +24,7 @@ import {
   type CommandIo,
   type CommonFlags,
 } from "./command-kit";
-import type { FirmUserUsage } from "./store";
+import type { FirmUserUsage } from "./firm-store";
 import { hashToken, isUserName, newToken, parseBudget } from "./tokens";
 
 interface AddFlags extends CommonFlags {

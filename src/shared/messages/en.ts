@@ -301,34 +301,6 @@ export const en: Readonly<Record<MessageKey, string>> = {
   "help.syntax": "Syntax",
   "help.example": "Example",
 
-  // fn
-  "fn.DENUMIRE": "The company's name.",
-  "fn.STARE": "The company's status (e.g. ACTIVA, RADIATA).",
-  "fn.JUDET": "The county of the registered office.",
-  "fn.LOCALITATE": "The locality of the registered office.",
-  "fn.ADRESA": "The address of the registered office.",
-  "fn.CAEN": "The main CAEN activity code (4 digits).",
-  "fn.TVA": "TRUE when the company is a VAT payer.",
-  "fn.NRREG": "The trade-registry number (J../../....).",
-  "fn.CA": "Revenue in a year, in lei; by default the latest year available. Same as FIRMA.CIFRA_AFACERI.",
-  "fn.CIFRA_AFACERI": "Revenue in a year, in lei; by default the latest year available.",
-  "fn.PROFIT": "Net profit in a year, in lei (negative = loss).",
-  "fn.ACTIVE": "Total assets in a year, in lei.",
-  "fn.DATORII": "Total liabilities in a year, in lei.",
-  "fn.ANGAJATI": "The number of employees in a year.",
-  "fn.PROFIL": "All identification data in one row: CUI, name, status, county, locality, address, CAEN, VAT, trade-registry number.",
-  "fn.FISA":
-    "The company's card in one cell (an Excel data type): the name, and on the card identity, status, address, CAEN, VAT and the latest financial year; fields are read with a dot, e.g. =A2.Status.",
-  "fn.ACTUALIZAT": "When the company's data was fetched from the service (an Excel date: format the cell as date and time).",
-  "fn.CAMP":
-    "Any field, by name: denumire, stare, judet, localitate, adresa, caen_principal, platitor_tva, j_cod, cifra_afaceri, profit_net, active_totale, datorii_totale, numar_angajati.",
-  "fn.FINANCIAR": "All figures of a year in one row: year, revenue, net profit, assets, liabilities, employees.",
-  "fn.ISTORIC": "A figure's history by year, latest first (year and value columns); revenue by default.",
-  "fn.CAUTA": "Searches companies by name, CUI or registry number; the first row is a header.",
-  "fn.TOPURI": "The rankings available; the first row is a header.",
-  "fn.TOP": "One ranking: position, CUI, name, value, annual change %; the first row is a header.",
-  "fn.JUDETE": "The counties with code and number of active companies; the first row is a header.",
-
   // noun
   "noun.credit": "credit|credits",
   "noun.cell": "cell|cells",
@@ -381,21 +353,9 @@ export const en: Readonly<Record<MessageKey, string>> = {
   "formula.whole.intersection": "the formula uses the @ operator",
   "formula.whole.chained": "the arguments depend on too many chained FIRMA calls",
   "formula.reason.syntax": "the formula cannot be read",
-  "formula.reason.nested": "the FIRMA call is inside a larger formula",
-  "formula.reason.function": "the argument contains a function",
-  "formula.reason.expression": "the argument contains a calculation (operator)",
-  "formula.reason.name": "the argument uses a defined name",
-  "formula.reason.wholeColumnOrRow": "the argument is a whole column or row",
-  "formula.reason.externalReference": "the argument refers to another workbook",
-  "formula.reason.threeDReference": "the argument spans several sheets",
-  "formula.reason.structuredReference": "the argument is a table reference",
-  "formula.reason.spillReference": "the argument uses the # spill operator",
-  "formula.reason.arrayConstant": "the array constant cannot be read",
   "formula.reason.unknownSheet": "the referenced sheet does not exist",
-  "formula.reason.circular": "the argument refers to the formula's own cell (circular reference)",
-  "formula.reason.rangeTooLarge": "the argument's range is too large",
 
-  // cell: the precise cause the engine found (EngineMessageKey in src/engine/errors.ts)
+  // cell: the precise cause the engine found (EngineMessageKey in src/engine/local-errors.ts)
   "cell.inputError.cui": "The CUI cell holds the error {code}: fix that cell.",
   "cell.inputError.argument": "An argument of the function is the error {code}: fix the cell it comes from.",
   "cell.invalidCui.card": "The card “{input}” has no CUI: give the company's CUI or a FIRMA.FISA card.",

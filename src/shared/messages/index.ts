@@ -4,7 +4,7 @@
  * only the Node surfaces say (the CLI, firma serve, users, audit) is in node-ro.ts / node-en.ts,
  * read through node.ts, so that the add-in's startup scripts do not carry it.
  */
-import type { EngineMessageKey } from "../../engine/errors";
+import type { EngineMessageKey } from "../../engine/local-errors";
 import { en } from "./en";
 import { ro, type MessageKey } from "./ro";
 

@@ -311,34 +311,6 @@ export const ro = {
   "help.syntax": "Sintaxă",
   "help.example": "Exemplu",
 
-  // fn
-  "fn.DENUMIRE": "Denumirea firmei.",
-  "fn.STARE": "Starea firmei (de ex. ACTIVA, RADIATA).",
-  "fn.JUDET": "Județul sediului social.",
-  "fn.LOCALITATE": "Localitatea sediului social.",
-  "fn.ADRESA": "Adresa sediului social.",
-  "fn.CAEN": "Codul CAEN principal (4 cifre).",
-  "fn.TVA": "ADEVĂRAT dacă firma este plătitoare de TVA.",
-  "fn.NRREG": "Numărul de la Registrul Comerțului (J../../....).",
-  "fn.CA": "Cifra de afaceri într-un an, în lei; implicit ultimul an disponibil. Același lucru ca FIRMA.CIFRA_AFACERI.",
-  "fn.CIFRA_AFACERI": "Cifra de afaceri într-un an, în lei; implicit ultimul an disponibil.",
-  "fn.PROFIT": "Profitul net într-un an, în lei (negativ = pierdere).",
-  "fn.ACTIVE": "Activele totale într-un an, în lei.",
-  "fn.DATORII": "Datoriile totale într-un an, în lei.",
-  "fn.ANGAJATI": "Numărul de angajați într-un an.",
-  "fn.PROFIL": "Toate datele de identificare pe un rând: CUI, denumire, stare, județ, localitate, adresă, CAEN, TVA, nr. reg. com.",
-  "fn.FISA":
-    "Fișa firmei într-o singură celulă (tip de date Excel): denumirea, iar pe card identitatea, starea, adresa, CAEN, TVA și ultimul an financiar; câmpurile se citesc cu punct, de ex. =A2.Stare.",
-  "fn.ACTUALIZAT": "Când au fost aduse datele firmei de la serviciu (dată Excel: formatați celula ca dată și oră).",
-  "fn.CAMP":
-    "Un câmp oarecare, după nume: denumire, stare, judet, localitate, adresa, caen_principal, platitor_tva, j_cod, cifra_afaceri, profit_net, active_totale, datorii_totale, numar_angajati.",
-  "fn.FINANCIAR": "Toți indicatorii unui an pe un rând: an, cifra de afaceri, profit net, active, datorii, angajați.",
-  "fn.ISTORIC": "Istoricul unui indicator pe ani, cel mai recent primul (coloanele an și valoare); implicit cifra de afaceri.",
-  "fn.CAUTA": "Caută firme după nume, CUI sau nr. de registru; primul rând este antetul.",
-  "fn.TOPURI": "Lista topurilor disponibile; primul rând este antetul.",
-  "fn.TOP": "Un top: poziție, CUI, denumire, valoare, variație anuală %; primul rând este antetul.",
-  "fn.JUDETE": "Județele, cu codul și numărul de firme active; primul rând este antetul.",
-
   // noun
   "noun.credit": "credit|credite|de credite",
   "noun.cell": "celulă|celule|de celule",
@@ -391,21 +363,9 @@ export const ro = {
   "formula.whole.intersection": "formula folosește operatorul @",
   "formula.whole.chained": "argumentele depind de prea multe apeluri FIRMA înlănțuite",
   "formula.reason.syntax": "formula nu poate fi citită",
-  "formula.reason.nested": "apelul FIRMA este în interiorul altei formule",
-  "formula.reason.function": "argumentul conține o funcție",
-  "formula.reason.expression": "argumentul conține un calcul (operator)",
-  "formula.reason.name": "argumentul folosește un nume definit",
-  "formula.reason.wholeColumnOrRow": "argumentul este o coloană sau un rând întreg",
-  "formula.reason.externalReference": "argumentul se referă la alt registru",
-  "formula.reason.threeDReference": "argumentul se referă la mai multe foi",
-  "formula.reason.structuredReference": "argumentul este o referință de tabel",
-  "formula.reason.spillReference": "argumentul folosește operatorul # (zonă revărsată)",
-  "formula.reason.arrayConstant": "constanta matrice nu poate fi citită",
   "formula.reason.unknownSheet": "foaia din referință nu există",
-  "formula.reason.circular": "argumentul se referă la celula formulei (referință circulară)",
-  "formula.reason.rangeTooLarge": "zona din argument este prea mare",
 
-  // cell: the precise cause the engine found (EngineMessageKey in src/engine/errors.ts)
+  // cell: the precise cause the engine found (EngineMessageKey in src/engine/local-errors.ts)
   "cell.inputError.cui": "Celula cu CUI-ul conține eroarea {code}: corectați acea celulă.",
   "cell.inputError.argument": "Un argument al funcției este eroarea {code}: corectați celula din care vine.",
   "cell.invalidCui.card": "Fișa „{input}” nu are un CUI: dați CUI-ul firmei sau o fișă FIRMA.FISA.",

@@ -17,7 +17,6 @@
  */
 import { CellError, CellValue } from "./cell-values";
 import { Box } from "./a1";
-import { t, type Lang, type MessageKey } from "../messages";
 import { matchNamespaceFunction, tokenize, type Token } from "./tokenizer";
 
 export { FormulaSyntaxError, matchNamespaceFunction, tokenize, type RefToken, type Token, type TokenKind } from "./tokenizer";
@@ -39,15 +38,6 @@ export type NotEvaluableReason =
   | "unknownSheet"
   | "circular"
   | "rangeTooLarge";
-
-/**
- * Why a formula cannot be evaluated without Excel, from the catalogs (`formula.reason.<reason>`): in
- * the language given, or both (Romanian / English) where the caller does not know the reader's.
- */
-export function describeReason(reason: NotEvaluableReason, lang?: Lang): string {
-  const key = `formula.reason.${reason}` as MessageKey;
-  return lang ? t(lang, key) : `${t("ro", key)} / ${t("en", key)}`;
-}
 
 export type FormulaArg =
   /** Omitted: `F(A1,,2)`. Custom functions receive null. */

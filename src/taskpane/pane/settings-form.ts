@@ -4,7 +4,7 @@
  */
 import { getValidBaseUrl } from "../../api/options";
 import type { Lang } from "../../shared/messages";
-import { BATCH_WINDOW } from "../../shared/settings";
+import { BATCH_WINDOW, isBatchWindow, isGuardThreshold } from "../../shared/settings";
 import type { TextKey } from "../i18n";
 
 /** The form's fields as typed (or chosen). */
@@ -46,11 +46,11 @@ export function parseSettingsForm(fields: SettingsFormFields): SettingsFormResul
   }
   const windowText = fields.batchWindow.trim();
   const w = windowText === "" ? BATCH_WINDOW.default : Number(windowText);
-  if (!Number.isInteger(w) || w < BATCH_WINDOW.min || w > BATCH_WINDOW.max) errors.batchWindow = "settings.badWindow";
+  if (!Number.isInteger(w) || !isBatchWindow(w)) errors.batchWindow = "settings.badWindow";
   // Empty turns the guard off; a number must be a whole number of credits (the engine refuses others).
   const guardText = fields.guardThreshold.trim();
   const guard = guardText === "" ? null : Number(guardText);
-  if (guard !== null && !(Number.isSafeInteger(guard) && guard >= 0)) errors.guardThreshold = "settings.badGuard";
+  if (guard !== null && !isGuardThreshold(guard)) errors.guardThreshold = "settings.badGuard";
 
   const first = CHECKED_FIELDS.find((f) => errors[f] !== undefined);
   if (first) return { ok: false, errors, first };

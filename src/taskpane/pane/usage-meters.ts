@@ -1,7 +1,7 @@
 /**
  * The pane's plan and usage section: the plan (chosen or detected), today's and the month's meters
  * with their warnings, the daily chart, what is left, the stop after "credits spent", the cache and
- * what batching saved. It also shows the credit guard's held burst (guard.ts), which usage reveals.
+ * what batching saved. It also shows the credit guard's held burst (guard-section.ts), which usage reveals.
  * With a personal token of a firm's server (firm.ts), her monthly budget and spend from the server
  * take the plan's place (firm-usage.ts), asked again at every render (after a refresh, and when the
  * engine's usage changes).
@@ -14,7 +14,7 @@ import type { PaneContext } from "./context";
 import { firmLink } from "./firm";
 import { renderFirmUsage } from "./firm-usage";
 import { formatBytes, formatWhen } from "./format";
-import type { GuardSection } from "./guard";
+import type { GuardSection } from "./guard-section";
 import { paintBar } from "./meter-bar";
 import { renderUsageChart } from "./usage-chart";
 

@@ -3,7 +3,7 @@
  * them and names each bad option in a TypeError — the client's way (src/api/options.ts), which it
  * reuses. The settings the user edits (the batch window, the credit guard) take their bounds from here.
  */
-import { bad, DEFAULTS as CLIENT_DEFAULTS, getValidInteger, getValidNumber } from "../api/options";
+import { bad, DEFAULTS as CLIENT_DEFAULTS, getValidCallTimes, getValidInteger, getValidNumber } from "../api/options";
 import type { PlanName } from "../api/types";
 import type { KeyValueStore } from "./store";
 
@@ -32,7 +32,7 @@ export interface EngineOptions {
   retryDelayMs?: number;
   /** The latest financial year the service has. @default the rule of O19 (years.ts) */
   latestYear?: number;
-  /** Cache size bound. @default 500000 */
+  /** Answers the cache keeps in memory at most (the cache's own default too). @default 500000 */
   maxCacheEntries?: number;
   /**
    * The credit guard: credits one burst of recalculated cells may cost before FIRMA holds it for the
@@ -98,10 +98,7 @@ export function getValidEngineOptions(o: EngineOptions): ResolvedEngineOptions {
     windowMs: getValidBatchWindow(o.windowMs),
     maxWaitMs: getValidNumber("maxWaitMs", o.maxWaitMs, ENGINE_DEFAULTS.maxWaitMs, 0),
     concurrency: getValidInteger("concurrency", o.concurrency, ENGINE_DEFAULTS.concurrency, 1),
-    timeoutMs: getValidNumber("timeoutMs", o.timeoutMs, ENGINE_DEFAULTS.timeoutMs, 1),
-    totalTimeoutMs: getValidNumber("totalTimeoutMs", o.totalTimeoutMs, ENGINE_DEFAULTS.totalTimeoutMs, 1),
-    retries: getValidInteger("retries", o.retries, ENGINE_DEFAULTS.retries, 0),
-    retryDelayMs: getValidNumber("retryDelayMs", o.retryDelayMs, ENGINE_DEFAULTS.retryDelayMs, 0),
+    ...getValidCallTimes(o), // the client's own check: the engine passes them on to it
     latestYear: o.latestYear === undefined ? null : getValidInteger("latestYear", o.latestYear, 0, 1),
     maxCacheEntries: getValidInteger("maxCacheEntries", o.maxCacheEntries, ENGINE_DEFAULTS.maxCacheEntries, 1),
     guardThreshold: getValidGuardThreshold(o.guardThreshold),
@@ -110,15 +107,29 @@ export function getValidEngineOptions(o: EngineOptions): ResolvedEngineOptions {
   };
 }
 
-/** The batch window in ms, from BATCH_WINDOW.min to .max; undefined → the default. */
-export function getValidBatchWindow(ms: unknown): number {
-  const w = getValidNumber("windowMs", ms, BATCH_WINDOW.default, BATCH_WINDOW.min);
-  if (w > BATCH_WINDOW.max) throw bad("windowMs", `a number of ms from ${BATCH_WINDOW.min} to ${BATCH_WINDOW.max}`, ms);
-  return w;
+/**
+ * Whether `ms` is a batch window: a number of ms from BATCH_WINDOW.min to .max. The one rule the
+ * engine, the saved settings (src/shared/settings.ts) and the pane's form (which also wants a whole number) apply.
+ */
+export function isBatchWindow(ms: unknown): ms is number {
+  return typeof ms === "number" && Number.isFinite(ms) && ms >= BATCH_WINDOW.min && ms <= BATCH_WINDOW.max;
 }
 
-/** The credit guard's threshold: a whole number of credits ≥ 0, or null (off); undefined → off. */
+/** The batch window in ms (isBatchWindow); undefined → the default. */
+export function getValidBatchWindow(ms: unknown): number {
+  if (ms === undefined) return BATCH_WINDOW.default;
+  if (!isBatchWindow(ms)) throw bad("windowMs", `a number of ms from ${BATCH_WINDOW.min} to ${BATCH_WINDOW.max}`, ms);
+  return ms;
+}
+
+/** Whether `n` is a credit guard threshold: a whole number of credits ≥ 0 (the engine, the saved settings, the pane's form). */
+export function isGuardThreshold(n: unknown): n is number {
+  return typeof n === "number" && Number.isSafeInteger(n) && n >= 0;
+}
+
+/** The credit guard's threshold (isGuardThreshold), or null (off); undefined → off. */
 export function getValidGuardThreshold(threshold: unknown): number | null {
   if (threshold === undefined || threshold === null) return null;
-  return getValidInteger("guardThreshold", threshold, 0, 0);
+  if (!isGuardThreshold(threshold)) throw bad("guardThreshold", "an integer ≥ 0", threshold);
+  return threshold;
 }

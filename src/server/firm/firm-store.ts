@@ -29,7 +29,7 @@ export interface FirmUserUsage extends FirmUser {
 
 /** An answer the firm paid for: the service's JSON for one company (or one company-year, or one list). */
 export interface StoredAnswer {
-  /** e.g. `ident:<cui>:<include>`, `profile:<cui>`, `fin:<cui>:<year>`, `list:<path?query>` (answers.ts). */
+  /** e.g. `ident:<cui>:<include>`, `profile:<cui>`, `fin:<cui>:<year>`, `list:<path?query>` (request-wants.ts). */
   key: string;
   /** The JSON body part as the service gave it; `null` records "the service has nothing" (a 404, an absent item). */
   body: unknown;

@@ -31,7 +31,7 @@ class InvocationContext implements EvalContext {
   cacheOnly = false;
   preview = false;
   cards = false;
-  /** EvalContext.completion: set by perCui for a lone cell's read (then one of COMPLETIONS). */
+  /** EvalContext.completion: set by perCui for a lone cell's read (one of COMPLETIONS). */
   completion: Completion | undefined = undefined;
   private cancel: InvocationSignal | null = null;
 
@@ -120,13 +120,16 @@ class ExcelCompletion implements Completion {
   }
 }
 
-const COMPLETIONS = new Map<string, ExcelCompletion>();
+/** The completions by language, then by [preview][financial]: no key string made per cell. */
+const COMPLETIONS = new Map<Lang, ExcelCompletion[][]>();
 
 function excelCompletion(lang: Lang, preview: boolean, financial: boolean): ExcelCompletion {
-  const key = lang + (preview ? "p" : "") + (financial ? "f" : "");
-  let c = COMPLETIONS.get(key);
-  if (!c) COMPLETIONS.set(key, (c = new ExcelCompletion(lang, preview, financial)));
-  return c;
+  let byLang = COMPLETIONS.get(lang);
+  if (!byLang) {
+    const of = (p: boolean) => [new ExcelCompletion(lang, p, false), new ExcelCompletion(lang, p, true)];
+    COMPLETIONS.set(lang, (byLang = [of(false), of(true)]));
+  }
+  return byLang[preview ? 1 : 0][financial ? 1 : 0];
 }
 
 /**

@@ -32,7 +32,8 @@ const oneCell = (x: unknown): Matrix => [[toCell(x)]];
  * an empty cell (a column with trailing blanks stays clean); a lone blank says the CUI is missing.
  * `get.read` answers a cell at once from the engine's cache; only the other cells wait, and when
  * none has to, the matrix comes back without a promise (a recalculation of cached cells then costs
- * no promise, no timer and no cancellation signal per cell). `args` are the function's arguments, handed to `get` (made once per function, not per call).
+ * no promise, no timer and no cancellation signal per cell). `args` are the function's arguments,
+ * handed to `get` (made once per function, not per call).
  */
 export function perCui(input: unknown, args: unknown[], ctx: EvalContext, financial: boolean, get: PerCui): Matrix | Promise<Matrix> {
   // No closure in this function: V8 would make its context at every call, cached cells included.

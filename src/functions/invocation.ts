@@ -120,16 +120,17 @@ class ExcelCompletion implements Completion {
   }
 }
 
-/** The completions by language, then by [preview][financial]: no key string made per cell. */
-const COMPLETIONS = new Map<Lang, ExcelCompletion[][]>();
+/** Excel's completions of a language, by [preview][financial]. */
+function completionsOf(lang: Lang): ExcelCompletion[][] {
+  const of = (preview: boolean) => [new ExcelCompletion(lang, preview, false), new ExcelCompletion(lang, preview, true)];
+  return [of(false), of(true)];
+}
+
+/** The completions, made once: no key string and no object per cell. */
+const COMPLETIONS: Readonly<Record<Lang, ExcelCompletion[][]>> = { ro: completionsOf("ro"), en: completionsOf("en") };
 
 function excelCompletion(lang: Lang, preview: boolean, financial: boolean): ExcelCompletion {
-  let byLang = COMPLETIONS.get(lang);
-  if (!byLang) {
-    const of = (p: boolean) => [new ExcelCompletion(lang, p, false), new ExcelCompletion(lang, p, true)];
-    COMPLETIONS.set(lang, (byLang = [of(false), of(true)]));
-  }
-  return byLang[preview ? 1 : 0][financial ? 1 : 0];
+  return COMPLETIONS[lang][preview ? 1 : 0][financial ? 1 : 0];
 }
 
 /**

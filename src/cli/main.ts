@@ -201,12 +201,12 @@ async function runRefresh(input: string, flags: RefreshFlags, io: Io): Promise<n
       store,
       plan: () => flags.plan ?? null,
     });
-    if (!flags.dryRun) void engine.client; // checks the address now (https, or loopback http)
+    if (!flags.dryRun) engine.checkAddress(); // https, or loopback http
     // a full or failing cache is told, never silent
-    engine.cache.onProblem((p) =>
+    engine.onCacheProblem((p) =>
       io.stderr.write(`${msg(lang, CACHE_PROBLEMS[p.kind], { evicted: count(p.evicted ?? 0, "answer", lang) })}\n`),
     );
-    if (flags.maxAge !== undefined) engine.cache.setMaxAge(flags.maxAge * 86_400_000);
+    if (flags.maxAge !== undefined) engine.configure({ maxAgeMs: flags.maxAge * 86_400_000 });
   } catch (e) {
     return fail((e as Error).message);
   }
@@ -256,7 +256,7 @@ async function runRefresh(input: string, flags: RefreshFlags, io: Io): Promise<n
   const errors = Object.values(report.errors).reduce((s, n) => s + n, 0);
   const kept = Object.values(report.kept).reduce((a, b) => a + b, 0);
   // "Credits spent" through a firm's server that named whose limit it was: her budget, or the firm's cap.
-  const firm = engine.quotaStop()?.firm;
+  const firm = engine.credits().quotaStop()?.firm;
   const why = (c: string) => cause(c === "credits_exhausted" && firm ? FIRM_VARIANT[firm] : c, lang);
   // Nothing answered at all (service down, key refused, credits spent): the file is left alone.
   if (report.values + errors === 0 && kept > 0) {

@@ -143,11 +143,11 @@ export async function refreshWorkbook(input: Uint8Array, options: RefreshOptions
 
   // One planned fetch under a hard budget (the estimate, or --max-credits if lower), then every cell
   // from the cache: nothing is asked twice, and nothing past the budget is ever sent.
-  const hitsBefore = engine.cache.hits;
+  const hitsBefore = engine.cacheStats().hits;
   // The watch: this run's changes are those recorded from here on (the answers of both fetch rounds).
   const mark = engine.markChanges();
   const fetchUnder = async (reqs: typeof requests, limit: number, first = false) => {
-    const budget = engine.openBudget(limit);
+    const budget = engine.credits().openBudget(limit);
     // The first fetch, where the estimate is a range: its first call alone (the probe), then the rest,
     // whose estimate is then exact, within the same budget.
     const onProbe = (rest: Estimate) => {
@@ -163,7 +163,7 @@ export async function refreshWorkbook(input: Uint8Array, options: RefreshOptions
     report.credits += budget.spent;
   };
   await fetchUnder(requests, report.budget, !estimate.exact);
-  engine.cacheOnly = true;
+  engine.configure({ cacheOnly: true });
   const evaluatedAll = await evaluator.evaluateAll(jobs, async (calls, round) => {
     if (round > 0) {
       // calls whose arguments came from other FIRMA calls: their own plan, within what is left of the
@@ -191,7 +191,7 @@ export async function refreshWorkbook(input: Uint8Array, options: RefreshOptions
       report.arraysInOneCell.push({ sheet: jobs[i].sheet, address: jobs[i].address, size: `${o.value.length}×${o.value[0].length}` });
   });
   // ---- end of the formula evaluation
-  report.cacheHits = engine.cache.hits - hitsBefore;
+  report.cacheHits = engine.cacheStats().hits - hitsBefore;
   if (options.changes) report.changes = engine.changes(mark);
   await engine.persist();
 

@@ -12,25 +12,29 @@ import { LocalInputError, shownInput, type MessageRef } from "./local-errors";
 import { failureHas } from "./failures";
 import { answerNumberOf, financialKey, profileKey } from "./keys";
 import type { RequestQueue } from "./queue";
-import { finished } from "./queue";
-import { covers, notFound, type CellFinish, type Rec, type Want } from "./wants";
+import { completeFailure } from "./queue";
+import { covers, notFound, type Completion, type Rec, type Want } from "./wants";
 import { yearsDown } from "./years";
 
 /**
- * How one request may be answered. `cacheOnly`: from the cache (fresh, else stale) or "not cached",
+ * How one read may be answered. `cacheOnly`: from the cache (fresh, else stale) or "not cached",
  * never by the service — Excel's value preview asks this way for one invocation, while the
- * engine-wide `cacheOnly` of the CLI stays as it is. An EvalContext passes as it is.
+ * engine-wide cache-only mode of the CLI stays as it is. An EvalContext passes as it is (no object
+ * per call); `signal` and `completion` are read only when the read has to wait, so that a host may
+ * make its cancel signal when it is first asked for.
  */
-export interface RequestOptions {
+export interface ReadOptions {
   cacheOnly?: boolean;
+  /** The read's cancellation: a cell that waits leaves its want (queue.ts). */
+  signal?: CancelSignal;
   /**
    * A cell's one field (field()): what its value becomes before its promise settles (wants.ts
-   * CellFinish). Read when field() is called: the add-in sets it for that one call.
+   * Completion). Read when field() is called: the add-in sets it for that one call.
    */
-  finish?: CellFinish;
+  completion?: Completion;
 }
 
-const DEFAULT_REQUEST: RequestOptions = {};
+const DEFAULT_READ: ReadOptions = {};
 
 /**
  * What field() answers for a company or year the cache holds as "not found": one error made once
@@ -81,36 +85,23 @@ export class CompanyAnswers {
   }
 
   /** The record at once when the cache holds it fresh, else a promise of it. Throws bad input at once. */
-  get(
-    kind: Want["kind"],
-    cui: number,
-    year: number,
-    fields: readonly string[],
-    signal?: CancelSignal,
-    options: RequestOptions = DEFAULT_REQUEST,
-  ): Rec | Promise<Rec> {
-    if (!this.ctx.isReady()) return this.getLater(kind, cui, year, fields, signal, options);
+  get(kind: Want["kind"], cui: number, year: number, fields: readonly string[], options: ReadOptions = DEFAULT_READ): Rec | Promise<Rec> {
+    if (!this.ctx.isReady()) return this.getLater(kind, cui, year, fields, options);
     const key = keyOf(kind, cui, year);
-    return this.fresh(kind, cui, year, fields, key) ?? (this.ask(kind, key, cui, year, fields, signal, options, null) as Promise<Rec>);
+    return this.fresh(kind, cui, year, fields, key) ?? (this.ask(kind, key, cui, year, fields, options, null) as Promise<Rec>);
   }
 
   /**
    * One field of the record: at once when the cache holds it fresh (null where the record has no
    * value; NOT_FOUND where the company or year is cached as not found), else a promise of that field
    * alone — the cell's path: the key made once, the cache read once, and no second promise to take
-   * the field out of the record. With `options.finish`, the promise settles with what finish makes of
-   * the field or of the failure (a value at once does not pass through it: the caller has it in hand).
+   * the field out of the record. With `options.completion`, the promise settles with what the
+   * completion makes of the field or of the failure (a value at once does not pass through it: the
+   * caller has it in hand).
    */
-  field(
-    kind: Want["kind"],
-    cui: number,
-    year: number,
-    field: string,
-    signal?: CancelSignal,
-    options: RequestOptions = DEFAULT_REQUEST,
-  ): unknown {
-    const finish = options.finish;
-    if (!this.ctx.isReady()) return finishing(this.fieldLater(kind, cui, year, field, signal, noFinish(options)), finish);
+  field(kind: Want["kind"], cui: number, year: number, field: string, options: ReadOptions = DEFAULT_READ): unknown {
+    const completion = options.completion;
+    if (!this.ctx.isReady()) return complete(this.fieldLater(kind, cui, year, field, withoutCompletion(options)), completion);
     const cache = this.ctx.cache;
     // By the answer's number: no key string made for a cached cell (entry-map.ts).
     const n = answerNumberOf(kind, cui, year);
@@ -121,7 +112,7 @@ export class CompanyAnswers {
       if (v !== undefined) return v;
       cache.hits--; // a partial record is not a hit (fresh())
     }
-    return this.ask(kind, keyOf(kind, cui, year), cui, year, one(field), signal, options, field, finish);
+    return this.ask(kind, keyOf(kind, cui, year), cui, year, one(field), options, field, completion);
   }
 
   /*
@@ -140,18 +131,6 @@ export class CompanyAnswers {
     });
   }
 
-  /** get(), always as a promise (a failure rejects it). */
-  async request(
-    kind: Want["kind"],
-    cui: number,
-    year: number,
-    fields: readonly string[],
-    signal?: CancelSignal,
-    options?: RequestOptions,
-  ): Promise<Rec> {
-    return this.get(kind, cui, year, fields, signal, options);
-  }
-
   /**
    * What the cache could not answer fresh: queued for the service, or read cache-only. Always a
    * promise (a failure rejects it); the record, or its field `pick` alone.
@@ -162,18 +141,17 @@ export class CompanyAnswers {
     cui: number,
     year: number,
     fields: readonly string[],
-    signal: CancelSignal | undefined,
-    options: RequestOptions,
+    options: ReadOptions,
     pick: string | null,
-    finish?: CellFinish,
+    completion?: Completion,
   ): Promise<unknown> {
     // An answer the memory cap moved out to the store is read back before anyone pays for it again.
-    if (this.ctx.cache.spilled(key)) return finishing(this.recallThenAsk(kind, key, cui, year, fields, signal, options, pick), finish);
-    return this.askNow(kind, key, cui, year, fields, signal, options, pick, finish);
+    if (this.ctx.cache.spilled(key)) return complete(this.recallThenAsk(kind, key, cui, year, fields, options, pick), completion);
+    return this.askNow(kind, key, cui, year, fields, options, pick, completion);
   }
 
   private async recallThenAsk(...a: Parameters<CompanyAnswers["askNow"]>): Promise<unknown> {
-    const [kind, key, cui, year, fields, , , pick] = a;
+    const [kind, key, cui, year, fields, , pick] = a;
     await this.ctx.cache.recall([key]);
     const rec = this.fresh(kind, cui, year, fields, key);
     if (rec !== undefined) return pick === null ? rec : (rec[pick] ?? null);
@@ -186,10 +164,9 @@ export class CompanyAnswers {
     cui: number,
     year: number,
     fields: readonly string[],
-    signal: CancelSignal | undefined,
-    options: RequestOptions,
+    options: ReadOptions,
     pick: string | null,
-    finish?: CellFinish,
+    completion?: Completion,
   ): Promise<unknown> {
     if (this.ctx.cacheOnly() || options.cacheOnly) {
       let answer: Promise<unknown>;
@@ -200,30 +177,25 @@ export class CompanyAnswers {
       } catch (e) {
         answer = Promise.reject(e);
       }
-      return finishing(answer, finish);
+      return complete(answer, completion);
     }
-    if (signal?.aborted) return finished(finish, new AbortedError());
-    return this.ctx.queue.request(kind, key, cui, year, fields, signal, pick, finish);
+    const signal = options.signal;
+    if (signal?.aborted) return completeFailure(completion, new AbortedError());
+    return this.ctx.queue.request(kind, key, cui, year, fields, signal, pick, completion);
   }
 
   /** Years from..to, latest first, those the service has; a year without figures is left out. */
-  async history(
-    cui: number,
-    from: number,
-    to: number,
-    fields: readonly string[],
-    signal?: CancelSignal,
-    options?: RequestOptions,
-  ): Promise<Rec[]> {
-    const rows = await Promise.all(
-      yearsDown(from, to).map((y) =>
-        this.request("financial", cui, y, fields, signal, options).catch((e) => {
-          // a year the service has no data for, or that the plan turns out not to cover, is left out
-          if (failureHas(e, "noFigures")) return null;
-          throw e;
-        }),
-      ),
-    );
+  async history(cui: number, from: number, to: number, fields: readonly string[], options?: ReadOptions): Promise<Rec[]> {
+    const year = async (y: number): Promise<Rec | null> => {
+      try {
+        return await this.get("financial", cui, y, fields, options);
+      } catch (e) {
+        // a year the service has no data for, or that the plan turns out not to cover, is left out
+        if (failureHas(e, "noFigures")) return null;
+        throw e;
+      }
+    };
+    const rows = await Promise.all(yearsDown(from, to).map(year));
     const found = rows.filter((r): r is Rec => r !== null);
     if (found.length === 0) throw notFound(cui, `${from}–${to}`);
     return found;
@@ -246,19 +218,19 @@ export class CompanyAnswers {
   }
 }
 
-/** A promise of what `finish` makes of `p`'s outcome (the paths off the queue: the engine loading, a read-back, cache-only). */
-function finishing(p: Promise<unknown>, finish: CellFinish | undefined): Promise<unknown> {
-  return finish
+/** A promise of what `completion` makes of `p`'s outcome (the paths off the queue: the engine loading, a read-back, cache-only). */
+function complete(p: Promise<unknown>, completion: Completion | undefined): Promise<unknown> {
+  return completion
     ? p.then(
-        (v) => finish.value(v),
-        (e) => finish.error(e),
+        (v) => completion.value(v),
+        (e) => completion.error(e),
       )
     : p;
 }
 
-/** The options without a finish (a path that finishes its own promise once). */
-function noFinish(options: RequestOptions): RequestOptions {
-  return options.finish ? { cacheOnly: options.cacheOnly } : options;
+/** The options without a completion (a path that completes its own promise once). */
+function withoutCompletion(options: ReadOptions): ReadOptions {
+  return options.completion ? { cacheOnly: options.cacheOnly, signal: options.signal } : options;
 }
 
 const keyOf = (kind: Want["kind"], cui: number, year: number) => (kind === "profile" ? profileKey(cui) : financialKey(cui, year));

@@ -2,74 +2,94 @@
  * The engine: what the cells ask for, answered with the fewest credits — a facade over one idea
  * per module (docs/architecture.md has the table: options, connection, answers, queue, flush,
  * dispatch, planner, estimate, requests, prefetch, lists, capabilities, years, gate, guard,
- * failures, cache, meter, keys, changes).
+ * failures, cache, meter, credits, keys, changes). Its face is what the surfaces need, as methods:
+ * one read per kind (a value at once, NOT_FOUND, or a promise), the cost and the refresh of some
+ * cells, the watch on changes, settings, and the credits (credits.ts) and the cache as they are shown;
+ * never its parts.
  * Deadlines measure the call, not the queue: a call has the client's per-attempt timeout and its
  * total time across attempts, from when it is sent; a cell waits for its call, however long the
  * queue before it. No Office globals here: the add-in passes its storage in.
  */
 import type {
-  CancelSignal,
   CompanyProfile,
   County,
   FinancialField,
   FinancialYear,
-  PlanName,
   ProfileField,
   RankingEntry,
-  RankingListParams,
   RankingSummary,
   SearchItem,
-  SearchParams,
 } from "../api/types";
 import { FINANCIAL_FIELDS } from "../api/types";
-import { CompanyAnswers, NOT_FOUND, one, type RequestOptions } from "./answers";
-import { PersistentCache } from "./cache";
+import { CompanyAnswers, NOT_FOUND, one, type ReadOptions } from "./answers";
+import { PersistentCache, type CacheProblem, type CacheStats } from "./cache";
 import { Capabilities, ServiceCapabilities } from "./capabilities";
 import { Change, ChangeLog } from "./changes";
 import { Connection } from "./connection";
+import { Credits } from "./credits";
 import { Dispatcher, EXTRA_PROFILE, type DispatchContext } from "./dispatch";
 import { sendFlush } from "./flush";
-import { Budget, CallGate, DROPPED, QuotaStop } from "./gate";
-import { BurstGuard, HeldBurst } from "./guard";
+import { CallGate, DROPPED } from "./gate";
+import { BurstGuard } from "./guard";
 import { financialKey, profileKey } from "./keys";
-import { ListRequests } from "./lists";
-import { CreditMeter, UsageSnapshot } from "./meter";
+import { ListRequests, type ListSpec } from "./lists";
+import { CreditMeter } from "./meter";
 import { getValidBatchWindow, getValidEngineOptions, type EngineOptions, type ResolvedEngineOptions } from "./engine-options";
 import { oneCallGate, prefetch, type PrefetchOptions, type PrefetchReport } from "./prefetch";
 import { RequestQueue } from "./queue";
 import { estimateOf, freshnessOf, needsOf, type CellRequest, type Estimate, type Freshness, type Needs } from "./requests";
-import { notFound, type Want } from "./wants";
+import type { Want } from "./wants";
 import { YearPolicy } from "./years";
 
 export { BudgetReachedError } from "./gate";
 export type { EngineOptions } from "./engine-options";
-export { NOT_FOUND, type RequestOptions } from "./answers";
+export { NOT_FOUND, type ReadOptions } from "./answers";
 export { listKey, type ListSpec } from "./lists";
 export type { PrefetchOptions, PrefetchReport } from "./prefetch";
 export type { CellRequest, Estimate, Freshness } from "./requests";
 export type { Change, WatchedField } from "./changes";
 export type { Budget, QuotaStop } from "./gate";
 export type { HeldBurst } from "./guard";
+export type { Credits } from "./credits";
+export type { Completion } from "./wants";
+export type { CacheProblem, CacheStats } from "./cache";
 
-/**
- * What the engine's *Now methods answer when the cache cannot: a symbol, so that no value a cell
- * could hold (null, "", 0) is mistaken for "ask the service".
- */
-export const NOT_CACHED: unique symbol = Symbol("firma.notCached");
+/** The settings a surface may change while the engine runs (configure()); a setting left out stays as it is. */
+export interface EngineSettings {
+  /** The credit guard's limit for one calculation, in credits; null turns it off (a setting saved in the pane). */
+  guardThreshold?: number | null;
+  /** The quiet window before queued cells are fetched together, from the next request on (a setting saved in the pane). */
+  batchWindowMs?: number;
+  /** How old an answer may be to count as fresh, whatever its lifetime; null: its lifetime decides (the CLI's --max-age). */
+  maxAgeMs?: number | null;
+  /**
+   * Cache-only: reads are answered from the cache (fresh, else stale), else with the error the last
+   * fetch of that answer met, else "not cached" — never by the service. The CLI writes its cells this
+   * way after its one planned fetch, so that nothing is spent twice.
+   */
+  cacheOnly?: boolean;
+}
+
+/** What a list read answers, by the list (ListSpec's fn). */
+export type ListAnswer<S extends ListSpec> = S extends { fn: "search" }
+  ? SearchItem[]
+  : S extends { fn: "rankings" }
+    ? RankingSummary[]
+    : S extends { fn: "ranking" }
+      ? RankingEntry[]
+      : County[];
+
+/** The cache as the surfaces show it: its size (CacheStats), the answers it served, its latest problem. */
+export type CacheReport = CacheStats & { hits: number; problem?: CacheProblem };
 
 export class FirmaEngine {
-  readonly cache: PersistentCache;
-  readonly meter: CreditMeter;
-  readonly gate: CallGate;
-  readonly guard: BurstGuard;
-  /**
-   * Cache-only: requests are answered from the cache (fresh, else stale), else with the error the
-   * last fetch of that answer met, else "not cached" — never by the service. The CLI writes its
-   * cells this way after its one planned fetch, so that nothing is spent twice.
-   */
-  cacheOnly = false;
   private readonly opts: ResolvedEngineOptions;
   private readonly now: () => number;
+  private readonly cache: PersistentCache;
+  private readonly meter: CreditMeter;
+  private readonly gate: CallGate;
+  private readonly guard: BurstGuard;
+  private readonly credit: Credits;
   private readonly connection: Connection;
   private readonly years: YearPolicy;
   private readonly dispatcher: Dispatcher;
@@ -81,9 +101,10 @@ export class FirmaEngine {
   /** The last fetch's failure of each answer (a refresh's prefetch), for the cache-only reads after it. */
   private readonly failures = new Map<string, unknown>();
   private readonly changeLog: ChangeLog;
+  /** EngineSettings.cacheOnly. */
+  private cacheOnly = false;
   private readyPromise: Promise<void> | null = null;
   private isReady = false;
-  private reportedHits = 0;
 
   constructor(options: EngineOptions) {
     const o = (this.opts = getValidEngineOptions(options));
@@ -93,19 +114,21 @@ export class FirmaEngine {
     this.gate = new CallGate(o.store, o.concurrency, this.now, o.plan, this.meter, () => this.keyId());
     this.guard = new BurstGuard(o.guardThreshold, this.now);
     this.connection = new Connection(o, this.gate, this.meter, new ServiceCapabilities(o.store));
+    const { meter, gate, guard, cache } = this;
+    this.credit = new Credits({ meter, gate, guard, cache, keyId: () => this.keyId(), plan: () => this.connection.plan() });
     this.changeLog = new ChangeLog(o.store);
     this.years = new YearPolicy(
       () => this.latestYear(),
-      () => this.plan(),
+      () => this.connection.plan(),
     );
-    const [client, caps, latestYear] = [() => this.client, () => this.caps(), () => this.latestYear()];
+    const [client, caps, latestYear] = [() => this.connection.client, () => this.caps(), () => this.latestYear()];
     const dispatch: DispatchContext = { client, caps, latestYear, cache: this.cache, gate: this.gate, years: this.years };
     dispatch.changes = this.changeLog;
     this.dispatcher = new Dispatcher(dispatch);
     this.oneCall = () => new Dispatcher({ ...dispatch, gate: oneCallGate(this.gate) });
     this.queue = new RequestQueue({ windowMs: o.windowMs, maxWaitMs: o.maxWaitMs, send: (wants) => this.sendFlush(wants) });
     this.lists = new ListRequests(this.cache, {
-      client: () => this.client,
+      client: () => this.connection.client,
       ready: () => (this.isReady ? null : this.ready()),
       cacheOnly: (perRequest) => this.cacheOnly || perRequest,
       cachedOnly: (key, perRequest) => this.answers.cachedOnly(key, null, perRequest),
@@ -124,6 +147,8 @@ export class FirmaEngine {
     });
   }
 
+  // ---- life: loading, settings, the service, saving ------------------------------------------------
+
   /** Loads the cache, the meter, the credit stops and what was learned about services. */
   ready(): Promise<void> {
     if (!this.readyPromise) {
@@ -140,9 +165,17 @@ export class FirmaEngine {
     return this.readyPromise;
   }
 
-  /** The client of the current service address (connection.ts). */
-  get client() {
-    return this.connection.client;
+  /** Changes the settings given, in the order of EngineSettings; throws on an invalid one (those before it are applied). */
+  configure(settings: EngineSettings): void {
+    if (settings.guardThreshold !== undefined) this.guard.setThreshold(settings.guardThreshold);
+    if (settings.batchWindowMs !== undefined) this.queue.setWindow(getValidBatchWindow(settings.batchWindowMs));
+    if (settings.maxAgeMs !== undefined) this.cache.setMaxAge(settings.maxAgeMs);
+    if (settings.cacheOnly !== undefined) this.cacheOnly = settings.cacheOnly;
+  }
+
+  /** Checks the service's address now, as the first call would (https, or http on loopback: connection.ts); throws when it is refused. */
+  checkAddress(): void {
+    void this.connection.client;
   }
 
   /** One call with `key` (not necessarily the saved one) to check it: the plan and credits left (connection.ts). */
@@ -150,70 +183,14 @@ export class FirmaEngine {
     return this.connection.testKey(key);
   }
 
-  /** What was learned about the current service (capabilities.ts). */
-  caps(): Capabilities {
-    return this.connection.caps();
+  /** Writes cache, meter, stops and learned facts now (a refresh ends with it; the CLI before it exits). */
+  async persist(): Promise<void> {
+    await Promise.all([this.cache.save(), this.meter.save(), this.connection.capabilities.save(), this.changeLog.save()]);
   }
 
-  keyId(): string {
-    return this.connection.keyId();
-  }
-
-  usage(): UsageSnapshot {
-    this.meter.recordCacheHits(this.cache.hits - this.reportedHits);
-    this.reportedHits = this.cache.hits;
-    return this.meter.snapshot(this.keyId());
-  }
-
-  /** The plan the checks use: the user's choice, else what the service reported. */
-  plan(): PlanName | null {
-    return this.connection.plan();
-  }
-
-  latestYear(): number {
-    return this.connection.latestYear();
-  }
-
-  // ---- credits: the stop, budgets, the guard ---------------------------------------------------
-
-  /** The stop after "credits spent" for the current key: when it began and when it clears; null when none. */
-  quotaStop(): QuotaStop | null {
-    return this.gate.stopFor(this.keyId());
-  }
-
-  /** The user asks to try again before the stop clears by itself. */
-  clearQuotaStop(): void {
-    this.gate.clearStop(this.keyId());
-  }
-
-  /** Opens a hard budget: while open, no attempt that could take the spend past `limit` is sent. */
-  openBudget(limit: number): Budget {
-    return this.gate.openBudget(limit);
-  }
-
-  setGuardThreshold(threshold: number | null): void {
-    this.guard.setThreshold(threshold);
-  }
-
-  /** The quiet window before queued cells are fetched together, from the next request on (a setting saved in the pane). */
-  setBatchWindow(ms: number): void {
-    this.queue.setWindow(getValidBatchWindow(ms));
-  }
-
-  /** The burst the credit guard holds for the user's confirmation, if any. */
-  heldBurst(): HeldBurst | null {
-    return this.guard.held();
-  }
-
-  /** The user confirmed the held burst: the next calculation of those cells fetches them. */
-  confirmHeld(): void {
-    this.guard.confirm();
-  }
-
-  /** Tells when usage, the stop or the guard changed (the pane redraws). */
-  onChange(listener: () => void): () => void {
-    const offs = [this.meter.subscribe(listener), this.gate.onChange(listener), this.guard.onChange(listener)];
-    return () => offs.forEach((off) => off());
+  /** Sends what is queued now, without waiting for the window (tests). */
+  flush(): Promise<void> {
+    return this.queue.flush();
   }
 
   /** Resolves when no call is in flight or queued (the CLI reports and exits only then). */
@@ -221,44 +198,129 @@ export class FirmaEngine {
     await this.queue.idle();
   }
 
-  // ---- refresh ---------------------------------------------------------------------------------
+  // ---- credits and the cache, as the surfaces show them ----------------------------------------------
 
-  /** A user-asked refresh: what is cached counts as stale (still a fallback if the service fails). */
-  refreshAll(): void {
-    this.cache.markAllStale();
+  /** Usage, the plan, the stop after "credits spent", budgets and the credit guard (credits.ts): one object per engine. */
+  credits(): Credits {
+    return this.credit;
+  }
+
+  /** The cache's size, the answers it served so far, and its latest problem (answers it had to drop, a store that failed). */
+  cacheStats(): CacheReport {
+    return { ...this.cache.stats(), hits: this.cache.hits, problem: this.cache.problems.at(-1) };
+  }
+
+  /** Tells each problem of the cache as it happens: a full cache, a store that failed (a full or failing cache is never silent). */
+  onCacheProblem(listener: (p: CacheProblem) => void): () => void {
+    return this.cache.onProblem(listener);
+  }
+
+  // ---- reads: one per kind; a cached answer at once, without a promise ---------------------------------
+
+  /**
+   * A company's profile field: at once when the cache holds it fresh (recalculation takes this path),
+   * NOT_FOUND when the cache holds the company as not found (an error made once, not thrown), else a
+   * promise of the service's answer — the CUI parsed and the cache read once either way. Bad input
+   * throws at once. `options.completion` completes the promise (answers.ts field()).
+   */
+  profileField(cuiInput: unknown, field: ProfileField, options?: ReadOptions): unknown {
+    return this.answers.field("profile", this.answers.cui(cuiInput), 0, field, options);
+  }
+
+  /** A company's financial field for a year (blank: the latest), as profileField(). */
+  financialField(
+    cuiInput: unknown,
+    yearInput: unknown,
+    field: FinancialField,
+    options?: ReadOptions,
+  ): number | null | typeof NOT_FOUND | Promise<number | null> {
+    const cui = this.answers.cui(cuiInput);
+    return this.answers.field("financial", cui, this.years.year(yearInput), field, options) as
+      number | null | typeof NOT_FOUND | Promise<number | null>;
+  }
+
+  /** A company's profile (FIRMA.PROFIL, the card). */
+  async profile(cuiInput: unknown, options?: ReadOptions): Promise<CompanyProfile> {
+    const rec = await this.answers.get("profile", this.answers.cui(cuiInput), 0, ["denumire", "stare", ...EXTRA_PROFILE], options);
+    return rec as unknown as CompanyProfile;
+  }
+
+  /** A company's financial year (blank: the latest), every field (FIRMA.FINANCIAR, the card). */
+  async financialRecord(cuiInput: unknown, yearInput: unknown, options?: ReadOptions): Promise<FinancialYear> {
+    const cui = this.answers.cui(cuiInput);
+    const rec = await this.answers.get("financial", cui, this.years.year(yearInput), [...FINANCIAL_FIELDS], options);
+    return rec as unknown as FinancialYear;
+  }
+
+  /** Years from..to, latest first, those the service has; `fields` default to all. */
+  async history(
+    cuiInput: unknown,
+    fromInput: unknown,
+    toInput: unknown,
+    fields: readonly FinancialField[] = FINANCIAL_FIELDS,
+    options?: ReadOptions,
+  ): Promise<FinancialYear[]> {
+    const [from, to] = this.years.range(fromInput, toInput);
+    return (await this.answers.history(this.answers.cui(cuiInput), from, to, fields, options)) as unknown as FinancialYear[];
   }
 
   /**
-   * A user-asked refresh of some cells (the pane's "refresh the selection"): the cached answers
-   * these requests would use count as stale (still a fallback if the service fails); the rest of
-   * the cache stays fresh. List requests carry no parameters and are left alone; invalid ones
-   * have nothing cached.
+   * When the company's profile was fetched (ms since the epoch; FIRMA.ACTUALIZAT): at once when the
+   * cache holds the profile fresh, else a promise, the profile fetched first if it is not cached (then
+   * it costs what DENUMIRE costs). Bad input and a cached "not found" throw at once.
    */
-  markStale(requests: readonly CellRequest[]): void {
+  fetchedAt(cuiInput: unknown, options?: ReadOptions): number | Promise<number> {
+    if (this.isReady) {
+      const cui = this.answers.cui(cuiInput);
+      if (this.answers.fresh("profile", cui, 0, one("denumire")) !== undefined) {
+        const t = this.cache.fetchedAt(profileKey(cui));
+        if (t !== undefined) return t;
+      }
+    }
+    return this.fetchedAtLater(cuiInput, options);
+  }
+
+  /** A list function's answer (a search, the rankings, one ranking, the counties), cached whole under its key (lists.ts). */
+  list<S extends ListSpec>(spec: S, options?: ReadOptions): Promise<ListAnswer<S>> {
+    const [signal, only, lists] = [options?.signal, !!options?.cacheOnly, this.lists];
+    const s: ListSpec = spec;
+    const answer =
+      s.fn === "search"
+        ? lists.search({ ...s.params, limit: s.limit }, signal, only)
+        : s.fn === "rankings"
+          ? lists.rankings(s.params, signal, only)
+          : s.fn === "ranking"
+            ? lists.ranking(s.slug, s.limit, signal, only)
+            : lists.counties(signal, only);
+    return answer as Promise<ListAnswer<S>>;
+  }
+
+  // ---- what cells would cost, a refresh, the watch on what changed --------------------------------------
+
+  /** What fetching these cells would cost now, at most (or, with `refresh`, ignoring the cache). */
+  estimate(requests: readonly CellRequest[], options: { refresh?: boolean } = {}): Estimate {
+    return estimateOf(requests, this.needs(requests, !!options.refresh), this.caps());
+  }
+
+  /**
+   * How old the answers behind these cells are: the oldest and newest fetch times (ms since the
+   * epoch) of those cached, and how many are not cached at all. The pane shows it.
+   */
+  freshness(requests: readonly CellRequest[]): Freshness {
+    return freshnessOf(requests, { cache: this.cache, years: this.years });
+  }
+
+  /**
+   * A user-asked refresh: the cached answers these requests would use count as stale (still a
+   * fallback if the service fails), the rest of the cache stays fresh; "all": everything cached.
+   * List requests carry no parameters and are left alone; invalid ones have nothing cached.
+   */
+  markStale(requests: readonly CellRequest[] | "all"): void {
+    if (requests === "all") return this.cache.markAllStale();
     const stale = (key: string) => this.cache.markStale(key);
     const wants = this.needs(requests, true);
     for (const cui of wants.set.profile.keys()) stale(profileKey(cui));
     for (const [cui, years] of wants.set.financial) for (const y of years.keys()) stale(financialKey(cui, y));
-  }
-
-  /** Writes cache, meter, stops and learned facts now (a refresh ends with it; the CLI before it exits). */
-  async persist(): Promise<void> {
-    await Promise.all([this.cache.save(), this.meter.save(), this.connection.capabilities.save(), this.changeLog.save()]);
-  }
-
-  // ---- the watch on what changed (changes.ts) --------------------------------------------------
-
-  /**
-   * What changed in the companies' status, VAT registration, name or address, as answers arrived
-   * since the last markChanges() (or since `mark`, a number markChanges() returned), oldest first.
-   */
-  changes(mark?: number): Change[] {
-    return this.changeLog.since(mark);
-  }
-
-  /** Starts a new watch period (a refresh begins with it); returns its mark. Persisted with persist(). */
-  markChanges(): number {
-    return this.changeLog.markNow();
   }
 
   /**
@@ -278,147 +340,32 @@ export class FirmaEngine {
     return report;
   }
 
-  // ---- per-company requests -------------------------------------------------------------------
-
   /**
-   * profileField() answered at once from the cache, without a promise: the value, NOT_CACHED when
-   * the service would have to be asked; throws what profileField() rejects with (invalid input, a
-   * cached "not found").
+   * What changed in the companies' status, VAT registration, name or address (changes.ts), as answers
+   * arrived since the last markChanges() (or since `mark`, a number markChanges() returned), oldest first.
    */
-  profileFieldNow(cuiInput: unknown, field: ProfileField): unknown {
-    if (!this.isReady) return NOT_CACHED;
-    const rec = this.answers.fresh("profile", this.answers.cui(cuiInput), 0, one(field));
-    return rec === undefined ? NOT_CACHED : (rec[field] ?? null);
+  changes(mark?: number): Change[] {
+    return this.changeLog.since(mark);
   }
 
-  /** financialField() answered at once from the cache, as profileFieldNow(). */
-  financialFieldNow(cuiInput: unknown, yearInput: unknown, field: FinancialField): number | null | typeof NOT_CACHED {
-    if (!this.isReady) return NOT_CACHED;
-    const rec = this.answers.fresh("financial", this.answers.cui(cuiInput), this.years.year(yearInput), one(field));
-    return rec === undefined ? NOT_CACHED : ((rec[field] as number | null | undefined) ?? null);
+  /** Starts a new watch period (a refresh begins with it); returns its mark. Persisted with persist(). */
+  markChanges(): number {
+    return this.changeLog.markNow();
   }
 
-  /**
-   * A cell's profile field: at once when the cache holds it fresh (recalculation takes this path),
-   * NOT_FOUND when the cache holds the company as not found (an error made once, not thrown), else a
-   * promise of the service's answer — the CUI parsed and the cache read once either way. Bad input
-   * throws at once.
-   */
-  profileFieldOrFetch(cuiInput: unknown, field: ProfileField, signal?: CancelSignal, options?: RequestOptions): unknown {
-    return this.answers.field("profile", this.answers.cui(cuiInput), 0, field, signal, options);
+  // ---- internals ------------------------------------------------------------------------------------
+
+  /** What was learned about the current service (capabilities.ts). */
+  private caps(): Capabilities {
+    return this.connection.caps();
   }
 
-  /** A cell's financial field, as profileFieldOrFetch(). */
-  financialFieldOrFetch(
-    cuiInput: unknown,
-    yearInput: unknown,
-    field: FinancialField,
-    signal?: CancelSignal,
-    options?: RequestOptions,
-  ): number | null | typeof NOT_FOUND | Promise<number | null> {
-    const cui = this.answers.cui(cuiInput);
-    return this.answers.field("financial", cui, this.years.year(yearInput), field, signal, options) as
-      number | null | typeof NOT_FOUND | Promise<number | null>;
+  private keyId(): string {
+    return this.connection.keyId();
   }
 
-  async profileField(cuiInput: unknown, field: ProfileField, signal?: CancelSignal, options?: RequestOptions): Promise<unknown> {
-    const v = this.profileFieldOrFetch(cuiInput, field, signal, options);
-    if (v === NOT_FOUND) throw notFound(this.answers.cui(cuiInput));
-    return v;
-  }
-
-  async profile(cuiInput: unknown, signal?: CancelSignal, options?: RequestOptions): Promise<CompanyProfile> {
-    const rec = await this.answers.request(
-      "profile",
-      this.answers.cui(cuiInput),
-      0,
-      ["denumire", "stare", ...EXTRA_PROFILE],
-      signal,
-      options,
-    );
-    return rec as unknown as CompanyProfile;
-  }
-
-  async financialField(
-    cuiInput: unknown,
-    yearInput: unknown,
-    field: FinancialField,
-    signal?: CancelSignal,
-    options?: RequestOptions,
-  ): Promise<number | null> {
-    const v = this.financialFieldOrFetch(cuiInput, yearInput, field, signal, options);
-    if (v === NOT_FOUND) throw notFound(this.answers.cui(cuiInput), this.years.year(yearInput));
-    return v as number | null;
-  }
-
-  async financialRecord(cuiInput: unknown, yearInput: unknown, signal?: CancelSignal, options?: RequestOptions): Promise<FinancialYear> {
-    const cui = this.answers.cui(cuiInput);
-    const rec = await this.answers.request("financial", cui, this.years.year(yearInput), [...FINANCIAL_FIELDS], signal, options);
-    return rec as unknown as FinancialYear;
-  }
-
-  /** Years from..to, latest first, those the service has; `fields` default to all. */
-  async history(
-    cuiInput: unknown,
-    fromInput: unknown,
-    toInput: unknown,
-    fields: readonly FinancialField[] = FINANCIAL_FIELDS,
-    signal?: CancelSignal,
-    options?: RequestOptions,
-  ): Promise<FinancialYear[]> {
-    const [from, to] = this.years.range(fromInput, toInput);
-    return (await this.answers.history(this.answers.cui(cuiInput), from, to, fields, signal, options)) as unknown as FinancialYear[];
-  }
-
-  /**
-   * When the company's profile was fetched (ms since the epoch), fetching it first if it is not
-   * cached (then it costs what DENUMIRE costs). The answer FIRMA.ACTUALIZAT shows.
-   */
-  async fetchedAt(cuiInput: unknown, signal?: CancelSignal, options?: RequestOptions): Promise<number> {
-    const cui = this.answers.cui(cuiInput);
-    await this.answers.request("profile", cui, 0, one("denumire"), signal, options);
-    return this.cache.fetchedAt(profileKey(cui)) ?? this.now();
-  }
-
-  /** fetchedAt() from the cache only: NOT_CACHED when the profile is not there fresh. */
-  fetchedAtNow(cuiInput: unknown): number | typeof NOT_CACHED {
-    if (!this.isReady) return NOT_CACHED;
-    const cui = this.answers.cui(cuiInput);
-    if (this.answers.fresh("profile", cui, 0, one("denumire")) === undefined) return NOT_CACHED;
-    return this.cache.fetchedAt(profileKey(cui)) ?? NOT_CACHED;
-  }
-
-  /**
-   * How old the answers behind these cells are: the oldest and newest fetch times (ms since the
-   * epoch) of those cached, and how many are not cached at all. The pane shows it.
-   */
-  freshness(requests: readonly CellRequest[]): Freshness {
-    return freshnessOf(requests, { cache: this.cache, years: this.years });
-  }
-
-  // ---- lists ----------------------------------------------------------------------------------
-
-  search(params: SearchParams & { limit?: number }, signal?: CancelSignal, options?: RequestOptions): Promise<SearchItem[]> {
-    return this.lists.search(params, signal, !!options?.cacheOnly);
-  }
-
-  rankings(params: RankingListParams, signal?: CancelSignal, options?: RequestOptions): Promise<RankingSummary[]> {
-    return this.lists.rankings(params, signal, !!options?.cacheOnly);
-  }
-
-  ranking(slug: string, limit: number, signal?: CancelSignal, options?: RequestOptions): Promise<RankingEntry[]> {
-    return this.lists.ranking(slug, limit, signal, !!options?.cacheOnly);
-  }
-
-  counties(signal?: CancelSignal, options?: RequestOptions): Promise<County[]> {
-    return this.lists.counties(signal, !!options?.cacheOnly);
-  }
-
-  // ---- estimates ------------------------------------------------------------------------------
-
-  /** What fetching these cells would cost now, at most (or, with `refresh`, ignoring the cache). */
-  estimate(requests: readonly CellRequest[], options: { refresh?: boolean } = {}): Estimate {
-    return estimateOf(requests, this.needs(requests, !!options.refresh), this.caps());
+  private latestYear(): number {
+    return this.connection.latestYear();
   }
 
   /** The answers `requests` need that the cache cannot give (all of them with `refresh`). */
@@ -426,7 +373,12 @@ export class FirmaEngine {
     return needsOf(requests, { cache: this.cache, years: this.years }, refresh);
   }
 
-  // ---- internals --------------------------------------------------------------------------------
+  /** fetchedAt() when the cache cannot answer at once: the profile asked for first. */
+  private async fetchedAtLater(cuiInput: unknown, options?: ReadOptions): Promise<number> {
+    const cui = this.answers.cui(cuiInput);
+    await this.answers.get("profile", cui, 0, one("denumire"), options);
+    return this.cache.fetchedAt(profileKey(cui)) ?? this.now();
+  }
 
   /** A flush from the queue: past the credit guard, then dispatched (flush.ts). */
   private async sendFlush(wants: Want[]): Promise<void> {
@@ -441,10 +393,5 @@ export class FirmaEngine {
     } catch {
       /* storage full or gone: the engine still works, it re-learns next time */
     }
-  }
-
-  /** Sends what is queued now. Tests call it to flush without waiting for the window. */
-  flush(): Promise<void> {
-    return this.queue.flush();
   }
 }

@@ -15,7 +15,7 @@
 import { AbortedError } from "../api/errors";
 import type { CancelSignal } from "../api/types";
 import { MAX_BATCH_IDENTIFICATION } from "../api/client";
-import type { CellFinish, Rec, Waiter, Want } from "./wants";
+import type { Completion, Rec, Waiter, Want } from "./wants";
 
 export interface QueueOptions {
   windowMs: number;
@@ -66,7 +66,7 @@ export class RequestQueue {
     fields: readonly string[],
     signal: CancelSignal | undefined,
     pick: string | null,
-    finish?: CellFinish,
+    completion?: Completion,
   ): Promise<unknown>;
   request(
     kind: Want["kind"],
@@ -76,9 +76,9 @@ export class RequestQueue {
     fields: readonly string[],
     signal?: CancelSignal,
     pick: string | null = null,
-    finish: CellFinish | null = null,
+    completion: Completion | null = null,
   ): Promise<unknown> {
-    if (signal?.aborted) return finished(finish, new AbortedError());
+    if (signal?.aborted) return completeFailure(completion, new AbortedError());
     const promise = new Promise<unknown>(KEEP_RESOLVERS);
     const flying = this.inflight.get(key);
     let want: Want;
@@ -97,7 +97,7 @@ export class RequestQueue {
       want = p;
       this.schedule();
     }
-    const waiter = new CellWaiter(resolveNext!, pick, finish, want, this);
+    const waiter = new CellWaiter(resolveNext!, pick, completion, want, this);
     resolveNext = null;
     want.waiters = joined(want.waiters, waiter);
     // The listener is the waiter itself (an EventListener object: handleEvent), not a closure per cell.
@@ -229,11 +229,11 @@ export class RequestQueue {
 
 const ONCE = { once: true } as const;
 
-/** A promise of what `finish` makes of a failure known at once (the promise of the failure itself without one). */
-export function finished(finish: CellFinish | null | undefined, e: unknown): Promise<unknown> {
-  if (!finish) return Promise.reject(e);
+/** A promise of what `completion` makes of a failure known at once (the promise of the failure itself without one). */
+export function completeFailure(completion: Completion | null | undefined, e: unknown): Promise<unknown> {
+  if (!completion) return Promise.reject(e);
   try {
-    return Promise.resolve(finish.error(e));
+    return Promise.resolve(completion.error(e));
   } catch (x) {
     return Promise.reject(x);
   }
@@ -262,16 +262,16 @@ class CellWaiter implements Waiter {
   constructor(
     private readonly res: (v: unknown) => void,
     private readonly pick: string | null,
-    private readonly finish: CellFinish | null,
+    private readonly completion: Completion | null,
     private readonly want: Want,
     private readonly queue: RequestQueue,
   ) {}
 
   resolve(rec: Rec): void {
     const v = this.pick === null ? rec : (rec[this.pick] ?? null);
-    if (this.finish === null) return this.res(v);
+    if (this.completion === null) return this.res(v);
     try {
-      this.res(this.finish.value(v));
+      this.res(this.completion.value(v));
     } catch (e) {
       this.res(Promise.reject(e));
     }
@@ -279,9 +279,9 @@ class CellWaiter implements Waiter {
 
   reject(e: unknown): void {
     // Resolved with a rejected promise, the cell's promise rejects with its reason (two microtasks later).
-    if (this.finish === null) return this.res(Promise.reject(e));
+    if (this.completion === null) return this.res(Promise.reject(e));
     try {
-      this.res(this.finish.error(e));
+      this.res(this.completion.error(e));
     } catch (x) {
       this.res(Promise.reject(x));
     }

@@ -20,12 +20,12 @@ export interface Waiter {
 }
 
 /**
- * What a waiting cell's value becomes before its promise settles: the cell as its host shows it
- * (the add-in: Excel's matrix, or the error thrown). The queue's waiter calls it, so the promise a
- * cell hands Excel is the queue's own, with no promise chained after it per cell. `error` may
- * throw: the promise rejects with what it threw.
+ * A cell's completion: what a waiting cell's value becomes before its promise settles, the cell as
+ * its host shows it (the add-in: Excel's matrix, or the error thrown). The queue's waiter calls it, so
+ * the promise a cell hands Excel is the queue's own, with no promise chained after it per cell.
+ * `error` may throw: the promise rejects with what it threw.
  */
-export interface CellFinish {
+export interface Completion {
   value(v: unknown): unknown;
   error(e: unknown): unknown;
 }

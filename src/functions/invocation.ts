@@ -5,7 +5,7 @@
  */
 import type { AbortListener, CancelSignal } from "../api/types";
 import type { FirmaEngine } from "../engine/engine";
-import type { CellFinish } from "../engine/wants";
+import type { Completion } from "../engine/wants";
 import type { Lang } from "../shared/cells";
 import { getEngine, readyEngine } from "../shared/engine-instance";
 import { toCell } from "../shared/cells";
@@ -20,49 +20,50 @@ import { toExcel } from "./excel-results";
 const NO_ENGINE = null as unknown as FirmaEngine;
 
 /**
- * One invocation's context for evaluate(): the engine, the language, and its own cancellation
- * signal (a CancelSignal, src/api/types.ts: `aborted`, add/removeEventListener("abort")). A real
- * AbortSignal is an EventTarget: about a kilobyte and a few µs to make, for every cell that waits
- * for the service. Excel's onCanceled is hooked only when a listener comes, i.e. when the cell has to
- * wait for the service (or for the engine to load): a recalculation answered from the cache makes no
- * closure, no signal, no listener. A listener added after the abort is not called, as with AbortSignal.
+ * One invocation's evaluation context for evaluate(): the engine, the language, cache-only and the
+ * value preview, cards; its cancel signal made when the engine first asks for it (a cell that waits),
+ * and Excel's completion of a lone cell. A recalculation answered from the cache makes nothing else:
+ * no signal, no closure, no listener.
  */
-class InvocationContext implements EvalContext, CancelSignal {
+class InvocationContext implements EvalContext {
   engine: FirmaEngine = NO_ENGINE;
   lang: Lang = "ro";
   cacheOnly = false;
   preview = false;
   cards = false;
+  /** EvalContext.completion: set by perCui for a lone cell's read (one of COMPLETIONS). */
+  completion: Completion | undefined = undefined;
+  private cancel: InvocationSignal | null = null;
+
+  constructor(private readonly invocation: CustomFunctions.CancelableInvocation | undefined) {}
+
+  /** The invocation's cancel signal, made when first asked for: the engine asks only when the cell has to wait. */
+  get signal(): InvocationSignal {
+    return (this.cancel ??= new InvocationSignal(this.invocation));
+  }
+
+  /** Excel's completion of this invocation's lone cell: made once per language, preview and kind, shared. */
+  completionOf(financial: boolean): Completion {
+    return excelCompletion(this.lang, this.preview, financial);
+  }
+}
+
+/**
+ * One invocation's cancellation signal (a CancelSignal, src/api/types.ts: `aborted`,
+ * add/removeEventListener("abort")). A real AbortSignal is an EventTarget: about a kilobyte and a few
+ * µs to make, for every cell that waits for the service. Excel's onCanceled is hooked only when a
+ * listener comes, i.e. when the cell has to wait for the service (or for the engine to load). A
+ * listener added after the abort is not called, as with AbortSignal.
+ */
+class InvocationSignal implements CancelSignal {
   aborted = false;
   /** The one listener a waiting cell adds (its queue waiter), or several. */
   private listeners: AbortListener | AbortListener[] | null = null;
   private hooked = false;
-  /** EvalContext's finishing of a lone cell (perCui sets them): this context is the cell's CellFinish. */
-  financial = false;
-  finish: CellFinish | undefined = undefined;
-  finished: unknown = undefined;
 
   constructor(private readonly invocation: CustomFunctions.CancelableInvocation | undefined) {}
 
-  get finisher(): this {
-    return this;
-  }
-
-  /** A lone cell's value as Excel takes it (what waitOne and then toExcel made of it, in one step). */
-  value(v: unknown): any[][] {
-    return toExcel([[toCell(v)]]);
-  }
-
-  /** A lone cell's failure: toExcel throws the error, so the cell shows it with its message. */
-  error(e: unknown): any[][] {
-    return toExcel([[errorCell(e, this, this.financial)]]);
-  }
-
-  get signal(): CancelSignal {
-    return this;
-  }
-
-  /** Excel's cancellation reaches this context from now on. */
+  /** Excel's cancellation reaches this signal from now on. */
   hook(): void {
     if (this.hooked || !this.invocation) return;
     this.hooked = true;
@@ -98,6 +99,41 @@ class InvocationContext implements EvalContext, CancelSignal {
 }
 
 /**
+ * Excel's completion of a lone cell that waits: its value or failure as Excel takes it (what waitOne
+ * and then toExcel made of it, in one step). It depends only on the language, the value preview and
+ * whether the function is a financial one, so there is one of each, shared by every cell.
+ */
+class ExcelCompletion implements Completion {
+  constructor(
+    readonly lang: Lang,
+    readonly preview: boolean,
+    private readonly financial: boolean,
+  ) {}
+
+  value(v: unknown): any[][] {
+    return toExcel([[toCell(v)]]);
+  }
+
+  /** toExcel throws the error, so the cell shows it with its message. */
+  error(e: unknown): any[][] {
+    return toExcel([[errorCell(e, this, this.financial)]]);
+  }
+}
+
+/** Excel's completions of a language, by [preview][financial]. */
+function completionsOf(lang: Lang): ExcelCompletion[][] {
+  const of = (preview: boolean) => [new ExcelCompletion(lang, preview, false), new ExcelCompletion(lang, preview, true)];
+  return [of(false), of(true)];
+}
+
+/** The completions, made once: no key string and no object per cell. */
+const COMPLETIONS: Readonly<Record<Lang, ExcelCompletion[][]>> = { ro: completionsOf("ro"), en: completionsOf("en") };
+
+function excelCompletion(lang: Lang, preview: boolean, financial: boolean): ExcelCompletion {
+  return COMPLETIONS[lang][preview ? 1 : 0][financial ? 1 : 0];
+}
+
+/**
  * Bridges one invocation: Excel's data types → plain values (excel-values.ts: a card's CUI, a
  * formatted number's number, an error cell's error), cancellation → AbortSignal, the engine's matrix →
  * Excel's values and errors.
@@ -123,7 +159,7 @@ export function run(name: string, excelArgs: unknown[], invocation?: CustomFunct
 
 /** The first calculation, while the engine loads (a closure in run() would cost a context per cell). */
 function evaluateLater(ctx: InvocationContext, name: string, args: unknown[]): Promise<any[][]> {
-  ctx.hook(); // Excel may cancel the cell while the engine loads
+  ctx.signal.hook(); // Excel may cancel the cell while the engine loads
   return getEngine().then((e) => evaluateIn(ctx, e, name, args));
 }
 
@@ -167,7 +203,7 @@ function evaluateIn(ctx: InvocationContext, engine: FirmaEngine, name: string, a
   } catch (e) {
     return Promise.reject(e);
   }
-  // A lone cell's promise from the engine settles with Excel's form already (InvocationContext.value/error).
-  if (result instanceof Promise) return ctx.finished === result ? (result as Promise<any[][]>) : result.then(toExcel);
+  // A lone cell's promise from the engine settles with Excel's form already (ExcelCompletion; perCui left ctx.completion set).
+  if (result instanceof Promise) return ctx.completion !== undefined ? (result as Promise<any[][]>) : result.then(toExcel);
   return toExcel(result); // throws a lone error
 }

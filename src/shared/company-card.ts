@@ -3,7 +3,6 @@
  * sections (identity, status, address, activity, finances), in the user's language; the company's
  * name where the host shows no cards.
  */
-import { NOT_CACHED } from "../engine/engine";
 import { failureHas } from "../engine/failures";
 import { toScalar, type Scalar } from "./cells";
 import type { EvalContext } from "./eval-context";
@@ -19,10 +18,11 @@ import type { PerCui } from "./per-cui";
  * FIRMA.FINANCIAR, shared with them through the cache), as a card; the name where cards cannot show.
  */
 export const companyCard: PerCui = {
-  one: async (ctx, c) => {
+  // Always a promise: a card needs two answers, and the cache-only read of both is this one with the cache warm.
+  read: async (ctx, c) => {
     const [p, f] = await Promise.all([
-      ctx.engine.profile(c, ctx.signal, ctx),
-      ctx.engine.financialRecord(c, null, ctx.signal, ctx).catch((e) => {
+      ctx.engine.profile(c, ctx),
+      ctx.engine.financialRecord(c, null, ctx).catch((e) => {
         if (failureHas(e, "noFigures")) return null;
         throw e;
       }),
@@ -59,8 +59,6 @@ export const companyCard: PerCui = {
     ].filter((s) => s.properties.length > 0);
     return { card: true, text: String(p.denumire ?? p.cui), properties, sections };
   },
-  // Always asks one(): a card needs two answers, and the cache-only read of both is one() with the cache warm.
-  now: () => NOT_CACHED,
 };
 
 /** The card's section titles and the year's property name, in the user's language. */

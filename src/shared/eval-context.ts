@@ -1,24 +1,24 @@
 /**
- * One evaluation of a FIRMA function: its context (engine, language, cancellation, cache-only,
- * value preview, cards), and how a failure or an argument that is not a CUI becomes the cell that
- * says so.
+ * One evaluation of a FIRMA function: its context (engine, language, cache-only, value preview,
+ * cards, and the cancel signal and completion it reads with), and how a failure or an argument that
+ * is not a CUI becomes the cell that says so.
  */
-import type { CancelSignal } from "../api/types";
-import type { FirmaEngine } from "../engine/engine";
+import type { FirmaEngine, ReadOptions } from "../engine/engine";
 import { kindOf } from "../engine/failures";
-import type { CellFinish } from "../engine/wants";
+import type { Completion } from "../engine/wants";
 import { CellError, cellError, inputErrorCell, Lang, Matrix, toCellError } from "./cells";
 import { ErrorInput, UnreadableInput } from "./excel-values";
 import { t } from "./messages";
 
 /**
- * One evaluation's context. It is also the RequestOptions the engine's methods receive (its
- * `cacheOnly`), passed as it is: no object per call.
+ * One evaluation's context. It is also the ReadOptions the engine's reads receive (its `cacheOnly`,
+ * `signal` and `completion`), passed as it is: no object per call. Three roles, three objects where
+ * the host has them: this evaluation context, its cancel signal (`signal`, a CancelSignal) and a
+ * cell's completion (`completion`, a Completion: `completionOf`).
  */
-export interface EvalContext {
+export interface EvalContext extends ReadOptions {
   engine: FirmaEngine;
   lang: Lang;
-  signal?: CancelSignal;
   /** Answer from the cache only, this evaluation alone (the engine-wide mode of the CLI is the engine's own). */
   cacheOnly?: boolean;
   /**
@@ -29,18 +29,22 @@ export interface EvalContext {
   /** The host shows entity values (FIRMA.FISA's card); otherwise FISA answers the company's name. */
   cards?: boolean;
   /**
-   * The host finishes a lone cell that waits for the service itself (the add-in: the matrix Excel takes,
-   * or the error thrown): perCui sets `finish` to it for the cell's one request (RequestOptions.finish,
-   * with the function's `financial`), and `finished` to the promise it hands back, which then settles
-   * with the host's form. Absent (the CLI, the server): perCui chains its own promise as before.
+   * The host completes a lone cell that waits for the service itself (the add-in: the matrix Excel
+   * takes, or the error thrown): the completion of a cell of this evaluation, by whether the function
+   * is a financial one (its "not found" names the year). Absent (the CLI, the server): perCui chains
+   * its own promise.
    */
-  finisher?: CellFinish & { financial: boolean };
-  finish?: CellFinish;
-  finished?: unknown;
+  completionOf?(financial: boolean): Completion;
+  /**
+   * The completion of this evaluation's one read (perCui sets it from completionOf for a lone cell
+   * whose read completes, and leaves it set only when the promise it hands back is that read's, which
+   * then settles in the host's form); undefined otherwise.
+   */
+  completion?: Completion;
 }
 
 /** A failure as the cell shows it; in a value preview, "not cached" is the placeholder that says Enter fetches. */
-export function errorCell(e: unknown, ctx: EvalContext, financial = false): CellError {
+export function errorCell(e: unknown, ctx: Pick<EvalContext, "lang" | "preview">, financial = false): CellError {
   if (ctx.preview && kindOf(e) === "not_cached") return cellError("preview", ctx.lang, "not_cached");
   return toCellError(e, ctx.lang, financial);
 }

@@ -4,7 +4,6 @@
  * tables (fields.ts); the card is company-card.ts, the lists list-functions.ts.
  */
 import type { FinancialField, ProfileField } from "../api/types";
-import { NOT_CACHED } from "../engine/engine";
 import { LocalInputError } from "../engine/local-errors";
 import { cellError, toScalar } from "./cells";
 import { asMatrix, isBlank } from "./coercion";
@@ -15,18 +14,14 @@ import { LIST_IMPLS } from "./list-functions";
 import { perCui, rowPerCui, type PerCui } from "./per-cui";
 
 const profileField = (field: ProfileField): PerCui => ({
-  one: (ctx, c) => ctx.engine.profileField(c, field, ctx.signal, ctx).then(toScalar),
-  now: (ctx, c) => ctx.engine.profileFieldNow(c, field),
-  either: (ctx, c) => ctx.engine.profileFieldOrFetch(c, field, ctx.signal, ctx),
-  finishes: true,
+  read: (ctx, c) => ctx.engine.profileField(c, field, ctx),
+  completes: true,
 });
 
 /** args[1] is the year. */
 const financialField = (field: FinancialField): PerCui => ({
-  one: (ctx, c, args) => ctx.engine.financialField(c, args[1], field, ctx.signal, ctx).then(toScalar),
-  now: (ctx, c, args) => ctx.engine.financialFieldNow(c, args[1], field),
-  either: (ctx, c, args) => ctx.engine.financialFieldOrFetch(c, args[1], field, ctx.signal, ctx),
-  finishes: true,
+  read: (ctx, c, args) => ctx.engine.financialField(c, args[1], field, ctx),
+  completes: true,
 });
 
 /** ms since the epoch → Excel's date serial (days since 1899-12-30), in Bucharest time as Romanian users read it. */
@@ -37,24 +32,17 @@ export function excelDate(ms: number): number {
 }
 
 const fetchDate: PerCui = {
-  one: async (ctx, c) => excelDate(await ctx.engine.fetchedAt(c, ctx.signal, ctx)),
-  now: (ctx, c) => {
-    const t = ctx.engine.fetchedAtNow(c);
-    return t === NOT_CACHED ? NOT_CACHED : excelDate(t);
+  read: (ctx, c) => {
+    const t = ctx.engine.fetchedAt(c, ctx);
+    return typeof t === "number" ? excelDate(t) : t.then(excelDate);
   },
 };
 
 /** CAMP(cui, field name, year). */
 const namedField: PerCui = {
-  one: async (ctx, c, [, camp, an]) => {
+  read: (ctx, c, [, camp, an]) => {
     const f = fieldByName(camp);
-    return isProfileField(f)
-      ? toScalar(await ctx.engine.profileField(c, f, ctx.signal, ctx))
-      : toScalar(await ctx.engine.financialField(c, an, f, ctx.signal, ctx));
-  },
-  now: (ctx, c, [, camp, an]) => {
-    const f = fieldByName(camp);
-    return isProfileField(f) ? ctx.engine.profileFieldNow(c, f) : ctx.engine.financialFieldNow(c, an, f);
+    return isProfileField(f) ? ctx.engine.profileField(c, f, ctx) : ctx.engine.financialField(c, an, f, ctx);
   },
 };
 
@@ -83,13 +71,13 @@ export const FUNCTIONS: Readonly<Record<string, Impl>> = {
 
   PROFIL: ([cui], ctx) =>
     rowPerCui(cui, ctx, false, 9, async (c) => {
-      const p = await ctx.engine.profile(c, ctx.signal, ctx);
+      const p = await ctx.engine.profile(c, ctx);
       return [p.cui, ...PROFILE_ORDER.map((f) => toScalar(p[f]))];
     }),
 
   FINANCIAR: ([cui, an], ctx) =>
     rowPerCui(cui, ctx, true, 6, async (c) => {
-      const r = await ctx.engine.financialRecord(c, an, ctx.signal, ctx);
+      const r = await ctx.engine.financialRecord(c, an, ctx);
       return [r.an, ...FINANCIAL_ORDER.map((f) => toScalar(r[f]))];
     }),
 
@@ -102,7 +90,7 @@ export const FUNCTIONS: Readonly<Record<string, Impl>> = {
       if (isBlank(c)) return [[cellError("empty_cui", ctx.lang)]];
       const bad = inputCell(c, ctx.lang);
       if (bad) return [[bad]];
-      const years = await ctx.engine.history(c, from, to, [field], ctx.signal, ctx);
+      const years = await ctx.engine.history(c, from, to, [field], ctx);
       return years.map((y) => [y.an, toScalar(y[field])]);
     } catch (e) {
       return [[errorCell(e, ctx, true)]]; // one error in its own cell: IFERROR sees it

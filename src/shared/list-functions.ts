@@ -38,10 +38,10 @@ export function listSpec(n: string, args: unknown[]): ListSpec {
 
 /** The rows of a list, without its header. */
 async function rowsOf(spec: ListSpec, ctx: EvalContext): Promise<Scalar[][]> {
-  const { engine, signal } = ctx;
+  const { engine } = ctx;
   switch (spec.fn) {
     case "search": {
-      const items = await engine.search({ ...spec.params, limit: spec.limit }, signal, ctx);
+      const items = await engine.list(spec, ctx);
       return items.map((i) => [
         i.cui,
         i.denumire,
@@ -53,11 +53,11 @@ async function rowsOf(spec: ListSpec, ctx: EvalContext): Promise<Scalar[][]> {
       ]);
     }
     case "rankings": {
-      const items = await engine.rankings(spec.params, signal, ctx);
+      const items = await engine.list(spec, ctx);
       return items.map((r) => [r.slug, r.titlu, toScalar(r.an), toScalar(r.categorie), toScalar(r.scop)]);
     }
     case "ranking": {
-      const items = await engine.ranking(spec.slug, spec.limit, signal, ctx);
+      const items = await engine.list(spec, ctx);
       // The annual change as a fraction (26.8 % → 0.268): Excel's % format multiplies by 100, so the
       // service's percentage would show a hundred times too large.
       return items.map((e) => [
@@ -69,7 +69,7 @@ async function rowsOf(spec: ListSpec, ctx: EvalContext): Promise<Scalar[][]> {
       ]);
     }
     case "counties":
-      return (await engine.counties(signal, ctx)).map((j) => [j.cod, j.denumire, toScalar(j.firme_active)]);
+      return (await engine.list(spec, ctx)).map((j) => [j.cod, j.denumire, toScalar(j.firme_active)]);
   }
 }
 

@@ -3,29 +3,26 @@
  * CUI), with an error only in the cells that need one, and cells the engine's cache answers come
  * back at once, without a promise.
  */
-import { NOT_CACHED, NOT_FOUND } from "../engine/engine";
-import { CardCell, Cell, cellError, Matrix, Scalar, toCell } from "./cells";
+import { NOT_FOUND } from "../engine/engine";
+import { Cell, cellError, Matrix, Scalar, toCell } from "./cells";
 import { asMatrix, isBlank } from "./coercion";
 import { errorCell, inputCell, type EvalContext } from "./eval-context";
 
 /**
- * How a per-CUI function reads one CUI: waiting for the engine, or at once from its cache. `now`
- * answers the engine's NOT_CACHED when the cache cannot (and `either` its NOT_FOUND for a company or
- * year cached as not found); it is compared by identity, which holds:
- * the add-in's two entries share one webpack runtime and so one engine module (docs/architecture.md,
- * "One engine in the add-in"), and the CLI runs in one Node process.
+ * How a per-CUI function reads one CUI: the engine's one read (a value at once from its cache, the
+ * engine's NOT_FOUND for a company or year cached as not found, else a promise of the value; toCell
+ * makes the cell). NOT_FOUND is compared by identity, which holds: the add-in's two entries share one
+ * webpack runtime and so one engine module (docs/architecture.md, "One engine in the add-in"), and
+ * the CLI runs in one Node process.
  */
 export interface PerCui {
-  one(ctx: EvalContext, cui: unknown, args: unknown[]): Promise<Scalar | CardCell>;
-  now(ctx: EvalContext, cui: unknown, args: unknown[]): unknown;
+  /** The raw value for one CUI: at once, NOT_FOUND, or a promise; bad input throws. */
+  read(ctx: EvalContext, cui: unknown, args: unknown[]): unknown;
   /**
-   * now() and one() in one step, where the engine offers it: the raw value at once from the cache,
-   * else a promise of it (toCell makes the cell) — the CUI parsed and the cache read once for a
-   * cell that has to wait, where now() then one() did both twice.
+   * read() is an engine field read with `ctx` as its ReadOptions: a lone cell's read then takes the
+   * host's completion (EvalContext.completionOf), and its promise settles in the host's form.
    */
-  either?(ctx: EvalContext, cui: unknown, args: unknown[]): unknown;
-  /** either() hands `ctx.finish` to the engine's field(): its promise settles with the host's form (EvalContext.finisher). */
-  finishes?: boolean;
+  completes?: boolean;
 }
 
 const oneCell = (x: unknown): Matrix => [[toCell(x)]];
@@ -33,10 +30,10 @@ const oneCell = (x: unknown): Matrix => [[toCell(x)]];
 /**
  * Applies `get` to every CUI of a value or range, keeping the shape. A blank inside a range gives
  * an empty cell (a column with trailing blanks stays clean); a lone blank says the CUI is missing.
- * `get.now` answers a cell at once from the engine's cache (or NOT_CACHED); only the other cells
- * wait for `get.one`, and when none has to, the matrix comes back without a promise (a
- * recalculation of cached cells then costs no promise, no timer and no cancellation signal per
- * cell). `args` are the function's arguments, handed to `get` (made once per function, not per call).
+ * `get.read` answers a cell at once from the engine's cache; only the other cells wait, and when
+ * none has to, the matrix comes back without a promise (a recalculation of cached cells then costs
+ * no promise, no timer and no cancellation signal per cell). `args` are the function's arguments,
+ * handed to `get` (made once per function, not per call).
  */
 export function perCui(input: unknown, args: unknown[], ctx: EvalContext, financial: boolean, get: PerCui): Matrix | Promise<Matrix> {
   // No closure in this function: V8 would make its context at every call, cached cells included.
@@ -53,29 +50,22 @@ export function perCui(input: unknown, args: unknown[], ctx: EvalContext, financ
     const bad = inputCell(v, ctx.lang);
     if (bad) return [[bad]];
   }
-  // A host that finishes its cells: the engine's promise is the cell's, with no promise chained per cell.
-  const fin = get.finishes && get.either ? ctx.finisher : undefined;
+  // A host that completes its cells: the engine's promise is the cell's, with no promise chained per cell.
+  const completion = get.completes && ctx.completionOf ? ctx.completionOf(financial) : undefined;
+  if (completion) ctx.completion = completion;
   let x: unknown;
   try {
-    if (fin) {
-      fin.financial = financial;
-      ctx.finish = fin;
-    }
-    x = get.either ? get.either(ctx, v, args) : get.now(ctx, v, args);
+    x = get.read(ctx, v, args);
   } catch (e) {
+    if (completion) ctx.completion = undefined;
     return [[errorCell(e, ctx, financial)]];
-  } finally {
-    if (fin) ctx.finish = undefined;
   }
-  if (x instanceof Promise) {
-    if (!fin) return waitOne(x, ctx, financial);
-    ctx.finished = x;
-    return x as Promise<Matrix>;
-  }
+  // The read's promise, completed: ctx.completion stays set, telling the host so.
+  if (x instanceof Promise) return completion ? (x as Promise<Matrix>) : waitOne(x, ctx, financial);
+  if (completion) ctx.completion = undefined;
   // A company or year cached as not found: its cell error (shared, cells.ts), nothing thrown.
   if (x === NOT_FOUND) return [[errorCell(x, ctx, financial)]];
-  if (x !== NOT_CACHED) return [[toCell(x)]];
-  return waitOne(get.one(ctx, v, args), ctx, financial);
+  return [[toCell(x)]];
 }
 
 /** A lone cell that waits for the service: its value, or the error that says what happened. */
@@ -101,8 +91,8 @@ function perCuiRange(m: unknown[][], args: unknown[], ctx: EvalContext, financia
       }
       let x: unknown;
       try {
-        x = get.either ? get.either(ctx, v, args) : get.now(ctx, v, args);
-        if (x !== NOT_CACHED && !(x instanceof Promise)) {
+        x = get.read(ctx, v, args);
+        if (!(x instanceof Promise)) {
           cells.push(x === NOT_FOUND ? errorCell(x, ctx, financial) : toCell(x));
           continue;
         }
@@ -111,7 +101,7 @@ function perCuiRange(m: unknown[][], args: unknown[], ctx: EvalContext, financia
         continue;
       }
       cells.push("");
-      (waiting ??= []).push(fillLater(cells, cells.length - 1, x instanceof Promise ? x : get.one(ctx, v, args), ctx, financial));
+      (waiting ??= []).push(fillLater(cells, cells.length - 1, x, ctx, financial));
     }
   }
   if (waiting === null) return out;

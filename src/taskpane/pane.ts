@@ -89,8 +89,8 @@ export class Pane {
       // The functions runtime makes the engine without the user's threshold (it would start with the
       // guard off): the pane sets it as soon as it runs, and again whenever it is saved.
       this.settings.applySettings(engine);
-      engine.onChange(() => this.usage.scheduleUsage());
-      engine.cache.onProblem(() => this.usage.scheduleUsage());
+      engine.credits().onChange(() => this.usage.scheduleUsage());
+      engine.onCacheProblem(() => this.usage.scheduleUsage());
     } catch {
       /* the usage shows zeros; the functions will say what is wrong */
     }

@@ -8,6 +8,7 @@
  */
 import { FirmaEngine } from "../../src/engine/engine";
 import { MemoryStore } from "../../src/engine/store";
+import { read } from "../support/engine-reads";
 import * as data from "../../sandbox/dataset";
 
 test("two answers that arrive in consecutive tasks: both next calls start before any cell of either answer settles (each settles in a task of its own)", async () => {
@@ -42,7 +43,7 @@ test("two answers that arrive in consecutive tasks: both next calls start before
   await engine.ready();
   const cuis = data.sampleCuis(400, 620_000);
   const cells = cuis.map((c, i) =>
-    engine.profileField(c, "denumire").then((v) => {
+    read(() => engine.profileField(c, "denumire")).then((v) => {
       if (i % 100 === 0) events.push(`cells of batch ${i / 100 + 1} settle`);
       return v;
     }),

@@ -7,6 +7,7 @@
  */
 import { CellRequest, FirmaEngine, EngineOptions } from "../../src/engine/engine";
 import { MemoryStore } from "../../src/engine/store";
+import { read } from "../support/engine-reads";
 import { sandboxPerFile } from "../support/sandbox-per-file";
 import { engineFor } from "../support/engine";
 import * as data from "../../sandbox/dataset";
@@ -58,7 +59,7 @@ describe("budgets", () => {
   test("an open budget is never exceeded; the cells past it fail with a budget message, at no cost", async () => {
     const { engine, charged, requests } = setup();
     const cells = sheet(400, 320_000);
-    const budget = engine.openBudget(3);
+    const budget = engine.credits().openBudget(3);
     const report = await engine.prefetch(cells);
     budget.close();
     expect(requests().length).toBeLessThanOrEqual(3);
@@ -71,20 +72,20 @@ describe("credits spent means stop", () => {
   test("Free plan, 2,000 companies: 10 calls, no 429 storm; recalculation sends nothing; the stop clears at the next Bucharest midnight", async () => {
     const { engine, requests, key } = setup({ key: `demo-free-credits${++n}` });
     const cuis = data.sampleCuis(2000, 340_000);
-    const first = await Promise.allSettled(cuis.map((c) => engine.profileField(c, "denumire")));
+    const first = await Promise.allSettled(cuis.map((c) => read(() => engine.profileField(c, "denumire"))));
     expect(requests().length).toBeLessThanOrEqual(11);
     expect(first.filter((r) => r.status === "fulfilled").length).toBe(1000);
-    const stop = engine.quotaStop();
+    const stop = engine.credits().quotaStop();
     expect(stop).not.toBeNull();
     expect(stop!.by).toBe("day");
     expect(stop!.until).toBeGreaterThan(Date.now());
     const before = requests().length;
-    const again = await Promise.allSettled(cuis.slice(1000).map((c) => engine.profileField(c, "denumire")));
+    const again = await Promise.allSettled(cuis.slice(1000).map((c) => read(() => engine.profileField(c, "denumire"))));
     expect(requests().length).toBe(before);
     expect(again.every((r) => r.status === "rejected" && (r.reason as { kind: string }).kind === "credits_exhausted")).toBe(true);
     // The user asks to retry: the engine asks again (and the service still refuses: one call).
-    engine.clearQuotaStop();
-    await engine.profileField(cuis[1500], "denumire").catch(() => undefined);
+    engine.credits().clearQuotaStop();
+    await read(() => engine.profileField(cuis[1500], "denumire")).catch(() => undefined);
     expect(requests().length).toBe(before + 1);
     expect(key).toMatch(/^demo-free/);
   });
@@ -93,8 +94,8 @@ describe("credits spent means stop", () => {
     const { engine } = setup();
     sb.config.faults = { rateLimitAfter: 0 };
     const started = Date.now();
-    await engine.profileField(data.EXAMPLE_CUI, "denumire").catch(() => undefined);
-    const stop = engine.quotaStop();
+    await read(() => engine.profileField(data.EXAMPLE_CUI, "denumire")).catch(() => undefined);
+    const stop = engine.credits().quotaStop();
     expect(stop).not.toBeNull();
     // The sandbox's 429 carries no Retry-After: the paid plan's period is the month.
     expect(stop!.by).toBe("month");
@@ -106,14 +107,14 @@ describe("the credit guard", () => {
   test("a burst past the threshold is held at zero calls past it, and fills after confirmation", async () => {
     const { engine, requests } = setup({ guardThreshold: 2 });
     const cuis = data.sampleCuis(500, 360_000);
-    const held = await Promise.allSettled(cuis.map((c) => engine.profileField(c, "denumire")));
+    const held = await Promise.allSettled(cuis.map((c) => read(() => engine.profileField(c, "denumire"))));
     expect(requests().length).toBeLessThanOrEqual(2);
     const reasons = held.filter((r) => r.status === "rejected").map((r) => (r as PromiseRejectedResult).reason.kind);
     expect(reasons.length).toBeGreaterThan(0);
     expect(new Set(reasons)).toEqual(new Set(["guard_held"]));
-    expect(engine.heldBurst()).toMatchObject({ calls: expect.any(Number), cells: expect.any(Number) });
-    engine.confirmHeld();
-    const filled = await Promise.all(cuis.map((c) => engine.profileField(c, "denumire")));
+    expect(engine.credits().heldBurst()).toMatchObject({ calls: expect.any(Number), cells: expect.any(Number) });
+    engine.credits().confirmHeld();
+    const filled = await Promise.all(cuis.map((c) => read(() => engine.profileField(c, "denumire"))));
     expect(filled).toEqual(cuis.map((c) => data.company(c)!.denumire));
     expect(requests().length).toBe(5);
   });
@@ -124,7 +125,7 @@ describe("faults one retry fixes", () => {
     const { engine } = setup();
     sb.config.faults = { failNext: 0, malformedRate: 0.5, seed: 3 };
     const cuis = data.sampleCuis(300, 380_000);
-    const got = await Promise.allSettled(cuis.map((c) => engine.profileField(c, "denumire")));
+    const got = await Promise.allSettled(cuis.map((c) => read(() => engine.profileField(c, "denumire"))));
     const right = got.filter((r, i) => r.status === "fulfilled" && r.value === data.company(cuis[i])!.denumire).length;
     const wrong = got.filter((r, i) => r.status === "fulfilled" && r.value !== data.company(cuis[i])!.denumire).length;
     expect(wrong).toBe(0);
@@ -141,7 +142,7 @@ describe("faults one retry fixes", () => {
         headers: { "content-type": "application/json" },
       });
     const e2 = new FirmaEngine({ baseUrl: sb.url, apiKey: () => "k", store: new MemoryStore(), windowMs: 1, fetch: fake, retries: 0 });
-    const r = await e2.profileField(cui, "denumire").then(
+    const r = await read(() => e2.profileField(cui, "denumire")).then(
       (v) => v,
       (e) => e.kind,
     );
@@ -159,7 +160,7 @@ describe("deadlines measure the call", () => {
     sb.config.latencyMs = 150;
     const { engine, charged } = setup({ timeoutMs: 1500, totalTimeoutMs: 3000, concurrency: 1 });
     const cuis = data.sampleCuis(3000, 400_000);
-    const got = await Promise.allSettled(cuis.map((c) => engine.profileField(c, "denumire")));
+    const got = await Promise.allSettled(cuis.map((c) => read(() => engine.profileField(c, "denumire"))));
     expect(got.filter((r) => r.status === "rejected")).toEqual([]);
     expect(charged()).toBe(30);
   });
@@ -168,8 +169,8 @@ describe("deadlines measure the call", () => {
     const { engine } = setup({ windowMs: 5000, maxWaitMs: 10_000 });
     const cuis = data.sampleCuis(150, 410_000);
     const started = Date.now();
-    const first = Promise.all(cuis.slice(0, 100).map((c) => engine.profileField(c, "denumire")));
-    for (const c of cuis.slice(100)) void engine.profileField(c, "denumire");
+    const first = Promise.all(cuis.slice(0, 100).map((c) => read(() => engine.profileField(c, "denumire"))));
+    for (const c of cuis.slice(100)) void read(() => engine.profileField(c, "denumire"));
     await first;
     expect(Date.now() - started).toBeLessThan(2000);
     await engine.flush();

@@ -6,6 +6,7 @@ import { NotFoundError } from "../../src/api/errors";
 import { LocalInputError } from "../../src/engine/local-errors";
 import { MemoryStore } from "../../src/engine/store";
 import { latestCompleteYear } from "../../src/engine/years";
+import { read } from "../support/engine-reads";
 import { sandboxPerFile } from "../support/sandbox-per-file";
 import { engineFor } from "../support/engine";
 import * as data from "../../sandbox/dataset";
@@ -25,7 +26,7 @@ describe("coalescing and batching", () => {
   test("1,000 distinct CUIs for DENUMIRE cost exactly 10 calls, each cell its own company's name", async () => {
     const { engine, charged } = setup();
     const cuis = data.sampleCuis(1000, 5000);
-    const got = await Promise.all(cuis.map((c) => engine.profileField(c, "denumire")));
+    const got = await Promise.all(cuis.map((c) => read(() => engine.profileField(c, "denumire"))));
     expect(got).toEqual(names(cuis));
     expect(charged()).toBe(10);
   });
@@ -37,7 +38,7 @@ describe("coalescing and batching", () => {
     store.setItem = (k: string, v: string) => (writes.push(k), setItem(k, v));
     const { engine, charged } = setup({ store });
     const cuis = data.sampleCuis(1000, 7000);
-    await Promise.all(cuis.map((c) => engine.profileField(c, "denumire")));
+    await Promise.all(cuis.map((c) => read(() => engine.profileField(c, "denumire"))));
     expect(charged()).toBe(10);
     expect(writes.filter((k) => k === "firma.caps.v2")).toHaveLength(1);
     expect(JSON.parse((await store.getItem("firma.caps.v2"))!)).toEqual({ [sb.url]: expect.objectContaining({ include: true }) });
@@ -47,7 +48,7 @@ describe("coalescing and batching", () => {
     const { engine, charged } = setup();
     const cuis = data.sampleCuis(1000, 9000);
     const cells = [...cuis, ...cuis.slice(0, 300)].sort((a, b) => ((a * 7919) % 1000) - ((b * 7919) % 1000));
-    const got = await Promise.all(cells.map((c) => engine.profileField(c, "denumire")));
+    const got = await Promise.all(cells.map((c) => read(() => engine.profileField(c, "denumire"))));
     expect(got).toEqual(names(cells));
     expect(charged()).toBe(10);
   });
@@ -57,7 +58,7 @@ describe("coalescing and batching", () => {
     const cuis = data.sampleCuis(200, 20000);
     const years = [LATEST - 4, LATEST - 3, LATEST - 2, LATEST - 1, LATEST];
     const cells = years.flatMap((y) => cuis.map((c) => ({ c, y })));
-    const got = await Promise.all(cells.map(({ c, y }) => engine.financialField(c, y, "cifra_afaceri").catch((e) => e.kind)));
+    const got = await Promise.all(cells.map(({ c, y }) => read(() => engine.financialField(c, y, "cifra_afaceri")).catch((e) => e.kind)));
     const want = cells.map(({ c, y }) => data.financials(c).find((f) => f.an === y)?.cifra_afaceri ?? "not_found");
     expect(got).toEqual(want);
     expect(charged()).toBe(4);
@@ -66,17 +67,17 @@ describe("coalescing and batching", () => {
   test("recalculating spends nothing, in the same runtime and after a reload of the add-in's storage", async () => {
     const first = setup();
     const cuis = data.sampleCuis(300, 30000);
-    await Promise.all(cuis.map((c) => first.engine.profileField(c, "denumire")));
-    await Promise.all(cuis.map((c) => first.engine.financialField(c, LATEST, "profit_net").catch(() => null)));
+    await Promise.all(cuis.map((c) => read(() => first.engine.profileField(c, "denumire"))));
+    await Promise.all(cuis.map((c) => read(() => first.engine.financialField(c, LATEST, "profit_net")).catch(() => null)));
     const spent = first.charged();
     expect(spent).toBe(3 + 6);
-    await Promise.all(cuis.map((c) => first.engine.profileField(c, "denumire")));
+    await Promise.all(cuis.map((c) => read(() => first.engine.profileField(c, "denumire"))));
     expect(first.charged()).toBe(spent);
 
     await first.engine.persist();
     const reloaded = setup({ key: first.key, store: first.store });
-    const again = await Promise.all(cuis.map((c) => reloaded.engine.profileField(c, "denumire")));
-    await Promise.all(cuis.map((c) => reloaded.engine.financialField(c, LATEST, "profit_net").catch(() => null)));
+    const again = await Promise.all(cuis.map((c) => read(() => reloaded.engine.profileField(c, "denumire"))));
+    await Promise.all(cuis.map((c) => read(() => reloaded.engine.financialField(c, LATEST, "profit_net")).catch(() => null)));
     expect(again).toEqual(names(cuis));
     expect(reloaded.charged()).toBe(spent);
   });
@@ -86,7 +87,7 @@ describe("coalescing and batching", () => {
     const bad = [14399841, "RO123", "abc", 0, -5, 1.5, "", null, true, "12345678901"];
     const got = await Promise.all(
       bad.map((c) =>
-        engine.profileField(c, "denumire").then(
+        read(() => engine.profileField(c, "denumire")).then(
           () => "value",
           (e) => e,
         ),
@@ -103,11 +104,14 @@ describe("coalescing and batching", () => {
     const { engine, charged } = setup();
     const [missing] = data.missingCuis(1);
     const [known] = data.sampleCuis(1, 40000);
-    const [a, b] = await Promise.allSettled([engine.profileField(missing, "denumire"), engine.profileField(known, "denumire")]);
+    const [a, b] = await Promise.allSettled([
+      read(() => engine.profileField(missing, "denumire")),
+      read(() => engine.profileField(known, "denumire")),
+    ]);
     expect(a.status === "rejected" && (a.reason as { kind: string }).kind).toBe("not_found");
     expect(b.status === "fulfilled" && b.value).toBe(data.company(known)!.denumire);
     expect(charged()).toBe(1);
-    await expect(engine.profileField(missing, "denumire")).rejects.toMatchObject({ kind: "not_found" });
+    await expect(read(() => engine.profileField(missing, "denumire"))).rejects.toMatchObject({ kind: "not_found" });
     expect(charged()).toBe(1);
   });
 
@@ -115,8 +119,8 @@ describe("coalescing and batching", () => {
     const { engine, requests } = setup({ windowMs: 30 });
     const [keep, drop] = data.sampleCuis(2, 41000);
     const ac = new AbortController();
-    const kept = engine.profileField(keep, "denumire");
-    const dropped = engine.profileField(drop, "denumire", ac.signal);
+    const kept = read(() => engine.profileField(keep, "denumire"));
+    const dropped = read(() => engine.profileField(drop, "denumire", { signal: ac.signal }));
     ac.abort();
     await expect(dropped).rejects.toMatchObject({ kind: "aborted" });
     expect(await kept).toBe(data.company(keep)!.denumire);
@@ -131,8 +135,8 @@ describe("coalescing and batching", () => {
     const { engine, charged } = setup({ windowMs: 30 });
     const [cui] = data.sampleCuis(1, 42000);
     const ac = new AbortController();
-    const a = engine.profileField(cui, "denumire", ac.signal);
-    const b = engine.profileField(cui, "denumire");
+    const a = read(() => engine.profileField(cui, "denumire", { signal: ac.signal }));
+    const b = read(() => engine.profileField(cui, "denumire"));
     ac.abort();
     await expect(a).rejects.toMatchObject({ kind: "aborted" });
     expect(await b).toBe(data.company(cui)!.denumire);
@@ -145,16 +149,16 @@ describe("a company or year cached as not found", () => {
     const { engine, charged } = setup();
     const [missing] = data.missingCuis(1);
     const [known] = data.sampleCuis(1, 64000);
-    await expect(engine.profileField(missing, "denumire")).rejects.toBeInstanceOf(NotFoundError); // fetched, cached as not found
+    await expect(read(() => engine.profileField(missing, "denumire"))).rejects.toBeInstanceOf(NotFoundError); // fetched, cached as not found
     const year = [1995, 1996, 1997].find((y) => !data.financials(known).some((f) => f.an === y))!; // a year without figures
-    await expect(engine.financialField(known, year, "cifra_afaceri")).rejects.toMatchObject({ kind: "not_found" });
+    await expect(read(() => engine.financialField(known, year, "cifra_afaceri"))).rejects.toMatchObject({ kind: "not_found" });
     const before = charged();
-    expect(engine.profileFieldOrFetch(missing, "stare")).toBe(NOT_FOUND);
-    expect(engine.profileFieldOrFetch(missing, "denumire")).toBe(NOT_FOUND); // the same object: nothing made per cell
-    expect(engine.financialFieldOrFetch(known, year, "profit_net")).toBe(NOT_FOUND);
+    expect(engine.profileField(missing, "stare")).toBe(NOT_FOUND);
+    expect(engine.profileField(missing, "denumire")).toBe(NOT_FOUND); // the same object: nothing made per cell
+    expect(engine.financialField(known, year, "profit_net")).toBe(NOT_FOUND);
     expect(Object.isFrozen(NOT_FOUND)).toBe(true);
-    await expect(engine.profileField(missing, "stare")).rejects.toMatchObject({ kind: "not_found", cui: missing });
-    await expect(engine.financialField(known, year, "profit_net")).rejects.toMatchObject({ kind: "not_found", cui: known, year });
+    await expect(engine.profile(missing)).rejects.toMatchObject({ kind: "not_found", cui: missing });
+    await expect(engine.financialRecord(known, year)).rejects.toMatchObject({ kind: "not_found", cui: known, year });
     expect(charged()).toBe(before);
   });
 });
@@ -164,7 +168,7 @@ describe("faults", () => {
     const { engine, charged, requests } = setup();
     sb.config.faults = { failNext: 1 };
     const cuis = data.sampleCuis(150, 43000);
-    const got = await Promise.all(cuis.map((c) => engine.profileField(c, "denumire")));
+    const got = await Promise.all(cuis.map((c) => read(() => engine.profileField(c, "denumire"))));
     expect(got).toEqual(names(cuis));
     expect(requests().filter((r) => r.status >= 500)).toHaveLength(1);
     expect(charged()).toBe(2);
@@ -174,17 +178,17 @@ describe("faults", () => {
     const { engine } = setup({ retries: 1 });
     sb.config.faults = { errorRate: 1 };
     const cuis = data.sampleCuis(120, 44000);
-    const got = await Promise.allSettled(cuis.map((c) => engine.profileField(c, "denumire")));
+    const got = await Promise.allSettled(cuis.map((c) => read(() => engine.profileField(c, "denumire"))));
     expect(got.every((r) => r.status === "rejected" && (r.reason as { kind: string }).kind === "server")).toBe(true);
   });
 
   test("a refresh that fails keeps the cached values", async () => {
     const { engine } = setup();
     const cuis = data.sampleCuis(20, 45000);
-    await Promise.all(cuis.map((c) => engine.profileField(c, "denumire")));
-    engine.refreshAll();
+    await Promise.all(cuis.map((c) => read(() => engine.profileField(c, "denumire"))));
+    engine.markStale("all");
     sb.config.faults = { errorRate: 1 };
-    const got = await Promise.all(cuis.map((c) => engine.profileField(c, "denumire")));
+    const got = await Promise.all(cuis.map((c) => read(() => engine.profileField(c, "denumire"))));
     expect(got).toEqual(names(cuis));
   });
 
@@ -192,7 +196,7 @@ describe("faults", () => {
     const { engine } = setup();
     sb.config.faults = { batchShuffle: true, batchDuplicate: 0.3 };
     const cuis = data.sampleCuis(100, 46000);
-    const got = await Promise.all(cuis.map((c) => engine.profileField(c, "denumire")));
+    const got = await Promise.all(cuis.map((c) => read(() => engine.profileField(c, "denumire"))));
     expect(got).toEqual(names(cuis));
   });
 
@@ -200,7 +204,7 @@ describe("faults", () => {
     const { engine } = setup();
     sb.config.faults = { batchDrop: 0.2 };
     const cuis = data.sampleCuis(100, 47000);
-    const got = await Promise.allSettled(cuis.map((c) => engine.profileField(c, "denumire")));
+    const got = await Promise.allSettled(cuis.map((c) => read(() => engine.profileField(c, "denumire"))));
     const ok = got.filter((r) => r.status === "fulfilled");
     expect(ok.length).toBeGreaterThan(50);
     expect(ok.length).toBeLessThan(100);
@@ -215,7 +219,7 @@ describe("fields the batch items lack", () => {
   test("profile fields come with include when the service honours it: one call for 100 companies", async () => {
     const { engine, charged } = setup();
     const cuis = data.sampleCuis(100, 48000);
-    const got = await Promise.all(cuis.map((c) => engine.profileField(c, "adresa")));
+    const got = await Promise.all(cuis.map((c) => read(() => engine.profileField(c, "adresa"))));
     expect(got).toEqual(cuis.map((c) => data.company(c)!.adresa));
     expect(charged()).toBe(1);
   });
@@ -224,13 +228,13 @@ describe("fields the batch items lack", () => {
     sb.config.includeMode = "ignored";
     const { engine, charged, store } = setup();
     const cuis = data.sampleCuis(5, 49000);
-    const got = await Promise.all(cuis.map((c) => engine.profileField(c, "judet")));
+    const got = await Promise.all(cuis.map((c) => read(() => engine.profileField(c, "judet"))));
     expect(got).toEqual(cuis.map((c) => data.company(c)!.judet));
     expect(charged()).toBe(1 + 5); // the probe, then one per company
     await engine.persist();
     const later = setup({ store });
     const more = data.sampleCuis(3, 49100);
-    await Promise.all(more.map((c) => later.engine.profileField(c, "judet")));
+    await Promise.all(more.map((c) => read(() => later.engine.profileField(c, "judet"))));
     expect(later.charged()).toBe(3); // no second probe
   });
 
@@ -238,9 +242,9 @@ describe("fields the batch items lack", () => {
     sb.config.financialShape = "minimal";
     const { engine, charged } = setup();
     const cuis = data.sampleCuis(3, 50000);
-    const ca = await Promise.all(cuis.map((c) => engine.financialField(c, LATEST, "cifra_afaceri").catch((e) => e.kind)));
+    const ca = await Promise.all(cuis.map((c) => read(() => engine.financialField(c, LATEST, "cifra_afaceri")).catch((e) => e.kind)));
     expect(charged()).toBe(1);
-    const act = await Promise.all(cuis.map((c) => engine.financialField(c, LATEST, "active_totale").catch((e) => e.kind)));
+    const act = await Promise.all(cuis.map((c) => read(() => engine.financialField(c, LATEST, "active_totale")).catch((e) => e.kind)));
     const want = (f: "cifra_afaceri" | "active_totale") =>
       cuis.map((c) => data.financials(c).find((r) => r.an === LATEST)?.[f] ?? "not_found");
     expect(ca).toEqual(want("cifra_afaceri"));
@@ -254,10 +258,10 @@ describe("years and plans", () => {
   test("a year beyond the plan's history is refused locally, at no cost", async () => {
     const { engine, charged } = setup({ plan: () => "free", key: `demo-free-engine${++n}` });
     const [cui] = data.sampleCuis(1, 51000);
-    await expect(engine.financialField(cui, LATEST - 1, "cifra_afaceri")).rejects.toMatchObject({ kind: "year_outside_plan" });
-    await expect(engine.financialField(cui, LATEST + 1, "cifra_afaceri")).rejects.toMatchObject({ kind: "year_unavailable" });
-    await expect(engine.financialField(cui, "2024x", "cifra_afaceri")).rejects.toMatchObject({ kind: "invalid_year" });
-    await expect(engine.financialField(cui, 1800, "cifra_afaceri")).rejects.toMatchObject({ kind: "invalid_year" });
+    await expect(read(() => engine.financialField(cui, LATEST - 1, "cifra_afaceri"))).rejects.toMatchObject({ kind: "year_outside_plan" });
+    await expect(read(() => engine.financialField(cui, LATEST + 1, "cifra_afaceri"))).rejects.toMatchObject({ kind: "year_unavailable" });
+    await expect(read(() => engine.financialField(cui, "2024x", "cifra_afaceri"))).rejects.toMatchObject({ kind: "invalid_year" });
+    await expect(read(() => engine.financialField(cui, 1800, "cifra_afaceri"))).rejects.toMatchObject({ kind: "invalid_year" });
     expect(charged()).toBe(0);
   });
 
@@ -290,7 +294,7 @@ describe("plan not known yet", () => {
     const cells = cuis.flatMap((c) => [LATEST, LATEST - 1, old].map((y) => ({ c, y })));
     const got = await Promise.all(
       cells.map(({ c, y }) =>
-        engine.financialField(c, y, "cifra_afaceri").then(
+        read(() => engine.financialField(c, y, "cifra_afaceri")).then(
           (v) => v,
           (e) => e.kind,
         ),
@@ -302,7 +306,7 @@ describe("plan not known yet", () => {
     });
     expect(requests().filter((r) => r.status === 403)).toHaveLength(1); // refused, free
     expect(charged()).toBe(1); // then one range call for the years the plan covers
-    expect(engine.plan()).toBe("pro");
+    expect(engine.credits().plan()).toBe("pro");
   });
 
   test("a history keeps the years the plan covers and leaves out the others", async () => {
@@ -318,9 +322,9 @@ describe("credit meter", () => {
   test("the meter's count for a key agrees with the sandbox's own counter", async () => {
     const { engine, charged } = setup();
     const cuis = data.sampleCuis(250, 54000);
-    await Promise.all(cuis.map((c) => engine.profileField(c, "denumire")));
-    await engine.financialField(cuis[0], LATEST, "cifra_afaceri").catch(() => null);
-    const u = engine.usage();
+    await Promise.all(cuis.map((c) => read(() => engine.profileField(c, "denumire"))));
+    await read(() => engine.financialField(cuis[0], LATEST, "cifra_afaceri")).catch(() => null);
+    const u = engine.credits().usage();
     expect(u.today).toBe(charged());
     expect(u.month).toBe(charged());
     expect(u.savedByBatching).toBeGreaterThan(0);
@@ -337,8 +341,8 @@ describe("credit meter", () => {
     const est = engine.estimate(reqs);
     expect(est.invalid).toBe(1);
     await Promise.all([
-      ...cuis.map((c) => engine.profileField(c, "denumire")),
-      ...cuis.slice(0, 120).map((c) => engine.financialField(c, LATEST, "profit_net").catch(() => null)),
+      ...cuis.map((c) => read(() => engine.profileField(c, "denumire"))),
+      ...cuis.slice(0, 120).map((c) => read(() => engine.financialField(c, LATEST, "profit_net")).catch(() => null)),
     ]);
     expect(est.calls).toBe(charged());
     expect(engine.estimate(reqs).calls).toBe(0);

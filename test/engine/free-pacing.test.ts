@@ -7,6 +7,7 @@
  * known paid plan is never paced.
  */
 import { FirmaEngine, EngineOptions } from "../../src/engine/engine";
+import { read } from "../support/engine-reads";
 import { sandboxPerFile } from "../support/sandbox-per-file";
 import { engineFor } from "../support/engine";
 import * as data from "../../sandbox/dataset";
@@ -47,7 +48,7 @@ function setup(plan: "free" | "pro", headers: boolean, over: Partial<EngineOptio
 async function fill(engine: FirmaEngine, count: number, offset: number) {
   await engine.ready();
   const cuis = data.sampleCuis(count, offset);
-  return Promise.allSettled(cuis.map((c) => engine.profileField(c, "denumire")));
+  return Promise.allSettled(cuis.map((c) => read(() => engine.profileField(c, "denumire"))));
 }
 
 describe("a Free key's first fill of a sheet that needs 25 calls", () => {
@@ -64,7 +65,7 @@ describe("a Free key's first fill of a sheet that needs 25 calls", () => {
     const reasons = results.filter((r): r is PromiseRejectedResult => r.status === "rejected").map((r) => r.reason.kind);
     expect(reasons.length).toBe(1500);
     expect(new Set(reasons)).toEqual(new Set(["credits_exhausted"]));
-    expect(engine.quotaStop()).toMatchObject({ by: "day" });
+    expect(engine.credits().quotaStop()).toMatchObject({ by: "day" });
   });
 
   test("the day's calls count across a reload: 6 calls, then a new engine over the same storage sends at most 5 more", async () => {
@@ -88,7 +89,7 @@ describe("a paid key", () => {
     expect(results.every((r) => r.status === "fulfilled")).toBe(true);
     expect(requests().length).toBe(30);
     expect(requests().every((r) => r.status === 200)).toBe(true);
-    expect(engine.usage().detectedPlan).toBeNull();
+    expect(engine.credits().usage().detectedPlan).toBeNull();
     // The 11th call went alone: the one that could be past a Free key's limit.
     expect(atStart[10]).toBe(1);
     // Its answer showed the key is not Free: the next ones overlap again, up to the gate's 6.
@@ -113,7 +114,7 @@ describe("a paid key", () => {
       const { engine, requests, atStart } = setup("pro", true, { plan: () => "pro", retries: 3 });
       const cuis = data.sampleCuis(3000, 580_000);
       await engine.ready();
-      const got = await Promise.allSettled(cuis.map((c) => engine.profileField(c, "denumire")));
+      const got = await Promise.allSettled(cuis.map((c) => read(() => engine.profileField(c, "denumire"))));
       expect(requests().length).toBeGreaterThan(30); // some answers were broken and asked again
       expect(Math.max(...atStart)).toBeLessThanOrEqual(6);
       for (const [i, r] of got.entries()) {
@@ -132,7 +133,9 @@ describe("list functions (searches) pass the same gate", () => {
   async function searches(engine: FirmaEngine, count: number) {
     await engine.ready();
     const words = ["SRL", "SA", "COM", "CONSTRUCT", "TRANS", "AGRO", "IMPEX", "SERV", "PROD", "TRADE"];
-    return Promise.allSettled(Array.from({ length: count }, (_, i) => engine.search({ q: `${words[i % 10]} ${i}`, limit: 5 })));
+    return Promise.allSettled(
+      Array.from({ length: count }, (_, i) => engine.list({ fn: "search", params: { q: `${words[i % 10]} ${i}` }, limit: 5 })),
+    );
   }
 
   test("a Free key's 25 searches against a service without credit headers: at most 11 calls, the rest 'credits spent'", async () => {

@@ -13,6 +13,7 @@ import * as planner from "../../src/engine/planner";
 import { MemoryStore } from "../../src/engine/store";
 import type { Want } from "../../src/engine/wants";
 import { sandboxPerFile } from "../support/sandbox-per-file";
+import { read } from "../support/engine-reads";
 import * as data from "../../sandbox/dataset";
 
 const sb = sandboxPerFile(() => ({ faults: {}, includeMode: "fields", financialShape: "full", latencyMs: 0 }));
@@ -60,9 +61,13 @@ afterEach(() => {
 async function fill(engine: FirmaEngine, offset: number): Promise<void> {
   const cuis = data.sampleCuis(250, offset);
   const cells: Promise<unknown>[] = [];
-  for (const c of cuis) cells.push(engine.profileField(c, "denumire"), engine.profileField(c, "judet"));
+  for (const c of cuis)
+    cells.push(
+      read(() => engine.profileField(c, "denumire")),
+      read(() => engine.profileField(c, "judet")),
+    );
   for (const c of cuis.slice(0, 60))
-    for (const y of [data.LATEST_YEAR - 1, data.LATEST_YEAR]) cells.push(engine.financialField(c, y, "cifra_afaceri"));
+    for (const y of [data.LATEST_YEAR - 1, data.LATEST_YEAR]) cells.push(read(() => engine.financialField(c, y, "cifra_afaceri")));
   await Promise.allSettled(cells);
   await engine.idle();
 }
@@ -117,7 +122,7 @@ describe("the identification probe updates the plan", () => {
     }
     expect(charged()).toBe(calls);
     expect(charged()).toBeLessThanOrEqual(plan.calls);
-    expect(engine.caps().include).toBe(includeMode === "fields");
+    expect(engine["caps"]().include).toBe(includeMode === "fields");
   });
 });
 
@@ -135,18 +140,18 @@ describe("the client trusts what the engine checked", () => {
       return isValidCui(n);
     });
     const deduped = jest.spyOn(chunk, "unique");
-    const names = await Promise.all(cuis.map((c) => engine.profileField(c, "denumire")));
+    const names = await Promise.all(cuis.map((c) => read(() => engine.profileField(c, "denumire"))));
     expect(names).toEqual(cuis.map((c) => data.company(c)!.denumire));
     expect(charged()).toBe(2);
     expect(checked).toBe(0);
     expect(deduped).not.toHaveBeenCalled();
     // A user of src/api calling the client directly: checked and de-duplicated at the method's edge.
-    const items = await engine.client.batchIdentification([cuis[0], cuis[0], cuis[1]]);
+    const items = await engine["connection"].client.batchIdentification([cuis[0], cuis[0], cuis[1]]);
     expect(items.map((it) => it.cui)).toEqual([cuis[0], cuis[1]]);
     expect(deduped).toHaveBeenCalledTimes(1);
     expect(checked).toBe(2);
-    await expect(engine.client.batchIdentification([cuis[0] + 1])).rejects.toThrow(TypeError);
-    await expect(engine.client.getCompany(cuis[0] + 1)).rejects.toThrow(TypeError);
+    await expect(engine["connection"].client.batchIdentification([cuis[0] + 1])).rejects.toThrow(TypeError);
+    await expect(engine["connection"].client.getCompany(cuis[0] + 1)).rejects.toThrow(TypeError);
     expect(charged()).toBe(3);
   });
 });

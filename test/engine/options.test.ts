@@ -52,9 +52,9 @@ test("a key passed as a string is refused without being shown", () => {
 
 test("the batch window the settings save is checked by the same rule", async () => {
   const engine = new FirmaEngine(base);
-  expect(() => engine.setBatchWindow(BATCH_WINDOW.max)).not.toThrow();
-  expect(() => engine.setBatchWindow(BATCH_WINDOW.max + 1)).toThrow(/windowMs/);
-  expect(() => engine.setGuardThreshold(-1)).toThrow(/guardThreshold/);
+  expect(() => engine.configure({ batchWindowMs: BATCH_WINDOW.max })).not.toThrow();
+  expect(() => engine.configure({ batchWindowMs: BATCH_WINDOW.max + 1 })).toThrow(/windowMs/);
+  expect(() => engine.configure({ guardThreshold: -1 })).toThrow(/guardThreshold/);
 });
 
 test("one rule each for the batch window and the guard's threshold: the engine, the saved settings and the pane's form agree", () => {

@@ -29,7 +29,7 @@ function sheet(rows: number, offset: number): CellRequest[] {
 async function refresh(engine: FirmaEngine, cells: CellRequest[], go = true) {
   const seen: { rest: Estimate; sent: number; spentThen: number }[] = [];
   const first = engine.estimate(cells, { refresh: true });
-  const budget = engine.openBudget(first.credits);
+  const budget = engine.credits().openBudget(first.credits);
   try {
     await engine.prefetch(cells, {
       force: true,

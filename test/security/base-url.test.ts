@@ -7,6 +7,7 @@ import { FirmaClient } from "../../src/api";
 import { FirmaEngine } from "../../src/engine/engine";
 import { LocalInputError } from "../../src/engine/local-errors";
 import { MemoryStore } from "../../src/engine/store";
+import { read } from "../support/engine-reads";
 import { ExcelStandIn, StandInError, StandInStorage } from "../support/excel-runtime";
 import { startSandbox, Sandbox } from "../../sandbox/server";
 import * as data from "../../sandbox/dataset";
@@ -92,9 +93,9 @@ describe("the engine", () => {
     const svc = fakeService();
     const engine = new FirmaEngine({ baseUrl, apiKey: () => KEY, store: new MemoryStore(), fetch: svc.fetch, windowMs: 1 });
     const got = await Promise.allSettled([
-      engine.profileField(CUI, "denumire"),
-      engine.financialField(CUI, null, "profit_net"),
-      engine.counties(),
+      read(() => engine.profileField(CUI, "denumire")),
+      read(() => engine.financialField(CUI, null, "profit_net")),
+      engine.list({ fn: "counties" }),
     ]);
     for (const r of got) {
       expect(r.status).toBe("rejected");
@@ -115,14 +116,14 @@ describe("the engine", () => {
       fetch: svc.fetch,
       windowMs: 1,
     });
-    expect(await engine.profileField(CUI, "denumire")).toBe(company.denumire);
+    expect(await read(() => engine.profileField(CUI, "denumire"))).toBe(company.denumire);
     expect(svc.urls.every((u) => u.startsWith("https://api.example.com/v4/"))).toBe(true);
   });
 
   test("works over http on loopback (the sandbox)", async () => {
     const engine = new FirmaEngine({ baseUrl: sb.url, apiKey: () => KEY, store: new MemoryStore(), windowMs: 1 });
     expect(sb.url).toMatch(/^http:\/\/127\.0\.0\.1:/);
-    expect(await engine.profileField(CUI, "denumire")).toBe(company.denumire);
+    expect(await read(() => engine.profileField(CUI, "denumire"))).toBe(company.denumire);
   });
 
   test("a base URL changed to a refused one stops the calls; changed back, they work again", async () => {
@@ -130,9 +131,9 @@ describe("the engine", () => {
     const engine = new FirmaEngine({ baseUrl: () => baseUrl, apiKey: () => KEY, store: new MemoryStore(), windowMs: 1 });
     const [a, b] = data.sampleCuis(2, 811_000);
     baseUrl = "http://api.example.com";
-    await expect(engine.profileField(a, "denumire")).rejects.toMatchObject({ kind: "invalid_base_url" });
+    await expect(read(() => engine.profileField(a, "denumire"))).rejects.toMatchObject({ kind: "invalid_base_url" });
     baseUrl = sb.url;
-    expect(await engine.profileField(b, "denumire")).toBe(data.company(b)!.denumire);
+    expect(await read(() => engine.profileField(b, "denumire"))).toBe(data.company(b)!.denumire);
   });
 });
 

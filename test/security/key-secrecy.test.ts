@@ -7,6 +7,7 @@
 import { FirmaClient } from "../../src/api";
 import { FirmaEngine } from "../../src/engine/engine";
 import { MemoryStore } from "../../src/engine/store";
+import { read } from "../support/engine-reads";
 import { ExcelStandIn, StandInError, StandInStorage } from "../support/excel-runtime";
 import { startSandbox, Sandbox } from "../../sandbox/server";
 import * as data from "../../sandbox/dataset";
@@ -203,13 +204,13 @@ describe("thrown errors of the client and the engine never contain the key", () 
     const store = new MemoryStore();
     const engine = new FirmaEngine({ baseUrl: url, apiKey: () => KEY, store, fetch: echo, retries: 1, retryDelayMs: 1, windowMs: 1 });
     const got = await Promise.allSettled([
-      engine.profileField(CUI, "denumire"),
-      engine.financialField(CUI, LATEST, "cifra_afaceri"),
-      engine.counties(),
+      read(() => engine.profileField(CUI, "denumire")),
+      read(() => engine.financialField(CUI, LATEST, "cifra_afaceri")),
+      engine.list({ fn: "counties" }),
     ]);
     for (const r of got) expect(r.status).toBe("rejected");
     expect(everything(got)).not.toContain(SECRET);
-    expect(everything(engine.usage())).not.toContain(SECRET);
+    expect(everything(engine.credits().usage())).not.toContain(SECRET);
     await engine.persist();
     expect(everything([...store.data.values()])).not.toContain(SECRET);
   });

@@ -366,7 +366,7 @@ describe("budgets, the plan, the day's cap", () => {
       expect(await cell(c3)).toMatchObject({ error: "#N/A", message: expect.stringContaining(said) }); // the stop: nothing sent
       expect(f.seen.length).toBe(sent);
       expect(f.calls()).toBe(calls);
-      const stop = engine.quotaStop()!;
+      const stop = engine.credits().quotaStop()!;
       expect(stop).toMatchObject({ by, firm: code === "budget_exhausted" ? "budget" : "day" });
       const day = bucharestDay(stop.until);
       if (by === "month") expect(day.slice(8)).toBe("01");

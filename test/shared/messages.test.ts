@@ -118,6 +118,7 @@ describe("the precise cause the engine knows reaches the cell, in the user's lan
   const { FirmaEngine } = require("../../src/engine/engine") as typeof import("../../src/engine/engine");
   const { MemoryStore } = require("../../src/engine/store") as typeof import("../../src/engine/store");
   const { toCellError } = require("../../src/shared/cells") as typeof import("../../src/shared/cells");
+  const { read } = require("../support/engine-reads") as typeof import("../support/engine-reads");
   let sent = 0;
   const engine = new FirmaEngine({
     baseUrl: "http://127.0.0.1:9",
@@ -163,7 +164,7 @@ describe("the precise cause the engine knows reaches the cell, in the user's lan
     ],
   ])("%s: named in Romanian and in English, at no cost", async (_what, run, roText, enText) => {
     await engine.ready();
-    const e = await failure(run());
+    const e = await failure(read(run));
     expect(toCellError(e, "ro").message).toMatch(roText);
     expect(toCellError(e, "en").message).toMatch(enText);
     expect(sent).toBe(0);

@@ -56,7 +56,7 @@ export class PaneContext {
 
   /** The usage as the pane shows it, for the plan the user chose. */
   view(engine: FirmaEngine): UsageView {
-    return usageView(engine.usage(), getSettings().plan);
+    return usageView(engine.credits().usage(), getSettings().plan);
   }
 
   // ---- messages ---------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ export class GuardSection {
   /** The burst the credit guard holds, with the question it waits on. */
   renderGuard(engine: FirmaEngine): void {
     const el = this.ctx.el;
-    const held = engine.heldBurst();
+    const held = engine.credits().heldBurst();
     const box = el["guard-box"];
     box.hidden = held === null;
     if (held === null) {
@@ -33,7 +33,7 @@ export class GuardSection {
     el["guard-text"].textContent = t(l, "guard.held", {
       cells: count(held.cells, "cell", l),
       credits: count(held.calls, "credit", l),
-      limit: count(engine.guard.limit ?? 0, "credit", l),
+      limit: count(engine.credits().guardLimit() ?? 0, "credit", l),
     });
   }
 
@@ -46,7 +46,7 @@ export class GuardSection {
     const ctx = this.ctx;
     const status = ctx.el["guard-status"];
     const engine = await ctx.engine();
-    engine.confirmHeld();
+    engine.credits().confirmHeld();
     ctx.el["guard-box"].hidden = true;
     const host = ctx.options.host;
     if (!host || ctx.working || host.support().refresh) {
@@ -56,14 +56,14 @@ export class GuardSection {
       return;
     }
     ctx.setWorking(true);
-    const before = engine.usage().month;
+    const before = engine.credits().usage().month;
     try {
       ctx.say(status, (l) => t(l, "guard.filling"), "info");
       const scan = await host.scan("all");
       const cells = planRefresh(scan.cells, scan, { includeLists: true }).toRecalculate;
       await rerun(ctx, cells, scan);
       const state = await settle(ctx, cells);
-      const spent = Math.max(0, engine.usage().month - before);
+      const spent = Math.max(0, engine.credits().usage().month - before);
       const errors = state.errors;
       ctx.say(
         status,
@@ -85,7 +85,7 @@ export class GuardSection {
   /** "Renunță": the held cells keep their message; nothing is spent. */
   async onGuardDismiss(): Promise<void> {
     const engine = await this.ctx.engine();
-    engine.guard.dismiss();
+    engine.credits().dismissHeld();
     this.ctx.say(this.ctx.el["guard-status"], (l) => t(l, "guard.dismissed"), "info");
     await this.renderUsage();
   }

@@ -158,8 +158,8 @@ export class RefreshFlow {
     const status = ctx.el["refresh-status"];
     const progress = ctx.el["refresh-progress"] as HTMLProgressElement;
     const cells = p.plan.toRecalculate;
-    const before = engine.usage().month;
-    const spent = () => Math.max(0, engine.usage().month - before);
+    const before = engine.credits().usage().month;
+    const spent = () => Math.max(0, engine.credits().usage().month - before);
     const total = cells.length;
     progress.max = Math.max(1, total);
     progress.value = 0;
@@ -190,11 +190,10 @@ export class RefreshFlow {
 
     if (!continuing) {
       this.changes.watch(engine);
-      if (p.scope === "all") engine.refreshAll();
-      else engine.markStale(p.plan.requests);
+      engine.markStale(p.scope === "all" ? "all" : p.plan.requests);
     }
     const credits = p.estimate.credits;
-    const budget = engine.openBudget(credits);
+    const budget = engine.credits().openBudget(credits);
     let outcome: PrefetchReport;
     let state: CellsState;
     let dependents: number | null = 0;
@@ -219,7 +218,7 @@ export class RefreshFlow {
       } else {
         // The refresh was confirmed and its budget caps it: its own recalculation is not the surprise
         // burst the guard is for. A burst already held elsewhere is left for the user to answer.
-        if (engine.heldBurst() === null) engine.confirmHeld();
+        if (engine.credits().heldBurst() === null) engine.credits().confirmHeld();
         status.dataset.rerun = await rerun(ctx, cells, p.scan);
         state = await settle(ctx, cells, (st) => report(total - st.busy));
         // Then the cells that depend on them, once they have their new values (docs/excel.md, "Refresh").
@@ -252,7 +251,7 @@ export class RefreshFlow {
       spent: final,
       credits,
       dependents,
-      firmLimit: engine.quotaStop()?.firm,
+      firmLimit: engine.credits().quotaStop()?.firm,
     });
     status.dataset.outcome = summary.outcome;
     ctx.say(status, summary.text, summary.tone);

@@ -44,8 +44,7 @@ export class SettingsSection {
 
   /** The saved settings the engine holds (the address and the language are read at each call). */
   applySettings(engine: FirmaEngine): void {
-    engine.setGuardThreshold(getSettings().guardThreshold);
-    engine.setBatchWindow(getSettings().batchWindowMs);
+    engine.configure({ guardThreshold: getSettings().guardThreshold, batchWindowMs: getSettings().batchWindowMs });
   }
 
   async onSaveSettings(): Promise<void> {

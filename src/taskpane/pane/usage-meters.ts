@@ -111,7 +111,7 @@ export class UsageSection {
   /** The stop after "credits spent": until when nothing is sent, and a way to try again now. */
   private renderStop(engine: FirmaEngine): void {
     const el = this.ctx.el;
-    const stop = engine.quotaStop();
+    const stop = engine.credits().quotaStop();
     const box = el["quota-stop"];
     box.hidden = stop === null;
     if (stop === null) {
@@ -129,14 +129,14 @@ export class UsageSection {
   private renderCache(engine: FirmaEngine): void {
     const ctx = this.ctx;
     const l = ctx.lang;
-    const stats = engine.cache.stats();
+    const stats = engine.cacheStats();
     const size = ctx.el["usage-cache-size"];
     size.dataset.value = String(stats.entries);
     size.textContent = t(l, "usage.cacheSizeValue", {
       entries: formatNumber(stats.entries, l),
       size: formatBytes(stats.persistedBytes ?? stats.bytes, l),
     });
-    const p = engine.cache.problems.at(-1);
+    const p = stats.problem;
     const box = ctx.el["cache-problem"];
     box.hidden = p === undefined;
     if (p === undefined) {
@@ -151,7 +151,7 @@ export class UsageSection {
   /** "Retry now": the user asks FIRMA to send again before the stop clears by itself. */
   async onRetryNow(): Promise<void> {
     const engine = await this.ctx.engine();
-    engine.clearQuotaStop();
+    engine.credits().clearQuotaStop();
     this.ctx.say(this.ctx.el["usage-status"], (l) => t(l, "usage.stopCleared"), "info");
     await this.renderUsage();
   }

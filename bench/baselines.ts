@@ -16,7 +16,7 @@
  */
 import { FirmaClient } from "../src/api";
 import { parseCui } from "../src/api/cui";
-import { limiter } from "../src/engine/limiter";
+import { limiter } from "../src/engine/credits/limiter";
 import { MAX_BATCH_FINANCIAL, MAX_BATCH_IDENTIFICATION } from "../src/api/client";
 import { Cell, FINANCIAL_FIELD, LATEST, PROFILE_FIELD, Shown } from "./workloads";
 

@@ -15,12 +15,12 @@
  * the phase's time ran out.
  */
 import { FirmaEngine } from "../src/engine/engine";
-import { MemoryStore } from "../src/engine/store";
+import { MemoryStore } from "../src/engine/cache/store";
 import { evaluate } from "../src/shared/evaluate";
 import { buildWorkbook, demoSpec } from "../test/fixtures/build-workbook";
 import { refreshWorkbook } from "../src/cli/refresh";
 import { resolveFaults } from "../sandbox/config";
-import { KvAnswerStore } from "../src/engine/answer-store";
+import { KvAnswerStore } from "../src/engine/cache/answer-store";
 import { ExcelStandIn, StandInError, StandInStorage, type StandInOptions } from "../test/support/excel-runtime";
 import { IDBFactory } from "fake-indexeddb";
 import { IdbKeyValueStore, openAnswerDb } from "../src/office/indexeddb-answers";
@@ -268,7 +268,7 @@ export async function w7(svc: Svc, latencyMs: number, limitMs: number, companies
   const storedBytes = Object.values(storedKeys).reduce((s, n) => s + n, 0);
   let cacheEntries: number | null = null;
   try {
-    // The answers the add-in's store kept (sharded keys, a byte cap: src/engine/answer-store.ts).
+    // The answers the add-in's store kept (sharded keys, a byte cap: src/engine/cache/answer-store.ts).
     const loaded = await new KvAnswerStore(storage).load();
     cacheEntries = [...loaded.entries].length;
   } catch {

@@ -35,7 +35,7 @@ import { DIST, ExcelStandIn, StandInError, StandInStorage } from "../test/suppor
 import { postgresBinDir, startPostgres, type PostgresCluster } from "../test/support/postgres";
 import { openFirmStore } from "../src/server/firm/open-store";
 import { hashToken, newToken } from "../src/server/firm/tokens";
-import { bucharestDay } from "../src/engine/bucharest-time";
+import { bucharestDay } from "../src/engine/credits/bucharest-time";
 import * as data from "../sandbox/dataset";
 import { fill, median, round } from "./measure";
 import { apiMinimum, FINANCIAL_FIELD, LATEST, tally, W3_COLUMNS, type Cell, type Minimum, type Sheet, type Shown } from "./workloads";

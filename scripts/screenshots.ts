@@ -21,7 +21,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import type { Page } from "playwright-core";
-import { bucharestDay } from "../src/engine/bucharest-time";
+import { bucharestDay } from "../src/engine/credits/bucharest-time";
 import * as data from "../sandbox/dataset";
 import {
   BLACK_THEME,

@@ -8,7 +8,7 @@ import Database from "better-sqlite3";
 import { mkdirSync } from "fs";
 import { homedir } from "os";
 import { dirname, join } from "path";
-import type { AnswerChanges, AnswerStore, KeyValueStoreWithAnswers, StoredAnswer } from "../engine/store";
+import type { AnswerChanges, AnswerStore, KeyValueStoreWithAnswers, StoredAnswer } from "../engine/cache/store";
 import { t, type Lang, type MessageKey } from "../shared/messages/node";
 
 /** `$XDG_CACHE_HOME/firma`, else `~/.cache/firma`. */

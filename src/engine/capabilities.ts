@@ -6,7 +6,7 @@
  * counts the costlier case (estimate.ts) and the first call that shows the behaviour settles it.
  */
 import type { FinancialField } from "../api/types";
-import { KeyValueStore, readJson } from "./store";
+import { KeyValueStore, readJson } from "./cache/store";
 
 export interface Capabilities {
   include?: boolean;

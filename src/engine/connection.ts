@@ -9,11 +9,11 @@ import { getValidBaseUrl } from "../api/options";
 import type { PlanName } from "../api/types";
 import { Capabilities, ServiceCapabilities } from "./capabilities";
 import { LocalInputError } from "./local-errors";
-import type { CallGate } from "./gate";
-import { CreditMeter, keyFingerprint } from "./meter";
+import type { CallGate } from "./credits/gate";
+import { CreditMeter, keyFingerprint } from "./credits/meter";
 import type { ResolvedEngineOptions } from "./engine-options";
 import { latestCompleteYear } from "./years";
-import { turnClock } from "./turn-clock";
+import { turnClock } from "./cells/turn-clock";
 
 export class Connection {
   private clientFor: { baseUrl: string; client: FirmaClient } | null = null;

@@ -5,7 +5,7 @@
  */
 import { bad, DEFAULTS as CLIENT_DEFAULTS, getValidCallTimes, getValidInteger, getValidNumber } from "../api/options";
 import type { PlanName } from "../api/types";
-import type { KeyValueStore } from "./store";
+import type { KeyValueStore } from "./cache/store";
 
 export interface EngineOptions {
   /** The service's base address; a function is read again at each call (the pane may change it). */

@@ -21,38 +21,38 @@ import type {
   SearchItem,
 } from "../api/types";
 import { FINANCIAL_FIELDS } from "../api/types";
-import { CompanyAnswers, NOT_FOUND, one, type ReadOptions } from "./answers";
-import { PersistentCache, type CacheProblem, type CacheStats } from "./cache";
+import { CompanyAnswers, NOT_FOUND, one, type ReadOptions } from "./cells/answers";
+import { PersistentCache, type CacheProblem, type CacheStats } from "./cache/cache";
 import { Capabilities, ServiceCapabilities } from "./capabilities";
-import { Change, ChangeLog } from "./changes";
+import { Change, ChangeLog } from "./cache/changes";
 import { Connection } from "./connection";
-import { Credits } from "./credits";
-import { Dispatcher, EXTRA_PROFILE, type DispatchContext } from "./dispatch";
-import { sendFlush } from "./flush";
-import { CallGate, DROPPED } from "./gate";
-import { BurstGuard } from "./guard";
+import { Credits } from "./credits/credits";
+import { Dispatcher, EXTRA_PROFILE, type DispatchContext } from "./plan/dispatch";
+import { sendFlush } from "./plan/flush";
+import { CallGate, DROPPED } from "./credits/gate";
+import { BurstGuard } from "./credits/guard";
 import { financialKey, profileKey } from "./keys";
-import { ListRequests, type ListSpec } from "./lists";
-import { CreditMeter } from "./meter";
+import { ListRequests, type ListSpec } from "./cells/lists";
+import { CreditMeter } from "./credits/meter";
 import { getValidBatchWindow, getValidEngineOptions, type EngineOptions, type ResolvedEngineOptions } from "./engine-options";
-import { oneCallGate, prefetch, type PrefetchOptions, type PrefetchReport } from "./prefetch";
-import { RequestQueue } from "./queue";
-import { estimateOf, freshnessOf, needsOf, type CellRequest, type Estimate, type Freshness, type Needs } from "./requests";
-import type { Want } from "./wants";
+import { oneCallGate, prefetch, type PrefetchOptions, type PrefetchReport } from "./plan/prefetch";
+import { RequestQueue } from "./cells/queue";
+import { estimateOf, freshnessOf, needsOf, type CellRequest, type Estimate, type Freshness, type Needs } from "./cells/requests";
+import type { Want } from "./cells/wants";
 import { YearPolicy } from "./years";
 
-export { BudgetReachedError } from "./gate";
+export { BudgetReachedError } from "./credits/gate";
 export type { EngineOptions } from "./engine-options";
-export { NOT_FOUND, type ReadOptions } from "./answers";
-export { listKey, type ListSpec } from "./lists";
-export type { PrefetchOptions, PrefetchReport } from "./prefetch";
-export type { CellRequest, Estimate, Freshness } from "./requests";
-export type { Change, WatchedField } from "./changes";
-export type { Budget, QuotaStop } from "./gate";
-export type { HeldBurst } from "./guard";
-export type { Credits } from "./credits";
-export type { Completion } from "./wants";
-export type { CacheProblem, CacheStats } from "./cache";
+export { NOT_FOUND, type ReadOptions } from "./cells/answers";
+export { listKey, type ListSpec } from "./cells/lists";
+export type { PrefetchOptions, PrefetchReport } from "./plan/prefetch";
+export type { CellRequest, Estimate, Freshness } from "./cells/requests";
+export type { Change, WatchedField } from "./cache/changes";
+export type { Budget, QuotaStop } from "./credits/gate";
+export type { HeldBurst } from "./credits/guard";
+export type { Credits } from "./credits/credits";
+export type { Completion } from "./cells/wants";
+export type { CacheProblem, CacheStats } from "./cache/cache";
 
 /** The settings a surface may change while the engine runs (configure()); a setting left out stays as it is. */
 export interface EngineSettings {

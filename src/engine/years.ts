@@ -1,6 +1,6 @@
 import type { PlanName } from "../api/types";
 import { LocalInputError, shownInput } from "./local-errors";
-import { PLANS } from "./subscription-plans";
+import { PLANS } from "./credits/subscription-plans";
 
 /** The first year the service could hold accounts for (companies registered since 1990). */
 export const EARLIEST_YEAR = 1990;

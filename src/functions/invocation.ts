@@ -5,7 +5,7 @@
  */
 import type { AbortListener, CancelSignal } from "../api/types";
 import type { FirmaEngine } from "../engine/engine";
-import type { Completion } from "../engine/wants";
+import type { Completion } from "../engine/cells/wants";
 import type { Lang } from "../shared/cells";
 import { getEngine, readyEngine } from "../shared/engine-instance";
 import { toCell } from "../shared/cells";

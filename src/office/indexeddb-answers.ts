@@ -6,8 +6,8 @@
  * KeyValueStore, so the engine's KvAnswerStore shards answers over it with the same LRU, byte cap,
  * read and write timeouts as over OfficeRuntime.storage (src/office/tiered-answers.ts joins the two).
  */
-import { withTimeout } from "../engine/answer-store";
-import type { KeyValueStore } from "../engine/store";
+import { withTimeout } from "../engine/cache/answer-store";
+import type { KeyValueStore } from "../engine/cache/store";
 
 export const IDB_NAME = "firma-answers";
 const OBJECTS = "shards";

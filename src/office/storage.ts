@@ -4,7 +4,7 @@
  * settings and the cache — never the workbook (the key is the user's secret, not the document's).
  * https://learn.microsoft.com/javascript/api/office-runtime/officeruntime.storage
  */
-import type { KeyValueStore } from "../engine/store";
+import type { KeyValueStore } from "../engine/cache/store";
 import { useAnswerStore } from "../shared/engine-instance";
 import { preferStore } from "../shared/settings";
 import { TieredAnswerStore } from "./tiered-answers";

@@ -7,8 +7,8 @@
  * OfficeRuntime.storage alone for the session and says so (a `tier` problem), never failing a save
  * or a load for it. docs/cache.md says which tier holds what on each platform.
  */
-import { KvAnswerStore, KvAnswerStoreOptions, StoreTimeoutError, StoreWriteError } from "../engine/answer-store";
-import type { AnswerChanges, AnswerStore, KeyValueStore, StoreNotice, StoredAnswer } from "../engine/store";
+import { KvAnswerStore, KvAnswerStoreOptions, StoreTimeoutError, StoreWriteError } from "../engine/cache/answer-store";
+import type { AnswerChanges, AnswerStore, KeyValueStore, StoreNotice, StoredAnswer } from "../engine/cache/store";
 import { t, type MessageKey, type Params } from "../shared/messages";
 import { browserEstimate, browserIndexedDb, capFromEstimate, IdbKeyValueStore, openAnswerDb } from "./indexeddb-answers";
 

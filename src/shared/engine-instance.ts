@@ -5,7 +5,7 @@
  * and queue through the module system.
  */
 import { FirmaEngine } from "../engine/engine";
-import { hasAnswerStore, type AnswerStore, type KeyValueStore, type KeyValueStoreWithAnswers } from "../engine/store";
+import { hasAnswerStore, type AnswerStore, type KeyValueStore, type KeyValueStoreWithAnswers } from "../engine/cache/store";
 import { getApiKey, getSettings, loadSettings, settingsStore } from "./settings";
 
 /** Makes the store of the add-in's answers over the settings' store (src/office: IndexedDB beside it); null: the engine's own. */

@@ -5,7 +5,7 @@
  */
 import type { FirmaEngine, ReadOptions } from "../engine/engine";
 import { kindOf } from "../engine/failures";
-import type { Completion } from "../engine/wants";
+import type { Completion } from "../engine/cells/wants";
 import { CellError, cellError, inputErrorCell, Lang, Matrix, toCellError } from "./cells";
 import { ErrorInput, UnreadableInput } from "./excel-values";
 import { t } from "./messages";

@@ -6,9 +6,9 @@
  * webpack runtime): what the pane saves, the next function call sees, without reading storage again.
  */
 import type { PlanName } from "../api/types";
-import { isPlanName } from "../engine/subscription-plans";
-import { MemoryStore, type KeyValueStore } from "../engine/store";
-import { withTimeout } from "../engine/answer-store";
+import { isPlanName } from "../engine/credits/subscription-plans";
+import { MemoryStore, type KeyValueStore } from "../engine/cache/store";
+import { withTimeout } from "../engine/cache/answer-store";
 import { BATCH_WINDOW, DEFAULT_GUARD_THRESHOLD, isBatchWindow, isGuardThreshold } from "../engine/engine-options";
 import type { Lang } from "./messages";
 

@@ -4,8 +4,8 @@
  * against their monthly credits; Enterprise has no limit.
  */
 import type { PlanName } from "../api/types";
-import type { UsageSnapshot } from "../engine/meter";
-import { PLANS } from "../engine/subscription-plans";
+import type { UsageSnapshot } from "../engine/credits/meter";
+import { PLANS } from "../engine/credits/subscription-plans";
 
 export interface MeterView {
   used: number;

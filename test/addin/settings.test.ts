@@ -2,7 +2,7 @@
  * The pane's settings module: where the key is kept, and that the pane and the functions (two
  * bundles in one runtime) see the same settings.
  */
-import type { KeyValueStore } from "../../src/engine/store";
+import type { KeyValueStore } from "../../src/engine/cache/store";
 import * as settings from "../../src/shared/settings";
 
 /** A store that records what was written. */

@@ -9,7 +9,7 @@ import { join } from "path";
 import { buildWorkbook } from "../fixtures/build-workbook";
 import { firma } from "../support/cli";
 import { FirmaEngine } from "../../src/engine/engine";
-import { MemoryStore } from "../../src/engine/store";
+import { MemoryStore } from "../../src/engine/cache/store";
 import { startSandbox, Sandbox } from "../../sandbox/server";
 import * as data from "../../sandbox/dataset";
 

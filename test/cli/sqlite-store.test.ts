@@ -9,7 +9,7 @@ import { join } from "path";
 import { firma } from "../support/cli";
 import { CacheStoreError, defaultCachePath, SqliteStore } from "../../src/cli/sqlite-cache";
 import { buildWorkbook, demoSpec } from "../fixtures/build-workbook";
-import { PersistentCache, TTL } from "../../src/engine/cache";
+import { PersistentCache, TTL } from "../../src/engine/cache/cache";
 import { startSandbox, Sandbox } from "../../sandbox/server";
 import { company, financialYear, sampleCuis, LATEST_YEAR } from "../../sandbox/dataset";
 

@@ -14,7 +14,7 @@ import { firma } from "../support/cli";
 import { refreshWorkbook, RefreshReport } from "../../src/cli/refresh";
 import { Workbook } from "../../src/cli/workbook";
 import { FirmaEngine } from "../../src/engine/engine";
-import { MemoryStore } from "../../src/engine/store";
+import { MemoryStore } from "../../src/engine/cache/store";
 import { startSandbox, Sandbox } from "../../sandbox/server";
 import * as data from "../../sandbox/dataset";
 

@@ -7,7 +7,7 @@
  * and no timer is involved: the batching window never closes here, the test flushes the queue itself.
  */
 import { FirmaEngine } from "../../src/engine/engine";
-import { MemoryStore } from "../../src/engine/store";
+import { MemoryStore } from "../../src/engine/cache/store";
 import { read } from "../support/engine-reads";
 import * as data from "../../sandbox/dataset";
 

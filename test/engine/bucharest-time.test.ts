@@ -10,7 +10,7 @@ import {
   bucharestTime,
   nextBucharestMidnight,
   nextBucharestMonth,
-} from "../../src/engine/bucharest-time";
+} from "../../src/engine/credits/bucharest-time";
 
 const intl = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Bucharest", year: "numeric", month: "2-digit", day: "2-digit" });
 const day = (t: number) => intl.format(t);

@@ -2,9 +2,9 @@
  * The cache as the user meets it: how many answers it keeps, what survives a reopened workbook, and
  * that a full or failing store is told, never silent. Records are the sandbox's own companies.
  */
-import { CacheProblem, PersistentCache, TTL } from "../../src/engine/cache";
-import { KvAnswerStore, KV_DEFAULT_MAX_BYTES } from "../../src/engine/answer-store";
-import { KeyValueStore, MemoryStore } from "../../src/engine/store";
+import { CacheProblem, PersistentCache, TTL } from "../../src/engine/cache/cache";
+import { KvAnswerStore, KV_DEFAULT_MAX_BYTES } from "../../src/engine/cache/answer-store";
+import { KeyValueStore, MemoryStore } from "../../src/engine/cache/store";
 import { company, financialYear, sampleCuis, LATEST_YEAR } from "../../sandbox/dataset";
 
 const DAY = 86_400_000;

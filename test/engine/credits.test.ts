@@ -6,7 +6,7 @@
  * whatever the queue; a full batch goes out without waiting for the timer.
  */
 import { CellRequest, FirmaEngine, EngineOptions } from "../../src/engine/engine";
-import { MemoryStore } from "../../src/engine/store";
+import { MemoryStore } from "../../src/engine/cache/store";
 import { read } from "../support/engine-reads";
 import { sandboxPerFile } from "../support/sandbox-per-file";
 import { engineFor } from "../support/engine";

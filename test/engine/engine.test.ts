@@ -4,7 +4,7 @@
 import { EngineOptions, NOT_FOUND } from "../../src/engine/engine";
 import { NotFoundError } from "../../src/api/errors";
 import { LocalInputError } from "../../src/engine/local-errors";
-import { MemoryStore } from "../../src/engine/store";
+import { MemoryStore } from "../../src/engine/cache/store";
 import { latestCompleteYear } from "../../src/engine/years";
 import { read } from "../support/engine-reads";
 import { sandboxPerFile } from "../support/sandbox-per-file";

@@ -1,8 +1,8 @@
-import { EntryMap } from "../../src/engine/entry-map";
+import { EntryMap } from "../../src/engine/cache/entry-map";
 import { answerNumber, answerNumberOf, financialKey, profileKey } from "../../src/engine/keys";
-import { entry } from "../../src/engine/lru-order";
-import { PersistentCache } from "../../src/engine/cache";
-import { MemoryStore } from "../../src/engine/store";
+import { entry } from "../../src/engine/cache/lru-order";
+import { PersistentCache } from "../../src/engine/cache/cache";
+import { MemoryStore } from "../../src/engine/cache/store";
 
 describe("a company's answers by number (entry-map.ts)", () => {
   test("every key profileKey and financialKey make has the number answerNumberOf gives, and no two share one", () => {

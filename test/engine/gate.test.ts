@@ -5,9 +5,9 @@
  * cell waits for any more is dropped unsent.
  */
 import type { CallRecord } from "../../src/api/types";
-import { bucharestDay, nextBucharestMidnight, nextBucharestMonth } from "../../src/engine/bucharest-time";
-import { CallGate, DROPPED } from "../../src/engine/gate";
-import { MemoryStore } from "../../src/engine/store";
+import { bucharestDay, nextBucharestMidnight, nextBucharestMonth } from "../../src/engine/credits/bucharest-time";
+import { CallGate, DROPPED } from "../../src/engine/credits/gate";
+import { MemoryStore } from "../../src/engine/cache/store";
 
 const rec = (over: Partial<CallRecord> = {}): CallRecord => ({
   endpoint: "batch",

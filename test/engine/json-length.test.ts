@@ -2,7 +2,7 @@
  * The cache's size estimate (lru-order.ts entrySize) and the store's rows read an answer's JSON bytes
  * without making the JSON: exactly the UTF-8 bytes of JSON.stringify.
  */
-import { jsonBytes } from "../../src/engine/json-length";
+import { jsonBytes } from "../../src/engine/cache/json-length";
 import * as data from "../../sandbox/dataset";
 
 const bytesOf = (v: unknown) => Buffer.byteLength(JSON.stringify(v));

@@ -4,7 +4,7 @@
  * of paying a call for it. Over real HTTP on loopback, against the sandbox's counters.
  */
 import { FirmaEngine } from "../../src/engine/engine";
-import { MemoryStore } from "../../src/engine/store";
+import { MemoryStore } from "../../src/engine/cache/store";
 import { read } from "../support/engine-reads";
 import { sandboxPerFile } from "../support/sandbox-per-file";
 import * as data from "../../sandbox/dataset";

@@ -6,7 +6,7 @@ import * as vm from "vm";
 import * as fs from "fs";
 import * as path from "path";
 import * as ts from "typescript";
-import { inNextTask } from "../../src/engine/next-task";
+import { inNextTask } from "../../src/engine/cells/next-task";
 
 test("inNextTask(v) settles with v after the tasks already queued (Node: setImmediate), not in the microtasks of this one", async () => {
   const order: string[] = [];
@@ -19,7 +19,7 @@ test("inNextTask(v) settles with v after the tasks already queued (Node: setImme
 });
 
 test("in a page without setImmediate it posts to a MessageChannel (no timer clamping), in order; with neither, setTimeout(0)", async () => {
-  const source = ts.transpileModule(fs.readFileSync(path.join(__dirname, "../../src/engine/next-task.ts"), "utf8"), {
+  const source = ts.transpileModule(fs.readFileSync(path.join(__dirname, "../../src/engine/cells/next-task.ts"), "utf8"), {
     compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2020 },
   }).outputText;
   const load = (globals: Record<string, unknown>) => {

@@ -7,11 +7,11 @@
 import * as chunk from "../../src/api/chunk";
 import * as cui from "../../src/api/cui";
 import { CellRequest, FirmaEngine } from "../../src/engine/engine";
-import * as estimate from "../../src/engine/estimate";
-import * as flush from "../../src/engine/flush";
-import * as planner from "../../src/engine/planner";
-import { MemoryStore } from "../../src/engine/store";
-import type { Want } from "../../src/engine/wants";
+import * as estimate from "../../src/engine/plan/estimate";
+import * as flush from "../../src/engine/plan/flush";
+import * as planner from "../../src/engine/plan/planner";
+import { MemoryStore } from "../../src/engine/cache/store";
+import type { Want } from "../../src/engine/cells/wants";
 import { sandboxPerFile } from "../support/sandbox-per-file";
 import { read } from "../support/engine-reads";
 import * as data from "../../sandbox/dataset";

@@ -3,7 +3,7 @@ import { FirmaEngine } from "../../src/engine/engine";
 import { BATCH_WINDOW, ENGINE_DEFAULTS, getValidEngineOptions, isBatchWindow, isGuardThreshold } from "../../src/engine/engine-options";
 import { parseGuardThreshold } from "../../src/shared/settings";
 import { parseSettingsForm } from "../../src/taskpane/pane/settings-form";
-import { MemoryStore } from "../../src/engine/store";
+import { MemoryStore } from "../../src/engine/cache/store";
 
 const base = { baseUrl: "http://127.0.0.1:1", apiKey: () => "k", store: new MemoryStore() };
 

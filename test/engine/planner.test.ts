@@ -1,5 +1,5 @@
 import { chunk } from "../../src/api/chunk";
-import { identificationCallCount, planFinancialBatches, planIdentification, yearsOf } from "../../src/engine/planner";
+import { identificationCallCount, planFinancialBatches, planIdentification, yearsOf } from "../../src/engine/plan/planner";
 
 const wants = (entries: [number, number[]][]) => new Map(entries.map(([c, ys]) => [c, new Set(ys)]));
 const cuis = (n: number, from = 1) => Array.from({ length: n }, (_, i) => from + i);

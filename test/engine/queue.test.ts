@@ -3,9 +3,9 @@
  * goes out (the quiet window, the longest wait, a full batch), what it holds, and what happens to
  * cancelled cells.
  */
-import { RequestQueue } from "../../src/engine/queue";
-import type { Want } from "../../src/engine/wants";
-import { settle } from "../../src/engine/wants";
+import { RequestQueue } from "../../src/engine/cells/queue";
+import type { Want } from "../../src/engine/cells/wants";
+import { settle } from "../../src/engine/cells/wants";
 
 function setup(windowMs = 40, maxWaitMs = 1000) {
   const flushes: Want[][] = [];

@@ -3,7 +3,7 @@
  * delay after the first, so that a fill whose answers keep arriving is not held up by a save of whole
  * shards every few hundred ms, and still saves every few seconds.
  */
-import { SaveTimer } from "../../src/engine/save-timer";
+import { SaveTimer } from "../../src/engine/cache/save-timer";
 
 beforeEach(() => jest.useFakeTimers());
 afterEach(() => jest.useRealTimers());

@@ -1,4 +1,4 @@
-import { turnClock } from "../../src/engine/turn-clock";
+import { turnClock } from "../../src/engine/cells/turn-clock";
 
 describe("turnClock", () => {
   afterEach(() => jest.restoreAllMocks());

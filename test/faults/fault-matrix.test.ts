@@ -11,7 +11,7 @@
  * The matrix is printed as a table at the end.
  */
 import { FirmaEngine } from "../../src/engine/engine";
-import { MemoryStore } from "../../src/engine/store";
+import { MemoryStore } from "../../src/engine/cache/store";
 import { startSandbox, Sandbox, FaultConfig } from "../../sandbox/server";
 import { datasetValue, drained, fill, minimumCalls, sheet, table, verdict, Verdict } from "./fill";
 

@@ -3,7 +3,7 @@
  * so that IFERROR and ISERROR around it see the error.
  */
 import { FirmaEngine } from "../../src/engine/engine";
-import { MemoryStore } from "../../src/engine/store";
+import { MemoryStore } from "../../src/engine/cache/store";
 import { evaluate } from "../../src/shared/evaluate";
 import { isCellError } from "../../src/shared/cells";
 import { startSandbox, Sandbox } from "../../sandbox/server";

@@ -4,7 +4,7 @@
  * % format.
  */
 import { FirmaEngine } from "../../src/engine/engine";
-import { MemoryStore } from "../../src/engine/store";
+import { MemoryStore } from "../../src/engine/cache/store";
 import { evaluate } from "../../src/shared/evaluate";
 import * as data from "../../sandbox/dataset";
 import { startSandbox, Sandbox } from "../../sandbox/server";

@@ -7,8 +7,8 @@
  * test/taskpane/indexeddb.browser.test.ts.
  */
 import { IDBFactory } from "fake-indexeddb";
-import { PersistentCache } from "../../src/engine/cache";
-import { MemoryStore, type AnswerChanges, type KeyValueStore, type StoredAnswer } from "../../src/engine/store";
+import { PersistentCache } from "../../src/engine/cache/cache";
+import { MemoryStore, type AnswerChanges, type KeyValueStore, type StoredAnswer } from "../../src/engine/cache/store";
 import { IdbKeyValueStore, openAnswerDb, capFromEstimate } from "../../src/office/indexeddb-answers";
 import { TieredAnswerStore, type TieredOptions } from "../../src/office/tiered-answers";
 

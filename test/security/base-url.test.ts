@@ -6,7 +6,7 @@
 import { FirmaClient } from "../../src/api";
 import { FirmaEngine } from "../../src/engine/engine";
 import { LocalInputError } from "../../src/engine/local-errors";
-import { MemoryStore } from "../../src/engine/store";
+import { MemoryStore } from "../../src/engine/cache/store";
 import { read } from "../support/engine-reads";
 import { ExcelStandIn, StandInError, StandInStorage } from "../support/excel-runtime";
 import { startSandbox, Sandbox } from "../../sandbox/server";

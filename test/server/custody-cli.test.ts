@@ -15,7 +15,7 @@ import { buildApp } from "../../src/server/app";
 import { openFirmStore } from "../../src/server/firm/open-store";
 import type { FirmStore } from "../../src/server/firm/firm-store";
 import { hashToken, newToken } from "../../src/server/firm/tokens";
-import { bucharestDay } from "../../src/engine/bucharest-time";
+import { bucharestDay } from "../../src/engine/credits/bucharest-time";
 import { firma } from "../support/cli";
 import { expectDemoValues } from "../support/demo-values";
 import { Workbook } from "../../src/cli/workbook";

@@ -14,7 +14,7 @@ import { buildApp } from "../../src/server/app";
 import { openFirmStore } from "../../src/server/firm/open-store";
 import type { FirmStore } from "../../src/server/firm/firm-store";
 import { hashToken, newToken } from "../../src/server/firm/tokens";
-import { bucharestDay } from "../../src/engine/bucharest-time";
+import { bucharestDay } from "../../src/engine/credits/bucharest-time";
 import { startSandbox, type Sandbox } from "../../sandbox/server";
 import * as data from "../../sandbox/dataset";
 import { postgresBinDir, startPostgres, type PostgresCluster } from "../support/postgres";

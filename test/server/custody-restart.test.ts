@@ -11,7 +11,7 @@ import * as os from "os";
 import * as path from "path";
 import { openFirmStore } from "../../src/server/firm/open-store";
 import { hashToken, newToken } from "../../src/server/firm/tokens";
-import { bucharestDay } from "../../src/engine/bucharest-time";
+import { bucharestDay } from "../../src/engine/credits/bucharest-time";
 import { startSandbox, type Sandbox } from "../../sandbox/server";
 import * as data from "../../sandbox/dataset";
 

@@ -10,7 +10,7 @@ import * as path from "path";
 import { main } from "../../src/server/firm/users-command";
 import { openFirmStore } from "../../src/server/firm/open-store";
 import { hashToken } from "../../src/server/firm/tokens";
-import { bucharestMonth } from "../../src/engine/bucharest-time";
+import { bucharestMonth } from "../../src/engine/credits/bucharest-time";
 import type { FirmStore } from "../../src/server/firm/firm-store";
 import { main as auditMain } from "../../src/server/firm/audit-command";
 import { postgresBinDir, startPostgres, type PostgresCluster } from "../support/postgres";

@@ -116,7 +116,7 @@ describe("the catalogs", () => {
 
 describe("the precise cause the engine knows reaches the cell, in the user's language", () => {
   const { FirmaEngine } = require("../../src/engine/engine") as typeof import("../../src/engine/engine");
-  const { MemoryStore } = require("../../src/engine/store") as typeof import("../../src/engine/store");
+  const { MemoryStore } = require("../../src/engine/cache/store") as typeof import("../../src/engine/cache/store");
   const { toCellError } = require("../../src/shared/cells") as typeof import("../../src/shared/cells");
   const { read } = require("../support/engine-reads") as typeof import("../support/engine-reads");
   let sent = 0;

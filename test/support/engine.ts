@@ -4,7 +4,7 @@
  * given, and what the sandbox counted for that key.
  */
 import { FirmaEngine, type EngineOptions } from "../../src/engine/engine";
-import { MemoryStore } from "../../src/engine/store";
+import { MemoryStore } from "../../src/engine/cache/store";
 import type { Sandbox } from "../../sandbox/server";
 
 export function engineFor(sb: Sandbox, key: string, options: Partial<EngineOptions> = {}) {

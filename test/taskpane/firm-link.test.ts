@@ -5,7 +5,7 @@
  */
 import { askFirm, FirmLink, firmMeUrl } from "../../src/taskpane/pane/firm";
 import { firmUsageView } from "../../src/taskpane/usage";
-import { MemoryStore } from "../../src/engine/store";
+import { MemoryStore } from "../../src/engine/cache/store";
 import { loadSettings, saveApiKey, useStore } from "../../src/shared/settings";
 
 const TOKEN = `firma_${"A".repeat(43)}`;

@@ -1,5 +1,5 @@
 /** The credit guard's setting: stored like the other settings, "off" kept apart from "not set". */
-import { MemoryStore } from "../../src/engine/store";
+import { MemoryStore } from "../../src/engine/cache/store";
 import * as settings from "../../src/shared/settings";
 
 describe("the credit guard's threshold", () => {

@@ -1,5 +1,5 @@
 /** What the Plan and usage part shows, from the meter's snapshot and the plan's limits. */
-import type { UsageSnapshot } from "../../src/engine/meter";
+import type { UsageSnapshot } from "../../src/engine/credits/meter";
 import { daysInMonth, needsConfirmation, usageView } from "../../src/taskpane/usage";
 
 function snap(over: Partial<UsageSnapshot> = {}): UsageSnapshot {

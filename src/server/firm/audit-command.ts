@@ -8,7 +8,7 @@
  */
 import { renameSync, rmSync, writeFileSync } from "fs";
 import { resolve } from "path";
-import { bucharestMidnight, bucharestMonth, bucharestTime } from "../../engine/bucharest-time";
+import { bucharestMidnight, bucharestMonth, bucharestTime } from "../../engine/credits/bucharest-time";
 import { csvDocument, type CsvValue } from "../../shared/csv";
 import { count, formatNumber, isMessageKey, t, type Lang } from "../../shared/messages/node";
 import * as kit from "./command-kit";

@@ -1,7 +1,7 @@
 /**
  * What `firma users` and `firma audit` share: the streams they write to, the language of their
  * messages, the one way they open the firm's database (`--database`, else DATABASE_URL, else the
- * default SQLite file), the exit codes. They count months and days in the Bucharest calendar (src/engine/bucharest-time.ts).
+ * default SQLite file), the exit codes. They count months and days in the Bucharest calendar (src/engine/credits/bucharest-time.ts).
  * A failure is one line from the catalogs on stderr (with --json, also an object on stdout), and an
  * exit code: 2 for what was typed wrong (nothing was asked of the database), 1 for the rest.
  */

@@ -14,7 +14,7 @@
  * Every /v4 request of a known person leaves one line in the audit trail.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { bucharestMonth } from "../../engine/bucharest-time";
+import { bucharestMonth } from "../../engine/credits/bucharest-time";
 import { t, type Lang, type MessageKey } from "../../shared/messages/node";
 import { MAX_QUERY_BYTES } from "../relay";
 import { accepts, candidates, parseRequest, render, wantKey, type Parsed, type Refusal, type Want } from "./request-wants";

@@ -8,7 +8,7 @@
  * memory, so two instances behind a load balancer behave as one.
  *
  * Times are milliseconds since the epoch; a period (`month`, `day`) is the Bucharest calendar's
- * ("2026-11", "2026-11-25"), where the service's counters turn over (src/engine/meter.ts).
+ * ("2026-11", "2026-11-25"), where the service's counters turn over (src/engine/credits/bucharest-time.ts).
  */
 
 /** A person of the firm. The token itself is never stored: only its SHA-256 (tokens.ts). */

@@ -1,13 +1,13 @@
 /**
  * The firm loader's calls: the queue's entries (one per want, with the people waiting for it) and the
  * calls that answer a flush of them with the fewest credits, planned as the engine plans
- * (src/engine/planner.ts): identification in batches of at most 100 per `include`, financial batches
+ * (src/engine/plan/planner.ts): identification in batches of at most 100 per `include`, financial batches
  * of at most 50 per year or range, one call per profile, one-year record, company range or list.
  */
 import { chunk } from "../../api/chunk";
 import { MAX_BATCH_IDENTIFICATION } from "../../api/client";
 import * as read from "../../api/reader";
-import { planFinancialBatches, yearsOf, type YearSpec } from "../../engine/planner";
+import { planFinancialBatches, yearsOf, type YearSpec } from "../../engine/plan/planner";
 import type { Want } from "./request-wants";
 import { CallFailure, failureOf, type UpstreamAnswer } from "./upstream";
 

@@ -20,9 +20,9 @@
  */
 import { randomUUID } from "node:crypto";
 import { MAX_BATCH_FINANCIAL, MAX_BATCH_IDENTIFICATION } from "../../api/client";
-import { limiter } from "../../engine/limiter";
+import { limiter } from "../../engine/credits/limiter";
 import { BATCH_WINDOW } from "../../engine/engine-options";
-import { bucharestDay, nextBucharestMidnight, nextBucharestMonth } from "../../engine/bucharest-time";
+import { bucharestDay, nextBucharestMidnight, nextBucharestMonth } from "../../engine/credits/bucharest-time";
 import { lifetime, wantKey, type Want } from "./request-wants";
 import { plan, type Call, type Entry, type Requester } from "./loader-calls";
 import type { FirmStore, StoredAnswer } from "./firm-store";

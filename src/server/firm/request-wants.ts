@@ -11,11 +11,11 @@
  *  - `list:<path>?<query>` a list (search, rankings, counties), or a financial answer without a year,
  *    kept whole as the service sent it.
  * `null` is "the service has nothing": an absent batch item, a 404. Lifetimes are the engine's
- * (src/engine/cache.ts TTL). Requests are checked here as the service checks them, so that a bad one is
+ * (src/engine/cache/cache.ts TTL). Requests are checked here as the service checks them, so that a bad one is
  * refused at no credit.
  */
-import { TTL } from "../../engine/cache";
-import { EXTRA_PROFILE } from "../../engine/dispatch";
+import { TTL } from "../../engine/cache/cache";
+import { EXTRA_PROFILE } from "../../engine/plan/dispatch";
 import { latestCompleteYear } from "../../engine/years";
 import { MAX_BATCH_FINANCIAL, MAX_BATCH_IDENTIFICATION } from "../../api/client";
 import type { MessageKey } from "../../shared/messages/node";
@@ -77,7 +77,7 @@ export function accepts(w: Want, key: string, body: unknown): boolean {
   return EXTRA_FINANCIAL.every((f) => (body as Obj)[f] !== undefined);
 }
 
-/** How long the answer under `key` stays fresh (src/engine/cache.ts TTL). */
+/** How long the answer under `key` stays fresh (src/engine/cache/cache.ts TTL). */
 export function lifetime(key: string, body: unknown, now: number): number {
   if (body === null) return TTL.notFound;
   const fin = /^fin[br]?:\d+:(\d+)$/.exec(key);

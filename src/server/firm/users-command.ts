@@ -8,7 +8,7 @@
  * Everything typed is checked before the database is opened, so a typing mistake writes nothing.
  */
 import { Option } from "commander";
-import { bucharestMonth, bucharestTime } from "../../engine/bucharest-time";
+import { bucharestMonth, bucharestTime } from "../../engine/credits/bucharest-time";
 import { count, formatNumber, t, type Lang } from "../../shared/messages/node";
 import {
   CommandFailure,

@@ -11,7 +11,7 @@
  */
 import type { PlanName } from "../../api/types";
 import { kindOf, type FailureKind } from "../../engine/failures";
-import { isPlanName } from "../../engine/subscription-plans";
+import { isPlanName } from "../../engine/credits/subscription-plans";
 import { getApiKey, getSettings, saveApiKey } from "../../shared/settings";
 import { count, formatNumber, t, type Lang, type TextKey } from "../i18n";
 import { isBusyValue, planRefresh } from "../refresh-plan";

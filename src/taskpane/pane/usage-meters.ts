@@ -7,7 +7,7 @@
  * engine's usage changes).
  */
 import type { FirmaEngine } from "../../engine/engine";
-import { isPlanName } from "../../engine/subscription-plans";
+import { isPlanName } from "../../engine/credits/subscription-plans";
 import { getSettings, saveSetting } from "../../shared/settings";
 import { count, formatNumber, t, type TextKey } from "../i18n";
 import type { PaneContext } from "./context";

@@ -8,8 +8,8 @@
  * service's behaviour is not known yet (capabilities.ts), every possible behaviour is costed and the
  * dearest one counts, with the probe the dispatcher makes to find out. Once it is known the count is exact.
  */
-import { FINANCIAL_FIELDS, type FinancialField } from "../api/types";
-import type { Capabilities } from "./capabilities";
+import { FINANCIAL_FIELDS, type FinancialField } from "../../api/types";
+import type { Capabilities } from "../capabilities";
 import {
   identificationCallCount,
   planFinancialBatches,

@@ -12,9 +12,9 @@
  * Identical requests share one want, also while it is in flight. A cancelled cell leaves its want;
  * a want no cell waits for is not sent.
  */
-import { AbortedError } from "../api/errors";
-import type { CancelSignal } from "../api/types";
-import { MAX_BATCH_IDENTIFICATION } from "../api/client";
+import { AbortedError } from "../../api/errors";
+import type { CancelSignal } from "../../api/types";
+import { MAX_BATCH_IDENTIFICATION } from "../../api/client";
 import type { Completion, Rec, Waiter, Want } from "./wants";
 
 export interface QueueOptions {

@@ -3,15 +3,15 @@
  * set of them needs: the answers the cache cannot give, what fetching them would cost at most, and
  * how old the answers behind them are.
  */
-import { parseCui } from "../api/cui";
-import { FINANCIAL_FIELDS, type FinancialField, type ProfileField } from "../api/types";
-import type { PersistentCache } from "./cache";
-import type { Capabilities } from "./capabilities";
-import { addFinancialWant, addProfileWant, emptyWants, upperBoundCalls, type WantSet } from "./estimate";
-import { financialKey, profileKey } from "./keys";
+import { parseCui } from "../../api/cui";
+import { FINANCIAL_FIELDS, type FinancialField, type ProfileField } from "../../api/types";
+import type { PersistentCache } from "../cache/cache";
+import type { Capabilities } from "../capabilities";
+import { addFinancialWant, addProfileWant, emptyWants, upperBoundCalls, type WantSet } from "../plan/estimate";
+import { financialKey, profileKey } from "../keys";
 import { listKey, type ListSpec } from "./lists";
 import type { Rec } from "./wants";
-import { yearsDown, type YearPolicy } from "./years";
+import { yearsDown, type YearPolicy } from "../years";
 
 export type CellRequest =
   | { kind: "profile"; cui: unknown; field: ProfileField }

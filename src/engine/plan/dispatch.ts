@@ -15,20 +15,20 @@
  * - An answer that names companies nobody asked for is ignored; one that gives a company twice
  *   with different data fails that company (a stale value covers it), never guesses.
  */
-import type { FirmaClient } from "../api";
-import { UNCHECKED } from "../api/client";
-import { ApiError, NotFoundError, ResponseShapeError } from "../api/errors";
-import { FINANCIAL_FIELDS, type BatchIdentificationItem, type FinancialYear, type FinancialYears } from "../api/types";
-import { TTL, type PersistentCache } from "./cache";
-import type { Capabilities } from "./capabilities";
-import type { ChangeLog } from "./changes";
+import type { FirmaClient } from "../../api/index";
+import { UNCHECKED } from "../../api/client";
+import { ApiError, NotFoundError, ResponseShapeError } from "../../api/errors";
+import { FINANCIAL_FIELDS, type BatchIdentificationItem, type FinancialYear, type FinancialYears } from "../../api/types";
+import { TTL, type PersistentCache } from "../cache/cache";
+import type { Capabilities } from "../capabilities";
+import type { ChangeLog } from "../cache/changes";
 import { afterIdentificationProbe, type WantsPlan } from "./estimate";
-import { DROPPED, type CallGate } from "./gate";
-import { financialKey } from "./keys";
+import { DROPPED, type CallGate } from "../credits/gate";
+import { financialKey } from "../keys";
 import { planFinancialBatches, yearsOf, type FinancialBatchCall, type YearSpec } from "./planner";
-import { inNextTask } from "./next-task";
-import { covers, fail, live, settle, type Rec, type Want } from "./wants";
-import type { YearPolicy } from "./years";
+import { inNextTask } from "../cells/next-task";
+import { covers, fail, live, settle, type Rec, type Want } from "../cells/wants";
+import type { YearPolicy } from "../years";
 
 export const EXTRA_PROFILE = ["judet", "localitate", "adresa", "caen_principal", "platitor_tva", "j_cod"] as const;
 

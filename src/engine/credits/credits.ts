@@ -4,8 +4,8 @@
  * the burst the credit guard holds. One object per engine over its meter, call gate and guard
  * (meter.ts, gate.ts, guard.ts), so that no surface reaches those parts.
  */
-import type { PlanName } from "../api/types";
-import type { PersistentCache } from "./cache";
+import type { PlanName } from "../../api/types";
+import type { PersistentCache } from "../cache/cache";
 import type { Budget, CallGate, QuotaStop } from "./gate";
 import type { BurstGuard, HeldBurst } from "./guard";
 import type { CreditMeter, UsageSnapshot } from "./meter";

@@ -8,18 +8,18 @@
  * service does (capabilities.ts), so the estimate of the rest is exact; the caller sees it before
  * the rest is sent (`onProbe`). The probe plus the rest never cost more than the upper bound.
  */
-import type { CancelSignal } from "../api/types";
-import type { PersistentCache } from "./cache";
-import type { Capabilities } from "./capabilities";
+import type { CancelSignal } from "../../api/types";
+import type { PersistentCache } from "../cache/cache";
+import type { Capabilities } from "../capabilities";
 import type { Dispatcher } from "./dispatch";
 import { planWants, wantsOf, type WantSet } from "./estimate";
-import { kindOf, type FailureKind } from "./failures";
-import { DROPPED, type CallGate } from "./gate";
-import { financialKey, profileKey } from "./keys";
-import { listKey, type ListRequests, type ListSpec } from "./lists";
+import { kindOf, type FailureKind } from "../failures";
+import { DROPPED, type CallGate } from "../credits/gate";
+import { financialKey, profileKey } from "../keys";
+import { listKey, type ListRequests, type ListSpec } from "../cells/lists";
 import { yearsOf } from "./planner";
-import type { CellRequest, Estimate, Needs } from "./requests";
-import type { Waiter, Want } from "./wants";
+import type { CellRequest, Estimate, Needs } from "../cells/requests";
+import type { Waiter, Want } from "../cells/wants";
 
 export interface PrefetchReport {
   /** Answers asked for, and of those, that failed (by error kind). */

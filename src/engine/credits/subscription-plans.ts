@@ -1,4 +1,4 @@
-import { isPlanName, type PlanName } from "../api/types";
+import { isPlanName, type PlanName } from "../../api/types";
 
 /** A plan's limits as the spec states them (`company-data-service-v4.md`, Limits). `null` = no limit. */
 export interface PlanLimits {

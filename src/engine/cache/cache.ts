@@ -1,8 +1,8 @@
 import { KvAnswerStore, KvAnswerStoreOptions, StoreTimeoutError, StoreWriteError } from "./answer-store";
 import { EntryMap } from "./entry-map";
-import { ENGINE_DEFAULTS } from "./engine-options";
+import { ENGINE_DEFAULTS } from "../engine-options";
 import { entry, Entry, entrySize, LruOrder } from "./lru-order";
-import { turnClock } from "./turn-clock";
+import { turnClock } from "../cells/turn-clock";
 import { SaveTimer } from "./save-timer";
 import { AnswerStore, hasAnswerStore, KeyValueStore, StoreNotice, StoredAnswer } from "./store";
 

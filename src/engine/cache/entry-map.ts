@@ -5,7 +5,7 @@
  * it cost more than the rest of a cached financial cell's read (a 15-character key, for every cell of
  * every recalculation).
  */
-import { answerNumber } from "./keys";
+import { answerNumber } from "../keys";
 import type { Entry } from "./lru-order";
 
 export class EntryMap {

@@ -4,17 +4,17 @@
  * lookup), the rest is queued for the service — or, where the cell may only read the cache, taken
  * stale, else as the last fetch's failure, else "not cached".
  */
-import { AbortedError, type NotFoundError } from "../api/errors";
-import { isValidCui, parseCui, type CuiFailure } from "../api/cui";
-import type { CancelSignal } from "../api/types";
-import type { PersistentCache } from "./cache";
-import { LocalInputError, shownInput, type MessageRef } from "./local-errors";
-import { failureHas } from "./failures";
-import { answerNumberOf, financialKey, profileKey } from "./keys";
+import { AbortedError, type NotFoundError } from "../../api/errors";
+import { isValidCui, parseCui, type CuiFailure } from "../../api/cui";
+import type { CancelSignal } from "../../api/types";
+import type { PersistentCache } from "../cache/cache";
+import { LocalInputError, shownInput, type MessageRef } from "../local-errors";
+import { failureHas } from "../failures";
+import { answerNumberOf, financialKey, profileKey } from "../keys";
 import type { RequestQueue } from "./queue";
 import { completeFailure } from "./queue";
 import { covers, notFound, type Completion, type Rec, type Want } from "./wants";
-import { yearsDown } from "./years";
+import { yearsDown } from "../years";
 
 /**
  * How one read may be answered. `cacheOnly`: from the cache (fresh, else stale) or "not cached",

@@ -7,8 +7,8 @@
  * less than `gapMs` apart. The pane's refresh and the CLI do not pass here: they show their
  * estimate and are confirmed before they start.
  */
-import { LocalInputError } from "./local-errors";
-import { getValidGuardThreshold } from "./engine-options";
+import { LocalInputError } from "../local-errors";
+import { getValidGuardThreshold } from "../engine-options";
 
 export interface HeldBurst {
   /** Credits the held cells would cost (an upper bound), and how many cells wait. */

@@ -2,12 +2,12 @@
  * A flush from the queue: the cells gathered in one quiet window are planned once (estimate.ts), the
  * credit guard counts that plan's calls, and the dispatcher sends that same plan.
  */
-import type { PersistentCache } from "./cache";
-import type { Capabilities } from "./capabilities";
+import type { PersistentCache } from "../cache/cache";
+import type { Capabilities } from "../capabilities";
 import type { Dispatcher } from "./dispatch";
 import { planWants } from "./estimate";
-import type { BurstGuard } from "./guard";
-import { fail, type Want } from "./wants";
+import type { BurstGuard } from "../credits/guard";
+import { fail, type Want } from "../cells/wants";
 
 export interface FlushContext {
   guard: BurstGuard;

@@ -3,9 +3,9 @@
  * the fields they need; identical cells share it, also while it is being fetched. Every waiter
  * settles exactly once (dataloader's rule: a failed batch rejects all its keys).
  */
-import { NotFoundError } from "../api/errors";
-import type { PersistentCache } from "./cache";
-import { failureHas } from "./failures";
+import { NotFoundError } from "../../api/errors";
+import type { PersistentCache } from "../cache/cache";
+import { failureHas } from "../failures";
 
 export type Rec = Record<string, unknown> & { cui: number };
 

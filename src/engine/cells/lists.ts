@@ -5,13 +5,13 @@
  * so the shared fetch has its own signal, aborted only when every caller has cancelled, and each
  * caller races its own signal — a cancelled caller never breaks the others.
  */
-import type { FirmaClient } from "../api";
-import { AbortedError, ApiError } from "../api/errors";
-import type { CancelSignal, County, RankingEntry, RankingListParams, RankingSummary, SearchItem, SearchParams } from "../api/types";
-import { TTL, type PersistentCache } from "./cache";
-import { LocalInputError } from "./local-errors";
-import { failureHas } from "./failures";
-import { COUNTIES_KEY, rankingKey, rankingsKey, searchKey } from "./keys";
+import type { FirmaClient } from "../../api/index";
+import { AbortedError, ApiError } from "../../api/errors";
+import type { CancelSignal, County, RankingEntry, RankingListParams, RankingSummary, SearchItem, SearchParams } from "../../api/types";
+import { TTL, type PersistentCache } from "../cache/cache";
+import { LocalInputError } from "../local-errors";
+import { failureHas } from "../failures";
+import { COUNTIES_KEY, rankingKey, rankingsKey, searchKey } from "../keys";
 
 /** A list request as the engine keys it (keys.ts): the estimate counts it 0 when it is cached. */
 export type ListSpec =

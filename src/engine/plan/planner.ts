@@ -2,8 +2,8 @@
  * Credit-minimal planning: which calls answer a set of wants with the fewest credits.
  * Pure functions, shared by the engine's fetches and by the cost estimates (pane, CLI --dry-run).
  */
-import { chunk } from "../api/chunk";
-import { MAX_BATCH_FINANCIAL, MAX_BATCH_IDENTIFICATION } from "../api/client";
+import { chunk } from "../../api/chunk";
+import { MAX_BATCH_FINANCIAL, MAX_BATCH_IDENTIFICATION } from "../../api/client";
 
 /** The years a financial batch asks for: one, or a range (the client's `an` / `anDeLa`–`anPana`). */
 export type YearSpec = { year: number } | { from: number; to: number };

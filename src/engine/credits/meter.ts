@@ -1,6 +1,6 @@
-import type { PlanName } from "../api/types";
+import type { PlanName } from "../../api/types";
 import { bucharestDay } from "./bucharest-time";
-import { KeyValueStore, readJson } from "./store";
+import { KeyValueStore, readJson } from "../cache/store";
 
 /** A short, non-reversible label for a key, so that counters never store the key itself. */
 export function keyFingerprint(key: string): string {

@@ -24,13 +24,13 @@
  * Attempts, retries included, are counted as the client reports them: charged unless refused
  * before charging (http.ts `mayHaveCharged`).
  */
-import { ApiError, CreditsExhaustedError, NetworkError, TimeoutError } from "../api/errors";
-import type { CallRecord, FirmLimit, PlanName } from "../api/types";
-import { LocalInputError } from "./local-errors";
-import { kindHas } from "./failures";
+import { ApiError, CreditsExhaustedError, NetworkError, TimeoutError } from "../../api/errors";
+import type { CallRecord, FirmLimit, PlanName } from "../../api/types";
+import { LocalInputError } from "../local-errors";
+import { kindHas } from "../failures";
 import { bucharestDay, nextBucharestMidnight, nextBucharestMonth } from "./bucharest-time";
 import type { CreditMeter } from "./meter";
-import { KeyValueStore, readJson } from "./store";
+import { KeyValueStore, readJson } from "../cache/store";
 import { PLANS } from "./subscription-plans";
 
 export interface QuotaStop {

@@ -290,10 +290,7 @@ function checkCui(cui: number): number {
 function checkBatch(cuis: readonly number[], max: number): number[] {
   if (!Array.isArray(cuis)) throw new TypeError("cuis: expected an array of CUIs");
   const list = unique(cuis).map(checkCui);
-  if (list.length > max)
-    throw new RangeError(
-      `Prea multe CUI-uri într-un lot: ${list.length} (maxim ${max}) / Too many CUIs in one batch: ${list.length} (at most ${max})`,
-    );
+  if (list.length > max) throw new RangeError(`Too many CUIs in one batch: ${list.length} (at most ${max})`);
   return list;
 }
 

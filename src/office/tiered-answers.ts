@@ -36,9 +36,9 @@ export interface TieredOptions {
 
 type Loaded = Awaited<ReturnType<AnswerStore["load"]>>;
 
-/** A notice in the catalog's words, Romanian then English (what PersistentCache's problems carry). */
+/** A notice: a short English line for developers and logs (as PersistentCache's problems carry); the pane says it in the user's language from `detail`. */
 function notice(kind: StoreNotice["kind"], key: MessageKey, params: Record<string, string | number>): StoreNotice {
-  return { kind, message: `${t("ro", key, params)} / ${t("en", key, params)}`, detail: { key, params } };
+  return { kind, message: t("en", key, params), detail: { key, params } };
 }
 
 function reasonOf(e: unknown): string {

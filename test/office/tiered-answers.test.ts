@@ -118,7 +118,7 @@ describe("the IndexedDB tier", () => {
     expect([...loaded.entries]).toHaveLength(5);
     expect(loaded.notices).toHaveLength(1);
     expect(loaded.notices?.[0]).toMatchObject({ kind: "read_failed", detail: { key: "cache.idb.unavailable" } });
-    expect(loaded.notices?.[0].message).toMatch(/SecurityError.*\/ The add-in's large storage \(IndexedDB\) cannot be used/);
+    expect(loaded.notices?.[0].message).toMatch(/^The add-in's large storage \(IndexedDB\) cannot be used \(SecurityError/);
     expect(s.tier).toBe("storage");
   });
 

@@ -211,10 +211,7 @@ export class CompanyAnswers {
     if (h && (fields === null || h.value === null || covers(h.value as Record<string, unknown>, fields))) return h.value;
     const e = perRequest ? undefined : this.ctx.failures.get(key);
     if (e !== undefined) throw e;
-    throw new LocalInputError(
-      "not_cached",
-      "Răspunsul nu e în cache și nu a fost cerut serviciului. / The answer is not cached and was not asked of the service.",
-    );
+    throw new LocalInputError("not_cached", "The answer is not cached and was not asked of the service.");
   }
 }
 

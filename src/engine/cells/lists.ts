@@ -74,12 +74,7 @@ export class ListRequests {
 
   ranking(slug: string, limit: number, signal?: CancelSignal, perRequest = false): Promise<RankingEntry[]> {
     if (typeof slug !== "string" || !/^[A-Za-z0-9][A-Za-z0-9_-]{0,119}$/.test(slug)) {
-      return Promise.reject(
-        new LocalInputError(
-          "invalid_slug",
-          "Identificator de top invalid: litere, cifre și cratime (vezi FIRMA.TOPURI). / Invalid ranking id: letters, digits and hyphens (see FIRMA.TOPURI).",
-        ),
-      );
+      return Promise.reject(new LocalInputError("invalid_slug", "Invalid ranking id: letters, digits and hyphens (see FIRMA.TOPURI)."));
     }
     if (!validLimit(limit)) return Promise.reject(limitError());
     return this.list(rankingKey(slug, limit), TTL.list, signal, perRequest, async (s) => {
@@ -127,11 +122,7 @@ export class ListRequests {
 }
 
 const validLimit = (limit: number) => Number.isInteger(limit) && limit >= 1 && limit <= 1000;
-const limitError = () =>
-  new LocalInputError(
-    "invalid_limit",
-    "Limita trebuie să fie un număr întreg între 1 și 1000. / The limit must be a whole number from 1 to 1000.",
-  );
+const limitError = () => new LocalInputError("invalid_limit", "The limit must be a whole number from 1 to 1000.");
 
 interface Shared {
   promise: Promise<unknown>;

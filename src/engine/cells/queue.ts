@@ -173,7 +173,7 @@ export class RequestQueue {
           for (const x of w.waiters) {
             if (x.settled) continue;
             x.settled = true;
-            x.reject(new Error(`FIRMA: cererea pentru ${w.key} nu a primit răspuns. / No answer for ${w.key}.`));
+            x.reject(new Error(`FIRMA: no answer for ${w.key}.`));
           }
         }
         this.running.delete(run);

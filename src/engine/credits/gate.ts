@@ -58,10 +58,7 @@ export interface Budget {
 /** A local refusal: the budget would be exceeded. Nothing was sent. */
 export class BudgetReachedError extends LocalInputError {
   constructor(limit: number) {
-    super(
-      "budget_reached",
-      `Bugetul de ${limit} credite al acestei actualizări s-a atins; valoarea anterioară a rămas. / This refresh's budget of ${limit} credits is reached; the previous value was kept.`,
-    );
+    super("budget_reached", `This refresh's budget of ${limit} credits is reached; the previous value was kept.`);
   }
 }
 

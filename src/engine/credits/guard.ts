@@ -21,7 +21,7 @@ export class GuardHeldError extends LocalInputError {
   constructor(threshold: number) {
     super(
       "guard_held",
-      `FIRMA a oprit calculul: aceste celule ar costa peste ${threshold} credite. Confirmați în panoul FIRMA pentru a le completa. / FIRMA held this calculation: these cells would cost more than ${threshold} credits. Confirm in the FIRMA pane to fill them.`,
+      `FIRMA held this calculation: these cells would cost more than ${threshold} credits. Confirm in the FIRMA pane to fill them.`,
     );
   }
 }

@@ -50,6 +50,19 @@ test("attempts in flight count against a budget, and refusals before charging (4
   expect(b.spent).toBe(0);
 });
 
+test("a budget closed while attempts are in flight counts them as spent: the service may still charge them", () => {
+  const g = gate();
+  const b = g.openBudget(5);
+  g.beforeCall("k");
+  g.afterCall("k", rec());
+  g.beforeCall("k"); // still in flight when the run stops waiting (a flush's deadline)
+  b.close();
+  expect(b.spent).toBe(2);
+  g.afterCall("k", rec()); // its answer comes later: not counted twice
+  b.close();
+  expect(b.spent).toBe(2);
+});
+
 test("a 429 stops the key until the next month on a paid plan, the next Bucharest midnight on Free, or Retry-After", () => {
   const t = Date.parse("2026-11-23T10:00:00Z");
   const paid = gate(() => t, "pro");

@@ -48,7 +48,12 @@ export interface QuotaStop {
 
 export interface Budget {
   readonly limit: number;
-  /** Attempts that may have been charged since the budget opened. */
+  /**
+   * Attempts that may have been charged since the budget opened. Once closed, it also counts the
+   * attempts still in flight then: the service may charge them after the budget stopped listening
+   * (a flush's deadline can end the wait before its request does), so what a refresh reports spent
+   * is never less than what the service charged.
+   */
   readonly spent: number;
   /** Attempts refused because the budget was reached. */
   readonly refused: number;
@@ -333,8 +338,12 @@ export class CallGate {
         return b.refused;
       },
       close: () => {
+        if (!b.open) return;
         b.open = false;
         this.budgets.delete(b);
+        // Attempts still in flight may yet be charged: counted now, since no afterCall reaches a closed budget.
+        b.spent += b.reserved;
+        b.reserved = 0;
       },
     };
   }

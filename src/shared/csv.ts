@@ -26,19 +26,6 @@ const TRIGGER = /^\ufeff*[=+\-@\t\r\0]/;
 /** Characters that make a field need quotes (RFC 4180, 2.6). */
 const NEEDS_QUOTES = /[",\r\n]/;
 
-/** True when a text would be read as a formula if a spreadsheet opened it as a CSV field. */
-export function isFormulaLike(text: string): boolean {
-  return TRIGGER.test(text);
-}
-
-/**
- * A text with a formula trigger first, made safe: the single quote a spreadsheet takes as "this is
- * text". Other texts are returned as they are.
- */
-export function neutralizeFormula(text: string): string {
-  return TRIGGER.test(text) ? `'${text}` : text;
-}
-
 /**
  * One field: a number as itself (finite; NaN and ±Infinity, which no spreadsheet reads as numbers,
  * as empty), a boolean as TRUE or FALSE, nothing as empty, a text neutralized when it would be a

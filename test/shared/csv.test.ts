@@ -3,7 +3,7 @@
  * spreadsheet would read as a formula (OWASP's CSV injection). Each trigger, numbers that start with a
  * sign, text that merely contains one, quotes, separators and line breaks, empty fields, a BOM.
  */
-import { csvDocument, csvField, csvRecord, isFormulaLike, neutralizeFormula } from "../../src/shared/csv";
+import { csvDocument, csvField, csvRecord } from "../../src/shared/csv";
 import { parseCsv } from "../support/csv";
 import { changesCsv } from "../../src/cli/refresh";
 import { auditCsv } from "../../src/server/firm/audit-command";
@@ -18,19 +18,17 @@ describe("a text that a spreadsheet would read as a formula", () => {
     ["carriage return", "\r=1+1", `"'\r=1+1"`],
     ["NUL", "\0=1+1", `"'\0=1+1"`],
   ])("begins with %s: a single quote first, inside quotes", (_name, text, field) => {
-    expect(isFormulaLike(text)).toBe(true);
     expect(csvField(text)).toBe(field);
     expect(parseCsv(field + "\r\n")).toEqual([["'" + text]]);
   });
 
   test("a byte-order mark in front of the trigger does not hide it (a reader drops the mark)", () => {
     expect(csvField("\ufeff=1+1")).toBe(`"'\ufeff=1+1"`);
-    expect(neutralizeFormula("\ufeff\ufeff-1")).toBe("'\ufeff\ufeff-1");
+    expect(csvField("\ufeff\ufeff-1")).toBe(`"'\ufeff\ufeff-1"`);
   });
 
   test("a text that merely contains a trigger, or begins with a space or a quote, is written as it is", () => {
     for (const text of ["SC A=B SRL", "ION-POPESCU SRL", "a@b.ro", "1+1", " =1+1", "'=1+1", "Str. Lungă nr. 5 - bl. A"]) {
-      expect(isFormulaLike(text)).toBe(false);
       expect(csvField(text)).toBe(text);
     }
   });

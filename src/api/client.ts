@@ -276,7 +276,8 @@ function checkKey(value: unknown, endpoint: EndpointName): string {
   if (!/^[\x21-\x7e]+$/.test(key))
     throw new InvalidKeyError({
       endpoint,
-      serviceMessage: "cheia conține caractere nepermise / the key has characters a header cannot carry",
+      serviceCode: "key_characters",
+      serviceMessage: "the key has characters a header cannot carry",
     });
   return key;
 }

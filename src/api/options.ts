@@ -177,7 +177,7 @@ export function getValidBaseUrl(value: unknown): string {
  * A refused address as its error message may show it: credentials, query and fragment left out, since
  * a user may have pasted a password or the API key there (the key never appears in a message).
  */
-function withoutSecrets(value: string): string {
+export function withoutSecrets(value: string): string {
   const cut = value
     .trim()
     .replace(/[?#].*$/s, "")
@@ -185,9 +185,24 @@ function withoutSecrets(value: string): string {
   return cut === value.trim() ? cut : `${cut} (rest hidden)`;
 }
 
-/** The TypeError that names a bad option, what it must be, and what it got (never a secret: see show()). */
-export function bad(name: string, expected: string, got: unknown): TypeError {
-  return new TypeError(`FIRMA: opțiunea "${name}" este invalidă / invalid option "${name}": expected ${expected}, got ${show(got)}`);
+/**
+ * A refused option: a developer's message in English naming the option, what it must be and what it
+ * got (never a secret: see show()), so that a surface that
+ * lets a user type the option (the CLI's --base-url) says it in the user's words.
+ */
+export class OptionError extends TypeError {
+  override readonly name = "OptionError";
+  constructor(
+    readonly option: string,
+    readonly expected: string,
+    got: unknown,
+  ) {
+    super(`FIRMA: invalid option "${option}": expected ${expected}, got ${show(got)}`);
+  }
+}
+
+export function bad(name: string, expected: string, got: unknown): OptionError {
+  return new OptionError(name, expected, got);
 }
 
 function show(value: unknown): string {

@@ -9,8 +9,10 @@ import { Command, CommanderError, InvalidArgumentError, Option } from "commander
 import { accessSync, constants, existsSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "fs";
 import { basename, dirname, extname, join, resolve } from "path";
 import { SingleBar } from "cli-progress";
+import { withoutSecrets } from "../api/options";
 import type { PlanName } from "../api/types";
 import { FirmaEngine } from "../engine/engine";
+import { LocalInputError } from "../engine/local-errors";
 import { isPlanName } from "../engine/credits/subscription-plans";
 import { KeyValueStore, MemoryStore } from "../engine/cache/store";
 import { FIRM_VARIANT } from "../shared/cells";
@@ -208,6 +210,7 @@ async function runRefresh(input: string, flags: RefreshFlags, io: Io): Promise<n
     );
     if (flags.maxAge !== undefined) engine.configure({ maxAgeMs: flags.maxAge * 86_400_000 });
   } catch (e) {
+    if (e instanceof LocalInputError && e.kind === "invalid_base_url") return fail(t.badUrl(withoutSecrets(String(baseUrl))));
     return fail((e as Error).message);
   }
 

@@ -39,6 +39,7 @@ function messages(l: Lang) {
   return {
     noKey: t(l, "cli.noKey"),
     noUrl: t(l, "cli.noUrl"),
+    badUrl: (url: string) => t(l, "cli.badUrl", { url }),
     sameFile: t(l, "cli.sameFile"),
     valuesInPlace: t(l, "cli.valuesInPlace"),
     /** Checked before any call: nothing spent. `option` names where the path came from. */

@@ -11,12 +11,6 @@ import { join, relative } from "path";
 const ROOT = join(__dirname, "..", "..");
 const FOLDERS = ["src/api", "src/engine", "src/office"];
 const ROMANIAN = /[ăâîșțşţĂÂÎȘȚŞŢ]/;
-/**
- * Shown to the user as they are, so both languages stay until a surface says them from a kind:
- * a bad option's message (`firma refresh` prints it for a refused --base-url), and the key's
- * characters a header cannot carry (firma serve's custody relays it as the service's words).
- */
-const SHOWN_AS_IS = ["src/api/options.ts: `FIRMA: opțiunea", 'src/api/client.ts: "cheia conține caractere nepermise'];
 const LITERAL = /"(?:[^"\\\n]|\\.)*"|`(?:[^`\\]|\\.)*`/g;
 
 function files(dir: string): string[] {
@@ -41,6 +35,5 @@ test("no message in src/api, src/engine or src/office is written in two language
   const found = FOLDERS.flatMap((f) => files(join(ROOT, f))).flatMap((file) =>
     twoLanguageLiterals(readFileSync(file, "utf8")).map((lit) => `${relative(ROOT, file)}: ${lit.slice(0, 80)}`),
   );
-  expect(found.filter((f) => !SHOWN_AS_IS.some((allowed) => f.startsWith(allowed)))).toEqual([]);
-  expect(found).toHaveLength(SHOWN_AS_IS.length); // an exception that is gone leaves the list
+  expect(found).toEqual([]);
 });

@@ -199,7 +199,8 @@ describe("firma refresh", () => {
     writeFileSync(f, portfolio(5));
     const r = await firma(["refresh", f, "--key", "demo-pro", "--base-url", "http://api.example.com", "--no-cache"]);
     expect(r.code).toBe(1);
-    expect(r.err).toMatch(/https/);
+    expect(r.err).toMatch(/Adresa serviciului http:\/\/api\.example\.com\/? nu este validă: folosiți https/);
+    expect(r.err).not.toMatch(/invalid option/);
   });
 
   const soffice = hasSoffice();

@@ -61,6 +61,8 @@ export const nodeRo = {
     "Lipsește cheia API. Dați-o cu --key sau în variabila FIRMA_API_KEY; o cheie se generează din contul dvs. Company Data Service, după înregistrare. Pentru o încercare fără cont: npm run sandbox, apoi --key demo-pro --base-url http://127.0.0.1:3001",
   "cli.noUrl":
     "Lipsește adresa serviciului. Dați-o cu --base-url sau în variabila FIRMA_BASE_URL (adresa Company Data Service API v4, https://…). Pentru o încercare locală: npm run sandbox și --base-url http://127.0.0.1:3001",
+  "cli.badUrl":
+    "Adresa serviciului {url} nu este validă: folosiți https://… (http doar pe acest calculator: 127.0.0.1, localhost, [::1]), fără utilizator, parolă, „?” sau „#”. Nu s-a cheltuit nimic.",
   "cli.sameFile": "Fișierul de ieșire ar fi chiar cel de intrare: folosiți --in-place dacă asta doriți.",
   "cli.valuesInPlace": "--values-only scrie o copie fără formule: nu se poate folosi cu --in-place (formulele originalului s-ar pierde).",
   "cli.unwritable": "Nu se poate scrie rezultatul în {path} ({why}); nu s-a cheltuit nimic. Alegeți alt loc cu {option}.",

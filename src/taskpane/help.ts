@@ -2,7 +2,8 @@
  * The Help part of the pane: every FIRMA function with its parameters and an example, in the pane's
  * language: the function and parameter names Excel shows in that language (the one table,
  * src/shared/function-names.ts), and the list separator of that language's Excel — ";" in Romanian, where
- * "," is the decimal separator, "," in English. The descriptions are that table's too: the words Excel shows.
+ * "," is the decimal separator, "," in English. The descriptions, the function's and each parameter's, are
+ * that table's too: the words Excel shows.
  * test/taskpane/help.test.ts checks this list against the functions the add-in registers.
  */
 import { FUNCTION_TEXTS } from "../shared/function-names";
@@ -120,7 +121,22 @@ export function renderHelp(container: HTMLElement, lang: Lang): void {
       p.append(l, c);
       return p;
     };
-    dd.append(desc, line("help.syntax", syntaxOf(f, lang), "help-syntax"), line("help.example", shown.example, "help-example"));
+    dd.append(desc, line("help.syntax", syntaxOf(f, lang), "help-syntax"));
+    // What each parameter takes (CAMP's field names, ISTORIC's default figure): the words Excel shows beside the argument.
+    const described = FUNCTION_TEXTS[f.name].parameters.filter((p) => p.description[lang]);
+    if (described.length > 0) {
+      const params = doc.createElement("ul");
+      params.className = "help-params";
+      for (const p of described) {
+        const li = doc.createElement("li");
+        const c = doc.createElement("code");
+        c.textContent = p.name[lang];
+        li.append(c, ` ${p.description[lang]}`);
+        params.append(li);
+      }
+      dd.append(params);
+    }
+    dd.append(line("help.example", shown.example, "help-example"));
     list.append(dt, dd);
   }
   container.append(list);

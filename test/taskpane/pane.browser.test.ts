@@ -1115,6 +1115,11 @@ withChromium("the task pane in a browser", () => {
       expect(s.text!.length).toBeGreaterThan(10);
     }
     expect(await page.isVisible("#help-DENUMIRE")).toBe(true);
+    // What each argument takes: CAMP's field names, ISTORIC's default figure, FISA's dot for a card's field
+    const params = (fn: string) => page.$$eval(`#help-list dd[data-fn="${fn}"] .help-params li`, (lis) => lis.map((li) => li.textContent));
+    expect((await params("CAMP")).join("\n")).toMatch(/^camp Numele câmpului: .*numar_angajati/m);
+    expect((await params("ISTORIC")).join("\n")).toMatch(/^indicator cifra_afaceri \(implicit\)/m);
+    expect(await text(page, '#help-list dd[data-fn="FISA"] p')).toMatch(/=A1\.Stare/);
     await context.close();
 
     // In English: the names an English Excel shows (functions-en.json), with its separator

@@ -155,3 +155,23 @@ describe("the client trusts what the engine checked", () => {
     expect(charged()).toBe(3);
   });
 });
+
+describe("a refused financial history updates the plan in one place (afterHistoryRefusal)", () => {
+  const call = { cuis: [18, 26], years: { from: 2016, to: 2024 } } as unknown as Parameters<typeof estimate.afterHistoryRefusal>[0];
+  const wants = [18, 26].flatMap((cui) => [2016, 2019, 2023, 2024].map((year) => ({ cui, year })));
+
+  test("with the plan's oldest year known: older years are refused, the rest planned again in as few calls", () => {
+    const { outside, calls } = estimate.afterHistoryRefusal(call, wants, 2020);
+    expect(outside.map((w) => w.year).sort()).toEqual([2016, 2016, 2019, 2019]);
+    const asked = calls.flatMap((c) => c.cuis.flatMap((cui) => planner.yearsOf(c.years).map((y) => `${cui}:${y}`)));
+    expect(asked.sort()).toEqual(["18:2023", "18:2024", "26:2023", "26:2024"]);
+    expect(calls).toHaveLength(1); // both companies, one range: one credit
+  });
+
+  test("with the plan still unknown: year by year, so that only the refused years fail", () => {
+    const years = { from: 2022, to: 2024 } as unknown as typeof call.years;
+    const { outside, calls } = estimate.afterHistoryRefusal({ ...call, years }, wants, null);
+    expect(outside).toEqual([]);
+    expect(calls.map((c) => planner.yearsOf(c.years))).toEqual([[2024], [2023], [2022]]); // latest first, as the range was
+  });
+});

@@ -3,7 +3,7 @@
  * credits-spent stop), their answers matched to the wants by CUI and year — never by position —
  * and stored in the cache. It sends the plan it is handed (estimate.ts, planWants: the one the credit
  * guard counted) and plans nothing itself, but for what a call's answer shows: the identification
- * probe's outcome updates the plan (afterIdentificationProbe), a refused history is planned again.
+ * probe's outcome and a refused history update the plan (afterIdentificationProbe, afterHistoryRefusal).
  *
  * - The client is called through its unchecked entry (client.ts, UNCHECKED): the engine checked each
  *   CUI and year where a cell gave it, and its batches hold distinct CUIs, never too many.
@@ -22,10 +22,10 @@ import { FINANCIAL_FIELDS, type BatchIdentificationItem, type FinancialYear, typ
 import { TTL, type PersistentCache } from "../cache/cache";
 import type { Capabilities } from "../capabilities";
 import type { ChangeLog } from "../cache/changes";
-import { afterIdentificationProbe, type WantsPlan } from "./estimate";
+import { afterHistoryRefusal, afterIdentificationProbe, type WantsPlan } from "./estimate";
 import { DROPPED, type CallGate } from "../credits/gate";
 import { financialKey } from "../keys";
-import { planFinancialBatches, yearsOf, type FinancialBatchCall, type YearSpec } from "./planner";
+import { yearsOf, type FinancialBatchCall, type YearSpec } from "./planner";
 import { inNextTask } from "../cells/next-task";
 import { covers, fail, live, settle, type Rec, type Want } from "../cells/wants";
 import type { YearPolicy } from "../years";
@@ -185,21 +185,15 @@ export class Dispatcher {
         );
       } catch (e) {
         if (e instanceof ApiError && e.kind === "plan_history" && years.length > 1) {
-          // Planned before the plan was known (O15). The refusal told us the plan (X-Plan, O23)
-          // and cost nothing: refuse the years outside it locally and plan the rest again;
-          // if the plan is still unknown, go year by year so that only the refused years fail.
-          const oldest = this.ctx.years.oldest();
-          const again = new Map<number, Set<number>>();
-          for (const w of group) {
-            if (oldest !== null && w.year < oldest) {
-              try {
-                this.ctx.years.check(w.year);
-              } catch (local) {
-                this.fail(w, local);
-              }
-            } else (again.get(w.cui) ?? again.set(w.cui, new Set()).get(w.cui)!).add(w.year);
+          // Planned before the plan was known: the refusal updates the plan (estimate.ts).
+          const { outside, calls } = afterHistoryRefusal(call, group, this.ctx.years.oldest());
+          for (const w of outside) {
+            try {
+              this.ctx.years.check(w.year);
+            } catch (local) {
+              this.fail(w, local);
+            }
           }
-          const calls = oldest === null ? years.map((year) => ({ cuis: call.cuis, years: { year } })) : planFinancialBatches(again);
           for (const next of calls) await runBatch(next);
           return;
         }

@@ -1,8 +1,9 @@
 /**
  * The plan of a set of wants: the calls that answer them (planner.ts's batches), and what they cost
  * at most. A flush is planned here once (flush.ts): the credit guard counts this plan's calls and the
- * dispatcher sends its batches as they are; the identification probe's outcome updates it in one place
- * (afterIdentificationProbe). The estimates (pane, CLI --dry-run) count the same plan.
+ * dispatcher sends its batches as they are; what an answer shows updates it here, each in one place:
+ * the identification probe's outcome (afterIdentificationProbe), a refused financial history
+ * (afterHistoryRefusal). The estimates (pane, CLI --dry-run) count the same plan.
  *
  * The count is an upper bound (`spent ≤ estimate`, on first contact with any service): where the
  * service's behaviour is not known yet (capabilities.ts), every possible behaviour is costed and the
@@ -16,6 +17,7 @@ import {
   planIdentification,
   type FinancialBatchCall,
   type IdentificationCall,
+  yearsOf as yearsOfCall,
 } from "./planner";
 
 /** What batch items carry for certain (the documentation's fields). */
@@ -162,4 +164,25 @@ export function afterIdentificationProbe(plan: WantsPlan, open: Iterable<Planned
   const extra: number[] = [];
   for (const w of open) (needsExtra(w.fields) ? extra : basic).push(w.cui);
   return (plan.identification = planIdentification(basic, extra, caps.include));
+}
+
+/**
+ * A batch financial call refused for the plan's history (O15), in the plan, the one place it is
+ * applied: the refusal told the plan (X-Plan, O23) and cost nothing. Years older than `oldest` (the
+ * plan's oldest year, null while unknown) are refused locally; the rest are planned again, or year by
+ * year while the plan is still unknown, so that only the refused years fail.
+ */
+export function afterHistoryRefusal<W extends { cui: number; year: number }>(
+  call: FinancialBatchCall,
+  wants: readonly W[],
+  oldest: number | null,
+): { outside: W[]; calls: FinancialBatchCall[] } {
+  if (oldest === null) return { outside: [], calls: yearsOfCall(call.years).map((year) => ({ cuis: call.cuis, years: { year } })) };
+  const outside: W[] = [];
+  const again = new Map<number, Set<number>>();
+  for (const w of wants) {
+    if (w.year < oldest) outside.push(w);
+    else (again.get(w.cui) ?? again.set(w.cui, new Set()).get(w.cui)!).add(w.year);
+  }
+  return { outside, calls: planFinancialBatches(again) };
 }

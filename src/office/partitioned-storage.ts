@@ -10,7 +10,11 @@ import type { KeyValueStore } from "../engine/cache/store";
 
 export function partitionedLocalStorage(ls: Storage, partitionKey: () => Promise<string | undefined>): KeyValueStore {
   let prefix: Promise<string> | null = null;
-  const keyOf = async (key: string) => (await (prefix ??= partitionKey().then((p) => p ?? "", () => ""))) + key;
+  const keyOf = async (key: string) =>
+    (await (prefix ??= partitionKey().then(
+      (p) => p ?? "",
+      () => "",
+    ))) + key;
   return {
     getItem: async (key) => ls.getItem(await keyOf(key)),
     setItem: async (key, value) => ls.setItem(await keyOf(key), value),

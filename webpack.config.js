@@ -21,7 +21,7 @@ const CopyWebpackPlugin = require("copy-webpack-plugin");
 const CustomFunctionsMetadataPlugin = require("custom-functions-metadata-plugin");
 const HtmlWebpackPlugin = require("html-webpack-plugin");
 const { LocalizeFunctionsMetadataPlugin } = require("./scripts/localize-functions");
-const { contentHash, contentSecurityPolicy, deploymentOf, manifestFor } = require("./scripts/deployment");
+const { contentHash, contentSecurityPolicy, deploymentOf, manifestFor, manifestVersion } = require("./scripts/deployment");
 const { version } = require("./package.json");
 
 const officeJsCdn = "https://appsforoffice.microsoft.com/lib/1/hosted/office.js";
@@ -56,6 +56,8 @@ const HASHED = ["runtime.js", "shared.js", "functions.js", "taskpane.js", "funct
 class DeploymentPlugin {
   constructor(deployment) {
     this.deployment = deployment;
+    // Checked when the build starts: a version that could already be published stops it (deployment.js).
+    this.manifestVersion = manifestVersion(version, process.env, deployment);
   }
   apply(compiler) {
     const { Compilation, sources } = compiler.webpack;
@@ -64,8 +66,8 @@ class DeploymentPlugin {
       compilation.hooks.processAssets.tap({ name: "DeploymentPlugin", stage: Compilation.PROCESS_ASSETS_STAGE_REPORT }, () => {
         const parts = HASHED.map((f) => compilation.getAsset(f)).filter(Boolean).map((a) => a.source.buffer());
         const source = require("fs").readFileSync(path.resolve(__dirname, "manifest.xml"), "utf8");
-        compilation.emitAsset("manifest.xml", new sources.RawSource(manifestFor(source, this.deployment, version, contentHash(parts))));
-        const build = { addinUrl: this.deployment.addinUrl, serviceUrl: this.deployment.serviceUrl, version };
+        compilation.emitAsset("manifest.xml", new sources.RawSource(manifestFor(source, this.deployment, this.manifestVersion, contentHash(parts))));
+        const build = { addinUrl: this.deployment.addinUrl, serviceUrl: this.deployment.serviceUrl, version, manifestVersion: this.manifestVersion };
         compilation.emitAsset("firma-build.json", new sources.RawSource(`${JSON.stringify(build, null, 2)}\n`));
       });
     });

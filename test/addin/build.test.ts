@@ -130,7 +130,7 @@ describe("development and production differ where they should", () => {
     const devManifest = read(dev, "manifest.xml");
     // the repository's manifest, less its developer comments, with package.json's version
     const source = fs.readFileSync(path.join(ROOT, "manifest.xml"), "utf8").replace(/<!--[\s\S]*?-->\n?/g, "");
-    expect(devManifest.replace(/\?v=[0-9a-f]{12}/g, "")).toBe(source.replace(/<Version>[^<]*</, `<Version>${version}.0<`));
+    expect(devManifest.replace(/\?v=[0-9a-f]{12}/g, "")).toBe(source.replace(/<Version>[^<]*</, `<Version>${version}.7<`));
     expect(devManifest).toMatch(/functions\.json\?v=[0-9a-f]{12}"/);
   });
 
@@ -151,16 +151,16 @@ describe("development and production differ where they should", () => {
     }
   });
 
-  test("production: the manifest's <Version> is package.json's, its functions' URLs carry the content hash, and it fits the XSD", () => {
+  test("production: the manifest's <Version> is package.json's and the build number, its functions' URLs carry the content hash, and it fits the XSD", () => {
     const manifest = read(prod, "manifest.xml");
-    expect(manifest).toContain(`<Version>${version}.0</Version>`);
+    expect(manifest).toContain(`<Version>${version}.7</Version>`); // FIRMA_BUILD_NUMBER=7 (test/support/builds.js)
     const hashes = [...manifest.matchAll(/(?:functions\.js|functions(?:-en)?\.json|taskpane\.html)\?v=([0-9a-f]{12})"/g)].map((m) => m[1]);
     expect(hashes.length).toBeGreaterThanOrEqual(4);
     expect(new Set(hashes).size).toBe(1);
     expect(hashes[0]).not.toBe(/\?v=([0-9a-f]{12})/.exec(read(dev, "manifest.xml"))![1]); // other content, other hash
     expect(manifest).toContain(`<SupportUrl DefaultValue="${ADDIN_URL}"/>`);
     if (fs.existsSync(MANIFEST_XSD)) expect(validateManifest(path.join(prod, "manifest.xml"))).toMatchObject({ status: "valid" });
-    expect(JSON.parse(read(prod, "firma-build.json"))).toEqual({ addinUrl: ADDIN_URL, serviceUrl: "", version });
+    expect(JSON.parse(read(prod, "firma-build.json"))).toEqual({ addinUrl: ADDIN_URL, serviceUrl: "", version, manifestVersion: `${version}.7` });
   });
 
   test("production ships no copy of office.js and its page carries a Content-Security-Policy as strict as office.js allows", () => {

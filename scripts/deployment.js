@@ -106,13 +106,16 @@ function manifestVersion(version, env, d, git = gitState()) {
   const three = `${version.split("-")[0]}.0.0`.split(".").slice(0, 3).join(".");
   if (env.FIRMA_BUILD_NUMBER !== undefined && env.FIRMA_BUILD_NUMBER !== "") {
     const n = String(env.FIRMA_BUILD_NUMBER).trim();
-    if (!/^\d{1,5}$/.test(n)) throw new DeploymentError(`FIRMA_BUILD_NUMBER must be a whole number from 0 to 99999 (the manifest's <Version> part), not "${n}"`);
+    if (!/^\d{1,5}$/.test(n))
+      throw new DeploymentError(`FIRMA_BUILD_NUMBER must be a whole number from 0 to 99999 (the manifest's <Version> part), not "${n}"`);
     return `${three}.${Number(n)}`;
   }
   const local = !d.addinUrl || isLoopbackUrl(d.addinUrl);
   const commits = git.commits();
   if (!local && commits === null)
-    throw new DeploymentError("FIRMA_BUILD_NUMBER is not set and this is not a git checkout: set it, higher than the last published build (docs/deploy.md)");
+    throw new DeploymentError(
+      "FIRMA_BUILD_NUMBER is not set and this is not a git checkout: set it, higher than the last published build (docs/deploy.md)",
+    );
   if (!local && git.dirty())
     throw new DeploymentError(
       "FIRMA_BUILD_NUMBER is not set and the checkout has uncommitted changes: commit them (the build number is the commit count) or set FIRMA_BUILD_NUMBER (docs/deploy.md)",
@@ -135,7 +138,9 @@ function gitState(cwd = path.resolve(__dirname, "..")) {
       const out = git(["rev-list", "--count", "HEAD"]);
       return out === null ? null : Number(out);
     },
-    dirty: () => (git(["status", "--porcelain", "--", "src", "assets", "manifest.xml", "package.json", "package-lock.json", "webpack.config.js"]) ?? "") !== "",
+    dirty: () =>
+      (git(["status", "--porcelain", "--", "src", "assets", "manifest.xml", "package.json", "package-lock.json", "webpack.config.js"]) ??
+        "") !== "",
   };
 }
 

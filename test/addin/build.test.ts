@@ -160,7 +160,12 @@ describe("development and production differ where they should", () => {
     expect(hashes[0]).not.toBe(/\?v=([0-9a-f]{12})/.exec(read(dev, "manifest.xml"))![1]); // other content, other hash
     expect(manifest).toContain(`<SupportUrl DefaultValue="${ADDIN_URL}"/>`);
     if (fs.existsSync(MANIFEST_XSD)) expect(validateManifest(path.join(prod, "manifest.xml"))).toMatchObject({ status: "valid" });
-    expect(JSON.parse(read(prod, "firma-build.json"))).toEqual({ addinUrl: ADDIN_URL, serviceUrl: "", version, manifestVersion: `${version}.7` });
+    expect(JSON.parse(read(prod, "firma-build.json"))).toEqual({
+      addinUrl: ADDIN_URL,
+      serviceUrl: "",
+      version,
+      manifestVersion: `${version}.7`,
+    });
   });
 
   test("production ships no copy of office.js and its page carries a Content-Security-Policy as strict as office.js allows", () => {

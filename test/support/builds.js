@@ -33,7 +33,10 @@ const BUILD_NUMBER = "7";
 const KINDS = {
   local: { mode: "production", env: { FIRMA_ADDIN_URL: "https://localhost:3000/", FIRMA_BUILD_NUMBER: BUILD_NUMBER } },
   dev: { mode: "development", env: { FIRMA_BUILD_NUMBER: BUILD_NUMBER } },
-  deploy: { mode: "production", env: { FIRMA_ADDIN_URL: DEPLOY_URL, FIRMA_SERVICE_URL: "", FIRMA_SUPPORT_URL: "", FIRMA_BUILD_NUMBER: BUILD_NUMBER } },
+  deploy: {
+    mode: "production",
+    env: { FIRMA_ADDIN_URL: DEPLOY_URL, FIRMA_SERVICE_URL: "", FIRMA_SUPPORT_URL: "", FIRMA_BUILD_NUMBER: BUILD_NUMBER },
+  },
 };
 
 /** What webpack reads: a change to any of these makes a new build. */

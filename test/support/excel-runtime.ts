@@ -60,7 +60,7 @@ export interface StandInOptions {
   /**
    * Refuse a cancelable function whose result is a matrix, the stricter reading of custom-functions-web-reqs
    * ("Only asynchronous custom functions which return one value can use the @cancelable JSDoc tag"; see
-   * excel-rules.ts optionProblems). Off by default: the page says it of streaming functions. @default false
+   * excel/rules.ts optionProblems). Off by default: the page says it of streaming functions. @default false
    */
   cancelableReturnsOneValue?: boolean;
 }

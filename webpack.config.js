@@ -99,6 +99,11 @@ module.exports = async (env, options) => {
     output: {
       path: path.resolve(__dirname, "dist"),
       clean: true,
+      // Chunks loaded when first needed (name matching, src/engine/match/lazy.ts) sit beside the page that
+      // loads the scripts (taskpane.html): a relative address, without the runtime's guess of its own.
+      publicPath: "",
+      // Their names carry their content's hash: a new version is never served from a stale cache.
+      chunkFilename: "[name].[contenthash:8].js",
     },
     resolve: {
       extensions: [".ts", ".js"],
@@ -118,6 +123,9 @@ module.exports = async (env, options) => {
     },
     module: {
       rules: [
+        // Name matching's pure modules: engine.ts re-exports two of their functions for the surfaces;
+        // side-effect free, they stay out of the startup scripts unless a surface uses them (match/lazy.ts).
+        { test: /src[\\/]engine[\\/]match[\\/](normalize|counties|classify|queries|types)\.ts$/, sideEffects: false },
         {
           test: /\.ts$/,
           exclude: /node_modules/,

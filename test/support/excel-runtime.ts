@@ -131,6 +131,9 @@ export class ExcelStandIn {
       queueMicrotask,
       console,
       Intl,
+      // Chunks the bundle loads when first needed (webpack's script loader: a script element added to
+      // the head), as a page loads them: read from the build and run in this runtime, then onload.
+      document: chunkLoader(dist, () => this.context),
     };
     const sets = options.requirementSets;
     const office = sets && {
@@ -206,4 +209,30 @@ export class ExcelStandIn {
     await cancelled;
     return result;
   }
+}
+
+/** The little of `document` webpack's script loader uses, loading its chunks from `dist` into the runtime. */
+function chunkLoader(dist: string, context: () => vm.Context) {
+  interface Script {
+    src?: string;
+    onload?: ((e: unknown) => void) | null;
+    onerror?: ((e: unknown) => void) | null;
+  }
+  return {
+    createElement: (): Script & Record<string, unknown> => ({ setAttribute() {}, getAttribute: () => null }),
+    getElementsByTagName: () => [],
+    head: {
+      appendChild(s: Script) {
+        setTimeout(() => {
+          try {
+            const file = path.join(dist, String(s.src));
+            vm.runInContext(fs.readFileSync(file, "utf8"), context(), { filename: file });
+            s.onload?.({ type: "load", target: s });
+          } catch {
+            s.onerror?.({ type: "error", target: s });
+          }
+        });
+      },
+    },
+  };
 }

@@ -59,17 +59,8 @@ export type { CacheProblem, CacheStats } from "./cache/cache";
 export { normalizeName } from "./match/normalize";
 export { parseCounty } from "./match/counties";
 export { matchRequests } from "./match/lazy";
-export type {
-  Confidence,
-  InputProblem,
-  MatchCandidate,
-  MatchEstimate,
-  MatchOutcome,
-  MatchReport,
-  MatchRunOptions,
-  MatchStop,
-  NameInput,
-} from "./match/types";
+export type { Confidence, InputProblem, MatchCandidate, MatchEstimate, MatchOutcome } from "./match/types";
+export type { MatchReport, MatchRunOptions, MatchStop, NameInput } from "./match/types";
 
 /** The settings a surface may change while the engine runs (configure()); a setting left out stays as it is. */
 export interface EngineSettings {

@@ -54,10 +54,7 @@ const REVIEW_ROWS = 20;
 /** Opens the engine for a run (a test hands in a stand-in). */
 export type OpenMatchEngine = (flags: MatchFlags, io: Io, lang: Lang) => MatchEngine | string;
 
-// PROVISIONAL cast until branch match-core gives FirmaEngine its match() and matchEstimate().
-const openMatchEngine = openEngine as unknown as OpenMatchEngine;
-
-export async function runMatch(input: string, flags: MatchFlags, io: Io, open: OpenMatchEngine = openMatchEngine): Promise<number> {
+export async function runMatch(input: string, flags: MatchFlags, io: Io, open: OpenMatchEngine = openEngine): Promise<number> {
   const lang: Lang = flags.lang ?? langFromEnv(io.env);
   const say = (key: MessageKey, params?: Params) => io.stderr.write(t(lang, key, params) + "\n");
   const json = !!flags.json;

@@ -7,7 +7,8 @@
 import { colToLetters, formatBox, formatCellRef } from "../shared/sheet/a1";
 import { isCellError, type ReadValue } from "../shared/sheet/cell-values";
 import { csvDocument, type CsvValue } from "../shared/csv";
-import { keySegment, t, type Lang, type MessageKey } from "../shared/messages/node";
+import { kindOf } from "../engine/failures";
+import { isMessageKey, keySegment, t, type Lang, type MessageKey } from "../shared/messages/node";
 import type { Table } from "./match-input";
 import type { MatchCandidate, MatchOutcome } from "./match-types";
 import { SheetEditor } from "./sheet-editor";
@@ -18,10 +19,21 @@ export interface MatchedRow {
   outcome: MatchOutcome;
 }
 
-/** Why a name was not searched, in the user's words: its input's problem, or the stop that came first. */
+/**
+ * Why a name was not searched, in the user's words: its input's problem, or the stop that came first,
+ * said as `firma refresh` says that failure (what happened and what to do), else by the stop's kind.
+ */
 export function whyNotSearched(o: MatchOutcome, lang: Lang): string {
   if (o.problem) return t(lang, `match.problem.${keySegment(o.problem.kind)}` as MessageKey, { county: o.problem.detail ?? "" });
-  return t(lang, `match.stop.${o.stoppedBy ?? "service"}` as MessageKey);
+  const kind = kindOf(o.cause);
+  const key = kind === null ? "" : `cli.cause.${keySegment(kind)}`;
+  return isMessageKey(key) ? t(lang, key) : t(lang, `match.stop.${o.stoppedBy ?? "service"}` as MessageKey);
+}
+
+/** An outcome as --json gives it: what the engine answered, without the error object behind a stop. */
+export function outcomeJson(o: MatchOutcome) {
+  const { confidence, cui, officialName, candidates, problem, stoppedBy, incomplete } = o;
+  return { confidence, cui, officialName, candidates, problem, stoppedBy, incomplete };
 }
 
 /** The confidence as the workbook's third column says it. */
@@ -32,9 +44,7 @@ export function confidenceText(o: MatchOutcome, lang: Lang): string {
     case "likely":
       return t(lang, "match.confidence.likely", { n: o.candidates.length || 1 });
     case "ambiguous":
-      return o.incomplete
-        ? t(lang, "match.confidence.ambiguousMore")
-        : t(lang, "match.confidence.ambiguous", { n: String(o.candidates.length) });
+      return o.incomplete ? t(lang, "match.confidence.ambiguousMore") : t(lang, "match.confidence.ambiguous", { n: o.candidates.length });
     case "not_found":
       return t(lang, "match.confidence.notFound");
     default:

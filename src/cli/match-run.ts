@@ -27,6 +27,7 @@ import {
   confidenceText,
   matchedCsv,
   matchedWorkbook,
+  outcomeJson,
   occupiedTargets,
   targetRange,
   whyNotSearched,
@@ -291,12 +292,10 @@ function review(
   for (const m of toCheck.slice(0, REVIEW_ROWS)) {
     const shown = m.outcome.candidates.slice(0, 3).map(candidateText);
     const more = m.outcome.candidates.length > 3 ? ` … (+${m.outcome.candidates.length - 3})` : "";
-    say("match.reviewRow", {
-      row: String(m.row),
-      name: String(table.value(m.row, nameCol)),
-      confidence: confidenceText(m.outcome, lang).split(/[:(]/)[0].trim(),
-      candidates: shown.join("; ") + more,
-    });
+    const label = confidenceText(m.outcome, lang);
+    const row = { row: String(m.row), name: String(table.value(m.row, nameCol)) };
+    if (shown.length === 0) say("match.reviewRowNone", { ...row, confidence: label });
+    else say("match.reviewRow", { ...row, confidence: label.split(/[:(]/)[0].trim(), candidates: shown.join("; ") + more });
   }
   if (toCheck.length > REVIEW_ROWS) say("match.reviewMore", { n: toCheck.length - REVIEW_ROWS });
 }

@@ -176,6 +176,7 @@ export const nodeEn: Readonly<Record<NodeOnlyKey, string>> = {
   "match.notSearchedWhy": "    {n} × {why}",
   "match.review": "  To check (likely and ambiguous, with their candidates):",
   "match.reviewRow": "    row {row} \"{name}\" → {confidence}: {candidates}",
+  "match.reviewRowNone": "    row {row} \"{name}\" → {confidence}",
   "match.reviewMore": "    … and {n} more rows (--json has them all).",
   "match.credits": "  credits spent: {spent} (estimate {min}–{max}); time: {seconds} s",
   "match.written": "FIRMA: {input} → {out}",

@@ -184,6 +184,7 @@ export const nodeRo = {
   "match.notSearchedWhy": "    {n} × {why}",
   "match.review": "  De verificat (probabile și ambigue, cu candidații):",
   "match.reviewRow": "    rândul {row} „{name}” → {confidence}: {candidates}",
+  "match.reviewRowNone": "    rândul {row} „{name}” → {confidence}",
   "match.reviewMore": "    … și încă {n} rânduri (--json le are pe toate).",
   "match.credits": "  credite cheltuite: {spent} (estimare {min}–{max}); timp: {seconds} s",
   "match.written": "FIRMA: {input} → {out}",

@@ -1,7 +1,7 @@
 /**
  * `firma refresh book.xlsx`: the FIRMA add-in's job, without Excel. Arguments by commander
  * (well kept, CommonJS, no dependencies); the work is refreshWorkbook() in refresh.ts, the words
- * are messages.ts. Exit codes (messages.ts EXIT, also in --help and the README): 0 every cell
+ * are messages.ts; what it shares with `firma match` (match-command.ts) is cli-setup.ts. Exit codes (messages.ts EXIT, also in --help and the README): 0 every cell
  * refreshed; 2 partial (some cells kept their previous values or could not be computed); 1 nothing
  * done (bad arguments, unreadable input, unwritable output, no FIRMA formula, no answer at all).
  */

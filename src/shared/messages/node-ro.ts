@@ -1,5 +1,6 @@
 /**
- * What only the Node surfaces say, in Romanian: `firma refresh` (cli.*, xlsx.*), `firma serve`
+ * What only the Node surfaces say, in Romanian: `firma refresh` (cli.*, xlsx.*), `firma match`
+ * (match.*), `firma serve`
  * (serve.*, custody.*), `firma users` and `firma audit` (users.*, audit.*). Kept apart from ro.ts so
  * that the add-in's startup scripts do not carry them; node.ts joins the two for those surfaces.
  * English is in node-en.ts, under the same keys; the conventions are ro.ts's.
@@ -177,7 +178,8 @@ export const nodeRo = {
   "match.readCounty": ", județul din coloana {column}",
   "match.estimate":
     "Estimare: {distinct} nume distincte de căutat ({repeats} repetate, {invalid} greșite, {cached} din cache) → între {min} și {max} credite.",
-  "match.estimateExact": "Estimare: {distinct} nume distincte de căutat ({repeats} repetate, {invalid} greșite, {cached} din cache) → {max} credite.",
+  "match.estimateExact":
+    "Estimare: {distinct} nume distincte de căutat ({repeats} repetate, {invalid} greșite, {cached} din cache) → {max} credite.",
   "match.budget": "  bugetul --max-credits {max} e sub estimare: numele de după el rămân necăutate.",
   "match.dry": "Rulare de probă (--dry-run): nu s-a cheltuit nimic și nu s-a scris nimic.",
   "match.counts": "  sigure: {sure}, probabile: {likely}, ambigue: {ambiguous}, negăsite: {notFound}, necăutate: {notSearched}",

@@ -234,7 +234,7 @@ export async function runMatch(input: string, flags: MatchFlags, io: Io, open: O
       row: m.row,
       name: table.value(m.row, nameCol),
       ...(countyCol === null ? {} : { county: table.value(m.row, countyCol) }),
-      ...m.outcome,
+      ...outcomeJson(m.outcome),
     }));
     const outcome = code === EXIT.ok ? "ok" : "partial";
     io.stdout.write(

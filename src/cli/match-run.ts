@@ -103,6 +103,8 @@ export async function runMatch(input: string, flags: MatchFlags, io: Io, open: O
     );
   }
   if (inputs.length === 0) return failKey("match.input.empty");
+  // A column with no name at all is the wrong column, not a list of empty names.
+  if (inputs.every((i) => i.name === null)) return failKey("match.input.emptyColumn", { column: colToLetters(nameCol) });
 
   const xlsx = table.kind === "xlsx";
   if (!xlsx && (flags.into !== undefined || flags.force))

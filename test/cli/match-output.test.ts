@@ -195,6 +195,13 @@ describe("the checks made before any credit", () => {
     expect(r.engine.calls).toBe(0);
   });
 
+  it("refuses a column with no name in it (the wrong column), before any credit", async () => {
+    const r = await run(book(ROWS), { column: "C" });
+    expect(r.code).toBe(1);
+    expect(r.err).toContain("Coloana C din");
+    expect(r.engine.calls).toBe(0);
+  });
+
   it("names a sheet that does not exist, with the workbook's sheets", async () => {
     const r = await run(book(ROWS), { column: "A", sheet: "Furnizori" });
     expect(r.code).toBe(1);

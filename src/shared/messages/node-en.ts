@@ -30,7 +30,8 @@ export const nodeEn: Readonly<Record<NodeOnlyKey, string>> = {
   "cli.help.badWhole": "a whole number ≥ 0",
   "cli.help.badPlan": "free, pro, business or enterprise",
   "cli.help.helpCommand": "show a command's help",
-  "cli.help.example": "Example:\n  firma refresh book.xlsx --key KEY\n  firma refresh --help",
+  "cli.help.example":
+    "Examples:\n  firma refresh book.xlsx --key KEY\n  firma match clients.xlsx --column B --key KEY\n  firma refresh --help\n  firma match --help",
   "cli.help.examples":
     "Examples:\n  firma refresh book.xlsx --key KEY                   writes book.refreshed.xlsx beside it\n  firma refresh book.xlsx --dry-run                   only the estimate, no cost\n  firma refresh book.xlsx --in-place --max-credits 50 at most 50 credits\n  FIRMA_API_KEY=KEY firma refresh book.xlsx --json    the outcome as JSON",
   "cli.help.exitCodes":
@@ -56,7 +57,7 @@ export const nodeEn: Readonly<Record<NodeOnlyKey, string>> = {
   "cli.noUrl":
     "The service address is missing. Give it with --base-url or in FIRMA_BASE_URL (the Company Data Service API v4 address, https://…). To try locally: npm run sandbox and --base-url http://127.0.0.1:3001",
   "cli.badUrl":
-    "The service address {url} is not valid: use https://… (http only on this computer: 127.0.0.1, localhost, [::1]), with no user, password, \"?\" or \"#\". Nothing was spent.",
+    'The service address {url} is not valid: use https://… (http only on this computer: 127.0.0.1, localhost, [::1]), with no user, password, "?" or "#". Nothing was spent.',
   "cli.sameFile": "The output file would be the input itself: use --in-place if that is what you want.",
   "cli.valuesInPlace":
     "--values-only writes a copy without formulas: it cannot be used with --in-place (the original's formulas would be lost).",
@@ -152,6 +153,7 @@ export const nodeEn: Readonly<Record<NodeOnlyKey, string>> = {
   "match.input.notWorksheet": '{path}: the sheet "{sheet}" is not a worksheet (choose another with --sheet).',
   "match.input.csv": "{path} cannot be read as CSV: a quote is not closed (line {detail}).",
   "match.input.empty": "{path} has no name to search (the file or sheet is empty, or holds only the header).",
+  "match.input.emptyColumn": "Column {column} of {path} holds no name below the header: choose the column with the names (--column).",
   "match.input.noColumn": "There is no column \"{column}\" in {path}: give the column's letter (B) or the header's exact text.{headers}",
   "match.input.headers": " The header has: {list}.",
   "match.input.needsColumn": "Say which column holds the names: --column B (the letter) or --column Name (the header's text).",

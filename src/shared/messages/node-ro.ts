@@ -35,7 +35,8 @@ export const nodeRo = {
   "cli.help.badWhole": "un număr întreg ≥ 0",
   "cli.help.badPlan": "free, pro, business sau enterprise",
   "cli.help.helpCommand": "arată ajutorul unei comenzi",
-  "cli.help.example": "Exemplu:\n  firma refresh registru.xlsx --key CHEIA\n  firma refresh --help",
+  "cli.help.example":
+    "Exemple:\n  firma refresh registru.xlsx --key CHEIA\n  firma match clienti.xlsx --column B --key CHEIA\n  firma refresh --help\n  firma match --help",
   "cli.help.examples":
     "Exemple:\n  firma refresh registru.xlsx --key CHEIA                 scrie registru.refreshed.xlsx alături\n  firma refresh registru.xlsx --dry-run                   doar estimarea, fără cost\n  firma refresh registru.xlsx --in-place --max-credits 50 cel mult 50 de credite\n  FIRMA_API_KEY=CHEIA firma refresh registru.xlsx --json  rezultatul ca JSON",
   "cli.help.exitCodes":
@@ -161,6 +162,7 @@ export const nodeRo = {
   "match.input.notWorksheet": "{path}: foaia „{sheet}” nu este o foaie de calcul (alegeți alta cu --sheet).",
   "match.input.csv": "{path} nu poate fi citit ca CSV: ghilimelele nu se închid (rândul {detail}).",
   "match.input.empty": "{path} nu are niciun nume de căutat (fișierul sau foaia sunt goale, ori are doar antetul).",
+  "match.input.emptyColumn": "Coloana {column} din {path} nu are niciun nume sub antet: alegeți coloana cu numele (--column).",
   "match.input.noColumn": "Coloana „{column}” nu există în {path}: dați litera coloanei (B) sau textul exact din antet.{headers}",
   "match.input.headers": " Antetul are: {list}.",
   "match.input.needsColumn": "Spuneți coloana cu numele: --column B (litera) sau --column Denumire (textul din antet).",

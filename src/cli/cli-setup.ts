@@ -15,7 +15,7 @@ import { FirmaEngine } from "../engine/engine";
 import { LocalInputError } from "../engine/local-errors";
 import { isPlanName } from "../engine/credits/subscription-plans";
 import { KeyValueStore, MemoryStore } from "../engine/cache/store";
-import { isMessageKey, t as msg, type Lang } from "../shared/messages/node";
+import { isMessageKey, t as msg, type Lang, type MessageKey } from "../shared/messages/node";
 import { CacheStoreError, defaultCacheDir, defaultCachePath, SqliteStore } from "./sqlite-cache";
 import { count, M } from "./messages";
 
@@ -54,14 +54,17 @@ const planName =
     return v;
   };
 
-/** Declares the key, address, estimate, budget, plan, cache, progress and language options on a command. */
-export function serviceOptions(command: Command, lang: Lang): Command {
+/**
+ * Declares the key, address, estimate, budget, plan, cache, progress and language options on a command;
+ * `budgetHelp` says what the budget leaves undone in that command's terms.
+ */
+export function serviceOptions(command: Command, lang: Lang, budgetHelp: MessageKey = "cli.help.maxCredits"): Command {
   const h = (key: Parameters<typeof msg>[1], params?: Parameters<typeof msg>[2]) => msg(lang, key, params);
   return command
     .option("--key <key>", h("cli.help.key"))
     .option("--base-url <url>", h("cli.help.baseUrl"))
     .option("--dry-run", h("cli.help.dryRun"))
-    .option("--max-credits <n>", h("cli.help.maxCredits"), wholeNumber(lang))
+    .option("--max-credits <n>", h(budgetHelp), wholeNumber(lang))
     .option("--plan <plan>", h("cli.help.plan"), planName(lang))
     .option("--cache-dir <dir>", h("cli.help.cacheDir", { dir: defaultCacheDir() }))
     .option("--no-cache", h("cli.help.noCache"))

@@ -27,7 +27,7 @@ export function matchCommand(program: Command, lang: Lang, io: Io, done: (code: 
     .option("--out <file>", h("match.help.out"))
     .option("--csv <file>", h("match.help.csv"))
     .option("--json", h("match.help.json"));
-  return serviceOptions(command, lang)
+  return serviceOptions(command, lang, "match.help.maxCredits")
     .addHelpText("after", `\n${h("match.help.examples")}\n\n${h("match.help.exitCodes")}`)
     .action(async (input: string, flags: MatchFlags) => {
       done(await runMatch(resolve(input), flags, io));

@@ -344,7 +344,7 @@ describe("firma match's help", () => {
     const en = await firma(["match", "--help", "--lang", "en"]);
     expect(en.out).toContain("find companies' CUIs by name");
     expect(en.out).toContain("Exit codes:");
-    expect(en.out).toContain("--max-credits <n>");
+    expect(en.out).toMatch(/--max-credits <n>\s+budget: no call past this many credits; the names\s+left are "not searched"/);
   });
 
   it("asks for the column when none is given", async () => {

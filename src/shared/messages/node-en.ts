@@ -122,6 +122,7 @@ export const nodeEn: Readonly<Record<NodeOnlyKey, string>> = {
   "match.help.out": "the output workbook (default: <name>.matched.xlsx beside it; for a .csv, the output CSV file)",
   "match.help.csv":
     "also write a CSV: the input's columns, then cui, official_name, confidence (sure, likely, ambiguous, not_found, not_searched); a text that begins with =, +, - or @ gets a ' in front",
+  "match.help.maxCredits": 'budget: no call past this many credits; the names left are "not searched"',
   "match.help.json": "print the outcomes (with candidates) as JSON on stdout",
   "match.help.examples":
     'Examples:\n  firma match clients.xlsx --column B --key KEY          writes clients.matched.xlsx: CUI, official name, confidence\n  firma match clients.csv --column Name --dry-run        only the estimate, no cost\n  firma match clients.xlsx --column B --county-column C --max-credits 100 --json\n\nIn the workbook, a CUI is written only when the match is sure (one identical name, in the county given). For "likely" and "ambiguous" no CUI and no name are written, only the confidence: the candidates are in the summary and in --json, to check.',

@@ -131,6 +131,7 @@ export const nodeRo = {
   "match.help.out": "registrul rezultat (implicit: <nume>.matched.xlsx alături; pentru un .csv, fișierul CSV rezultat)",
   "match.help.csv":
     "scrie și un CSV: coloanele intrării, apoi cui, official_name, confidence (sure, likely, ambiguous, not_found, not_searched); un text care începe cu =, +, - sau @ primește un ' în față",
+  "match.help.maxCredits": "buget: niciun apel peste atâtea credite; numele rămase sunt „necăutate”",
   "match.help.json": "tipărește rezultatele (cu candidații) ca JSON pe ieșirea standard",
   "match.help.examples":
     "Exemple:\n  firma match clienti.xlsx --column B --key CHEIA        scrie clienti.matched.xlsx: CUI, denumirea oficială, potrivirea\n  firma match clienti.csv --column Denumire --dry-run    doar estimarea, fără cost\n  firma match clienti.xlsx --column B --county-column C --max-credits 100 --json\n\nÎn registru, CUI-ul se scrie doar când potrivirea e sigură (un singur nume identic, în județul dat). Pentru „probabil” și „ambiguu” nu se scrie niciun CUI și nicio denumire, doar potrivirea: candidații sunt în rezumat și în --json, de verificat.",

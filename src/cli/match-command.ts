@@ -15,20 +15,20 @@ export function matchCommand(program: Command, lang: Lang, io: Io, done: (code: 
   const h = (key: Parameters<typeof msg>[1]) => msg(lang, key);
   const command = program
     .command("match")
-    .description(h("match.help.description"))
+    .description(h("cli.match.help.description"))
     .helpOption("-h, --help", h("cli.help.help"))
-    .argument("<names.xlsx|names.csv>", h("match.help.file"))
-    .option("--column <column>", h("match.help.column"))
-    .option("--no-header", h("match.help.noHeader"))
-    .option("--sheet <sheet>", h("match.help.sheet"))
-    .option("--county-column <column>", h("match.help.countyColumn"))
-    .option("--into <column>", h("match.help.into"))
-    .option("--force", h("match.help.force"))
-    .option("--out <file>", h("match.help.out"))
-    .option("--csv <file>", h("match.help.csv"))
-    .option("--json", h("match.help.json"));
-  return serviceOptions(command, lang, "match.help.maxCredits")
-    .addHelpText("after", `\n${h("match.help.examples")}\n\n${h("match.help.exitCodes")}`)
+    .argument("<names.xlsx|names.csv>", h("cli.match.help.file"))
+    .option("--column <column>", h("cli.match.help.column"))
+    .option("--no-header", h("cli.match.help.noHeader"))
+    .option("--sheet <sheet>", h("cli.match.help.sheet"))
+    .option("--county-column <column>", h("cli.match.help.countyColumn"))
+    .option("--into <column>", h("cli.match.help.into"))
+    .option("--force", h("cli.match.help.force"))
+    .option("--out <file>", h("cli.match.help.out"))
+    .option("--csv <file>", h("cli.match.help.csv"))
+    .option("--json", h("cli.match.help.json"));
+  return serviceOptions(command, lang, "cli.match.help.maxCredits")
+    .addHelpText("after", `\n${h("cli.match.help.examples")}\n\n${h("cli.match.help.exitCodes")}`)
     .action(async (input: string, flags: MatchFlags) => {
       done(await runMatch(resolve(input), flags, io));
     });

@@ -24,10 +24,10 @@ export interface MatchedRow {
  * said as `firma refresh` says that failure (what happened and what to do), else by the stop's kind.
  */
 export function whyNotSearched(o: MatchOutcome, lang: Lang): string {
-  if (o.problem) return t(lang, `match.problem.${keySegment(o.problem.kind)}` as MessageKey, { county: o.problem.detail ?? "" });
+  if (o.problem) return t(lang, `cli.match.problem.${keySegment(o.problem.kind)}` as MessageKey, { county: o.problem.detail ?? "" });
   const kind = kindOf(o.cause);
   const key = kind === null ? "" : `cli.cause.${keySegment(kind)}`;
-  return isMessageKey(key) ? t(lang, key) : t(lang, `match.stop.${o.stoppedBy ?? "service"}` as MessageKey);
+  return isMessageKey(key) ? t(lang, key) : t(lang, `cli.match.stop.${o.stoppedBy ?? "service"}` as MessageKey);
 }
 
 /** An outcome as --json gives it: what the engine answered, without the error object behind a stop. */
@@ -40,15 +40,15 @@ export function outcomeJson(o: MatchOutcome) {
 export function confidenceText(o: MatchOutcome, lang: Lang): string {
   switch (o.confidence) {
     case "sure":
-      return t(lang, "match.confidence.sure");
+      return t(lang, "cli.match.confidence.sure");
     case "likely":
-      return t(lang, "match.confidence.likely", { n: o.candidates.length || 1 });
+      return t(lang, "cli.match.confidence.likely", { n: o.candidates.length || 1 });
     case "ambiguous":
-      return o.incomplete ? t(lang, "match.confidence.ambiguousMore") : t(lang, "match.confidence.ambiguous", { n: o.candidates.length });
+      return o.incomplete ? t(lang, "cli.match.confidence.ambiguousMore") : t(lang, "cli.match.confidence.ambiguous", { n: o.candidates.length });
     case "not_found":
-      return t(lang, "match.confidence.notFound");
+      return t(lang, "cli.match.confidence.notFound");
     default:
-      return t(lang, "match.confidence.notSearched", { why: whyNotSearched(o, lang) });
+      return t(lang, "cli.match.confidence.notSearched", { why: whyNotSearched(o, lang) });
   }
 }
 
@@ -94,7 +94,7 @@ export function matchedWorkbook(table: Table, targets: Targets, rows: readonly M
   const ed = new SheetEditor(sheet, sheet.prefix);
   const put = (row: number, values: readonly (string | number | null)[]) =>
     values.forEach((v, i) => ed.writePlain(row, targets.col + i, v));
-  if (header) put(table.top, [t(lang, "match.header.cui"), t(lang, "match.header.name"), t(lang, "match.header.confidence")]);
+  if (header) put(table.top, [t(lang, "cli.match.header.cui"), t(lang, "cli.match.header.name"), t(lang, "cli.match.header.confidence")]);
   for (const r of rows) put(r.row, threeCells(r.outcome, lang));
   wb.pkg.write(sheet.part, ed.toXml());
   wb.invalidate();

@@ -67,7 +67,7 @@ export async function runMatch(input: string, flags: MatchFlags, io: Io, open: O
   const failKey = (key: MessageKey, params: Params = {}) => fail(t(lang, key, { path: input, ...params }));
 
   // ---- Free checks: arguments, the key's presence, the input, the columns, the outputs' places.
-  if (!flags.column) return failKey("match.input.needsColumn");
+  if (!flags.column) return failKey("cli.match.input.needsColumn");
   const access = missingAccess(flags, io.env, lang);
   if (access) return fail(access);
   const bytes = readInput(input, lang);
@@ -78,7 +78,7 @@ export async function runMatch(input: string, flags: MatchFlags, io: Io, open: O
   } catch (e) {
     if (e instanceof XlsxError) return fail(`${input}: ${lang === "en" ? e.en : e.ro}${e.detail ? ` (${e.detail})` : ""}`);
     if (e instanceof TableError)
-      return failKey(`match.input.${e.kind}`, { sheet: e.detail, detail: e.detail, sheets: sheetNames(input, bytes) });
+      return failKey(`cli.match.input.${e.kind}`, { sheet: e.detail, detail: e.detail, sheets: sheetNames(input, bytes) });
     throw e;
   }
   const header = flags.header && table.top > 0;
@@ -91,7 +91,7 @@ export async function runMatch(input: string, flags: MatchFlags, io: Io, open: O
   }
   function noColumn(column: string) {
     const list = header ? headerList(table) : "";
-    return failKey("match.input.noColumn", { column, headers: list ? t(lang, "match.input.headers", { list }) : "" });
+    return failKey("cli.match.input.noColumn", { column, headers: list ? t(lang, "cli.match.input.headers", { list }) : "" });
   }
   const rows: number[] = [];
   const inputs: NameInput[] = [];
@@ -102,21 +102,21 @@ export async function runMatch(input: string, flags: MatchFlags, io: Io, open: O
       countyCol === null ? { name: table.value(r, nameCol) } : { name: table.value(r, nameCol), county: table.value(r, countyCol) },
     );
   }
-  if (inputs.length === 0) return failKey("match.input.empty");
+  if (inputs.length === 0) return failKey("cli.match.input.empty");
   // A column with no name at all is the wrong column, not a list of empty names.
-  if (inputs.every((i) => i.name === null)) return failKey("match.input.emptyColumn", { column: colToLetters(nameCol) });
+  if (inputs.every((i) => i.name === null)) return failKey("cli.match.input.emptyColumn", { column: colToLetters(nameCol) });
 
   const xlsx = table.kind === "xlsx";
   if (!xlsx && (flags.into !== undefined || flags.force))
-    return failKey("match.input.xlsxOnly", { option: flags.into !== undefined ? "--into" : "--force" });
+    return failKey("cli.match.input.xlsxOnly", { option: flags.into !== undefined ? "--into" : "--force" });
   const out = xlsx ? resolve(flags.out ?? defaultOutput(input, "matched")) : null;
   const csvOut = flags.csv ? resolve(flags.csv) : xlsx ? null : resolve(flags.out ?? defaultOutput(input, "matched", ".csv"));
-  if (out === input || csvOut === input) return failKey("match.input.sameFile");
+  if (out === input || csvOut === input) return failKey("cli.match.input.sameFile");
   let targets: Targets | null = null;
   if (xlsx) {
     const col =
       flags.into === undefined ? table.right + 1 : /^[A-Za-z]{1,3}$/.test(flags.into) ? lettersToCol(flags.into.toUpperCase()) : 0;
-    if (col < 1 || col + 2 > MAX_COLS) return failKey("match.input.badInto", { into: flags.into ?? colToLetters(col) });
+    if (col < 1 || col + 2 > MAX_COLS) return failKey("cli.match.input.badInto", { into: flags.into ?? colToLetters(col) });
     targets = { col, top: header ? table.top : rows[0], bottom: rows[rows.length - 1] };
   }
   if (!flags.dryRun) {
@@ -133,12 +133,12 @@ export async function runMatch(input: string, flags: MatchFlags, io: Io, open: O
 
   // ---- The estimate, then the target cells: a non-empty one stops the run before any credit.
   const where =
-    (table.sheet ? t(lang, "match.readSheet", { sheet: table.sheet }) : "") +
+    (table.sheet ? t(lang, "cli.match.readSheet", { sheet: table.sheet }) : "") +
     (table.csv
-      ? t(lang, "match.readCsv", { encoding: table.csv.encoding, delimiter: table.csv.delimiter === "\t" ? "TAB" : table.csv.delimiter })
+      ? t(lang, "cli.match.readCsv", { encoding: table.csv.encoding, delimiter: table.csv.delimiter === "\t" ? "TAB" : table.csv.delimiter })
       : "");
-  const countyWords = countyCol === null ? "" : t(lang, "match.readCounty", { column: colToLetters(countyCol) });
-  say("match.read", { path: input, where, rows: inputs.length, column: colToLetters(nameCol), county: countyWords });
+  const countyWords = countyCol === null ? "" : t(lang, "cli.match.readCounty", { column: colToLetters(countyCol) });
+  say("cli.match.read", { path: input, where, rows: inputs.length, column: colToLetters(nameCol), county: countyWords });
   await engine.ready();
   const estimate = engine.matchEstimate(inputs);
   const repeats = Math.max(0, inputs.length - estimate.invalid - estimate.distinct);
@@ -150,21 +150,21 @@ export async function runMatch(input: string, flags: MatchFlags, io: Io, open: O
     min: estimate.min,
     max: estimate.max,
   };
-  say(estimate.min === estimate.max ? "match.estimateExact" : "match.estimate", est);
-  if (flags.maxCredits !== undefined && flags.maxCredits < estimate.max) say("match.budget", { max: flags.maxCredits });
+  say(estimate.min === estimate.max ? "cli.match.estimateExact" : "cli.match.estimate", est);
+  if (flags.maxCredits !== undefined && flags.maxCredits < estimate.max) say("cli.match.budget", { max: flags.maxCredits });
   if (targets) {
     const busy = occupiedTargets(table, targets);
     const range = targetRange(targets);
     if (busy.formulas.length > 0 && !flags.dryRun)
-      return failKey("match.targetsFormula", { n: busy.formulas.length, range, sheet: table.sheet!, first: busy.formulas[0] });
+      return failKey("cli.match.targetsFormula", { n: busy.formulas.length, range, sheet: table.sheet!, first: busy.formulas[0] });
     if (busy.values.length > 0 && !flags.force) {
-      if (!flags.dryRun) return failKey("match.targets", { n: busy.values.length, range, sheet: table.sheet!, first: busy.values[0] });
+      if (!flags.dryRun) return failKey("cli.match.targets", { n: busy.values.length, range, sheet: table.sheet!, first: busy.values[0] });
       const all = [...busy.formulas, ...busy.values];
-      say("match.targetsDry", { n: all.length, range, first: all[0] });
+      say("cli.match.targetsDry", { n: all.length, range, first: all[0] });
     }
   }
   if (flags.dryRun) {
-    say("match.dry");
+    say("cli.match.dry");
     if (json)
       io.stdout.write(JSON.stringify({ input, output: null, outcome: "ok", exitCode: EXIT.ok, estimate: estimateJson(estimate) }) + "\n");
     return EXIT.ok;
@@ -183,14 +183,14 @@ export async function runMatch(input: string, flags: MatchFlags, io: Io, open: O
   if (answered === 0 && stopped.length > 0) {
     // Nothing answered at all (service down, key refused, credits spent): nothing is written.
     sayCredits(report.credits);
-    return failKey("match.nothingAnswered", { why: whyNotSearched(stopped[0], lang) });
+    return failKey("cli.match.nothingAnswered", { why: whyNotSearched(stopped[0], lang) });
   }
   function sayCredits(spent: number) {
     const seconds = ((Date.now() - started) / 1000).toLocaleString(lang === "ro" ? "ro-RO" : "en-US", {
       minimumFractionDigits: 1,
       maximumFractionDigits: 1,
     });
-    say("match.credits", { spent, min: estimate.min, max: estimate.max, seconds });
+    say("cli.match.credits", { spent, min: estimate.min, max: estimate.max, seconds });
   }
 
   // ---- The outputs: the workbook whole or not at all; then the CSV.
@@ -217,20 +217,20 @@ export async function runMatch(input: string, flags: MatchFlags, io: Io, open: O
     }
   }
   const code = stopped.length > 0 || csvFailed ? EXIT.partial : EXIT.ok;
-  if (written) say("match.written", { input, out: written });
-  else if (csvOut) say("match.written", { input, out: csvOut });
-  if (written && csvOut && !csvFailed) say("match.writtenCsv", { path: csvOut });
-  say("match.counts", {
+  if (written) say("cli.match.written", { input, out: written });
+  else if (csvOut) say("cli.match.written", { input, out: csvOut });
+  if (written && csvOut && !csvFailed) say("cli.match.writtenCsv", { path: csvOut });
+  say("cli.match.counts", {
     sure: counts.sure,
     likely: counts.likely,
     ambiguous: counts.ambiguous,
     notFound: counts.not_found,
     notSearched: counts.not_searched,
   });
-  for (const [why, n] of notSearchedCauses(report.outcomes, lang)) say("match.notSearchedWhy", { n, why });
+  for (const [why, n] of notSearchedCauses(report.outcomes, lang)) say("cli.match.notSearchedWhy", { n, why });
   review(matched, table, nameCol, lang, say);
   sayCredits(report.credits);
-  io.stderr.write(t(lang, code === EXIT.ok ? "match.outcome.ok" : "match.outcome.partial") + "\n");
+  io.stderr.write(t(lang, code === EXIT.ok ? "cli.match.outcome.ok" : "cli.match.outcome.partial") + "\n");
   if (json) {
     const rowsJson = matched.map((m) => ({
       row: m.row,
@@ -290,16 +290,16 @@ function review(
 ): void {
   const toCheck = matched.filter((m) => m.outcome.confidence === "likely" || m.outcome.confidence === "ambiguous");
   if (toCheck.length === 0) return;
-  say("match.review");
+  say("cli.match.review");
   for (const m of toCheck.slice(0, REVIEW_ROWS)) {
     const shown = m.outcome.candidates.slice(0, 3).map(candidateText);
     const more = m.outcome.candidates.length > 3 ? ` … (+${m.outcome.candidates.length - 3})` : "";
     const label = confidenceText(m.outcome, lang);
     const row = { row: String(m.row), name: String(table.value(m.row, nameCol)) };
-    if (shown.length === 0) say("match.reviewRowNone", { ...row, confidence: label });
-    else say("match.reviewRow", { ...row, confidence: label.split(/[:(]/)[0].trim(), candidates: shown.join("; ") + more });
+    if (shown.length === 0) say("cli.match.reviewRowNone", { ...row, confidence: label });
+    else say("cli.match.reviewRow", { ...row, confidence: label.split(/[:(]/)[0].trim(), candidates: shown.join("; ") + more });
   }
-  if (toCheck.length > REVIEW_ROWS) say("match.reviewMore", { n: toCheck.length - REVIEW_ROWS });
+  if (toCheck.length > REVIEW_ROWS) say("cli.match.reviewMore", { n: toCheck.length - REVIEW_ROWS });
 }
 
 /** The workbook's sheet names, for the message of a sheet not found. */

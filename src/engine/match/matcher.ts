@@ -101,10 +101,12 @@ export async function runMatch(ctx: MatchContext, inputs: readonly NameInput[], 
     const needSecond = groups.filter((g, k) => {
       const a = first[k];
       const exact = caps.searchFolds === false;
-      const other = otherForm(queryForms(g.query, caps.searchFolds), asked[k]);
+      const other = otherForm(queryForms(g.query, caps.searchFolds), asked[k], caps.searchFolds);
       return "items" in a && a.complete && other !== undefined && (exact || !hasNamesake(g, rows, a.items));
     });
-    const second = await run.all(needSecond.map((g) => otherForm(queryForms(g.query, caps.searchFolds), askedOf.get(g)!)!));
+    const second = await run.all(
+      needSecond.map((g) => otherForm(queryForms(g.query, caps.searchFolds), askedOf.get(g)!, caps.searchFolds)!),
+    );
     const secondOf = new Map(needSecond.map((g, k) => [g, second[k]]));
     // What the second forms showed: a namesake the folded form found that the complete first answer
     // lacked means the service does not fold (learned before any row is classified).

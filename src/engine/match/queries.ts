@@ -78,9 +78,9 @@ export const searchParams = (q: string) => ({ q, judet: undefined, caen: undefin
 /** A query form's search as a list request (the pane's estimate, a refresh's prefetch). */
 export const matchSearchSpec = (q: string) => ({ fn: "search" as const, params: searchParams(q), limit: MATCH_LIMIT });
 
-/** The form of `forms` a run sends after `asked`, if any. */
-export function otherForm(forms: readonly string[], asked: string): string | undefined {
-  return forms.find((q) => q !== asked);
+/** The form of `forms` a run sends after `asked`, if any: none on a service known to fold (any spelling finds every one). */
+export function otherForm(forms: readonly string[], asked: string, folds: boolean | undefined): string | undefined {
+  return folds === true ? undefined : forms.find((q) => q !== asked);
 }
 
 /** Whether an answer shows that the service folds diacritics: a name it gave matches a query word only folded. */
@@ -116,7 +116,7 @@ export function estimateRows(rows: readonly ReadRow[], folds: boolean | undefine
       max++;
     }
     // The other form: always on a service known not to fold (matcher.ts), else where the first found no namesake.
-    const other = otherForm(forms, asked ?? forms[0]);
+    const other = otherForm(forms, asked ?? forms[0], folds);
     if (other !== undefined && !(folds !== false && hit && cache?.settles(g, hit)) && !cache?.fresh(other)) max++;
   }
   const invalid = rows.filter((r) => "problem" in r).length;

@@ -147,6 +147,14 @@ describe("learning the service's search, once per address", () => {
     expect(charged() - before).toBe(1);
   });
 
+  test("learned in the run's first answers that the service folds: a name with diacritics not found costs no second search", async () => {
+    const { engine, charged } = setup();
+    const [a] = unique(1, true, 71);
+    const report = await engine.match([{ name: plain(a.denumire) }, { name: "Fără Asemenea Firmă Qqw" }]);
+    expect(report.outcomes.map((o) => o.confidence)).toEqual(["sure", "not_found"]);
+    expect(charged()).toBe(2);
+  });
+
   test("a service that does not fold: the folded form finds what the written one missed, and that is learned", async () => {
     sb.config.searchDiacritics = "exact";
     const store = new MemoryStore();

@@ -86,6 +86,10 @@ module.exports = async (env, options) => {
     },
     output: {
       path: path.resolve(__dirname, "dist"),
+      // Chunks loaded after the start (the pane's flows: src/taskpane/flows/), by name; a production
+      // build's name carries its content hash, so a new build is a new URL. runtime.js, which holds
+      // the names, is among the files the manifest's ?v= hashes.
+      chunkFilename: dev ? "[name].js" : "[name].[contenthash:8].js",
       clean: true,
     },
     resolve: {

@@ -1065,6 +1065,19 @@
           requireApi("1.16", "Range.valuesAsJson");
           return grid(sheet, box, readJson);
         },
+        /**
+         * "Represents if all rows in the current range are hidden. Value is true when all rows in a range
+         * are hidden. Value is false when no rows in the range are hidden. Value is null when some rows in
+         * a range are hidden and other rows in the same range are not hidden." (ExcelApi 1.2,
+         * https://learn.microsoft.com/javascript/api/excel/excel.range#excel-excel-range-rowhidden-member)
+         */
+        rowHidden: () => {
+          requireApi("1.2", "Range.rowHidden");
+          const hidden = S.hiddenRows.get(sheet.name.toLowerCase()) || new Set();
+          let n = 0;
+          for (const r of hidden) if (r >= box.top && r <= box.bottom) n++;
+          return n === 0 ? false : n === box.bottom - box.top + 1 ? true : null;
+        },
         rowIndex: () => box.top - 1,
         columnIndex: () => box.left - 1,
         rowCount: () => box.bottom - box.top + 1,
@@ -1093,6 +1106,7 @@
       const copy = JSON.parse(JSON.stringify(v));
       this._ctx._queue(() => {
         const { sheet, box } = this._resolve();
+        refuseProtected(sheet);
         for (let r = box.top; r <= box.bottom; r++)
           for (let c = box.left; c <= box.right; c++) {
             const f = Array.isArray(copy) ? copy[r - box.top][c - box.left] : copy;
@@ -1108,6 +1122,7 @@
       this._ctx._queue(() => {
         if (asFormula === "json") requireApi("1.16", "Range.valuesAsJson");
         const { sheet, box } = this._resolve();
+        refuseProtected(sheet);
         const rows = box.bottom - box.top + 1;
         const cols = box.right - box.left + 1;
         const m = Array.isArray(copy) ? copy : [[copy]];
@@ -1131,6 +1146,15 @@
         // A formula entered is calculated, as when the user types it and presses Enter.
         if (asFormula === true) this._ctx._calc.push(...formulaCellsIn(sheet, box));
       }, copy);
+    }
+    /** "Selects the specified range in the Excel UI." (ExcelApi 1.1, https://learn.microsoft.com/javascript/api/excel/excel.range#excel-excel-range-select-member(1)) */
+    select() {
+      this._ctx._queue(() => {
+        const { sheet, box } = this._resolve();
+        S.selection = { sheet: sheet.name, box: { ...box } };
+        S.selectionAreas = 1;
+        S.active = sheet.name;
+      });
     }
     get worksheet() {
       return new Worksheet(this._ctx, () => {
@@ -1187,6 +1211,7 @@
   // What a sync loaded: reading a property that was not loaded and synced throws, as in office.js.
   for (const name of [
     "address",
+    "rowHidden",
     "values",
     "formulas",
     "valueTypes",
@@ -1223,6 +1248,16 @@
     }
     get name() {
       return this._get("name");
+    }
+    /** A navigation property: the sheet's protection (ExcelApi 1.2). */
+    get protection() {
+      this._protection ??= new WorksheetProtection(this._ctx, () => this._resolveSheet());
+      return this._protection;
+    }
+    /** A navigation property: the sheet's tables (ExcelApi 1.1). */
+    get tables() {
+      this._tables ??= new TableCollection(this._ctx, () => this._resolveSheet());
+      return this._tables;
     }
     getRange(address) {
       return new Range(this._ctx, () => {
@@ -1279,6 +1314,81 @@
         },
         true,
       );
+    }
+  }
+
+  /**
+   * A protected sheet: WorksheetProtection.protected, "Specifies if protection of the worksheet is
+   * enabled" (ExcelApi 1.2, https://learn.microsoft.com/javascript/api/excel/excel.worksheetprotection).
+   * Writing to its (locked) cells fails; the stand-in fails every write with AccessDenied, "You cannot
+   * perform the requested operation" (https://learn.microsoft.com/office/dev/add-ins/excel/excel-add-ins-error-handling),
+   * the stricter reading (a page on which cells a protected sheet leaves unlocked is not played).
+   */
+  class WorksheetProtection extends ClientObject {
+    constructor(ctx, resolveSheet) {
+      super(ctx);
+      this._resolveSheet = resolveSheet;
+    }
+    _snapshot() {
+      requireApi("1.2", "WorksheetProtection");
+      return { isNullObject: false, protected: S.protectedSheets.has(this._resolveSheet().name.toLowerCase()) };
+    }
+    get protected() {
+      return this._get("protected");
+    }
+  }
+  function refuseProtected(sheet) {
+    if (S.protectedSheets.has(sheet.name.toLowerCase()))
+      throw Object.assign(new Error("You cannot perform the requested operation (the sheet is protected)."), { code: "AccessDenied" });
+  }
+
+  /** A sheet's tables (Worksheet.tables, ExcelApi 1.1: https://learn.microsoft.com/javascript/api/excel/excel.tablecollection), each with getRange(). */
+  class TableCollection extends ClientObject {
+    constructor(ctx, resolveSheet) {
+      super(ctx);
+      this._resolveSheet = resolveSheet;
+    }
+    _snapshot() {
+      const sheet = this._resolveSheet();
+      return {
+        isNullObject: false,
+        items: S.tables
+          .filter((t) => t.sheet === sheet.name.toLowerCase())
+          .map((t) => {
+            const table = new Table(this._ctx, sheet, t);
+            table._data = { name: t.name };
+            table._loaded.add("name");
+            return table;
+          }),
+      };
+    }
+    get items() {
+      return this._get("items");
+    }
+  }
+  class Table extends ClientObject {
+    constructor(ctx, sheet, t) {
+      super(ctx);
+      this._sheet = sheet;
+      this._t = t;
+    }
+    get name() {
+      return this._get("name");
+    }
+    /** "Gets the range object associated with the entire table." (ExcelApi 1.1) */
+    getRange() {
+      return new Range(this._ctx, () => ({ sheet: this._sheet, box: { ...this._t.box } }));
+    }
+  }
+
+  /** The selection's areas (Workbook.getSelectedRanges, ExcelApi 1.9): areaCount, "the number of rectangular ranges". */
+  class SelectedAreas extends ClientObject {
+    _snapshot() {
+      requireApi("1.9", "Workbook.getSelectedRanges");
+      return { isNullObject: false, areaCount: S.selectionAreas };
+    }
+    get areaCount() {
+      return this._get("areaCount");
     }
   }
 
@@ -1461,6 +1571,18 @@
         getSelectedRange() {
           return new Range(ctx, () => (S.selection ? { sheet: sheetOf(S.selection.sheet), box: S.selection.box } : null));
         },
+        getSelectedRanges() {
+          return new SelectedAreas(ctx);
+        },
+        /** "Gets the currently active cell from the workbook." (ExcelApi 1.7): the selection's first cell. */
+        getActiveCell() {
+          return new Range(ctx, () => {
+            requireApi("1.7", "Workbook.getActiveCell");
+            if (!S.selection) return null;
+            const b = S.selection.box;
+            return { sheet: sheetOf(S.selection.sheet), box: { top: b.top, left: b.left, bottom: b.top, right: b.left } };
+          });
+        },
         application: {
           calculate() {
             ctx._queue(() => S.calculateAll());
@@ -1508,6 +1630,11 @@
 
   // ---- what the tests call ------------------------------------------------------------------------
   S.writes = [];
+  /** Protected sheets (lower-case names), hidden rows by sheet, Excel tables ({ sheet, name, box }), the selection's areas: set by setup. */
+  S.protectedSheets = new Set();
+  S.hiddenRows = new Map();
+  S.tables = [];
+  S.selectionAreas = 1;
   /** Worksheets added through WorksheetCollection.add, in order. */
   S.added = [];
   /** Every plain (non-FIRMA) formula calculated, as "Sheet!A1", in order. */
@@ -1519,7 +1646,8 @@
   /**
    * Replaces the workbook: `sheets` is { name: { A1: value | "=formula" | { formula, value, rich?, error? } |
    * { formula, result: [[…]] } (a spilled result) | { value } (a constant, not parsed) | { format: true } } },
-   * the first sheet is active; `selection` like "Sheet!B2:C4".
+   * the first sheet is active; `selection` like "Sheet!B2:C4", "Sheet!A:A" (whole columns) or "A1:A3,C1:C3"
+   * (several areas); `protected`: sheet names; `hiddenRows`: { sheet: [row, …] }; `tables`: { sheet: ["A1:C9", …] }.
    */
   S.setup = async (def) => {
     S.sheets.clear();
@@ -1549,6 +1677,12 @@
     }
     S.active = S.order[0];
     S.selection = null;
+    S.selectionAreas = 1;
+    S.protectedSheets = new Set((def.protected || []).map((n) => n.toLowerCase()));
+    S.hiddenRows = new Map(Object.entries(def.hiddenRows || {}).map(([n, rows]) => [n.toLowerCase(), new Set(rows)]));
+    S.tables = Object.entries(def.tables || {}).flatMap(([n, refs]) =>
+      refs.map((ref, i) => ({ sheet: n.toLowerCase(), name: `Tabel${i + 1}`, box: parseRef(ref).box })),
+    );
     if (def.selection) S.select(def.selection);
     await S.loadMeta();
   };
@@ -1570,6 +1704,19 @@
   };
 
   S.select = (text) => {
+    // Several areas ("A1:A3,C1:C3", as Ctrl+click makes): the first is the selected range, getSelectedRanges counts them all.
+    const parts = text.split(",");
+    S.selectionAreas = parts.length;
+    text = parts[0];
+    // Whole columns ("A:A", "Sheet!A:B"): every row of the sheet, 1,048,576 (Excel's specifications and limits).
+    const whole = /^(?:(?:'((?:[^']|'')+)'|([A-Za-z0-9_.]+))!)?\$?([A-Za-z]{1,3}):\$?([A-Za-z]{1,3})$/.exec(text.trim());
+    if (whole) {
+      const sheet = whole[1] !== undefined ? whole[1].replace(/''/g, "'") : whole[2] !== undefined ? whole[2] : S.active;
+      const [a, b] = [colNum(whole[3]), colNum(whole[4])];
+      S.selection = { sheet, box: { top: 1, left: Math.min(a, b), bottom: 1048576, right: Math.max(a, b) } };
+      S.active = sheet;
+      return;
+    }
     const ref = parseRef(text);
     S.selection = { sheet: ref.sheet || S.active, box: ref.box };
     S.active = S.selection.sheet;

@@ -231,7 +231,13 @@ export async function openPane(h: Harness, options: PaneOptions = {}): Promise<O
 
 /** The stand-in's API, for page.evaluate callbacks. */
 export interface StandIn {
-  setup(def: { sheets: Record<string, Record<string, unknown>>; selection?: string }): Promise<void>;
+  setup(def: {
+    sheets: Record<string, Record<string, unknown>>;
+    selection?: string;
+    protected?: string[];
+    hiddenRows?: Record<string, number[]>;
+    tables?: Record<string, string[]>;
+  }): Promise<void>;
   select(ref: string): void;
   calculateAll(): void;
   idle(): Promise<void>;

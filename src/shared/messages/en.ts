@@ -7,6 +7,16 @@ export const en: Readonly<Record<MessageKey, string>> = {
   "app.loadFailed": "The settings could not be read: the add-in's storage is not responding. Reopen the pane.",
   "app.unexpected": "Something went wrong. Try again; if it happens again, reopen the pane.",
 
+  // the flows (search, match, add columns): what the page shows before they load; the rest is in src/taskpane/flows/texts-en.ts
+  "search.heading": "Find a company",
+  "search.label": "Name, CUI or trade-registry number (J…)",
+  "search.county": "County (optional)",
+  "search.run": "Search",
+  "search.hint": "A search is sent only on Enter or Search: 1 credit a page, nothing when the same search is cached. A CUI is checked here and the company's profile fetched.",
+  "columns.heading": "Add columns",
+  "match.heading": "Match a column of names",
+  "flows.loadFailed": "This part of the pane could not load. Reopen the pane.",
+
   // key
   "key.heading": "API key",
   "key.label": "The key the service gave you",

@@ -12,6 +12,16 @@ export const ro = {
   "app.loadFailed": "Setările nu au putut fi citite: spațiul de stocare al add-in-ului nu răspunde. Redeschideți panoul.",
   "app.unexpected": "Ceva nu a mers cum trebuia. Încercați din nou; dacă se repetă, redeschideți panoul.",
 
+  // the flows (search, match, add columns): what the page shows before they load; the rest is in src/taskpane/flows/texts-ro.ts
+  "search.heading": "Caută o firmă",
+  "search.label": "Denumire, CUI sau nr. de înregistrare (J…)",
+  "search.county": "Județ (opțional)",
+  "search.run": "Caută",
+  "search.hint": "Căutarea pornește doar la Enter sau la Caută: 1 credit pe pagină, nimic dacă aceeași căutare e în cache. Un CUI se verifică local și se aduce fișa firmei.",
+  "columns.heading": "Adaugă coloane",
+  "match.heading": "Potrivește o coloană de denumiri",
+  "flows.loadFailed": "Această parte a panoului nu s-a putut încărca. Redeschideți panoul.",
+
   // key
   "key.heading": "Cheia API",
   "key.label": "Cheia primită de la serviciu",

@@ -52,6 +52,7 @@ export class SearchFlow {
     byId(ctx.doc, "search-county").addEventListener("input", () => void this.showCost());
     byId(ctx.doc, "search-more").addEventListener("click", () => void deps.track(this.more()));
     byId(ctx.doc, "search-insert").addEventListener("click", () => void deps.track(this.insertPicked()));
+    this.renderPicked();
   }
 
   private get status(): HTMLElement {

@@ -75,6 +75,9 @@ export function queryForms(query: string, folds: boolean | undefined): string[] 
 /** The search params of a query form, as the list cache keys them (the same keys as FIRMA.CAUTA's). */
 export const searchParams = (q: string) => ({ q, judet: undefined, caen: undefined, stare: undefined });
 
+/** A query form's search as a list request (the pane's estimate, a refresh's prefetch). */
+export const matchSearchSpec = (q: string) => ({ fn: "search" as const, params: searchParams(q), limit: MATCH_LIMIT });
+
 /** Whether an answer shows that the service folds diacritics: a name it gave matches a query word only folded. */
 export function showsFolding(query: string, items: readonly MatchCandidate[]): boolean {
   const words = upperRo(query).match(/[\p{L}\p{N}]+/gu) ?? [];

@@ -31,6 +31,8 @@ export interface MatchOutcome {
   problem?: { kind: InputProblem; detail?: string };
   /** not_searched because a stop came before this name. */
   stoppedBy?: MatchStop;
+  /** not_searched by a stop: the error behind it (the surfaces say it as they say that error anywhere). */
+  cause?: unknown;
   /**
    * ambiguous because the service listed more companies than FIRMA reads for one name (the search
    * cap): the list was not read to its end, so no candidate can be sure (and none can be ruled out).

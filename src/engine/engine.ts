@@ -58,7 +58,7 @@ export type { Completion } from "./cells/wants";
 export type { CacheProblem, CacheStats } from "./cache/cache";
 export { normalizeName } from "./match/normalize";
 export { parseCounty } from "./match/counties";
-export { matchSearchSpec } from "./match/queries";
+export { matchSearches, matchSearchSpec } from "./match/queries";
 export type {
   Confidence,
   InputProblem,
@@ -407,7 +407,7 @@ export class FirmaEngine {
   private matchContext(): MatchContext {
     const key = (q: string) => listKey({ fn: "search", params: searchParams(q), limit: MATCH_LIMIT });
     return {
-      search: (q, signal) => this.lists.search({ ...searchParams(q), limit: MATCH_LIMIT }, signal) as Promise<MatchCandidate[]>,
+      search: (q, signal, only) => this.lists.search({ ...searchParams(q), limit: MATCH_LIMIT }, signal, only) as Promise<MatchCandidate[]>,
       fresh: (q) => {
         const hit = this.cache.peek<MatchCandidate[]>(key(q));
         return hit?.fresh ? hit.value : undefined;

@@ -18,7 +18,7 @@ import type { MatchCandidate, MatchOutcome, MatchReport, MatchRunOptions, MatchS
 /** What matching needs of the engine. */
 export interface MatchContext {
   /** A search by name, as FIRMA.CAUTA's lists are fetched (lists.ts), MATCH_LIMIT companies at most. */
-  search(q: string, signal?: CancelSignal): Promise<MatchCandidate[]>;
+  search(q: string, signal?: CancelSignal, cacheOnly?: boolean): Promise<MatchCandidate[]>;
   /** The fresh cached answer to a query form (the estimate), or undefined. */
   fresh(q: string): MatchCandidate[] | undefined;
   /** Counts a cached answer as stale (a refresh asks again). */
@@ -58,7 +58,7 @@ export async function runMatch(ctx: MatchContext, inputs: readonly NameInput[], 
     for (const i of g.rows) outcomes[i] = { confidence: "not_searched", candidates: [], stoppedBy: stopOf(error), cause: error };
     progress(g);
   };
-  if (options.maxCredits === undefined) {
+  if (options.maxCredits === undefined && !options.cacheOnly) {
     const held = ctx.guard(() => estimateRows(rows, ctx.caps().searchFolds, options.refresh ? null : cacheView(ctx)).max, groups.length);
     if (held) {
       stopAll(groups, held);
@@ -68,7 +68,7 @@ export async function runMatch(ctx: MatchContext, inputs: readonly NameInput[], 
   if (options.refresh) for (const g of groups) for (const q of queryForms(g.query, undefined)) ctx.markStale(q);
   const budget = ctx.openBudget(options.maxCredits ?? Number.MAX_SAFE_INTEGER);
   try {
-    const run = new Searches(ctx, options.signal);
+    const run = new Searches(ctx, options.signal, !!options.cacheOnly);
     const caps = ctx.caps();
     // Round 1: every name's first form.
     const first = await run.all(groups.map((g) => queryForms(g.query, caps.searchFolds)[0]));
@@ -133,7 +133,8 @@ class Searches {
 
   constructor(
     private readonly ctx: MatchContext,
-    private readonly signal?: CancelSignal,
+    private readonly signal: CancelSignal | undefined,
+    private readonly cacheOnly: boolean,
   ) {}
 
   async all(queries: readonly string[]): Promise<Answer[]> {
@@ -152,11 +153,13 @@ class Searches {
   private async one(q: string): Promise<Answer> {
     if (this.stopped !== undefined) return { error: this.stopped };
     try {
-      const items = await this.ctx.search(q, this.signal);
+      const items = await this.ctx.search(q, this.signal, this.cacheOnly);
       this.serviceFailures = 0;
       return { items, complete: items.length < MATCH_LIMIT };
     } catch (e) {
+      // Not cached (cache-only reads): this name only; the service failing: the run after a few.
       const stop = stopOf(e);
+      if (stop === "plan") return { error: e };
       if (stop !== "service" || ++this.serviceFailures >= SERVICE_FAILURES) this.stopped ??= e;
       return { error: e };
     }

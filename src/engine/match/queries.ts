@@ -113,3 +113,12 @@ export function estimateRows(rows: readonly ReadRow[], folds: boolean | undefine
   const invalid = rows.filter((r) => "problem" in r).length;
   return { min, max, distinct: groups.length, cached, invalid };
 }
+
+/**
+ * The searches matching these rows may send, as list requests (the pane's estimate, firma refresh's
+ * fetch): each distinct name's query forms, the folded one included where it differs (an upper bound
+ * while the service's folding is not known to the caller).
+ */
+export function matchSearches(inputs: readonly NameInput[]) {
+  return groupRows(inputs.map(readRow)).flatMap((g) => queryForms(g.query, undefined).map(matchSearchSpec));
+}

@@ -59,6 +59,11 @@ export interface MatchRunOptions {
   /** Ask again even what the cache holds fresh. */
   refresh?: boolean;
   onProgress?: (done: number, total: number) => void;
+  /**
+   * Answer from the cache only (a cell's value preview, firma refresh's write pass after its fetch):
+   * a search not cached is not_searched, stoppedBy "plan"; no guard, nothing sent.
+   */
+  cacheOnly?: boolean;
 }
 
 /** outcomes[i] answers inputs[i]. */

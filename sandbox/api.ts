@@ -215,23 +215,29 @@ export function foreignItem(template: Record<string, unknown>, other: number, la
   return out;
 }
 
-function searchEndpoint({ query }: Call): Result {
+function searchEndpoint({ query, config }: Call): Result {
   const { page, limit } = paging(query);
   const caen = query.get("caen") ?? undefined;
   if (caen !== undefined && !/^\d{1,4}$/.test(caen.trim())) {
     fail(400, "bad_request", "caen: 1–4 cifre. / caen: 1 to 4 digits.");
   }
   const param = (name: string) => query.get(name) ?? undefined;
-  const found = search({ q: param("q"), judet: param("judet"), caen, stare: param("stare") });
-  const items = found.slice((page - 1) * limit, page * limit).map((c) => ({
-    cui: c.cui,
-    denumire: c.denumire,
-    judet: c.judet,
-    localitate: c.localitate,
-    stare: c.stare,
-    caen_principal: c.caen_principal,
-    j_cod: c.j_cod,
-  }));
+  const names: Record<string, string> = {};
+  for (const [cui, o] of Object.entries(config.overrides)) if (typeof o.denumire === "string") names[cui] = o.denumire;
+  const how = { mode: config.searchMode, diacritics: config.searchDiacritics, names };
+  const found = search({ q: param("q"), judet: param("judet"), caen, stare: param("stare") }, how);
+  const items = found
+    .slice((page - 1) * limit, page * limit)
+    .map((c) => ({ ...c, ...config.overrides[String(c.cui)] }) as Company)
+    .map((c) => ({
+      cui: c.cui,
+      denumire: c.denumire,
+      judet: c.judet,
+      localitate: c.localitate,
+      stare: c.stare,
+      caen_principal: c.caen_principal,
+      j_cod: c.j_cod,
+    }));
   return { kind: "search", status: 200, items, paging: { page, limit, total: found.length } };
 }
 

@@ -78,11 +78,19 @@ export interface SandboxConfig {
    * before one), each trigger in turn, as a careless or hostile source would send (formula-text.ts).
    */
   formulaText: boolean;
+  /**
+   * How `q` finds names (the spec does not say, O30): "word-prefix" (default), each word of `q` starts
+   * a word of the name, in any order; "substring", `q` as it is (spaces collapsed) inside the name.
+   */
+  searchMode: "word-prefix" | "substring";
+  /** "folded" (default): diacritics ignored ("FAGET" finds "FĂGET"); "exact": they must be as in the name. Case is always ignored. */
+  searchDiacritics: "folded" | "exact";
   /** Faults to inject; fields left out are off (NO_FAULTS). */
   faults: Partial<FaultConfig>;
   /**
    * A company's data changed at the registry: CUI → profile fields that replace the generated ones in
-   * profile and batch answers, e.g. { "14399840": { stare: "RADIATA" } } (to show the watch on changes).
+   * profile, batch and search answers, e.g. { "14399840": { stare: "RADIATA" } } (to show the watch on
+   * changes); a `denumire` changed here is what search finds the company by (a look-alike planted by a test).
    */
   overrides: Record<string, Partial<Record<OverridableField, string | boolean>>>;
 }
@@ -122,6 +130,8 @@ export function defaultConfig(latestYear: number): SandboxConfig {
     creditHeaders: true,
     latestYear,
     formulaText: false,
+    searchMode: "word-prefix",
+    searchDiacritics: "folded",
     faults: {},
     overrides: {},
   };
@@ -153,6 +163,8 @@ const RULES: Record<Exclude<keyof SandboxConfig, "faults">, Rule> = {
   creditHeaders: oneOf(true, false),
   latestYear: integer(FIRST_YEAR, 2100),
   formulaText: oneOf(true, false),
+  searchMode: oneOf("word-prefix", "substring"),
+  searchDiacritics: oneOf("folded", "exact"),
   overrides: (v) =>
     isRecord(v) &&
     Object.entries(v).every(

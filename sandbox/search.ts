@@ -1,12 +1,24 @@
 /**
- * Company search: `q` is a CUI (with or without RO), a trade-registry code, or words that must each
- * start a word of the name (any order, case and diacritics ignored). Names are searched within the
- * search universe; CUIs and registry codes over the whole dataset. Results in ascending CUI.
+ * Company search: `q` is a CUI (with or without RO), a trade-registry code, or a name, searched as
+ * the setting `searchMode` says: words that must each start a word of the name, in any order (the
+ * default), or the text as a substring of the name; case ignored, diacritics folded or not
+ * (`searchDiacritics`). Names are searched within the search universe (plus companies whose name an
+ * override changed); CUIs and registry codes over the whole dataset. Results in ascending CUI.
  */
 import { Company, company, companyByJCode } from "./profile";
 import { findCounty } from "./romania";
-import { fold, words } from "./text";
+import { fold, upperWords, words } from "./text";
 import { universe } from "./universe";
+
+/** How names are searched (sandbox settings `searchMode`, `searchDiacritics`). */
+export interface NameSearch {
+  mode: "word-prefix" | "substring";
+  diacritics: "folded" | "exact";
+  /** CUI → a name that replaces the generated one (the `overrides` setting's `denumire`). */
+  names?: Readonly<Record<string, string>>;
+}
+
+const DEFAULT_SEARCH: NameSearch = { mode: "word-prefix", diacritics: "folded" };
 
 export interface SearchQuery {
   q?: string;
@@ -28,10 +40,11 @@ class NameIndex {
   constructor(
     private readonly size: number,
     names: string[],
+    split: (name: string) => string[],
   ) {
     const byWord = new Map<string, number[]>();
     names.forEach((name, doc) => {
-      for (const w of new Set(words(name))) {
+      for (const w of new Set(split(name))) {
         const list = byWord.get(w);
         if (list) list.push(doc);
         else byWord.set(w, [doc]);
@@ -67,17 +80,42 @@ class NameIndex {
   }
 }
 
-let index: NameIndex | null = null;
+const indexes: Partial<Record<NameSearch["diacritics"], NameIndex>> = {};
 
-function nameIndex(): NameIndex {
+function nameIndex(diacritics: NameSearch["diacritics"]): NameIndex {
+  let index = indexes[diacritics];
   if (!index) {
     const { companies } = universe();
-    index = new NameIndex(
+    const split = diacritics === "folded" ? words : upperWords;
+    index = indexes[diacritics] = new NameIndex(
       companies.length,
       companies.map((c) => c.denumire),
+      split,
     );
   }
   return index;
+}
+
+const namesAs: Partial<Record<NameSearch["diacritics"], string[]>> = {};
+
+/** The universe's names as the substring search compares them: upper case, folded or not. */
+function comparedNames(diacritics: NameSearch["diacritics"]): string[] {
+  return (namesAs[diacritics] ??= universe().companies.map((c) => compared(c.denumire, diacritics)));
+}
+
+function compared(text: string, diacritics: NameSearch["diacritics"]): string {
+  const upper = diacritics === "folded" ? fold(text) : text.toUpperCase();
+  return upper.replace(/\s+/g, " ").trim();
+}
+
+/** Whether one name matches the query (a name an override planted). */
+function nameMatches(name: string, q: string, how: NameSearch): boolean {
+  if (how.mode === "substring") return compared(name, how.diacritics).includes(compared(q, how.diacritics));
+  const split = how.diacritics === "folded" ? words : upperWords;
+  const have = split(name);
+  return split(q)
+    .slice(0, MAX_WORDS)
+    .every((w) => have.some((h) => h.startsWith(w)));
 }
 
 /** "in insolventa" → "IN_INSOLVENTA". */
@@ -96,7 +134,7 @@ function filterOf(query: SearchQuery): (c: Company) => boolean {
 }
 
 /** Candidates for `q` before the filters. */
-function candidates(q: string | undefined): Company[] {
+function candidates(q: string | undefined, how: NameSearch): Company[] {
   const text = (q ?? "").trim();
   if (text === "") return universe().companies;
   const cui = /^(?:RO)?\s*(\d{1,10})$/i.exec(text);
@@ -108,15 +146,33 @@ function candidates(q: string | undefined): Company[] {
     const found = companyByJCode(text);
     return found ? [found] : [];
   }
-  const query = words(text).slice(0, MAX_WORDS);
-  if (query.length === 0) return [];
   const { companies } = universe();
-  return nameIndex()
-    .find(query)
-    .map((doc) => companies[doc]);
+  let found: Company[];
+  if (how.mode === "substring") {
+    const needle = compared(text, how.diacritics);
+    if (!/[\p{L}\p{N}]/u.test(needle)) return [];
+    const names = comparedNames(how.diacritics);
+    found = [];
+    for (let doc = 0; doc < names.length; doc++) if (names[doc].includes(needle)) found.push(companies[doc]);
+  } else {
+    const query = (how.diacritics === "folded" ? words : upperWords)(text).slice(0, MAX_WORDS);
+    if (query.length === 0) return [];
+    found = nameIndex(how.diacritics)
+      .find(query)
+      .map((doc) => companies[doc]);
+  }
+  const planted = how.names ?? {};
+  if (Object.keys(planted).length === 0) return found;
+  // Companies whose name an override changed are found by their new name only.
+  const out = found.filter((c) => planted[String(c.cui)] === undefined);
+  for (const [cui, name] of Object.entries(planted)) {
+    const c = company(Number(cui));
+    if (c && nameMatches(name, text, how)) out.push({ ...c, denumire: name });
+  }
+  return out.sort((a, b) => a.cui - b.cui);
 }
 
 /** Every match, ascending CUI. */
-export function search(query: SearchQuery): Company[] {
-  return candidates(query.q).filter(filterOf(query));
+export function search(query: SearchQuery, how: NameSearch = DEFAULT_SEARCH): Company[] {
+  return candidates(query.q, how).filter(filterOf(query));
 }

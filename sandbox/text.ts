@@ -19,3 +19,11 @@ export function words(text: string): string[] {
 export function slugify(text: string): string {
   return words(text).join("-").toLowerCase();
 }
+
+/** The words of a text, upper case, diacritics kept: "Făget-Construct" → ["FĂGET", "CONSTRUCT"]. */
+export function upperWords(text: string): string[] {
+  return text
+    .toUpperCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w !== "");
+}

@@ -2,7 +2,7 @@
  * What the engine learned about a service where the documentation leaves it open, per service
  * address (a second service may answer differently): whether batch identification honours
  * `include` (O10), which fields batch financial items carry (O17), whether range entries carry
- * every field (O16), the latest year it answered with. Unknown stays undefined: the estimate then
+ * every field (O16), the latest year it answered with, whether name search folds diacritics (O30). Unknown stays undefined: the estimate then
  * counts the costlier case (estimate.ts) and the first call that shows the behaviour settles it.
  */
 import type { FinancialField } from "../api/types";
@@ -13,6 +13,8 @@ export interface Capabilities {
   batchFinancialFields?: FinancialField[];
   rangeFull?: boolean;
   latestYear?: number;
+  /** Whether name search ignores diacritics ("FAGET" finds "FĂGET"): one query form per name then (match/queries.ts, O30). */
+  searchFolds?: boolean;
 }
 
 const STORAGE_KEY = "firma.caps.v2";

@@ -32,7 +32,7 @@ import { sendFlush } from "./plan/flush";
 import { CallGate, DROPPED } from "./credits/gate";
 import { BurstGuard } from "./credits/guard";
 import { financialKey, profileKey } from "./keys";
-import { ListRequests, type ListSpec } from "./cells/lists";
+import { ListRequests, listKey, type ListSpec } from "./cells/lists";
 import { CreditMeter } from "./credits/meter";
 import { getValidBatchWindow, getValidEngineOptions, type EngineOptions, type ResolvedEngineOptions } from "./engine-options";
 import { oneCallGate, prefetch, type PrefetchOptions, type PrefetchReport } from "./plan/prefetch";
@@ -40,6 +40,9 @@ import { RequestQueue } from "./cells/queue";
 import { estimateOf, freshnessOf, needsOf, type CellRequest, type Estimate, type Freshness, type Needs } from "./cells/requests";
 import type { Want } from "./cells/wants";
 import { YearPolicy } from "./years";
+import { matchEstimate, runMatch, type MatchContext } from "./match/matcher";
+import { MATCH_LIMIT, searchParams } from "./match/queries";
+import type { MatchCandidate, MatchEstimate, MatchReport, MatchRunOptions, NameInput } from "./match/types";
 
 export { BudgetReachedError } from "./credits/gate";
 export type { EngineOptions } from "./engine-options";
@@ -53,6 +56,20 @@ export type { HeldBurst } from "./credits/guard";
 export type { Credits } from "./credits/credits";
 export type { Completion } from "./cells/wants";
 export type { CacheProblem, CacheStats } from "./cache/cache";
+export { normalizeName } from "./match/normalize";
+export { parseCounty } from "./match/counties";
+export { matchSearches, matchSearchSpec } from "./match/queries";
+export type {
+  Confidence,
+  InputProblem,
+  MatchCandidate,
+  MatchEstimate,
+  MatchOutcome,
+  MatchReport,
+  MatchRunOptions,
+  MatchStop,
+  NameInput,
+} from "./match/types";
 
 /** The settings a surface may change while the engine runs (configure()); a setting left out stays as it is. */
 export interface EngineSettings {
@@ -295,6 +312,24 @@ export class FirmaEngine {
     return answer as Promise<ListAnswer<S>>;
   }
 
+  // ---- names to CUIs (match/) ----------------------------------------------------------------------------
+
+  /** What matching these rows would cost now: a range while the service's search is not yet learned; bad rows free. */
+  matchEstimate(inputs: readonly NameInput[]): MatchEstimate {
+    return matchEstimate(this.matchContext(), inputs);
+  }
+
+  /**
+   * Matches names (and counties) to CUIs with a confidence (match/README.md): one search per distinct
+   * name through the list cache and the call gate; outcomes[i] answers inputs[i].
+   */
+  async match(inputs: readonly NameInput[], options: MatchRunOptions = {}): Promise<MatchReport> {
+    await this.ready();
+    const report = await runMatch(this.matchContext(), inputs, options);
+    await this.saveQuietly();
+    return report;
+  }
+
   // ---- what cells would cost, a refresh, the watch on what changed --------------------------------------
 
   /** What fetching these cells would cost now, at most (or, with `refresh`, ignoring the cache). */
@@ -366,6 +401,22 @@ export class FirmaEngine {
 
   private latestYear(): number {
     return this.connection.latestYear();
+  }
+
+  /** What matching needs of the engine: searches as lists, the cache, the budget and the guard. */
+  private matchContext(): MatchContext {
+    const key = (q: string) => listKey({ fn: "search", params: searchParams(q), limit: MATCH_LIMIT });
+    return {
+      search: (q, signal, only) => this.lists.search({ ...searchParams(q), limit: MATCH_LIMIT }, signal, only) as Promise<MatchCandidate[]>,
+      fresh: (q) => {
+        const hit = this.cache.peek<MatchCandidate[]>(key(q));
+        return hit?.fresh ? hit.value : undefined;
+      },
+      markStale: (q) => this.cache.markStale(key(q)),
+      caps: () => this.caps(),
+      openBudget: (limit) => this.gate.openBudget(limit),
+      guard: (max, cells) => (this.guard.admit(max, cells) ? null : this.guard.error()),
+    };
   }
 
   /** The answers `requests` need that the cache cannot give (all of them with `refresh`). */

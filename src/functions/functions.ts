@@ -245,6 +245,17 @@ export function cauta(q: any, judet: any, caen: any, stare: any, limit: any, inv
 }
 
 /**
+ * @customfunction CUI
+ * @param nume
+ * @param [judet]
+ * @param invocation
+ * @returns {any[][]}
+ */
+export function cui(nume: any, judet: any, invocation: CustomFunctions.CancelableInvocation) {
+  return run("CUI", [nume, judet], invocation);
+}
+
+/**
  * @customfunction TOPURI
  * @param [an]
  * @param [categorie]

@@ -8,6 +8,7 @@ import type { CellRequest } from "../engine/engine";
 import { asMatrix, isBlank } from "./coercion";
 import { FINANCIAL_FUNCTIONS, FINANCIAL_ORDER, fieldByName, isProfileField, PROFILE_FUNCTIONS } from "./fields";
 import { listSpec } from "./list-functions";
+import { matchSearches } from "../engine/engine";
 
 /**
  * What a call would ask the engine for, for cost estimates (task pane, CLI --dry-run).
@@ -65,6 +66,13 @@ export function cellRequests(name: string, args: unknown[]): CellRequest[] {
       } catch {
         return []; // invalid arguments: refused locally, nothing to pay
       }
+    }
+    case "CUI": {
+      // One search per name (cached: free), and its folded form where it has diacritics: an upper bound.
+      const names = asMatrix(args[0]).flat();
+      const counties = asMatrix(args[1]).flat();
+      const rows = names.map((name, i) => ({ name, county: counties.length === 1 ? counties[0] : counties[i] }));
+      return matchSearches(rows).map((list): CellRequest => ({ kind: "list", calls: 1, list }));
     }
     default:
       return [];

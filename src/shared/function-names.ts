@@ -198,6 +198,21 @@ export const FUNCTION_TEXTS: Readonly<Record<string, FunctionTexts>> = {
       },
     ],
   },
+  CUI: {
+    name: { ro: "CUI", en: "TAXID" },
+    description: {
+      ro: "CUI-ul firmei după nume, doar când potrivirea e sigură; altfel #N/A spune de ce.",
+      en: "The company's CUI from its name, only when the match is sure; otherwise #N/A says why.",
+    },
+    parameters: [
+      {
+        id: "nume",
+        name: { ro: "nume", en: "name" },
+        description: { ro: "Denumirea firmei sau o coloană de denumiri.", en: "The company's name, or a column of names." },
+      },
+      { id: "judet", name: { ro: "judet", en: "county" }, description: { ro: "Codul sau numele județului.", en: "County code or name." } },
+    ],
+  },
   TOPURI: {
     name: { ro: "TOPURI", en: "RANKINGS" },
     description: {

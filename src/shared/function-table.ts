@@ -11,6 +11,7 @@ import { companyCard } from "./company-card";
 import { errorCell, inputCell, type Impl } from "./eval-context";
 import { FINANCIAL_FUNCTIONS, FINANCIAL_ORDER, fieldByName, isProfileField, PROFILE_FUNCTIONS, PROFILE_ORDER } from "./fields";
 import { LIST_IMPLS } from "./list-functions";
+import { CUI_IMPL } from "./match-function";
 import { perCui, rowPerCui, type PerCui } from "./per-cui";
 
 const profileField = (field: ProfileField): PerCui => ({
@@ -96,6 +97,9 @@ export const FUNCTIONS: Readonly<Record<string, Impl>> = {
       return [[errorCell(e, ctx, true)]]; // one error in its own cell: IFERROR sees it
     }
   },
+
+  /** A company's CUI from its name (and county), filled only when the match is sure. */
+  CUI: CUI_IMPL,
 
   ...LIST_IMPLS,
 };

@@ -49,6 +49,7 @@ export const FUNCTION_HELP: readonly FunctionHelp[] = [
     params: ["text", "[judet]", "[caen]", "[stare]", "[limita]"],
     example: '=FIRMA.CAUTA("construct", "CJ", , "ACTIVA", 50)',
   },
+  { name: "CUI", params: ["nume", "[judet]"], example: '=FIRMA.CUI("Dedeman SRL", "BC")' },
   { name: "TOPURI", params: ["[an]", "[categorie]", "[scop]"], example: '=FIRMA.TOPURI(2024, "cifra-afaceri", "judet")' },
   { name: "TOP", params: ["id_top", "[limita]"], example: '=FIRMA.TOP("top-cifra-afaceri-2024-judet-cj", 20)' },
   { name: "JUDETE", params: [], example: "=FIRMA.JUDETE()" },

@@ -349,6 +349,14 @@ export const en: Readonly<Record<MessageKey, string>> = {
   "cell.guardHeld": "Held by the credit limit: confirm in the FIRMA pane to fill these cells.",
   "cell.preview": "Preview: press Enter to fetch the data.",
   "cell.notCached": "No answer was received for this cell; retry.",
+  "cell.match.likely": "Likely {name} (CUI {cui}), not certain: check it and type the CUI.",
+  "cell.match.ambiguous": "Ambiguous: {count} companies fit; add the county or the full name.",
+  "cell.match.tooMany": "Too many companies fit (100 or more); add words of the name or the county.",
+  "cell.match.notFound": "No company of that name; check the name.",
+  "cell.match.otherCounty": "No company of that name in the county given ({count} in other counties); check the county.",
+  "cell.match.emptyName": "The company's name is missing: the cell is empty.",
+  "cell.match.badName": "Not a company name: “{input}”; type the company's name.",
+  "cell.match.unknownCounty": "Unknown county: “{county}”; type its code (BC) or name (Bacău).",
 
   // header
   "header.profil": "CUI|Name|Status|County|Locality|Address|CAEN|VAT payer|Trade reg. no.",

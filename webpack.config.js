@@ -62,7 +62,9 @@ class DeploymentPlugin {
     compiler.hooks.thisCompilation.tap("DeploymentPlugin", (compilation) => {
       compilation.fileDependencies.add(path.resolve(__dirname, "manifest.xml"));
       compilation.hooks.processAssets.tap({ name: "DeploymentPlugin", stage: Compilation.PROCESS_ASSETS_STAGE_REPORT }, () => {
-        const parts = HASHED.map((f) => compilation.getAsset(f)).filter(Boolean).map((a) => a.source.buffer());
+        const parts = HASHED.map((f) => compilation.getAsset(f))
+          .filter(Boolean)
+          .map((a) => a.source.buffer());
         const source = require("fs").readFileSync(path.resolve(__dirname, "manifest.xml"), "utf8");
         compilation.emitAsset("manifest.xml", new sources.RawSource(manifestFor(source, this.deployment, version, contentHash(parts))));
         const build = { addinUrl: this.deployment.addinUrl, serviceUrl: this.deployment.serviceUrl, version };

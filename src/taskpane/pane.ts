@@ -72,7 +72,11 @@ export class Pane {
   flows(): Promise<Flows> {
     if (!this.flowsP) {
       this.flowsP = import(/* webpackChunkName: "flows" */ "./flows/flows").then((m) => {
-        const f = m.startFlows(this.ctx, () => this.usage.renderUsage(), (w) => this.track(w));
+        const f = m.startFlows(
+          this.ctx,
+          () => this.usage.renderUsage(),
+          (w) => this.track(w),
+        );
         this.loadedFlows = f;
         return f;
       });

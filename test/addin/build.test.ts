@@ -125,7 +125,8 @@ describe.each([
     const chunk = read(dir(), chunks[0]);
     expect(chunk).toContain("columns.doneFormulas"); // the flows' own texts travel with them
     for (const marker of ["a key-value store (getItem, setItem, removeItem)", "x-credits-limit"]) expect(chunk).not.toContain(marker);
-    for (const f of ["runtime.js", "shared.js", "functions.js", "taskpane.js"]) expect(read(dir(), f)).not.toContain("columns.doneFormulas");
+    for (const f of ["runtime.js", "shared.js", "functions.js", "taskpane.js"])
+      expect(read(dir(), f)).not.toContain("columns.doneFormulas");
   });
 });
 

@@ -61,7 +61,14 @@ describe("a selection a flow reads", () => {
     await S.setup({ sheets: { Foaie1: { A3: "Denumire", ...names(4, 4), B9: "x" } }, selection: "Foaie1!A:A" });
     const s = await flowSheet(S).selection(LIMITS);
     expect(s).toMatchObject({ top: 4, rows: 6, headerRow: 3, wholeColumns: true });
-    expect((s as { values: unknown[][] }).values.map((r) => r[0])).toEqual(["Firma 1 SRL", "Firma 2 SRL", "Firma 3 SRL", "Firma 4 SRL", "", ""]);
+    expect((s as { values: unknown[][] }).values.map((r) => r[0])).toEqual([
+      "Firma 1 SRL",
+      "Firma 2 SRL",
+      "Firma 3 SRL",
+      "Firma 4 SRL",
+      "",
+      "",
+    ]);
     // an empty sheet's whole column is empty
     await S.setup({ sheets: { Foaie1: {} }, selection: "Foaie1!A:A" });
     expect(await flowSheet(S).selection(LIMITS)).toEqual({ problem: "empty" });
@@ -102,7 +109,18 @@ describe("a selection a flow reads", () => {
   });
 
   test("checkSelection: the rules without Excel", () => {
-    const base: RawSelection = { sheet: "S", top: 1, left: 1, rows: SHEET_ROWS, cols: 1, areas: 1, protected: false, used: { top: 1, bottom: 1 }, hiddenRows: false, inTable: false };
+    const base: RawSelection = {
+      sheet: "S",
+      top: 1,
+      left: 1,
+      rows: SHEET_ROWS,
+      cols: 1,
+      areas: 1,
+      protected: false,
+      used: { top: 1, bottom: 1 },
+      hiddenRows: false,
+      inTable: false,
+    };
     expect(checkSelection(base, LIMITS)).toEqual({ problem: "empty" }); // a header and nothing under it
     expect(checkSelection({ ...base, used: { top: 1, bottom: 1001 } }, LIMITS)).toMatchObject({ box: { rows: 1000 } });
     expect(checkSelection({ ...base, used: { top: 1, bottom: 1002 } }, LIMITS)).toEqual({ problem: "too_many" });

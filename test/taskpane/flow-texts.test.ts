@@ -65,25 +65,50 @@ describe("what the flows make, without Excel", () => {
     // a blank cell asks for nothing, like the formula would
     expect(requestsOf(cols, [14399840, "", "RO14399840"])).toHaveLength(2 * 4);
     expect(COLUMN_ITEMS.map((i) => i.id)).toEqual([
-      "DENUMIRE", "STARE", "JUDET", "LOCALITATE", "ADRESA", "CAEN", "TVA", "NRREG",
-      "CIFRA_AFACERI", "PROFIT", "ACTIVE", "DATORII", "ANGAJATI", "FISA", "ACTUALIZAT",
+      "DENUMIRE",
+      "STARE",
+      "JUDET",
+      "LOCALITATE",
+      "ADRESA",
+      "CAEN",
+      "TVA",
+      "NRREG",
+      "CIFRA_AFACERI",
+      "PROFIT",
+      "ACTIVE",
+      "DATORII",
+      "ANGAJATI",
+      "FISA",
+      "ACTUALIZAT",
     ]);
   });
 
   test("the CUI column of a selection: the one with most valid CUIs", () => {
-    expect(cuiColumn([["ALFA SRL", 14399840], ["BETA SA", "RO14399840"]])).toBe(1);
+    expect(
+      cuiColumn([
+        ["ALFA SRL", 14399840],
+        ["BETA SA", "RO14399840"],
+      ]),
+    ).toBe(1);
     expect(cuiColumn([["ALFA SRL"], ["BETA SA"]])).toBe(-1);
   });
 
   test("a match's row: the CUI and name only when sure; not searched says why, never 'not found'", () => {
     const sure = { confidence: "sure" as const, cui: 14399840, officialName: "ALFA SRL", candidates: [] };
     expect(outputRow(sure, "ro")).toEqual([14399840, "ALFA SRL", "sigur"]);
-    const likely = { confidence: "likely" as const, cui: 14399840, officialName: "ALFA SRL", candidates: [{ cui: 14399840, denumire: "ALFA SRL" }] };
+    const likely = {
+      confidence: "likely" as const,
+      cui: 14399840,
+      officialName: "ALFA SRL",
+      candidates: [{ cui: 14399840, denumire: "ALFA SRL" }],
+    };
     expect(outputRow(likely, "ro")).toEqual(["", "", "probabil"]);
-    expect(confidenceText({ confidence: "not_searched", candidates: [], stoppedBy: "quota" }, "ro")).toBe("necăutat: creditele planului s-au epuizat");
-    expect(confidenceText({ confidence: "not_searched", candidates: [], problem: { kind: "unknown_county", detail: "Zarand" } }, "en")).toBe(
-      "not searched: unknown county: Zarand",
+    expect(confidenceText({ confidence: "not_searched", candidates: [], stoppedBy: "quota" }, "ro")).toBe(
+      "necăutat: creditele planului s-au epuizat",
     );
+    expect(
+      confidenceText({ confidence: "not_searched", candidates: [], problem: { kind: "unknown_county", detail: "Zarand" } }, "en"),
+    ).toBe("not searched: unknown county: Zarand");
     expect(ft("en", "match.word.notFound")).toBe("not found");
   });
 });

@@ -12,6 +12,9 @@ import * as data from "../../sandbox/dataset";
 import { search } from "../../sandbox/search";
 import { universe } from "../../sandbox/universe";
 import { w3 } from "../../bench/workloads";
+import { normalizeName } from "../../src/engine/engine";
+import { count } from "../../src/shared/messages";
+import type { Company } from "../../sandbox/profile";
 import { haveChromium, CHROMIUM, openPane, startHarness, type Harness, type StandIn } from "./harness";
 import { act, cellOf, idle, saveKey, setup, text } from "../support/pane";
 
@@ -143,7 +146,9 @@ withChromium("the pane's flows in a browser", () => {
     const bad = String(found[0].cui + (found[0].cui % 10 === 9 ? -1 : 1));
     await page.fill("#search-q", `RO${bad}`);
     await press(page, "Enter");
-    expect(await text(page, "#search-status")).toBe(`RO${bad} nu este un CUI valid (cifra de control nu se potrivește). Nu s-a trimis nimic.`);
+    expect(await text(page, "#search-status")).toBe(
+      `RO${bad} nu este un CUI valid (cifra de control nu se potrivește). Nu s-a trimis nimic.`,
+    );
     expect(h.sandbox.usage(key).month).toBe(1);
     // a good one is answered as a profile: 1 credit, said first
     const other = data.sampleCuis(1, 4321)[0];
@@ -208,14 +213,20 @@ withChromium("the pane's flows in a browser", () => {
     for (let r = 2; r <= 2001; r++)
       W3_IDS.forEach((id, j) => {
         const col = String.fromCharCode(66 + j);
-        cells[`${col}${r}`] = id === "CIFRA_AFACERI" || id === "PROFIT" || id === "ANGAJATI" ? `=FIRMA.${id}(A${r},${data.LATEST_YEAR})` : `=FIRMA.${id}(A${r})`;
+        cells[`${col}${r}`] =
+          id === "CIFRA_AFACERI" || id === "PROFIT" || id === "ANGAJATI"
+            ? `=FIRMA.${id}(A${r},${data.LATEST_YEAR})`
+            : `=FIRMA.${id}(A${r})`;
       });
-    await page.evaluate(async (def) => {
-      const s = (window as unknown as Win).__firmaStandIn;
-      await s.setup(def);
-      s.calculateAll();
-      await s.idle();
-    }, { sheets: { Foaie1: cells } });
+    await page.evaluate(
+      async (def) => {
+        const s = (window as unknown as Win).__firmaStandIn;
+        await s.setup(def);
+        s.calculateAll();
+        await s.idle();
+      },
+      { sheets: { Foaie1: cells } },
+    );
     const spent = h.sandbox.usage(key).month;
     await page.context().close();
     return spent;
@@ -238,7 +249,9 @@ withChromium("the pane's flows in a browser", () => {
     await settled(page);
     expect(h.sandbox.usage(key).month).toBe(hand);
     expect(await page.getAttribute("#columns-status", "data-spent")).toBe(String(hand));
-    expect(await text(page, "#columns-status")).toMatch(/^Coloane de formule adăugate: 7 × 2\.000 rânduri\. Cost: 54 de credite\. 40 de celule arată o eroare/);
+    expect(await text(page, "#columns-status")).toMatch(
+      /^Coloane de formule adăugate: 7 × 2\.000 rânduri\. Cost: 54 de credite\. 40 de celule arată o eroare/,
+    );
     // the header in the user's language, the formulas with the functions' ids and ","
     const headers = await Promise.all(["B1", "C1", "D1", "E1", "F1", "G1", "H1"].map((a) => cellOf(page, "Foaie1", a)));
     expect(headers.map((c) => c.value)).toEqual([
@@ -341,18 +354,161 @@ withChromium("the pane's flows in a browser", () => {
     expect(await columns({ protected: ["Foaie1"] })).toMatch(/^Foaia este protejată: FIRMA nu poate scrie în ea\./);
     expect(await columns({ hiddenRows: { Foaie1: [3] } })).toMatch(/^Selecția are rânduri ascunse \(de un filtru sau de mână\)\./);
     expect(await columns({ tables: { Foaie1: ["A1:B5"] } })).toMatch(/într-un tabel Excel/);
-    expect(await columns({ selection: "Foaie1!A2:A3,Foaie1!A5" })).toBe("Selecția are mai multe zone. Selectați o singură coloană continuă.");
-    expect(await columns({ selection: "Foaie1!F2:F9" })).toBe("Selecția nu conține niciun CUI valid. Pentru o coloană de denumiri folosiți Potrivește o coloană de denumiri.");
+    expect(await columns({ selection: "Foaie1!A2:A3,Foaie1!A5" })).toBe(
+      "Selecția are mai multe zone. Selectați o singură coloană continuă.",
+    );
+    expect(await columns({ selection: "Foaie1!F2:F9" })).toBe(
+      "Selecția nu conține niciun CUI valid. Pentru o coloană de denumiri folosiți Potrivește o coloană de denumiri.",
+    );
     expect(await columns({ selection: "Foaie1!A:A" })).toMatch(/^Foaie1!A2:A5: rânduri 4, CUI-uri valide 4\.$/);
     expect(await match({ protected: ["Foaie1"] })).toMatch(/^Foaia este protejată/);
     expect(await match({ hiddenRows: { Foaie1: [2] } })).toMatch(/^Selecția are rânduri ascunse/);
     expect(await match({ tables: { Foaie1: ["E1:F3"] } })).toMatch(/într-un tabel Excel/);
-    expect(await match({ selection: "Foaie1!A2:A5" })).toBe("Selecția conține numere, nu denumiri. Pentru o coloană de CUI-uri folosiți Adaugă coloane.");
+    expect(await match({ selection: "Foaie1!A2:A5" })).toBe(
+      "Selecția conține numere, nu denumiri. Pentru o coloană de CUI-uri folosiți Adaugă coloane.",
+    );
     expect(await match({ selection: "Foaie1!F2:F5" })).toBe("Selecția nu conține nicio denumire.");
     expect(await match({ selection: "Foaie1!D2:F3" })).toBe("Selecția are prea multe coloane (cel mult 2).");
     expect(await match({ selection: "Foaie1!D2,Foaie1!D3" })).toBe("Selecția are mai multe zone. Selectați o singură coloană continuă.");
     expect(h.sandbox.usage(key).month).toBe(0);
     expect((await page.isDisabled("#match-go")) && (await page.isDisabled("#columns-add"))).toBe(true);
+    await page.context().close();
+  });
+
+  test("match 200 messy names: sure ones filled, look-alikes ambiguous and chosen with one click, bad rows said why; credits as the sandbox counts them", async () => {
+    // Companies alone with their name (3 words or more, no diacritics), and look-alikes planted for some
+    const byName = new Map<string, Company[]>();
+    for (const c of universe().companies) {
+      const k = normalizeName(c.denumire);
+      byName.set(k, [...(byName.get(k) ?? []), c]);
+    }
+    const unique = [...byName.values()]
+      .filter((cs) => cs.length === 1 && cs[0].denumire.split(" ").length >= 3 && !/[ĂÂÎȘȚ]/.test(cs[0].denumire))
+      .map((cs) => cs[0]);
+    const sure = unique.slice(0, 160);
+    const twinned = unique.slice(200, 220);
+    const pool = unique.slice(1000);
+    const overrides: Record<string, { denumire: string }> = {};
+    const twins = twinned.map((c, i) => {
+      const twin = pool.find((x, j) => j >= i * 7 && x.judet !== c.judet)!;
+      overrides[String(twin.cui)] = { denumire: c.denumire.replace(/ SRL$/, " S.A.") };
+      return twin;
+    });
+    h.sandbox.config.overrides = overrides;
+    const strip = (n: string) => n.replace(/ (SRL|SA)$/, "");
+    const title = (n: string) => n.toLowerCase().replace(/\b\p{L}/gu, (x) => x.toUpperCase());
+    const messy = (c: Company, k: number) =>
+      [c.denumire.toLowerCase(), `SC ${strip(c.denumire)} S.R.L.`, `${title(strip(c.denumire))} srl`, ` ${strip(c.denumire)}  `][k % 4];
+    const rows: [unknown, unknown][] = [
+      ...sure.map((c, i): [unknown, unknown] => [messy(c, i), ""]),
+      ...twinned.map((c, i): [unknown, unknown] => [messy(c, i), ""]), // ambiguous: the company and its look-alike
+      ...twinned.slice(0, 10).map((c, i): [unknown, unknown] => [messy(c, i + 1), i % 2 ? twins[i].judet : c.judet]), // the county picks one
+      ["", ""],
+      ["SRL", ""],
+      ["X", ""],
+      [12345, ""],
+      [messy(sure[0], 2), "Zarand"],
+      ...sure.slice(1, 6).map((c): [unknown, unknown] => [c.denumire, ""]), // the same names again: no new search
+    ];
+    expect(rows).toHaveLength(200);
+    const cells: Record<string, unknown> = { A1: "Denumire", B1: "Județ" };
+    rows.forEach(([n, j], i) => {
+      if (n !== "") cells[`A${i + 2}`] = typeof n === "string" ? { value: n } : n;
+      if (j !== "") cells[`B${i + 2}`] = { value: j };
+    });
+
+    const { page, pageErrors } = await openPane(h);
+    const key = keyFor("enterprise");
+    await saveKey(page, key);
+    await setup(page, { sheets: { Foaie1: cells }, selection: "Foaie1!A2:B201" });
+    await page.click("#match-section summary");
+    await idle(page);
+    await page.waitForFunction(() => document.getElementById("match-read")?.textContent === "Citește selecția");
+    await act(page, "#match-read");
+    const min = Number(await page.getAttribute("#match-estimate", "data-min"));
+    const max = Number(await page.getAttribute("#match-estimate", "data-max"));
+    expect(await text(page, "#match-estimate")).toMatch(
+      /^Denumiri: 200; căutări distincte: \d+ \(din cache, gratuite: 0\); cu probleme, gratuite: 5\. Cost: /,
+    );
+    expect(h.sandbox.usage(key).month).toBe(0);
+    // the estimate passes the guard's 100: asked first
+    await act(page, "#match-go");
+    expect(await text(page, "#match-confirm-text")).toBe(
+      `Potrivirea poate costa până la ${count(max, "credit", "ro")}, peste limita dvs. de 100 de credite pentru un calcul. Continuați?`,
+    );
+    await act(page, "#match-yes");
+    await page.waitForFunction(() => document.getElementById("match-status")?.dataset.credits !== undefined, null, { timeout: 120_000 });
+    const charged = h.sandbox.usage(key).month;
+    expect(Number(await page.getAttribute("#match-status", "data-credits"))).toBe(charged);
+    expect(charged).toBeGreaterThanOrEqual(min);
+    expect(charged).toBeLessThanOrEqual(max);
+    const tally = JSON.parse((await page.getAttribute("#match-status", "data-tally"))!);
+    expect(tally).toEqual({ sure: 160 + 10 + 5, likely: 0, ambiguous: 20, notFound: 0, notSearched: 5 });
+
+    const row = (r: number) =>
+      page.evaluate((r) => {
+        const s = (window as unknown as Win).__firmaStandIn;
+        return ["C", "D", "E"].map((c) => s.cell("Foaie1", `${c}${r}`).value);
+      }, r);
+    expect(await row(1)).toEqual(["CUI", "Denumire oficială", "Potrivire"]);
+    for (const i of [0, 1, 2, 3, 77, 159]) expect(await row(i + 2)).toEqual([sure[i].cui, sure[i].denumire, "sigur"]);
+    expect(await row(162)).toEqual(["", "", "ambiguu"]);
+    expect(await row(182)).toEqual([twinned[0].cui, twinned[0].denumire, "sigur"]); // its county picked it
+    expect(await row(183)).toEqual([twins[1].cui, overrides[String(twins[1].cui)].denumire, "sigur"]);
+    expect(await row(192)).toEqual(["", "", "necăutat: celulă goală"]);
+    expect(await row(193)).toEqual(["", "", "necăutat: doar forma juridică"]);
+    expect(await row(194)).toEqual(["", "", "necăutat: prea scurtă"]);
+    expect(await row(195)).toEqual(["", "", "necăutat: nu este text"]);
+    expect(await row(196)).toEqual(["", "", "necăutat: județ necunoscut: Zarand"]);
+
+    // the ambiguous rows, listed with their candidates: one click chooses
+    expect(await page.$$eval("#match-pending > li", (l) => l.length)).toBe(20);
+    const first = "#match-pending > li:first-child";
+    expect(await page.getAttribute(first, "data-row")).toBe("162");
+    const offered = await page.$$eval(`${first} button.candidate`, (b) => b.map((x) => Number((x as HTMLElement).dataset.cui)));
+    expect(offered.sort()).toEqual([twinned[0].cui, twins[0].cui].sort());
+    await act(page, `${first} button.candidate[data-cui="${twins[0].cui}"]`);
+    expect(await row(162)).toEqual([twins[0].cui, overrides[String(twins[0].cui)].denumire, "ales"]);
+    expect(await page.$$eval("#match-pending > li", (l) => l.length)).toBe(19);
+    expect(await focused(page)).toMatch(/candidate/); // the next row's first candidate, for the keyboard
+    expect(h.sandbox.usage(key).month).toBe(charged); // choosing costs nothing
+    expect(pageErrors).toEqual([]);
+    h.sandbox.config.overrides = {};
+    await page.context().close();
+  });
+
+  test("match: 50,000 names are estimated for nothing and refused when they pass the credits left; the guard's question can say no", async () => {
+    const { page } = await openPane(h);
+    const key = keyFor("pro");
+    await saveKey(page, key);
+    const cells: Record<string, unknown> = { A1: "Denumire" };
+    for (let i = 0; i < 50_000; i++) cells[`A${i + 2}`] = { value: `Firma Test ${i} Impex` };
+    await setup(page, { sheets: { Foaie1: cells }, selection: "Foaie1!A:A" });
+    await page.click("#match-section summary");
+    await idle(page);
+    await page.waitForFunction(() => document.getElementById("match-read")?.textContent !== "");
+    await act(page, "#match-read");
+    expect(await page.getAttribute("#match-estimate", "data-min")).toBe("50000");
+    await act(page, "#match-go");
+    expect(await text(page, "#match-status")).toBe(
+      "Ar costa 50.000 de credite, mai mult decât cele 4.000 rămase. Selectați mai puține rânduri.",
+    );
+    expect(h.sandbox.usage(key).month).toBe(0);
+    // 50,001 is past what one run takes
+    await page.evaluate(() =>
+      (window as unknown as Win).__firmaStandIn.setup({ sheets: { Foaie1: { A1: "x", A50002: { value: "y" } } }, selection: "Foaie1!A:A" }),
+    );
+    await act(page, "#match-read");
+    expect(await text(page, "#match-estimate")).toBe("Prea multe rânduri (cel mult 50.000). Pentru registre mari folosiți firma refresh.");
+    // 150 names: over the guard's 100, asked; No spends nothing
+    const few: Record<string, unknown> = {};
+    for (let i = 0; i < 150; i++) few[`A${i + 1}`] = { value: `Alta Firma ${i} Grup` };
+    await setup(page, { sheets: { Foaie1: few }, selection: "Foaie1!A1:A150" });
+    await act(page, "#match-go");
+    expect(await focused(page)).toBe("match-no");
+    await act(page, "#match-no");
+    expect(await text(page, "#match-status")).toBe("Nu s-a căutat nimic.");
+    expect(h.sandbox.usage(key).month).toBe(0);
     await page.context().close();
   });
 

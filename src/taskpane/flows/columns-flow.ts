@@ -122,7 +122,7 @@ export class ColumnsFlow {
   }
 
   /** Reads the selection: the CUI column, its rows; refuses a bad selection with its reason. */
-  async read(): Promise<ColumnSelection & { cuiCol: number } | null> {
+  async read(): Promise<(ColumnSelection & { cuiCol: number }) | null> {
     const ctx = this.ctx;
     this.source = null;
     const sheet = await this.deps.sheet();
@@ -171,7 +171,8 @@ export class ColumnsFlow {
     const columns = this.columns();
     add.disabled = !this.source || !columns || columns.length === 0 || ctx.working;
     if (columns === null) return void ctx.say(el, (l) => ft(l, "columns.badYears"), "error");
-    if (!this.source || columns.length === 0) return void ctx.say(el, (l) => ft(l, this.source ? "columns.tickSome" : "columns.readFirst"), "info");
+    if (!this.source || columns.length === 0)
+      return void ctx.say(el, (l) => ft(l, this.source ? "columns.tickSome" : "columns.readFirst"), "info");
     const engine = await ctx.engine();
     const est = engine.estimate(requestsOf(columns, this.cuis()));
     const rows = this.source.rows;
@@ -217,7 +218,11 @@ export class ColumnsFlow {
     const est = engine.estimate(requests);
     const left$ = ctx.view(engine).left;
     if (left$ !== null && est.credits > left$) {
-      return void ctx.say(status, (l) => ft(l, "flow.tooDear", { credits: count(est.credits, "credit", l), left: formatNumber(left$, l) }), "error");
+      return void ctx.say(
+        status,
+        (l) => ft(l, "flow.tooDear", { credits: count(est.credits, "credit", l), left: formatNumber(left$, l) }),
+        "error",
+      );
     }
     ctx.setWorking(true);
     const before = engine.credits().usage().month;
@@ -250,7 +255,9 @@ export class ColumnsFlow {
             .trim(),
         errors > 0 ? "warn" : "ok",
       );
-      await sheet.select({ ...data, top: header ? header.top : data.top, rows: data.rows + (header ? data.top - header.top : 0) }).catch(() => undefined);
+      await sheet
+        .select({ ...data, top: header ? header.top : data.top, rows: data.rows + (header ? data.top - header.top : 0) })
+        .catch(() => undefined);
     } catch (e) {
       ctx.say(status, (l) => ft(l, "flow.writeFailed", { code: codeOf(e) }), "error");
     } finally {
@@ -275,7 +282,13 @@ export class ColumnsFlow {
     return columns.flatMap((c, j) =>
       c.item.numberFormat === null
         ? []
-        : [{ area: { ...data, left: data.left + j, cols: 1 }, property: "numberFormat" as const, data: Array.from({ length: data.rows }, () => [c.item.numberFormat]) }],
+        : [
+            {
+              area: { ...data, left: data.left + j, cols: 1 },
+              property: "numberFormat" as const,
+              data: Array.from({ length: data.rows }, () => [c.item.numberFormat]),
+            },
+          ],
     );
   }
 
@@ -288,7 +301,12 @@ export class ColumnsFlow {
   }
 
   /** The values the formulas would show, from the cache (just filled): text as text, an error as its code. */
-  private async values(engine: FirmaEngine, columns: readonly Column[], data: Area, header: Area | null): Promise<{ writes: Write[]; errors: number }> {
+  private async values(
+    engine: FirmaEngine,
+    columns: readonly Column[],
+    data: Area,
+    header: Area | null,
+  ): Promise<{ writes: Write[]; errors: number }> {
     const lang = this.ctx.lang;
     const matrix = this.cuis().map((c) => [c]);
     const out: Cell[][] = matrix.map(() => []);
@@ -297,9 +315,13 @@ export class ColumnsFlow {
       const m = await evaluate(c.item.id, args, { engine, lang, cacheOnly: true, cards: false });
       m.forEach((row, i) => out[i].push(row[0]));
     }
-    const values = out.map((row) => row.map((v) => (isCellError(v) ? v.error : isCard(v) ? v.text : v === null || v === undefined ? "" : v)));
+    const values = out.map((row) =>
+      row.map((v) => (isCellError(v) ? v.error : isCard(v) ? v.text : v === null || v === undefined ? "" : v)),
+    );
     const formats = out.map((row, i) =>
-      row.map((v, j) => (typeof values[i][j] === "string" && !isCellError(v) && values[i][j] !== "" ? "@" : (columns[j].item.numberFormat ?? "General"))),
+      row.map((v, j) =>
+        typeof values[i][j] === "string" && !isCellError(v) && values[i][j] !== "" ? "@" : (columns[j].item.numberFormat ?? "General"),
+      ),
     );
     const writes: Write[] = [
       ...this.headerWrites(columns, header),
@@ -323,4 +345,3 @@ export class ColumnsFlow {
     return this.confirm.escape();
   }
 }
-

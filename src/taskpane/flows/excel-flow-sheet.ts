@@ -10,7 +10,6 @@
  *  - Worksheet.tables, Table.getRange (ExcelApi 1.1); Worksheet.getUsedRangeOrNullObject (1.4);
  *  - Range.valuesAsJson (1.16), so that a card reads as its CUI; `values` elsewhere.
  */
-/* eslint-disable office-addins/no-context-sync-in-loop */
 import { plainArgument } from "../../shared/excel-values";
 import { readAreas, writeAreas, type Area, type Write } from "../blocks";
 import type { ExcelApiCheck } from "../excel-api";
@@ -78,21 +77,31 @@ export class ExcelFlowSheet implements FlowSheet {
       const box = boxOf(sel);
       const usedRows = used.isNullObject ? null : { top: used.rowIndex + 1, bottom: used.rowIndex + used.rowCount };
       const first = checkSelection(
-        { sheet: ws.name, ...box, areas: areas?.areaCount ?? 1, protected: ws.protection.protected, used: usedRows, hiddenRows: false, inTable: false },
+        {
+          sheet: ws.name,
+          ...box,
+          areas: areas?.areaCount ?? 1,
+          protected: ws.protection.protected,
+          used: usedRows,
+          hiddenRows: false,
+          inTable: false,
+        },
         limits,
       );
       if ("problem" in first) return first;
       const data = first.box;
       // Hidden rows and tables, over the rows read (with the header) and the columns the flow writes.
-      const span = { top: first.headerRow ?? data.top, left: data.left, rows: data.rows + (first.headerRow === null ? 0 : data.top - first.headerRow), cols: data.cols + limits.width };
+      const span = {
+        top: first.headerRow ?? data.top,
+        left: data.left,
+        rows: data.rows + (first.headerRow === null ? 0 : data.top - first.headerRow),
+        cols: data.cols + limits.width,
+      };
       const rows = ws.getRangeByIndexes(data.top - 1, data.left - 1, data.rows, 1).load("rowHidden");
       await context.sync();
       const hiddenRows = rows.rowHidden !== false;
       const inTable = (await tableBoxes(context, ws)).some((t) => overlaps(t, span));
-      const checked = checkSelection(
-        { sheet: ws.name, ...box, areas: 1, protected: false, used: usedRows, hiddenRows, inTable },
-        limits,
-      );
+      const checked = checkSelection({ sheet: ws.name, ...box, areas: 1, protected: false, used: usedRows, hiddenRows, inTable }, limits);
       if ("problem" in checked) return checked;
       const json = this.hasExcelApi("1.16");
       const values: unknown[][] = [];

@@ -10,15 +10,7 @@ import type { Area, Write } from "../blocks";
 export const SHEET_ROWS = 1_048_576;
 
 /** Why a selection cannot be used; each has its own message (texts-*.ts flow.problem.*), and no credit is spent. */
-export type SelectionProblem =
-  | "several_areas"
-  | "protected"
-  | "hidden_rows"
-  | "table"
-  | "too_wide"
-  | "empty"
-  | "no_room"
-  | "too_many";
+export type SelectionProblem = "several_areas" | "protected" | "hidden_rows" | "table" | "too_wide" | "empty" | "no_room" | "too_many";
 
 /** What a flow reads of the selection, before it is checked. */
 export interface RawSelection {

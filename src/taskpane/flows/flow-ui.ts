@@ -76,7 +76,8 @@ const FORMULA_START = /^[=+\-@]/;
  * a number ("0111", "=x") is formatted "@" first (writeAreas refuses it otherwise: blocks.ts).
  */
 export function textWrites(area: Area, data: unknown[][]): Write[] {
-  const text = (v: unknown) => typeof v === "string" && v !== "" && (FORMULA_START.test(v) || /^\s*[\d.,+-]/.test(v) || /^(TRUE|FALSE)$/i.test(v.trim()));
+  const text = (v: unknown) =>
+    typeof v === "string" && v !== "" && (FORMULA_START.test(v) || /^\s*[\d.,+-]/.test(v) || /^(TRUE|FALSE)$/i.test(v.trim()));
   const writes: Write[] = [];
   if (data.some((row) => row.some(text))) {
     writes.push({ area, property: "numberFormat", data: data.map((row) => row.map((v) => (typeof v === "string" ? "@" : "General"))) });

@@ -7,15 +7,14 @@
  * The search itself is the engine's (src/engine/match, engine.match): cached like FIRMA.CAUTA's lists
  * and behind the same gate (budget, guard, quota stop).
  */
-import type { FirmaEngine } from "../../engine/engine";
+import type { FirmaEngine, MatchCandidate, MatchEstimate, MatchOutcome, MatchStop } from "../../engine/engine";
 import type { Area, Write } from "../blocks";
 import { count, formatNumber, type Lang } from "../i18n";
 import type { PaneContext } from "../pane/context";
-import type { ColumnSelection, FlowDeps, FlowSheet } from "./flow-sheet";
+import type { ColumnSelection, FlowDeps } from "./flow-sheet";
 import { byId, Confirm, problemText } from "./flow-ui";
 import { codeOf } from "./search-flow";
 import { ft, type FlowKey } from "./texts";
-import type { MatchCandidate, MatchEngine, MatchEstimate, MatchOutcome, MatchStop } from "./match-types";
 
 /** The most names one run takes (the estimate and the guard decide whether it may spend). */
 export const MAX_NAMES = 50_000;
@@ -62,7 +61,9 @@ export function confidenceText(o: MatchOutcome, lang: Lang): string {
 
 /** The row written for an outcome: the CUI and official name only when sure. */
 export function outputRow(o: MatchOutcome, lang: Lang): [number | string, string, string] {
-  return o.confidence === "sure" && o.cui !== undefined ? [o.cui, o.officialName ?? "", confidenceText(o, lang)] : ["", "", confidenceText(o, lang)];
+  return o.confidence === "sure" && o.cui !== undefined
+    ? [o.cui, o.officialName ?? "", confidenceText(o, lang)]
+    : ["", "", confidenceText(o, lang)];
 }
 
 interface Pending {
@@ -89,11 +90,6 @@ export class MatchFlow {
 
   private get status(): HTMLElement {
     return byId(this.ctx.doc, "match-status");
-  }
-
-  private async matcher(): Promise<(FirmaEngine & MatchEngine) | null> {
-    const engine = (await this.ctx.engine()) as FirmaEngine & Partial<MatchEngine>;
-    return typeof engine.match === "function" && typeof engine.matchEstimate === "function" ? (engine as FirmaEngine & MatchEngine) : null;
   }
 
   private inputs(s: ColumnSelection) {
@@ -125,8 +121,7 @@ export class MatchFlow {
       box.dataset.problem = numbers ? "numbers" : "empty";
       return false;
     }
-    const m = await this.matcher();
-    if (!m) return (ctx.say(box, (l) => ft(l, "match.unavailable"), "error"), false);
+    const m = await ctx.engine();
     const est = m.matchEstimate(this.inputs(s));
     this.source = s;
     this.estimate = est;
@@ -158,14 +153,18 @@ export class MatchFlow {
     const s = this.source!;
     const est = this.estimate!;
     const sheet = (await this.deps.sheet())!;
-    const m = (await this.matcher())!;
+    const m: FirmaEngine = await ctx.engine();
     const left = s.left + s.cols;
     if (left + OUT_COLS - 1 > 16_384) return void ctx.say(status, (l) => problemText(l, "no_room"), "error");
     const out: Area = { sheet: s.sheet, top: s.top, left, rows: s.rows, cols: OUT_COLS };
     const header: Area | null = s.headerRow === null ? null : { ...out, top: s.headerRow, rows: 1 };
     const view = ctx.view(m);
     if (view.left !== null && est.min > view.left) {
-      return void ctx.say(status, (l) => ft(l, "flow.tooDear", { credits: count(est.min, "credit", l), left: formatNumber(view.left!, l) }), "error");
+      return void ctx.say(
+        status,
+        (l) => ft(l, "flow.tooDear", { credits: count(est.min, "credit", l), left: formatNumber(view.left!, l) }),
+        "error",
+      );
     }
     const limit = m.credits().guardLimit();
     if (limit !== null && est.max > limit) {
@@ -208,7 +207,13 @@ export class MatchFlow {
         .map((o, i) => ({ row: out.top + i, name: String(s.values[i][0] ?? ""), outcome: o }))
         .filter((p) => p.outcome.confidence === "likely" || p.outcome.confidence === "ambiguous");
       const by = (c: MatchOutcome["confidence"]) => report.outcomes.filter((o) => o.confidence === c).length;
-      const tally = { sure: by("sure"), likely: by("likely"), ambiguous: by("ambiguous"), notFound: by("not_found"), notSearched: by("not_searched") };
+      const tally = {
+        sure: by("sure"),
+        likely: by("likely"),
+        ambiguous: by("ambiguous"),
+        notFound: by("not_found"),
+        notSearched: by("not_searched"),
+      };
       status.dataset.credits = String(report.credits);
       status.dataset.tally = JSON.stringify(tally);
       ctx.say(

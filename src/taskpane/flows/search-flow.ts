@@ -14,7 +14,7 @@ import { kindOf } from "../../engine/failures";
 import { toCellError } from "../../shared/cells";
 import { count, formatNumber, type Lang } from "../i18n";
 import type { PaneContext } from "../pane/context";
-import type { FlowDeps, FlowSheet } from "./flow-sheet";
+import type { FlowDeps } from "./flow-sheet";
 import { ft } from "./texts";
 import { Confirm, byId, problemText, textWrites } from "./flow-ui";
 
@@ -22,7 +22,8 @@ import { Confirm, byId, problemText, textWrites } from "./flow-ui";
 export const FIRST_LIMIT = 20;
 export const MORE_LIMIT = 100;
 
-type Query = { kind: "cui"; cui: number } | { kind: "badCui"; input: string } | { kind: "search"; q: string; judet?: string } | { kind: "none" };
+type Query =
+  { kind: "cui"; cui: number } | { kind: "badCui"; input: string } | { kind: "search"; q: string; judet?: string } | { kind: "none" };
 
 /** What the box holds, read locally: a CUI (valid or not), a search, or nothing to send. */
 export function readQuery(text: string, county: string): Query {
@@ -84,7 +85,14 @@ export class SearchFlow {
         ? engine.estimate([{ kind: "profile", cui: q.cui, field: "denumire" }])
         : engine.estimate([{ kind: "list", calls: 1, list: this.spec(q, FIRST_LIMIT) }]);
     const credits = est.credits;
-    const key = q.kind === "cui" ? (credits === 0 ? "search.cost.cuiCached" : "search.cost.cui") : credits === 0 ? "search.cost.cached" : "search.cost.search";
+    const key =
+      q.kind === "cui"
+        ? credits === 0
+          ? "search.cost.cuiCached"
+          : "search.cost.cui"
+        : credits === 0
+          ? "search.cost.cached"
+          : "search.cost.search";
     this.ctx.say(el, (l) => ft(l, key, { credits: count(credits, "credit", l), limit: FIRST_LIMIT }), "info");
   }
 
@@ -129,7 +137,11 @@ export class SearchFlow {
     const n = this.results.length;
     const more = q.kind === "search" && n >= this.limit && this.limit < MORE_LIMIT;
     byId(ctx.doc, "search-more").hidden = !more;
-    ctx.say(status, (l) => (n === 0 ? ft(l, "search.none") : ft(l, more ? "search.foundMore" : "search.found", { results: formatNumber(n, l) })), n === 0 ? "warn" : "ok");
+    ctx.say(
+      status,
+      (l) => (n === 0 ? ft(l, "search.none") : ft(l, more ? "search.foundMore" : "search.found", { results: formatNumber(n, l) })),
+      n === 0 ? "warn" : "ok",
+    );
     status.dataset.results = String(n);
     await this.deps.renderUsage();
   }
@@ -158,7 +170,9 @@ export class SearchFlow {
       insert.addEventListener("click", () => void this.deps.track(this.insert([r.cui])));
       const facts = doc.createElement("span");
       facts.className = "facts-line";
-      facts.textContent = [`CUI ${r.cui}`, r.judet, r.localitate, r.stare].filter((x) => x !== null && x !== undefined && x !== "").join(" · ");
+      facts.textContent = [`CUI ${r.cui}`, r.judet, r.localitate, r.stare]
+        .filter((x) => x !== null && x !== undefined && x !== "")
+        .join(" · ");
       li.append(pick, insert, facts);
       li.dataset.index = String(i);
       list.append(li);
@@ -167,7 +181,9 @@ export class SearchFlow {
   }
 
   private picked(): number[] {
-    return [...byId(this.ctx.doc, "search-results").querySelectorAll<HTMLInputElement>("input.pick:checked")].map((x) => Number(x.dataset.cui));
+    return [...byId(this.ctx.doc, "search-results").querySelectorAll<HTMLInputElement>("input.pick:checked")].map((x) =>
+      Number(x.dataset.cui),
+    );
   }
 
   private renderPicked(): void {

@@ -41,7 +41,8 @@ export const flowEn: Readonly<Record<FlowKey, string>> = {
   "columns.noCuis": "The selection holds no valid CUI. For a column of names, use Match a column of names.",
   "columns.source": "{address}: rows {rows}, valid CUIs {valid}.",
   "columns.cost": "Columns × rows: {columns} × {rows}. Cost: {credits}, what the same formulas typed by hand would cost.",
-  "columns.costAtMost": "Columns × rows: {columns} × {rows}. Cost: between {low} and {credits}, what the same formulas typed by hand would cost.",
+  "columns.costAtMost":
+    "Columns × rows: {columns} × {rows}. Cost: between {low} and {credits}, what the same formulas typed by hand would cost.",
   "columns.fetching": "Fetching the data (at most {credits})…",
   "columns.doneFormulas": "Formula columns added: {columns} × {rows} rows. Cost: {credits}.",
   "columns.doneValues": "Fixed-value columns added: {columns} × {rows} rows. Cost: {credits}.",
@@ -55,10 +56,10 @@ export const flowEn: Readonly<Record<FlowKey, string>> = {
   "match.progressLabel": "Matching the names",
   "match.numbers": "The selection holds numbers, not names. For a column of CUIs, use Add columns.",
   "match.noNames": "The selection holds no name.",
-  "match.unavailable": "Name matching is not available in this version of FIRMA.",
   "match.estimate":
     "Names: {names}; distinct searches: {distinct} (cached, free: {cached}); with a problem, free: {invalid}. Cost: between {min} and {credits}.",
-  "match.estimateExact": "Names: {names}; distinct searches: {distinct} (cached, free: {cached}); with a problem, free: {invalid}. Cost: {credits}.",
+  "match.estimateExact":
+    "Names: {names}; distinct searches: {distinct} (cached, free: {cached}); with a problem, free: {invalid}. Cost: {credits}.",
   "match.overGuard": "Matching may cost up to {credits}, over your limit of {limit} for one calculation. Continue?",
   "match.cancelled": "Nothing was searched.",
   "match.running": "Searching the names…",
@@ -103,7 +104,8 @@ export const flowEn: Readonly<Record<FlowKey, string>> = {
   "flow.writeFailed": "Writing to the workbook failed ({code}). The cells are as they were, or written in part.",
   "flow.tooDear": "It would cost {credits}, more than the {left} left. Select fewer rows.",
   "flow.problem.severalAreas": "The selection has several areas. Select one continuous column.",
-  "flow.problem.protected": "The sheet is protected: FIRMA cannot write to it. Unprotect the sheet (Review › Unprotect Sheet) and try again.",
+  "flow.problem.protected":
+    "The sheet is protected: FIRMA cannot write to it. Unprotect the sheet (Review › Unprotect Sheet) and try again.",
   "flow.problem.hiddenRows":
     "The selection has hidden rows (by a filter or by hand). FIRMA does not work on rows you cannot see: it would write on them too. Show all rows and select again.",
   "flow.problem.table":

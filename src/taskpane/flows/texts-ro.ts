@@ -17,7 +17,8 @@ export const flowRo = {
   "search.cuiNotFound": "Nicio firmă cu acest CUI.",
   "search.none": "Nicio firmă găsită. Încercați mai puține cuvinte sau fără județ.",
   "search.found": "Rezultate: {results}. Un clic pe denumire pune CUI-ul în celula activă.",
-  "search.foundMore": "Primele rezultate: {results}. Un clic pe denumire pune CUI-ul în celula activă; Mai multe aduce până la 100 (1 credit).",
+  "search.foundMore":
+    "Primele rezultate: {results}. Un clic pe denumire pune CUI-ul în celula activă; Mai multe aduce până la 100 (1 credit).",
   "search.more": "Mai multe (1 credit)",
   "search.pickLabel": "Alege {name} pentru inserare",
   "search.insertLabel": "Pune CUI-ul {cui} ({name}) în celula activă",
@@ -59,7 +60,6 @@ export const flowRo = {
   "match.progressLabel": "Potrivirea denumirilor",
   "match.numbers": "Selecția conține numere, nu denumiri. Pentru o coloană de CUI-uri folosiți Adaugă coloane.",
   "match.noNames": "Selecția nu conține nicio denumire.",
-  "match.unavailable": "Potrivirea denumirilor nu este disponibilă în această versiune a FIRMA.",
   "match.estimate":
     "Denumiri: {names}; căutări distincte: {distinct} (din cache, gratuite: {cached}); cu probleme, gratuite: {invalid}. Cost: între {min} și {credits}.",
   "match.estimateExact":
@@ -91,7 +91,8 @@ export const flowRo = {
   "match.done":
     "Gata. Sigure: {sure}; probabile: {likely}; ambigue: {ambiguous}; negăsite: {notFound}; necăutate: {notSearched}. Cost: {credits}.",
   "match.chooseHeading": "De ales",
-  "match.chooseSummary": "Rânduri care așteaptă o alegere: {rows} (primele {listed} mai jos). Un clic pe o firmă scrie CUI-ul și denumirea ei.",
+  "match.chooseSummary":
+    "Rânduri care așteaptă o alegere: {rows} (primele {listed} mai jos). Un clic pe o firmă scrie CUI-ul și denumirea ei.",
   "match.rowName": "Rândul {row}: {name} ({word})",
   "match.candidatesFor": "Firme posibile pentru {name}",
   "match.chosen": "Rândul {row}: {name}, CUI {cui}.",
@@ -108,7 +109,8 @@ export const flowRo = {
   "flow.writeFailed": "Scrierea în registru nu a reușit ({code}). Celulele au rămas cum erau, sau scrise doar în parte.",
   "flow.tooDear": "Ar costa {credits}, mai mult decât cele {left} rămase. Selectați mai puține rânduri.",
   "flow.problem.severalAreas": "Selecția are mai multe zone. Selectați o singură coloană continuă.",
-  "flow.problem.protected": "Foaia este protejată: FIRMA nu poate scrie în ea. Anulați protecția foii (Revizuire › Anulare protecție foaie) și încercați din nou.",
+  "flow.problem.protected":
+    "Foaia este protejată: FIRMA nu poate scrie în ea. Anulați protecția foii (Revizuire › Anulare protecție foaie) și încercați din nou.",
   "flow.problem.hiddenRows":
     "Selecția are rânduri ascunse (de un filtru sau de mână). FIRMA nu lucrează pe rânduri pe care nu le vedeți: ar scrie și pe ele. Afișați toate rândurile și selectați din nou.",
   "flow.problem.table":

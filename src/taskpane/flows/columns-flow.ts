@@ -18,7 +18,7 @@ import { count, formatNumber } from "../i18n";
 import type { PaneContext } from "../pane/context";
 import { COLUMN_ITEMS, columnsOf, formulaOf, headerOf, requestsOf, type Column } from "./column-catalog";
 import type { ColumnSelection, FlowDeps, FlowSheet } from "./flow-sheet";
-import { byId, Confirm, problemText } from "./flow-ui";
+import { byId, Confirm, problemText, noSheet } from "./flow-ui";
 import { codeOf } from "./search-flow";
 import { ft } from "./texts";
 
@@ -54,7 +54,7 @@ export class ColumnsFlow {
     byId(d, "columns-read").addEventListener("click", () => void deps.track(this.read()));
     byId(d, "columns-add").addEventListener("click", () => void deps.track(this.add()));
     for (const id of ["columns-items", "columns-year-from", "columns-year-to", "columns-mode"])
-      byId(d, id).addEventListener("change", () => void this.showCost());
+      byId(d, id).addEventListener("change", () => void deps.track(this.showCost()));
   }
 
   private get status(): HTMLElement {
@@ -127,7 +127,7 @@ export class ColumnsFlow {
     this.source = null;
     const sheet = await this.deps.sheet();
     if (!sheet) {
-      ctx.say(this.status, (l) => ft(l, "flow.excelOnly"), "warn");
+      ctx.say(this.status, noSheet(ctx), "warn");
       return null;
     }
     const width = Math.max(1, this.columns()?.length ?? 1);
@@ -315,6 +315,9 @@ export class ColumnsFlow {
       const m = await evaluate(c.item.id, args, { engine, lang, cacheOnly: true, cards: false });
       m.forEach((row, i) => out[i].push(row[0]));
     }
+    // A row without a CUI stays blank, as it does with formulas (none is written there).
+    const blank = matrix.map(([c]) => c === null || c === undefined || (typeof c === "string" && c.trim() === ""));
+    for (let i = 0; i < out.length; i++) if (blank[i]) out[i] = out[i].map(() => "");
     const values = out.map((row) =>
       row.map((v) => (isCellError(v) ? v.error : isCard(v) ? v.text : v === null || v === undefined ? "" : v)),
     );

@@ -85,3 +85,9 @@ export function textWrites(area: Area, data: unknown[][]): Write[] {
   writes.push({ area, property: "values", data });
   return writes;
 }
+
+/** Why a flow has no workbook: outside Excel, or an Excel without the ExcelApi set it needs. */
+export function noSheet(ctx: PaneContext): Render {
+  const set = ctx.options.host?.support().refresh;
+  return (l) => (set ? ft(l, "flow.unsupported", { set }) : ft(l, "flow.excelOnly"));
+}

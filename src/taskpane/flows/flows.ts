@@ -22,9 +22,11 @@ export class Flows {
     track: (work: Promise<unknown>) => Promise<void>,
   ) {
     let sheetP: Promise<FlowSheet> | null = null;
+    // Outside Excel, or in an Excel without the sets the flows use (ExcelApi 1.7: getRangeByIndexes,
+    // getActiveCell; as refresh, excel-api.ts), no workbook: the flows say which (flow-ui.ts noSheet).
     const sheet = async (): Promise<FlowSheet | null> => {
       const host = ctx.options.host;
-      if (!host) return null;
+      if (!host || host.support().refresh) return null;
       sheetP ??= host.flowSheet();
       return sheetP;
     };

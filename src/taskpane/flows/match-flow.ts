@@ -12,7 +12,7 @@ import type { Area, Write } from "../blocks";
 import { count, formatNumber, type Lang } from "../i18n";
 import type { PaneContext } from "../pane/context";
 import type { ColumnSelection, FlowDeps } from "./flow-sheet";
-import { byId, Confirm, problemText } from "./flow-ui";
+import { byId, Confirm, problemText, noSheet } from "./flow-ui";
 import { codeOf } from "./search-flow";
 import { ft, type FlowKey } from "./texts";
 
@@ -105,7 +105,7 @@ export class MatchFlow {
     this.estimate = null;
     go.disabled = true;
     const sheet = await this.deps.sheet();
-    if (!sheet) return (ctx.say(box, (l) => ft(l, "flow.excelOnly"), "warn"), false);
+    if (!sheet) return (ctx.say(box, noSheet(ctx), "warn"), false);
     const s = await sheet.selection({ maxCols: 2, maxRows: MAX_NAMES, width: OUT_COLS });
     if ("problem" in s) {
       ctx.say(box, (l) => problemText(l, s.problem, { max: formatNumber(s.problem === "too_wide" ? 2 : MAX_NAMES, l) }), "error");

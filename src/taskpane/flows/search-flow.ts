@@ -16,7 +16,7 @@ import { count, formatNumber, type Lang } from "../i18n";
 import type { PaneContext } from "../pane/context";
 import type { FlowDeps } from "./flow-sheet";
 import { ft } from "./texts";
-import { Confirm, byId, problemText, textWrites } from "./flow-ui";
+import { Confirm, byId, problemText, textWrites, noSheet } from "./flow-ui";
 
 /** A first page of this many results; "More" asks for one page of MORE_LIMIT (each 1 credit). */
 export const FIRST_LIMIT = 20;
@@ -49,8 +49,8 @@ export class SearchFlow {
     private readonly deps: FlowDeps,
   ) {
     this.confirm = new Confirm(ctx, "search-confirm", "search-confirm-text", "search-yes", "search-no");
-    byId(ctx.doc, "search-q").addEventListener("input", () => void this.showCost());
-    byId(ctx.doc, "search-county").addEventListener("input", () => void this.showCost());
+    byId(ctx.doc, "search-q").addEventListener("input", () => void deps.track(this.showCost()));
+    byId(ctx.doc, "search-county").addEventListener("input", () => void deps.track(this.showCost()));
     byId(ctx.doc, "search-more").addEventListener("click", () => void deps.track(this.more()));
     byId(ctx.doc, "search-insert").addEventListener("click", () => void deps.track(this.insertPicked()));
     this.renderPicked();
@@ -204,7 +204,7 @@ export class SearchFlow {
     const status = this.status;
     if (cuis.length === 0) return;
     const sheet = await this.deps.sheet();
-    if (!sheet) return void ctx.say(status, (l) => ft(l, "flow.excelOnly"), "warn");
+    if (!sheet) return void ctx.say(status, noSheet(ctx), "warn");
     try {
       const at = await sheet.active();
       if (at.protected) return void ctx.say(status, (l) => problemText(l, "protected"), "error");

@@ -95,6 +95,7 @@ export const flowEn: Readonly<Record<FlowKey, string>> = {
   // shared by the flows
   "flow.readSelection": "Read the selection",
   "flow.excelOnly": "This works in Excel only.",
+  "flow.unsupported": "This Excel lacks {set}, which this needs; the FIRMA functions in cells work.",
   "flow.overwrite": "{cells} where FIRMA would write are not empty. Replace them?",
   "flow.replace": "Replace",
   "flow.keep": "No, keep them",

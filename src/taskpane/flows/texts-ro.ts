@@ -100,6 +100,7 @@ export const flowRo = {
   // shared by the flows
   "flow.readSelection": "Citește selecția",
   "flow.excelOnly": "Aceasta funcționează doar în Excel.",
+  "flow.unsupported": "Această versiune de Excel nu are {set}, de care este nevoie aici; funcțiile FIRMA din celule merg.",
   "flow.overwrite": "{cells} din locul unde s-ar scrie nu sunt goale. Le înlocuiți?",
   "flow.replace": "Înlocuiește",
   "flow.keep": "Nu, păstrează",

@@ -12,8 +12,6 @@ export const en: Readonly<Record<MessageKey, string>> = {
   "search.label": "Name, CUI or trade-registry number (J…)",
   "search.county": "County (optional)",
   "search.run": "Search",
-  "search.hint":
-    "A search is sent only on Enter or Search: 1 credit a page, nothing when the same search is cached. A CUI is checked here and the company's profile fetched.",
   "columns.heading": "Add columns",
   "match.heading": "Match a column of names",
   "flows.loadFailed": "This part of the pane could not load. Reopen the pane.",

@@ -56,7 +56,7 @@ export const nodeEn: Readonly<Record<NodeOnlyKey, string>> = {
   "cli.noUrl":
     "The service address is missing. Give it with --base-url or in FIRMA_BASE_URL (the Company Data Service API v4 address, https://…). To try locally: npm run sandbox and --base-url http://127.0.0.1:3001",
   "cli.badUrl":
-    "The service address {url} is not valid: use https://… (http only on this computer: 127.0.0.1, localhost, [::1]), with no user, password, \"?\" or \"#\". Nothing was spent.",
+    'The service address {url} is not valid: use https://… (http only on this computer: 127.0.0.1, localhost, [::1]), with no user, password, "?" or "#". Nothing was spent.',
   "cli.sameFile": "The output file would be the input itself: use --in-place if that is what you want.",
   "cli.valuesInPlace":
     "--values-only writes a copy without formulas: it cannot be used with --in-place (the original's formulas would be lost).",

@@ -17,8 +17,6 @@ export const ro = {
   "search.label": "Denumire, CUI sau nr. de înregistrare (J…)",
   "search.county": "Județ (opțional)",
   "search.run": "Caută",
-  "search.hint":
-    "Căutarea pornește doar la Enter sau la Caută: 1 credit pe pagină, nimic dacă aceeași căutare e în cache. Un CUI se verifică local și se aduce fișa firmei.",
   "columns.heading": "Adaugă coloane",
   "match.heading": "Potrivește o coloană de denumiri",
   "flows.loadFailed": "Această parte a panoului nu s-a putut încărca. Redeschideți panoul.",

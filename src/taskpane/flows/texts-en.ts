@@ -3,6 +3,8 @@ import type { FlowKey } from "./texts-ro";
 
 export const flowEn: Readonly<Record<FlowKey, string>> = {
   // search
+  "search.hint":
+    "A search is sent only on Enter or Search: 1 credit a page, nothing when the same search is cached. A CUI is checked here and the company's profile fetched.",
   "search.resultsLabel": "Search results",
   "search.cost.search": "Enter searches: 1 credit (a page of up to {limit} companies).",
   "search.cost.cached": "Enter searches: free, the search is cached.",

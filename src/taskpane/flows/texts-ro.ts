@@ -6,6 +6,8 @@
  */
 export const flowRo = {
   // search
+  "search.hint":
+    "Căutarea pornește doar la Enter sau la Caută: 1 credit pe pagină, nimic dacă aceeași căutare e în cache. Un CUI se verifică local și se aduce fișa firmei.",
   "search.resultsLabel": "Rezultatele căutării",
   "search.cost.search": "Enter caută: 1 credit (o pagină de până la {limit} de firme).",
   "search.cost.cached": "Enter caută: gratuit, căutarea este în cache.",

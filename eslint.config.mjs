@@ -74,11 +74,6 @@ export default [
   ...layerRules,
   sandboxRules,
   {
-    // The Excel stand-in runs inside the browser page under test.
-    files: ["test/taskpane/*.js"],
-    languageOptions: { sourceType: "script", globals: { window: "readonly", setTimeout: "readonly", fetch: "readonly" } },
-  },
-  {
     // Node scripts and configs (CommonJS).
     files: ["scripts/**/*.js", "*.config.js", "test/support/*.js"],
     languageOptions: {

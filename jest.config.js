@@ -13,6 +13,7 @@ const SLOW = [
   "<rootDir>/test/architecture/layers.test.ts",
   "<rootDir>/test/cli/csv-formula-text.test.ts",
   "<rootDir>/test/cli/libreoffice.test.ts",
+  "<rootDir>/test/cli/match-libreoffice.test.ts",
   "<rootDir>/test/cli/outcomes.test.ts",
   "<rootDir>/test/cli/plain-copies.test.ts",
   "<rootDir>/test/cli/refresh.test.ts",

@@ -21,7 +21,7 @@ const CopyWebpackPlugin = require("copy-webpack-plugin");
 const CustomFunctionsMetadataPlugin = require("custom-functions-metadata-plugin");
 const HtmlWebpackPlugin = require("html-webpack-plugin");
 const { LocalizeFunctionsMetadataPlugin } = require("./scripts/localize-functions");
-const { contentHash, contentSecurityPolicy, deploymentOf, manifestFor } = require("./scripts/deployment");
+const { contentHash, contentSecurityPolicy, deploymentOf, manifestFor, manifestVersion } = require("./scripts/deployment");
 const { version } = require("./package.json");
 
 const officeJsCdn = "https://appsforoffice.microsoft.com/lib/1/hosted/office.js";
@@ -56,6 +56,8 @@ const HASHED = ["runtime.js", "shared.js", "functions.js", "taskpane.js", "funct
 class DeploymentPlugin {
   constructor(deployment) {
     this.deployment = deployment;
+    // Checked when the build starts: a version that could already be published stops it (deployment.js).
+    this.manifestVersion = manifestVersion(version, process.env, deployment);
   }
   apply(compiler) {
     const { Compilation, sources } = compiler.webpack;
@@ -66,8 +68,16 @@ class DeploymentPlugin {
           .filter(Boolean)
           .map((a) => a.source.buffer());
         const source = require("fs").readFileSync(path.resolve(__dirname, "manifest.xml"), "utf8");
-        compilation.emitAsset("manifest.xml", new sources.RawSource(manifestFor(source, this.deployment, version, contentHash(parts))));
-        const build = { addinUrl: this.deployment.addinUrl, serviceUrl: this.deployment.serviceUrl, version };
+        compilation.emitAsset(
+          "manifest.xml",
+          new sources.RawSource(manifestFor(source, this.deployment, this.manifestVersion, contentHash(parts))),
+        );
+        const build = {
+          addinUrl: this.deployment.addinUrl,
+          serviceUrl: this.deployment.serviceUrl,
+          version,
+          manifestVersion: this.manifestVersion,
+        };
         compilation.emitAsset("firma-build.json", new sources.RawSource(`${JSON.stringify(build, null, 2)}\n`));
       });
     });
@@ -88,11 +98,13 @@ module.exports = async (env, options) => {
     },
     output: {
       path: path.resolve(__dirname, "dist"),
-      // Chunks loaded after the start (the pane's flows: src/taskpane/flows/), by name; a production
-      // build's name carries its content hash, so a new build is a new URL. runtime.js, which holds
-      // the names, is among the files the manifest's ?v= hashes.
-      chunkFilename: dev ? "[name].js" : "[name].[contenthash:8].js",
       clean: true,
+      // Chunks loaded when first needed (name matching, src/engine/match/lazy.ts; the pane's flows,
+      // src/taskpane/flows/) sit beside the page that
+      // loads the scripts (taskpane.html): a relative address, without the runtime's guess of its own.
+      publicPath: "",
+      // Their names carry their content's hash: a new version is never served from a stale cache.
+      chunkFilename: "[name].[contenthash:8].js",
     },
     resolve: {
       extensions: [".ts", ".js"],
@@ -112,6 +124,9 @@ module.exports = async (env, options) => {
     },
     module: {
       rules: [
+        // Name matching's pure modules: engine.ts re-exports two of their functions for the surfaces;
+        // side-effect free, they stay out of the startup scripts unless a surface uses them (match/lazy.ts).
+        { test: /src[\\/]engine[\\/]match[\\/](normalize|counties|classify|queries|types)\.ts$/, sideEffects: false },
         {
           test: /\.ts$/,
           exclude: /node_modules/,

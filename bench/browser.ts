@@ -7,7 +7,7 @@
  * DevTools protocol in), after a garbage collection before each phase.
  *
  * The page is taskpane.html of dist/ served on 127.0.0.1, with the pane's Excel stand-in
- * (test/taskpane/excel-standin.js) injected as in the pane's browser tests; office.js, which the
+ * (test/support/excel/, bundled by bundle.ts) injected as in the pane's browser tests; office.js, which the
  * production page loads from Microsoft's CDN, is served from the local copy (@microsoft/office-js), so
  * nothing leaves the machine. The production page's Content-Security-Policy lets it connect to its own
  * origin only (scripts/deployment.js), so the page's server passes `/v4/…` on to the sandbox, as a
@@ -22,6 +22,7 @@ import * as http from "http";
 import type { AddressInfo } from "net";
 import type { CDPSession, Page } from "playwright-core";
 import * as data from "../sandbox/dataset";
+import { standInScriptPath } from "../test/support/excel/bundle";
 import { CHROMIUM, CONTENT_TYPES, haveChromium, launchChromium } from "../test/taskpane/harness";
 import { round } from "./measure";
 import { latencyBound } from "./workloads";
@@ -29,7 +30,6 @@ import { latencyBound } from "./workloads";
 const CONCURRENCY = 6;
 const CDN = "https://appsforoffice.microsoft.com/lib/1/hosted/";
 const OFFICE_JS_DIR = path.resolve(__dirname, "..", "node_modules", "@microsoft", "office-js", "dist");
-const STANDIN = path.resolve(__dirname, "..", "test", "taskpane", "excel-standin.js");
 const say = (s: string) => process.stderr.write(s + "\n");
 
 export interface BrowserPhase {
@@ -213,7 +213,7 @@ export async function browserFill(
       }
       return route.abort();
     });
-    await context.addInitScript({ path: STANDIN });
+    await context.addInitScript({ path: standInScriptPath() });
     await context.addInitScript(`(() => {
       if (window.top !== window) return;
       localStorage.setItem("firma.baseUrl", ${JSON.stringify(origin)});

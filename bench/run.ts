@@ -12,6 +12,7 @@
  *
  * The hardening workloads W7 (500,000 cells), W8 (estimate vs charged when `include` is ignored),
  * W9 (free key) and FAULTS (fault mix) are in hardening.ts; W10 (a firm through its custody server) in w10.ts;
+ * W11 (names to CUIs under each search setting) in w11.ts;
  * BROWSER (the built add-in in headless Chromium: W5's 10,000 names for time, 100,000 for heap) in browser.ts.
  *
  *   npm run bench                       everything (the one-call-per-cell baseline on W3–W5 and W7 take minutes)
@@ -36,6 +37,7 @@ import { apiMinimum, Cell, LATEST, latencyBound, Minimum, Sheet, Shown, tally, T
 import { faultMixes, hardeningMarkdown, HardeningResults, hardeningTargets, w7, w8, w9 } from "./hardening";
 import { browserFill, W5_NAMES } from "./browser";
 import { w10, w10Markdown, W10Result, w10Targets } from "./w10";
+import { w11, w11Markdown, W11Result, w11Targets } from "./w11";
 
 /** FIRMA's default concurrency (engine.ts) and batching window (settings), which the bench leaves as they are. */
 const CONCURRENCY = 6;
@@ -62,7 +64,7 @@ interface Args {
   compare: string | null;
 }
 
-const WORKLOADS = ["W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8", "W9", "FAULTS", "W10", "BROWSER"];
+const WORKLOADS = ["W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8", "W9", "FAULTS", "W10", "W11", "BROWSER"];
 
 function parseArgs(argv: string[]): Args {
   const args: Args = { latencyMs: 100, quick: false, only: null, render: false, phaseLimitMs: 600_000, compare: null };
@@ -500,6 +502,8 @@ interface Results {
   hardening?: HardeningResults;
   /** W10: a firm through its custody server (w10.ts). */
   w10?: W10Result;
+  /** W11: names to CUIs under each search setting (w11.ts). */
+  w11?: W11Result;
   /** The workloads the last run measured, when it was filtered (the others come from earlier runs). */
   lastRun?: string[];
   targets: Target[];
@@ -657,6 +661,7 @@ function markdown(res: Results): string {
   }
   if (res.hardening) lines.push(...hardeningMarkdown(res.hardening, s.latencyMs));
   if (res.w10) lines.push(...w10Markdown(res.w10, s.latencyMs));
+  if (res.w11) lines.push(...w11Markdown(res.w11, s.latencyMs));
   lines.push("## Scripts loaded at startup", "");
   lines.push(
     `\`${res.bundle.file}\`: ${n(res.bundle.bytes)} bytes (${n(res.bundle.gzipBytes)} gzipped); budget ${n(res.bundle.budgetBytes)} bytes.`,
@@ -680,7 +685,11 @@ async function main(): Promise<void> {
   if (args.render) {
     const saved = JSON.parse(fs.readFileSync(path.join(__dirname, "results.json"), "utf8")) as Results;
     // The targets again from the figures: a target added since the run is judged too.
-    saved.targets = [...targets(saved.rows, saved.w6, saved.bundle, saved.hardening ?? {}), ...w10Targets(saved.w10)];
+    saved.targets = [
+      ...targets(saved.rows, saved.w6, saved.bundle, saved.hardening ?? {}),
+      ...w10Targets(saved.w10),
+      ...w11Targets(saved.w11),
+    ];
     fs.writeFileSync(path.join(__dirname, "results.json"), JSON.stringify(saved, null, 2) + "\n");
     fs.writeFileSync(path.join(__dirname, "results.md"), markdown(saved) + "\n");
     process.stderr.write("written: bench/results.md (from results.json)\n");
@@ -692,6 +701,7 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   let w6Result: CpuResult | null = null;
   let w10Result: W10Result | undefined;
+  let w11Result: W11Result | undefined;
   const hardening: HardeningResults = {};
   try {
     if (args.compare !== null) {
@@ -707,6 +717,7 @@ async function main(): Promise<void> {
     if (want("W9")) hardening.w9 = await w9(service, args.phaseLimitMs);
     if (want("FAULTS")) hardening.faults = await faultMixes(service);
     if (want("W10")) w10Result = await w10(service);
+    if (want("W11")) w11Result = await w11(service);
     if (want("BROWSER")) {
       // W5's 10,000 names first (time to the last cell), then 100,000 (the heap a webview holds).
       hardening.browserW5 = await browserFill(service, args.latencyMs, W5_NAMES, undefined, true).catch((e: Error) => ({
@@ -742,6 +753,7 @@ async function main(): Promise<void> {
   const w6All = w6Result ?? (args.only !== null && !want("W6") ? (kept?.w6 ?? null) : null);
   const hardeningAll: HardeningResults = { ...(kept?.hardening ?? {}), ...hardening };
   const w10All = w10Result ?? kept?.w10;
+  const w11All = w11Result ?? kept?.w11;
   const results: Results = {
     machine: machine(),
     settings: {
@@ -757,8 +769,9 @@ async function main(): Promise<void> {
     w6: w6All,
     hardening: hardeningAll,
     w10: w10All,
+    w11: w11All,
     lastRun: args.only === null ? undefined : [...args.only],
-    targets: [...targets(allRows, w6All, bundle, hardeningAll), ...w10Targets(w10All)],
+    targets: [...targets(allRows, w6All, bundle, hardeningAll), ...w10Targets(w10All), ...w11Targets(w11All)],
   };
   const md = markdown(results);
   process.stdout.write(md + "\n");

@@ -2,6 +2,7 @@
 // `npx firma …`: runs the TypeScript sources through tsx (a dependency), so the command and the
 // add-in share one engine and one set of functions with no separate build step.
 //   firma refresh …   src/cli (the workbook without Excel)
+//   firma match …     src/cli (names to CUIs without Excel)
 //   firma serve …     src/server (the add-in's own server and API relay); `--sandbox` starts the
 //                     sandbox service in this process, from here: the product never imports it.
 //   firma users …     src/server/firm (the firm's people and their tokens: add, list, revoke)

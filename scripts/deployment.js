@@ -17,6 +17,7 @@
 "use strict";
 
 const crypto = require("crypto");
+const path = require("path");
 const { URL } = require("url");
 
 const DEV_ADDIN_URL = "https://localhost:3000/";
@@ -92,13 +93,64 @@ function contentHash(buffers) {
 }
 
 /**
+ * The manifest's <Version>: package.json's major.minor.patch and a build number, so that every build of
+ * a changed add-in carries a higher version (the Version element, learn.microsoft.com/javascript/api/manifest/version;
+ * AppSource asks for a higher version with every manifest change, certification policy 1120.1). The
+ * build number is FIRMA_BUILD_NUMBER when set (0–99999: the schema's five digits a part), else the
+ * number of commits of the git checkout, which rises with every committed change. A build for a real
+ * address (not this computer) with neither, or from a checkout with uncommitted changes to what ships,
+ * stops: its version could be one already published with other content.
+ * `git`: { commits(): number | null, dirty(): boolean } (tests give their own).
+ */
+function manifestVersion(version, env, d, git = gitState()) {
+  const three = `${version.split("-")[0]}.0.0`.split(".").slice(0, 3).join(".");
+  if (env.FIRMA_BUILD_NUMBER !== undefined && env.FIRMA_BUILD_NUMBER !== "") {
+    const n = String(env.FIRMA_BUILD_NUMBER).trim();
+    if (!/^\d{1,5}$/.test(n))
+      throw new DeploymentError(`FIRMA_BUILD_NUMBER must be a whole number from 0 to 99999 (the manifest's <Version> part), not "${n}"`);
+    return `${three}.${Number(n)}`;
+  }
+  const local = !d.addinUrl || isLoopbackUrl(d.addinUrl);
+  const commits = git.commits();
+  if (!local && commits === null)
+    throw new DeploymentError(
+      "FIRMA_BUILD_NUMBER is not set and this is not a git checkout: set it, higher than the last published build (docs/deploy.md)",
+    );
+  if (!local && git.dirty())
+    throw new DeploymentError(
+      "FIRMA_BUILD_NUMBER is not set and the checkout has uncommitted changes: commit them (the build number is the commit count) or set FIRMA_BUILD_NUMBER (docs/deploy.md)",
+    );
+  return `${three}.${Math.min(commits ?? 0, 99999)}`;
+}
+
+function isLoopbackUrl(url) {
+  return /^https?:\/\/(localhost|127(\.\d{1,3}){3}|\[::1\])(:\d+)?\//i.test(url);
+}
+
+/** The checkout's commit count and whether what ships (src, assets, manifest, package files) has uncommitted changes. */
+function gitState(cwd = path.resolve(__dirname, "..")) {
+  const git = (args) => {
+    const r = require("child_process").spawnSync("git", args, { cwd, encoding: "utf8" });
+    return r.status === 0 ? r.stdout.trim() : null;
+  };
+  return {
+    commits: () => {
+      const out = git(["rev-list", "--count", "HEAD"]);
+      return out === null ? null : Number(out);
+    },
+    dirty: () =>
+      (git(["status", "--porcelain", "--", "src", "assets", "manifest.xml", "package.json", "package-lock.json", "webpack.config.js"]) ??
+        "") !== "",
+  };
+}
+
+/**
  * The manifest for a deployment: every development URL moved to the add-in's address, the support
- * URLs to the support address, <Version> from package.json (four parts), and the functions' script,
+ * URLs to the support address, <Version> as manifestVersion makes it, and the functions' script,
  * metadata and page URLs carrying `?v=<hash>` of what they load, so that a new build is a new URL
  * (Excel caches custom functions' metadata for up to a day: custom-functions-troubleshooting).
  */
-function manifestFor(source, d, version, hash) {
-  const four = `${version.split("-")[0]}.0.0.0`.split(".").slice(0, 4).join(".");
+function manifestFor(source, d, four, hash) {
   // The repository's comments are notes for its developers, not for Office.
   let xml = source.replace(/<!--[\s\S]*?-->\n?/g, "").replace(/<Version>[^<]*<\/Version>/, `<Version>${four}</Version>`);
   xml = xml.replace(/(<SupportUrl DefaultValue=")[^"]*(")/, `$1${d.supportUrl}$2`);
@@ -116,4 +168,5 @@ module.exports = {
   contentSecurityPolicy,
   contentHash,
   manifestFor,
+  manifestVersion,
 };

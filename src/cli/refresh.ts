@@ -110,13 +110,14 @@ export async function refreshWorkbook(input: Uint8Array, options: RefreshOptions
   const evaluator = new FormulaEvaluator(wb, "FIRMA", lang);
   const jobs = found.map((fc) => ({ sheet: fc.sheet, address: fc.address, row: fc.row, col: fc.col, formula: fc.formula }));
   const phase1 = evaluator.collect(jobs);
+  // Ready first: in Node the engine loads name matching with its cache, so FIRMA.CUI's searches are listed exactly.
+  await engine.ready();
   const requests = phase1.calls.flatMap((c) => cellRequests(c.name, c.args));
   const unevaluable = (outcomes: Outcome[]) =>
     outcomes.flatMap((o, i) =>
       o.kind === "unevaluable" ? [{ sheet: jobs[i].sheet, address: jobs[i].address, formula: jobs[i].formula, reason: o.reason }] : [],
     );
 
-  await engine.ready();
   const estimate = engine.estimate(requests, { refresh: options.force });
   const report: RefreshReport = {
     formulas: found.length,

@@ -5,8 +5,8 @@
  */
 import type { ParsedCell, ParsedSheet } from "./workbook";
 import { Box, boxUnion, cellKey, formatBox, formatCellRef, parseBox } from "../shared/sheet/a1";
-import { childElements, elementSpan, scanTags, setAttribute } from "./xml";
-import { clearCellXml, rewriteCellXml, type Encoded } from "./cell-xml";
+import { attributes, childElements, elementSpan, encodeOoxmlString, escapeXmlAttr, escapeXmlText, scanTags, setAttribute } from "./xml";
+import { clearCellXml, encodeValue, rewriteCellXml, type Encoded } from "./cell-xml";
 
 /** The first item (in a list sorted by `key`) whose key is greater than `n`. */
 function firstAfter<T>(list: readonly T[], n: number, key: (x: T) => number): T | undefined {
@@ -85,6 +85,31 @@ export class SheetEditor {
     const cur = this.currentXml(row, col);
     const base = cur ?? `<${this.prefix}c r="${formatCellRef(row, col)}"/>`;
     this.set(row, col, rewriteCellXml(base, { value, fRef }));
+    const here: Box = { top: row, left: col, bottom: row, right: col };
+    this.written = this.written ? boxUnion(this.written, here) : here;
+  }
+
+  /**
+   * A plain (formula-free) value cell, its whole element written anew: the cell's style (`s`) kept,
+   * a number as `<v>`, a text as an inline string (`t="inlineStr"`: text by the format's definition,
+   * whatever its first character), null as no value. Not for a cell holding a formula.
+   */
+  writePlain(row: number, col: number, value: string | number | null): void {
+    const cur = this.currentXml(row, col);
+    const style = cur === null ? undefined : attributes(cur.slice(0, cur.indexOf(">") + 1)).get("s");
+    const p = this.prefix;
+    const head = `<${p}c r="${formatCellRef(row, col)}"${style === undefined ? "" : ` s="${escapeXmlAttr(style)}"`}`;
+    if (value === null) {
+      this.set(row, col, style === undefined ? null : `${head}/>`);
+      return;
+    }
+    this.set(
+      row,
+      col,
+      typeof value === "number"
+        ? `${head}><${p}v>${encodeValue(value).v}</${p}v></${p}c>`
+        : `${head} t="inlineStr"><${p}is><${p}t xml:space="preserve">${escapeXmlText(encodeOoxmlString(value))}</${p}t></${p}is></${p}c>`,
+    );
     const here: Box = { top: row, left: col, bottom: row, right: col };
     this.written = this.written ? boxUnion(this.written, here) : here;
   }

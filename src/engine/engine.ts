@@ -40,8 +40,8 @@ import { RequestQueue } from "./cells/queue";
 import { estimateOf, freshnessOf, needsOf, type CellRequest, type Estimate, type Freshness, type Needs } from "./cells/requests";
 import type { Want } from "./cells/wants";
 import { YearPolicy } from "./years";
-import { matchEstimate, runMatch, type MatchContext } from "./match/matcher";
-import { MATCH_LIMIT, searchParams } from "./match/queries";
+import { coarseEstimate, loadMatching, matching } from "./match/lazy";
+import type { MatchContext } from "./match/matcher";
 import type { MatchCandidate, MatchEstimate, MatchReport, MatchRunOptions, NameInput } from "./match/types";
 
 export { BudgetReachedError } from "./credits/gate";
@@ -58,18 +58,9 @@ export type { Completion } from "./cells/wants";
 export type { CacheProblem, CacheStats } from "./cache/cache";
 export { normalizeName } from "./match/normalize";
 export { parseCounty } from "./match/counties";
-export { matchSearches, matchSearchSpec } from "./match/queries";
-export type {
-  Confidence,
-  InputProblem,
-  MatchCandidate,
-  MatchEstimate,
-  MatchOutcome,
-  MatchReport,
-  MatchRunOptions,
-  MatchStop,
-  NameInput,
-} from "./match/types";
+export { matchRequests } from "./match/lazy";
+export type { Confidence, InputProblem, MatchCandidate, MatchEstimate, MatchOutcome } from "./match/types";
+export type { MatchReport, MatchRunOptions, MatchStop, NameInput } from "./match/types";
 
 /** The settings a surface may change while the engine runs (configure()); a setting left out stays as it is. */
 export interface EngineSettings {
@@ -175,6 +166,8 @@ export class FirmaEngine {
         this.gate.load(),
         this.connection.capabilities.load(),
         this.changeLog.load(),
+        // In Node (the CLI, the server) matching is loaded with the cache, so that its estimates are exact at once.
+        typeof window === "undefined" ? loadMatching().catch(() => undefined) : undefined,
       ]).then(() => {
         this.isReady = true;
       });
@@ -314,9 +307,13 @@ export class FirmaEngine {
 
   // ---- names to CUIs (match/) ----------------------------------------------------------------------------
 
-  /** What matching these rows would cost now: a range while the service's search is not yet learned; bad rows free. */
+  /**
+   * What matching these rows would cost now: a range while the service's search is not yet learned;
+   * bad rows free. In the add-in, before matching is first loaded (match/lazy.ts), a coarse upper bound.
+   */
   matchEstimate(inputs: readonly NameInput[]): MatchEstimate {
-    return matchEstimate(this.matchContext(), inputs);
+    const m = matching();
+    return m ? m.matchEstimate(this.matchContext(), inputs) : coarseEstimate(inputs);
   }
 
   /**
@@ -324,8 +321,8 @@ export class FirmaEngine {
    * name through the list cache and the call gate; outcomes[i] answers inputs[i].
    */
   async match(inputs: readonly NameInput[], options: MatchRunOptions = {}): Promise<MatchReport> {
-    await this.ready();
-    const report = await runMatch(this.matchContext(), inputs, options);
+    const [m] = await Promise.all([loadMatching(), this.ready()]);
+    const report = await m.runMatch(this.matchContext(), inputs, options);
     await this.saveQuietly();
     return report;
   }
@@ -405,9 +402,11 @@ export class FirmaEngine {
 
   /** What matching needs of the engine: searches as lists, the cache, the budget and the guard. */
   private matchContext(): MatchContext {
-    const key = (q: string) => listKey({ fn: "search", params: searchParams(q), limit: MATCH_LIMIT });
+    // A query form's search, keyed as FIRMA.CAUTA's lists are: one page of 100 (match/queries.ts MATCH_LIMIT).
+    const spec = (q: string) => ({ q, judet: undefined, caen: undefined, stare: undefined });
+    const key = (q: string) => listKey({ fn: "search", params: spec(q), limit: 100 });
     return {
-      search: (q, signal, only) => this.lists.search({ ...searchParams(q), limit: MATCH_LIMIT }, signal, only) as Promise<MatchCandidate[]>,
+      search: (q, signal, only) => this.lists.search({ ...spec(q), limit: 100 }, signal, only) as Promise<MatchCandidate[]>,
       fresh: (q) => {
         const hit = this.cache.peek<MatchCandidate[]>(key(q));
         return hit?.fresh ? hit.value : undefined;

@@ -8,7 +8,7 @@ import type { CellRequest } from "../engine/engine";
 import { asMatrix, isBlank } from "./coercion";
 import { FINANCIAL_FUNCTIONS, FINANCIAL_ORDER, fieldByName, isProfileField, PROFILE_FUNCTIONS } from "./fields";
 import { listSpec } from "./list-functions";
-import { matchSearches } from "../engine/engine";
+import { matchRequests } from "../engine/engine";
 
 /**
  * What a call would ask the engine for, for cost estimates (task pane, CLI --dry-run).
@@ -69,10 +69,9 @@ export function cellRequests(name: string, args: unknown[]): CellRequest[] {
     }
     case "CUI": {
       // One search per name (cached: free), and its folded form where it has diacritics: an upper bound.
-      const names = asMatrix(args[0]).flat();
       const counties = asMatrix(args[1]).flat();
-      const rows = names.map((name, i) => ({ name, county: counties.length === 1 ? counties[0] : counties[i] }));
-      return matchSearches(rows).map((list): CellRequest => ({ kind: "list", calls: 1, list }));
+      const names = asMatrix(args[0]).flat();
+      return matchRequests(names.map((name, i) => ({ name, county: counties.length === 1 ? counties[0] : counties[i] })));
     }
     default:
       return [];

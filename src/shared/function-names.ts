@@ -201,14 +201,14 @@ export const FUNCTION_TEXTS: Readonly<Record<string, FunctionTexts>> = {
   CUI: {
     name: { ro: "CUI", en: "TAXID" },
     description: {
-      ro: "CUI-ul firmei după nume, doar când potrivirea e sigură; altfel #N/A spune de ce.",
-      en: "The company's CUI from its name, only when the match is sure; otherwise #N/A says why.",
+      ro: "CUI-ul firmei după nume, doar dacă potrivirea e sigură.",
+      en: "The company's CUI from its name, only when the match is sure.",
     },
     parameters: [
       {
         id: "nume",
         name: { ro: "nume", en: "name" },
-        description: { ro: "Denumirea firmei sau o coloană de denumiri.", en: "The company's name, or a column of names." },
+        description: { ro: "Denumirea firmei sau o coloană.", en: "The company's name, or a column." },
       },
       { id: "judet", name: { ro: "judet", en: "county" }, description: { ro: "Codul sau numele județului.", en: "County code or name." } },
     ],

@@ -11,7 +11,6 @@ import { companyCard } from "./company-card";
 import { errorCell, inputCell, type Impl } from "./eval-context";
 import { FINANCIAL_FUNCTIONS, FINANCIAL_ORDER, fieldByName, isProfileField, PROFILE_FUNCTIONS, PROFILE_ORDER } from "./fields";
 import { LIST_IMPLS } from "./list-functions";
-import { CUI_IMPL } from "./match-function";
 import { perCui, rowPerCui, type PerCui } from "./per-cui";
 
 const profileField = (field: ProfileField): PerCui => ({
@@ -99,7 +98,7 @@ export const FUNCTIONS: Readonly<Record<string, Impl>> = {
   },
 
   /** A company's CUI from its name (and county), filled only when the match is sure. */
-  CUI: CUI_IMPL,
+  CUI: (args, ctx) => import(/* webpackChunkName: "match-cell" */ "./match-function").then((m) => m.CUI_IMPL(args, ctx)),
 
   ...LIST_IMPLS,
 };

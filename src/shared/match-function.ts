@@ -8,7 +8,9 @@ import type { MatchOutcome, NameInput } from "../engine/engine";
 import { Cell, CellError, cellError, Matrix } from "./cells";
 import { asMatrix, isBlank } from "./coercion";
 import { errorCell, inputCell, type EvalContext, type Impl } from "./eval-context";
-import { t, type MessageKey } from "./messages";
+import { fill } from "./messages";
+import { matchEn } from "./messages/match-en";
+import { matchRo, type MatchMessageKey } from "./messages/match-ro";
 
 export const CUI_IMPL: Impl = async ([nume, judet], ctx): Promise<Matrix> => {
   const names = asMatrix(nume).flat();
@@ -34,31 +36,24 @@ function cellOf(o: MatchOutcome, ctx: EvalContext): Cell {
   if (o.stoppedBy) return errorCell(o.cause, ctx);
   const p = o.problem;
   if (p) {
-    if (p.kind === "unknown_county")
-      return said("#VALUE!", "cell.match.unknownCounty", { county: p.detail ?? "" }, ctx, "invalid_argument");
-    return said(
-      "#VALUE!",
-      p.kind === "empty" ? "cell.match.emptyName" : "cell.match.badName",
-      { input: p.detail ?? "" },
-      ctx,
-      "invalid_argument",
-    );
+    if (p.kind === "unknown_county") return said("#VALUE!", "match.unknownCounty", { county: p.detail ?? "" }, ctx, "invalid_argument");
+    return said("#VALUE!", p.kind === "empty" ? "match.emptyName" : "match.badName", { input: p.detail ?? "" }, ctx, "invalid_argument");
   }
   const c = o.candidates;
-  if (o.confidence === "likely") return said("#N/A", "cell.match.likely", { name: c[0].denumire, cui: String(c[0].cui) }, ctx);
-  if (o.incomplete) return said("#N/A", "cell.match.tooMany", {}, ctx);
-  if (o.confidence === "ambiguous") return said("#N/A", "cell.match.ambiguous", { count: c.length }, ctx);
-  return said("#N/A", c.length > 0 ? "cell.match.otherCounty" : "cell.match.notFound", { count: c.length }, ctx);
+  if (o.confidence === "likely") return said("#N/A", "match.likely", { name: c[0].denumire, cui: String(c[0].cui) }, ctx);
+  if (o.incomplete) return said("#N/A", "match.tooMany", {}, ctx);
+  if (o.confidence === "ambiguous") return said("#N/A", "match.ambiguous", { count: c.length }, ctx);
+  return said("#N/A", c.length > 0 ? "match.otherCounty" : "match.notFound", { count: c.length }, ctx);
 }
 
 function said(
   error: "#N/A" | "#VALUE!",
-  key: MessageKey,
+  key: MatchMessageKey,
   params: Record<string, string | number>,
   ctx: EvalContext,
   cause = "not_found",
 ): CellError {
-  const e: CellError = { error, message: t(ctx.lang, key, params) };
+  const e: CellError = { error, message: fill((ctx.lang === "en" ? matchEn : matchRo)[key], key, ctx.lang, params) };
   Object.defineProperty(e, "cause", { value: cause, enumerable: false });
   return e;
 }

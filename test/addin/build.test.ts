@@ -121,7 +121,7 @@ describe.each([
 
   test("the pane's flows are a chunk of their own, loaded when first used: not a start script, no engine in it", () => {
     const chunks = fs.readdirSync(dir()).filter((f) => /^flows(\.[0-9a-f]{8})?\.js$/.test(f));
-    expect(chunks).toEqual([dir() === dev ? "flows.js" : expect.stringMatching(/^flows\.[0-9a-f]{8}\.js$/)]);
+    expect(chunks).toEqual([expect.stringMatching(/^flows\.[0-9a-f]{8}\.js$/)]);
     const chunk = read(dir(), chunks[0]);
     expect(chunk).toContain("columns.doneFormulas"); // the flows' own texts travel with them
     for (const marker of ["a key-value store (getItem, setItem, removeItem)", "x-credits-limit"]) expect(chunk).not.toContain(marker);
@@ -140,7 +140,7 @@ describe("development and production differ where they should", () => {
     const devManifest = read(dev, "manifest.xml");
     // the repository's manifest, less its developer comments, with package.json's version
     const source = fs.readFileSync(path.join(ROOT, "manifest.xml"), "utf8").replace(/<!--[\s\S]*?-->\n?/g, "");
-    expect(devManifest.replace(/\?v=[0-9a-f]{12}/g, "")).toBe(source.replace(/<Version>[^<]*</, `<Version>${version}.0<`));
+    expect(devManifest.replace(/\?v=[0-9a-f]{12}/g, "")).toBe(source.replace(/<Version>[^<]*</, `<Version>${version}.7<`));
     expect(devManifest).toMatch(/functions\.json\?v=[0-9a-f]{12}"/);
   });
 
@@ -161,16 +161,21 @@ describe("development and production differ where they should", () => {
     }
   });
 
-  test("production: the manifest's <Version> is package.json's, its functions' URLs carry the content hash, and it fits the XSD", () => {
+  test("production: the manifest's <Version> is package.json's and the build number, its functions' URLs carry the content hash, and it fits the XSD", () => {
     const manifest = read(prod, "manifest.xml");
-    expect(manifest).toContain(`<Version>${version}.0</Version>`);
+    expect(manifest).toContain(`<Version>${version}.7</Version>`); // FIRMA_BUILD_NUMBER=7 (test/support/builds.js)
     const hashes = [...manifest.matchAll(/(?:functions\.js|functions(?:-en)?\.json|taskpane\.html)\?v=([0-9a-f]{12})"/g)].map((m) => m[1]);
     expect(hashes.length).toBeGreaterThanOrEqual(4);
     expect(new Set(hashes).size).toBe(1);
     expect(hashes[0]).not.toBe(/\?v=([0-9a-f]{12})/.exec(read(dev, "manifest.xml"))![1]); // other content, other hash
     expect(manifest).toContain(`<SupportUrl DefaultValue="${ADDIN_URL}"/>`);
     if (fs.existsSync(MANIFEST_XSD)) expect(validateManifest(path.join(prod, "manifest.xml"))).toMatchObject({ status: "valid" });
-    expect(JSON.parse(read(prod, "firma-build.json"))).toEqual({ addinUrl: ADDIN_URL, serviceUrl: "", version });
+    expect(JSON.parse(read(prod, "firma-build.json"))).toEqual({
+      addinUrl: ADDIN_URL,
+      serviceUrl: "",
+      version,
+      manifestVersion: `${version}.7`,
+    });
   });
 
   test("production ships no copy of office.js and its page carries a Content-Security-Policy as strict as office.js allows", () => {

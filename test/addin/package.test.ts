@@ -14,7 +14,9 @@ let tmp: string;
 beforeAll(() => (tmp = fs.mkdtempSync(path.join(os.tmpdir(), "firma-pkg-"))));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-const run = (...args: string[]) => spawnSync(process.execPath, [SCRIPT, ...args], { cwd: tmp, encoding: "utf8" });
+// A build number of its own: the commit count would not do for a checkout with changes not yet committed.
+const run = (...args: string[]) =>
+  spawnSync(process.execPath, [SCRIPT, ...args], { cwd: tmp, encoding: "utf8", env: { ...process.env, FIRMA_BUILD_NUMBER: "7" } });
 
 test("the archive holds the add-in built for the address, with its manifest, and no copy of office.js", () => {
   const out = path.join(tmp, "firma.zip");

@@ -65,6 +65,7 @@ describe("the generated metadata", () => {
         "CAMP",
         "CAUTA",
         "CIFRA_AFACERI",
+        "CUI",
         "DATORII",
         "DENUMIRE",
         "FINANCIAR",
@@ -142,6 +143,20 @@ describe("every function is wired and returns the sandbox's data", () => {
   test.each(finCases)("FIRMA.%s(cui) for the latest year, and with the year given", async (id, want) => {
     expect(await xl.call(id, [CUI])).toEqual([[want]]);
     expect(await xl.call(id, [CUI, LATEST])).toEqual([[want]]);
+  });
+
+  test("FIRMA.CUI(nume): the name matching loaded when first needed (its own chunk), the CUI of a name alone in the registry", async () => {
+    const alone = data.company(14399840)!;
+    sb.config.overrides = { "14399840": { denumire: "ZZQ UNIC MATCH BUNDLE SRL" } };
+    try {
+      expect(await xl.call("CUI", ["SC Zzq Unic Match Bundle S.R.L."])).toEqual([[alone.cui]]);
+      expect(await xl.call("CUI", [[["Zzq Unic Match Bundle"], ["Qqzz Inexistent Srl"]]])).toEqual([
+        [alone.cui],
+        [expect.objectContaining({ code: "#N/A", message: "Nicio firmă cu acest nume; verificați numele." })],
+      ]);
+    } finally {
+      sb.config.overrides = {};
+    }
   });
 
   test("FIRMA.PROFIL spills one row of all profile fields", async () => {

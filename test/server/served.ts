@@ -1,7 +1,7 @@
 /**
  * What the deployment's browser test and the README's screenshot share: a production build for an
  * address, and the pane opened from `firma serve` as Excel would open it — the Excel stand-in
- * injected (test/taskpane/excel-standin.js), Microsoft's CDN answered from the @microsoft/office-js
+ * injected (test/support/excel/, bundled by bundle.ts), Microsoft's CDN answered from the @microsoft/office-js
  * package at the same addresses (so the page's own CSP applies), anything else off loopback refused.
  */
 import * as fs from "fs";
@@ -9,10 +9,10 @@ import * as path from "path";
 import { spawn } from "child_process";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { ROOT } from "../taskpane/harness";
+import { standInScriptPath } from "../support/excel/bundle";
 
 const CDN = "https://appsforoffice.microsoft.com/lib/1/hosted/";
 const OFFICE_JS = path.join(ROOT, "node_modules", "@microsoft", "office-js", "dist");
-const STANDIN = path.join(ROOT, "test", "taskpane", "excel-standin.js");
 
 /** A production build into `outDir` for these variables. */
 export function build(outDir: string, env: Record<string, string>): Promise<void> {
@@ -57,7 +57,7 @@ export async function openServed(
       return route.abort();
     },
   );
-  await context.addInitScript({ path: STANDIN });
+  await context.addInitScript({ path: standInScriptPath() });
   const page = await context.newPage();
   page.on("pageerror", (e) => errors.push(String(e)));
   page.on("console", (m) => {

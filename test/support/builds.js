@@ -27,10 +27,16 @@ const WEBPACK_CLI = path.join(ROOT, "node_modules", "webpack-cli", "bin", "cli.j
 /** The address the deployment tests build for (docs/deploy.md). */
 const DEPLOY_URL = "https://addin.test.example.ro/";
 
+/** The test builds' build number (the manifest's fourth <Version> part): fixed, so that a cached build does not depend on the commit count. */
+const BUILD_NUMBER = "7";
+
 const KINDS = {
-  local: { mode: "production", env: { FIRMA_ADDIN_URL: "https://localhost:3000/" } },
-  dev: { mode: "development", env: {} },
-  deploy: { mode: "production", env: { FIRMA_ADDIN_URL: DEPLOY_URL, FIRMA_SERVICE_URL: "", FIRMA_SUPPORT_URL: "" } },
+  local: { mode: "production", env: { FIRMA_ADDIN_URL: "https://localhost:3000/", FIRMA_BUILD_NUMBER: BUILD_NUMBER } },
+  dev: { mode: "development", env: { FIRMA_BUILD_NUMBER: BUILD_NUMBER } },
+  deploy: {
+    mode: "production",
+    env: { FIRMA_ADDIN_URL: DEPLOY_URL, FIRMA_SERVICE_URL: "", FIRMA_SUPPORT_URL: "", FIRMA_BUILD_NUMBER: BUILD_NUMBER },
+  },
 };
 
 /** What webpack reads: a change to any of these makes a new build. */

@@ -6,42 +6,26 @@
  * argument arrives as a matrix, omitted optional arguments arrive as null, and cancelable
  * functions get an invocation object whose onCanceled the test can fire.
  *
- * It is as strict as Microsoft's pages, not as lenient as what FIRMA needs:
- *  - Data types go in and out only with `allowCustomDataForDataTypeAny: true` in functions.json and
- *    CustomFunctionsRuntime 1.4 ("To enable data types for custom functions, manually add the
- *    allowCustomDataForDataTypeAny property … and set it to true",
- *    https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-data-types-concepts;
- *    https://learn.microsoft.com/javascript/api/requirement-sets/excel/custom-functions-requirement-sets).
- *    Otherwise an object answered is #VALUE! ("the entity displays as a #VALUE! error" where data types
- *    are not supported, https://learn.microsoft.com/office/dev/add-ins/excel/excel-data-types-concepts),
- *    and a data-type cell passed in arrives as its basic value (an entity's is the #VALUE! error).
- *  - An error cell passed to an `any` parameter reaches the function only with
- *    `allowErrorForDataTypeAny: true`, as an ErrorCellValue; without it Excel answers with the error and
- *    the function is not called (https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-errors#errors-as-custom-function-inputs).
- *  - `CustomFunctions.ErrorCode` has the seven codes of the reference; an answer of #NAME? or #REF!
- *    ("supported as a custom function input error, but not as a custom function output error") is
- *    refused (#VALUE!, recorded in `violations`), and only #VALUE! and #N/A keep their message
- *    ("The #VALUE! and #N/A errors also support custom error messages",
- *    https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-errors).
- *  - A function whose id or name breaks the naming page's rules does not load (#NAME?), FIRMA.CA aside as
- *    the one named exception; an entity answered is held to the entity-card page (excel-rules.ts);
- *    errors reach only `any` parameters, as ErrorCellValue only where data types are on; a range for a
- *    scalar parameter, which no page defines, is #VALUE!; `recalculate` cancels and re-invokes in any
- *    order; OfficeRuntime.storage has its 10 MB, its quota error and reads that fail (standin-storage.ts).
+ * The rules (arguments, error inputs, data types, answers Excel refuses, what loads, the order of a
+ * recalculated cell's cancellation) are the one custom-functions runtime's, test/support/excel/functions-runtime.ts,
+ * which the browser stand-in uses too; its header cites the pages. Here: `recalculate` cancels and
+ * re-invokes in any order, and OfficeRuntime.storage has its 10 MB, its quota error and reads that fail
+ * (standin-storage.ts).
  */
 import * as fs from "fs";
 import * as path from "path";
 import * as vm from "vm";
 import {
-  atLeast,
-  cellValueProblems,
-  ERROR_CODES,
-  errorCellValue,
-  MESSAGE_ERRORS,
-  namingProblems,
-  optionProblems,
-  OUTPUT_ERRORS,
-} from "./excel-rules";
+  cancelAround,
+  FunctionsRuntime,
+  StandInError,
+  type CancelOrder,
+  type CustomFunction,
+  type FunctionMeta,
+  type FunctionsJson,
+  type Invocation,
+} from "./excel/functions-runtime";
+import { atLeast, ERROR_CODES } from "./excel/rules";
 import { StandInStorage } from "./standin-storage";
 
 export { StandInStorage } from "./standin-storage";
@@ -54,52 +38,7 @@ const { ensureBuildSync } = require("./builds") as { ensureBuildSync(kind: "loca
  */
 export const DIST: string = process.env.FIRMA_DIST ? path.resolve(process.env.FIRMA_DIST) : ensureBuildSync("local");
 
-export interface FunctionMeta {
-  id: string;
-  name: string;
-  description?: string;
-  parameters: { name: string; type?: string; dimensionality?: string; optional?: boolean; description?: string }[];
-  result: { type?: string; dimensionality?: string };
-  options?: { cancelable?: boolean; stream?: boolean };
-}
-
-/** Excel's error object as the bundle creates it. */
-export class StandInError {
-  constructor(
-    readonly code: string,
-    readonly message?: string,
-  ) {}
-}
-
-const OUTPUT = new Set(OUTPUT_ERRORS);
-const MESSAGES = new Set(MESSAGE_ERRORS);
-
-/** A cell that holds an Excel error, as a test passes it to `call` (the stand-in hands it on by Excel's rules). */
-export function errorCell(code: string): { type: "Error"; errorType: string; basicValue: string } {
-  const { type, errorType, basicValue } = errorCellValue(code);
-  return { type, errorType, basicValue };
-}
-
-/** A cell value JSON object (a data type: entity, formatted number, error…). */
-function isCellValue(v: unknown): v is { type: string; basicValue?: unknown; basicType?: string } {
-  return (
-    typeof v === "object" &&
-    v !== null &&
-    !Array.isArray(v) &&
-    !(v instanceof StandInError) &&
-    typeof (v as { type?: unknown }).type === "string"
-  );
-}
-
-export interface Invocation {
-  onCanceled?: () => void;
-  /**
-   * Set by Excel when it evaluates a formula for its value preview, while the formula is typed
-   * (CustomFunctions.Invocation.isInValuePreview, CustomFunctionsRuntime 1.5:
-   * https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-formula-value-preview).
-   */
-  isInValuePreview?: boolean;
-}
+export { errorCell, StandInError, type CancelOrder, type FunctionMeta, type Invocation } from "./excel/functions-runtime";
 
 export interface StandInOptions {
   /**
@@ -121,62 +60,31 @@ export interface StandInOptions {
   /**
    * Refuse a cancelable function whose result is a matrix, the stricter reading of custom-functions-web-reqs
    * ("Only asynchronous custom functions which return one value can use the @cancelable JSDoc tag"; see
-   * excel-rules.ts optionProblems). Off by default: the page says it of streaming functions. @default false
+   * excel/rules.ts optionProblems). Off by default: the page says it of streaming functions. @default false
    */
   cancelableReturnsOneValue?: boolean;
 }
 
-/** The order in which Excel cancels a cell's old call and starts its new one (`recalculate`). */
-export type CancelOrder = "cancelFirst" | "invokeFirst" | "together";
-
-/**
- * `f` over every cell of a value or a range (rows of cells, or a row that is one value), keeping the
- * shape. `f` is a method called on `self`: no closure per call (the bench invokes 100,000 cells).
- */
-function eachCell(v: unknown[], f: (this: ExcelStandIn, x: unknown, id?: string) => unknown, self: ExcelStandIn, id: string): unknown[] {
-  const rows: unknown[] = new Array(v.length);
-  for (let r = 0; r < v.length; r++) {
-    const row: unknown = v[r];
-    if (Array.isArray(row)) {
-      const cells: unknown[] = new Array(row.length);
-      for (let c = 0; c < row.length; c++) cells[c] = f.call(self, row[c], id);
-      rows[r] = cells;
-    } else rows[r] = f.call(self, row, id);
-  }
-  return rows;
-}
-
-/** Whether every cell of a matrix (rows of cells, or a row that is one value) is a plain value, which shows as it is. */
-function plainMatrix(v: unknown[]): boolean {
-  for (let r = 0; r < v.length; r++) {
-    const row: unknown = v[r];
-    if (Array.isArray(row)) {
-      for (let c = 0; c < row.length; c++) if (typeof row[c] === "object" && row[c] !== null) return false;
-    } else if (typeof row === "object" && row !== null) return false;
-  }
-  return true;
-}
-
 export class ExcelStandIn {
-  readonly associated = new Map<string, (...args: unknown[]) => unknown>();
+  /** The custom-functions runtime (test/support/excel/functions-runtime.ts): registry, metadata, rules. */
+  readonly runtime: FunctionsRuntime;
+  readonly associated: Map<string, CustomFunction>;
   readonly metadata: FunctionMeta[];
-  private readonly metaById: Map<string, FunctionMeta>;
   readonly context: vm.Context;
   /** The metadata's top-level flags. */
   readonly allowCustomData: boolean;
   readonly allowErrors: boolean;
   /** Answers Excel refused (an output error it does not accept, an object where data types are off, a bad entity). */
-  readonly violations: string[] = [];
+  readonly violations: string[];
   /**
    * Functions Excel would not load, id → why (the naming page's rules, options that cannot go together):
    * calling one answers #NAME?, as a formula naming no function does. FIRMA.CA loads only as the named
-   * exception of excel-rules.ts NAMING_EXCEPTIONS, listed in `exceptions`.
+   * exception of rules.ts NAMING_EXCEPTIONS, listed in `exceptions`.
    */
-  readonly notLoaded = new Map<string, string[]>();
-  readonly exceptions: string[] = [];
+  readonly notLoaded: Map<string, string[]>;
+  readonly exceptions: string[];
   /** Calls whose outcome no page defines (a range for a scalar parameter), so that a test can see it relied on one. */
-  readonly unspecified: string[] = [];
-  private readonly dataTypes: boolean;
+  readonly unspecified: string[];
 
   constructor(
     readonly storage = new StandInStorage(),
@@ -185,24 +93,23 @@ export class ExcelStandIn {
   ) {
     const file = path.join(dist, "functions.js");
     if (!fs.existsSync(file)) throw new Error(`${file} is missing: not a build of the add-in`);
-    const json = JSON.parse(fs.readFileSync(path.join(dist, options.metadataFile ?? "functions.json"), "utf8"));
-    this.metadata = json.functions;
-    this.metaById = new Map(this.metadata.map((f) => [f.id, f]));
-    for (const f of this.metadata) {
-      const problems = [...namingProblems(f), ...optionProblems(f, options.cancelableReturnsOneValue)];
-      if (problems.length > 0) this.notLoaded.set(f.id, problems);
-      else if (namingProblems(f, []).length > 0) this.exceptions.push(f.id);
-    }
-    this.allowCustomData = json.allowCustomDataForDataTypeAny === true;
-    this.allowErrors = json.allowErrorForDataTypeAny === true;
+    const json = JSON.parse(fs.readFileSync(path.join(dist, options.metadataFile ?? "functions.json"), "utf8")) as FunctionsJson;
     // Data types need the flag and CustomFunctionsRuntime 1.4 (the manifest asks 1.3: an Excel may have less).
-    this.dataTypes = this.allowCustomData && atLeast(options.requirementSets?.CustomFunctionsRuntime ?? "1.3", "1.4");
-    const associated = this.associated;
+    const cfRuntime = options.requirementSets?.CustomFunctionsRuntime ?? "1.3";
+    const rt = (this.runtime = new FunctionsRuntime(() => cfRuntime));
+    rt.load(json, options.cancelableReturnsOneValue);
+    this.associated = rt.associated;
+    this.metadata = rt.metadata;
+    this.allowCustomData = rt.allowCustomData;
+    this.allowErrors = rt.allowErrors;
+    this.violations = rt.violations;
+    this.notLoaded = rt.notLoaded;
+    this.exceptions = rt.exceptions;
+    this.unspecified = rt.unspecified;
     const sandboxGlobals = {
       CustomFunctions: {
-        associate(id: string | Record<string, (...a: unknown[]) => unknown>, fn?: (...a: unknown[]) => unknown) {
-          if (typeof id === "string") associated.set(id, fn!);
-          else for (const [k, f] of Object.entries(id)) associated.set(k, f);
+        associate(id: string | Record<string, CustomFunction>, fn?: CustomFunction) {
+          rt.associate(id, fn);
         },
         Error: StandInError,
         // ErrorCode arrives after the bundle has run, as in office.js (see below).
@@ -224,6 +131,9 @@ export class ExcelStandIn {
       queueMicrotask,
       console,
       Intl,
+      // Chunks the bundle loads when first needed (webpack's script loader: a script element added to
+      // the head), as a page loads them: read from the build and run in this runtime, then onload.
+      document: chunkLoader(dist, () => this.context),
     };
     const sets = options.requirementSets;
     const office = sets && {
@@ -249,7 +159,7 @@ export class ExcelStandIn {
   }
 
   meta(id: string): FunctionMeta {
-    const m = this.metaById.get(id);
+    const m = this.runtime.meta(id);
     if (!m) throw new Error(`FIRMA.${id} is not in functions.json`);
     return m;
   }
@@ -270,135 +180,59 @@ export class ExcelStandIn {
    * Runs `fn` the way `call` runs FIRMA.<id>: FIRMA.<id>'s metadata shapes the arguments, and the answer
    * is shown by the same rules. The bench passes its baselines' functions here, so that every strategy
    * pays the same invocation work. Per-call work allocates no closure and no async frame (the bench
-   * invokes 100,000 cells): a function's answer, plain or a promise, is shown by handlers made once per function.
+   * invokes 100,000 cells): the runtime's handlers are made once per function.
    */
   invokeAs(id: string, fn: (...args: unknown[]) => unknown, args: unknown[], invocation: Invocation = {}): Promise<unknown> {
-    const m = this.metaById.get(id);
-    if (!m) return Promise.reject(new Error(`FIRMA.${id} is not in functions.json`));
-    if (this.notLoaded.has(id)) return Promise.resolve(new StandInError("#NAME?"));
-    const params = m.parameters;
-    const shaped: unknown[] = new Array(params.length);
-    this.refused = null;
-    for (let i = 0; i < params.length; i++) {
-      const p = params[i];
-      let v = i < args.length ? args[i] : null;
-      if (v === undefined || v === null) {
-        if (!p.optional) return Promise.reject(new Error(`FIRMA.${id}: ${p.name} is required`));
-        shaped[i] = null;
-        continue;
-      }
-      if (p.dimensionality !== "matrix" && Array.isArray(v)) {
-        // A one-cell reference is its cell. A larger range for a scalar parameter: no page says what Excel
-        // does ("Excel will pass a range of cell data as a two-dimensional array" is said of matrix
-        // parameters, custom-functions-parameter-options). The stand-in picks no cell: it hands the range on
-        // as it is, for the function to refuse, and records that the test relied on what no page defines.
-        const one = v.length === 1 && (!Array.isArray(v[0]) || v[0].length === 1);
-        if (one) v = Array.isArray(v[0]) ? v[0][0] : v[0];
-        else this.unspecified.push(`FIRMA.${id}: a range passed to the scalar parameter ${p.name}`);
-      }
-      // "All parameters with the type any or any[][] can accept errors as input values" (custom-functions-json).
-      this.errorsReach = this.allowErrors && (p.type === undefined || p.type === "any");
-      const handed = Array.isArray(v) ? eachCell(v, this.pass, this, id) : this.pass(v);
-      shaped[i] = p.dimensionality === "matrix" && !Array.isArray(handed) ? [[handed]] : handed;
-    }
-    // An error argument Excel does not hand on: Excel answers with it, the function is not called.
-    const refused = this.refused as StandInError | null;
-    if (refused) return Promise.resolve(refused);
-    if (m.options?.cancelable) shaped.push(invocation);
-    const h = this.handlers(id);
-    let answer: unknown;
+    let shaped: unknown[] | StandInError;
     try {
-      answer = fn(...shaped);
+      shaped = this.runtime.shape(id, args);
     } catch (e) {
-      return e instanceof StandInError ? Promise.resolve(h.ok(e)) : Promise.reject(e);
+      return Promise.reject(e);
     }
-    // A plain answer is taken as it is, a promise when it settles (office.js takes both: a result without `then` is set at once).
-    if (answer !== null && typeof (answer as { then?: unknown }).then === "function")
-      return (answer as Promise<unknown>).then(h.ok, h.fail);
-    return Promise.resolve(h.ok(answer));
+    // A function that did not load (#NAME?), or an error argument Excel does not hand on: Excel answers with it.
+    if (shaped instanceof StandInError) return Promise.resolve(shaped);
+    return this.runtime.run(id, fn, shaped, invocation);
   }
 
   /**
-   * Cancels `old` (a cell's previous invocation) and calls FIRMA.<id> again for the same cell, in `order`:
-   * "The ordering between the cancellation of the old function call and the new invocation is not
-   * guaranteed … the new invocation may fire before, after, or at the same time as the onCanceled callback
-   * for the old call" (https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-web-reqs#cancel-a-function).
-   * "together": the new call and the cancellation in one turn, the call first.
+   * Cancels `old` (a cell's previous invocation) and calls FIRMA.<id> again for the same cell, in `order`
+   * (functions-runtime.ts cancelAround: "The ordering between the cancellation of the old function call
+   * and the new invocation is not guaranteed", custom-functions-web-reqs#cancel-a-function). Resolves
+   * once the cancellation has fired and the new call has settled.
    */
   async recalculate(id: string, args: unknown[], old: Invocation, order: CancelOrder, next: Invocation = {}): Promise<unknown> {
-    const cancel = () => old.onCanceled?.();
-    if (order === "cancelFirst") {
-      cancel();
-      return this.call(id, args, next);
-    }
-    const p = this.call(id, args, next);
-    if (order === "together") cancel();
-    else await new Promise((r) => setTimeout(r, 0)).then(cancel);
-    return p;
+    const { result, cancelled } = cancelAround(
+      order,
+      () => old.onCanceled?.(),
+      () => this.call(id, args, next),
+    );
+    await cancelled;
+    return result;
   }
+}
 
-  /** The error argument that answers the call being shaped (set by pass()). */
-  private refused: StandInError | null = null;
-  /** Whether the parameter being shaped takes error inputs (allowErrorForDataTypeAny and type any). */
-  private errorsReach = false;
-  private readonly shownBy = new Map<string, { ok: (v: unknown) => unknown; fail: (e: unknown) => unknown }>();
-
-  /** How FIRMA.<id>'s answer is shown, made once per function. */
-  private handlers(id: string): { ok: (v: unknown) => unknown; fail: (e: unknown) => unknown } {
-    let h = this.shownBy.get(id);
-    if (!h) {
-      const ok = (v: unknown): unknown => this.shown(id, v);
-      const fail = (e: unknown): unknown => {
-        if (e instanceof StandInError) return this.shown(id, e);
-        throw e;
-      };
-      h = { ok, fail };
-      this.shownBy.set(id, h);
-    }
-    return h;
+/** The little of `document` webpack's script loader uses, loading its chunks from `dist` into the runtime. */
+function chunkLoader(dist: string, context: () => vm.Context) {
+  interface Script {
+    src?: string;
+    onload?: ((e: unknown) => void) | null;
+    onerror?: ((e: unknown) => void) | null;
   }
-
-  /**
-   * One argument as Excel hands it on: without data types a cell gives its basic value; an entity's is
-   * #VALUE! (EntityCellValue.basicValue). An error reaches the function only where errorsReach; as "a
-   * data types error object" (an ErrorCellValue) only where data types are on
-   * (custom-functions-data-types-concepts: "custom functions only support the errors included in the
-   * CustomFunctions.Error object"), else as a CustomFunctions.Error: no page promises the JSON there.
-   */
-  private pass(v: unknown, _id?: string): unknown {
-    if (!isCellValue(v)) return v;
-    const code =
-      v.type === "Error" ? String(v.basicValue) : v.type === "Entity" && !this.dataTypes ? String(v.basicValue ?? "#VALUE!") : null;
-    if (code === null) return this.dataTypes ? v : v.basicValue;
-    if (!this.errorsReach) {
-      this.refused ??= new StandInError(code);
-      return null;
-    }
-    return this.dataTypes ? (v.type === "Error" ? v : errorCell(code)) : new StandInError(code);
-  }
-
-  private shownCell(v: unknown, id?: string): unknown {
-    return this.shown(id!, v);
-  }
-
-  /** An answer as the cell shows it: objects only where data types are on, output errors Excel accepts, messages where Excel shows them. */
-  private shown(id: string, v: unknown): unknown {
-    // A matrix of plain values shows as it is: no copy (the bench shows 100,000 of them).
-    if (Array.isArray(v)) return plainMatrix(v) ? v : eachCell(v, this.shownCell, this, id);
-    if (v instanceof StandInError) {
-      if (!OUTPUT.has(v.code)) {
-        this.violations.push(`FIRMA.${id} answered ${v.code}, which Excel does not accept as an output`);
-        return new StandInError("#VALUE!");
-      }
-      return MESSAGES.has(v.code) ? v : new StandInError(v.code);
-    }
-    if (typeof v === "object" && v !== null) {
-      const problems = this.dataTypes ? cellValueProblems(v) : ["data types are off"];
-      if (problems.length > 0) {
-        this.violations.push(`FIRMA.${id} answered an object where Excel shows #VALUE!: ${problems.join("; ")}`);
-        return new StandInError("#VALUE!");
-      }
-    }
-    return v;
-  }
+  return {
+    createElement: (): Script & Record<string, unknown> => ({ setAttribute() {}, getAttribute: () => null }),
+    getElementsByTagName: () => [],
+    head: {
+      appendChild(s: Script) {
+        setTimeout(() => {
+          try {
+            const file = path.join(dist, String(s.src));
+            vm.runInContext(fs.readFileSync(file, "utf8"), context(), { filename: file });
+            s.onload?.({ type: "load", target: s });
+          } catch {
+            s.onerror?.({ type: "error", target: s });
+          }
+        });
+      },
+    },
+  };
 }

@@ -1,24 +1,20 @@
 /**
  * The flows' workbook adapter (src/taskpane/flows/excel-flow-sheet.ts) against the Excel stand-in
- * (excel-standin.js, the file the browser tests inject), run in Node: every selection a flow must
+ * (test/support/excel/, the bundle the browser tests inject), run in Node: every selection a flow must
  * refuse, each before anything is read for the service — several areas
  * (Workbook.getSelectedRanges, ExcelApi 1.9), a protected sheet (WorksheetProtection.protected, 1.2),
  * hidden rows (Range.rowHidden, 1.2), an Excel table (Worksheet.tables) — and a whole-column
  * selection cut to the used range, its first row the header.
  */
-import * as fs from "fs";
-import * as path from "path";
 import * as vm from "vm";
+import { standInScript } from "../support/excel/bundle";
 import { ExcelFlowSheet } from "../../src/taskpane/flows/excel-flow-sheet";
 import { checkSelection, SHEET_ROWS, type RawSelection } from "../../src/taskpane/flows/flow-sheet";
 import type { StandIn } from "./harness";
 
-const STANDIN = fs.readFileSync(path.join(__dirname, "excel-standin.js"), "utf8");
+const STANDIN = standInScript();
 
-interface NodeStandIn extends StandIn {
-  meta: unknown[];
-  metaPromise: Promise<void>;
-}
+type NodeStandIn = StandIn;
 
 function excel(excelApi = "1.17"): NodeStandIn {
   const win: Record<string, unknown> = { setTimeout, clearTimeout, console, fetch: () => Promise.reject(new Error("no fetch here")) };

@@ -2,8 +2,8 @@
  * What the pane's browser tests and scripts/screenshots.ts share: a development build of the add-in
  * in a temporary folder, served on 127.0.0.1; the sandbox on a free port; Debian's Chromium through
  * playwright-core; and pages of the built taskpane.html, either in a plain browser (office.js
- * reports host null) or "in Excel" (the stand-in of excel-standin.js injected before any script,
- * and hooked into office.js right after it runs).
+ * reports host null) or "in Excel" (the Excel stand-in, bundled from test/support/excel/ by
+ * test/support/excel/bundle.ts, injected before any script, and hooked into office.js right after it runs).
  *
  * Requests that leave loopback are blocked (and recorded), so nothing reaches the internet.
  */
@@ -13,12 +13,12 @@ import * as path from "path";
 import type { AddressInfo } from "net";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { startSandbox, type Sandbox } from "../../sandbox/server";
+import { standInScriptPath } from "../support/excel/bundle";
 const { ensureBuild } = require("../support/builds") as { ensureBuild(kind: "dev" | "local" | "deploy"): Promise<string> };
 
 export const ROOT = path.resolve(__dirname, "..", "..");
 export const CHROMIUM = process.env.FIRMA_CHROMIUM || "/usr/bin/chromium";
 export const haveChromium = fs.existsSync(CHROMIUM);
-const STANDIN = path.join(__dirname, "excel-standin.js");
 
 /** Content types of the files a build serves (also the bench's browser page, bench/browser.ts). */
 export const CONTENT_TYPES: Record<string, string> = {
@@ -173,7 +173,7 @@ export async function openPane(h: Harness, options: PaneOptions = {}): Promise<O
     return route.abort();
   });
   if (excel) {
-    await context.addInitScript({ path: STANDIN });
+    await context.addInitScript({ path: standInScriptPath() });
     await context.addInitScript((lang: string) => {
       const s = (window as unknown as { __firmaStandIn?: { displayLanguage: string } }).__firmaStandIn;
       if (s) s.displayLanguage = lang;
@@ -229,60 +229,5 @@ export async function openPane(h: Harness, options: PaneOptions = {}): Promise<O
   return out;
 }
 
-/** The stand-in's API, for page.evaluate callbacks. */
-export interface StandIn {
-  setup(def: {
-    sheets: Record<string, Record<string, unknown>>;
-    selection?: string;
-    protected?: string[];
-    hiddenRows?: Record<string, number[]>;
-    tables?: Record<string, string[]>;
-  }): Promise<void>;
-  select(ref: string): void;
-  calculateAll(): void;
-  idle(): Promise<void>;
-  cell(
-    sheet: string,
-    address: string,
-  ): {
-    formula: string | null;
-    value: unknown;
-    error: string | null;
-    message: string | null;
-    rich: Record<string, unknown> | null;
-    textFormat: boolean;
-  };
-  dump(): {
-    sheet: string;
-    address: string;
-    formula: string | null;
-    value: unknown;
-    message: string | null;
-    rich?: Record<string, unknown>;
-  }[];
-  call(id: string, args: unknown[]): Promise<unknown>;
-  calls: { id: string; args: unknown[] }[];
-  reads: { sheet: string; address: string; cells: number }[];
-  writes: { sheet: string; address: string; asFormula: boolean }[];
-  /** Plain (non-FIRMA) formulas calculated, "Sheet!A1", in order. */
-  plainCalculations: string[];
-  /** The newest ExcelApi set this Excel has (set before the pane opens: addInitScript). */
-  excelApi: string;
-  payloadLimit: number;
-  calculateReruns: boolean;
-  calculateRerunsOnly: ((sheet: string, row: number, col: number) => boolean) | null;
-  calculateDelayMs: number;
-  maxAnswerBytes: number;
-  maxRequestBytes: number;
-  /** Answers Excel would have refused from a function. */
-  violations: string[];
-  customFunctionsRuntime: string;
-  /** The workbook's sheets, in order. */
-  order: string[];
-  /** Worksheets added by the add-in, in order. */
-  added: string[];
-  syncs: number;
-  documentSettings: Map<string, string>;
-  customXmlParts: string[];
-  functions: Map<string, unknown>;
-}
+/** The stand-in's API, for page.evaluate callbacks (window.__firmaStandIn: test/support/excel/browser.ts). */
+export type { StandIn } from "../support/excel/browser";

@@ -1,7 +1,7 @@
 /**
  * The task pane in headless Chromium: the development build's taskpane.html, served on loopback,
  * office.js from the @microsoft/office-js package, the sandbox as the service, and (for the Excel
- * paths) the Excel stand-in of excel-standin.js. Each test opens the page in a fresh browser
+ * paths) the Excel stand-in (test/support/excel/, bundled by bundle.ts). Each test opens the page in a fresh browser
  * context (its own storage) and uses keys with their own sandbox counters.
  *
  * Needs Debian's Chromium (/usr/bin/chromium, or FIRMA_CHROMIUM); skipped, with a message, without it.

@@ -1,6 +1,6 @@
 /**
- * The pane's Excel adapter (src/taskpane/excel.ts) against the Excel stand-in (excel-standin.js, the
- * same file the browser tests inject), run in Node: what a freeze writes back, and Excel on the web's
+ * The pane's Excel adapter (src/taskpane/excel.ts) against the Excel stand-in (test/support/excel/, the
+ * same bundled script the browser tests inject), run in Node: what a freeze writes back, and Excel on the web's
  * 5 MB limit on every read and write at 200,000 cells.
  *
  * - Range.values takes strings as typed input ("0111" → 111, "=…" → a formula) unless the cell is
@@ -14,20 +14,16 @@
 import * as fs from "fs";
 import * as path from "path";
 import * as vm from "vm";
+import { standInScript } from "../support/excel/bundle";
 import { ExcelWorkbook } from "../../src/taskpane/excel";
 import { checkTextWrites, UnsafeTextWrite, writeAreas, type Write } from "../../src/taskpane/blocks";
 import type { FormulaCell } from "../../src/taskpane/refresh-plan";
 import type { StandIn } from "./harness";
 
-const STANDIN = fs.readFileSync(path.join(__dirname, "excel-standin.js"), "utf8");
+const STANDIN = standInScript();
 const LIMIT = 5 * 1024 * 1024;
 
-interface NodeStandIn extends StandIn {
-  meta: unknown[];
-  metaPromise: Promise<void>;
-  flags: { allowCustomData: boolean; allowErrors: boolean };
-  setup(def: { sheets: Record<string, Record<string, unknown>>; selection?: string }): Promise<void>;
-}
+type NodeStandIn = StandIn;
 
 /** A fresh stand-in in its own context; `Excel` is its global for the adapter. `excelApi`: the newest set it has. */
 function excel(excelApi = "1.17"): NodeStandIn {

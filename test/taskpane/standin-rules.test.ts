@@ -1,14 +1,13 @@
 /**
- * The Excel API stand-in (excel-standin.js, run here in Node as sheets.test.ts runs it) held to the
- * rules of excel-rules.ts, with functions of its own rather than FIRMA's: what loads by the naming page,
+ * The Excel API stand-in (test/support/excel/, its bundled script run here in Node as sheets.test.ts runs it) held to the
+ * rules of test/support/excel/rules.ts and functions-runtime.ts, with functions of its own rather than FIRMA's: what loads by the naming page,
  * entities by the card page, error inputs, a range for a scalar parameter, the order of a recalculated
  * cell's cancellation, and the 5MB payload counted in UTF-8 bytes.
  */
-import * as fs from "fs";
-import * as path from "path";
 import * as vm from "vm";
+import { standInScript } from "../support/excel/bundle";
 
-const STANDIN = fs.readFileSync(path.join(__dirname, "excel-standin.js"), "utf8");
+const STANDIN = standInScript();
 
 type Fn = (...args: unknown[]) => unknown;
 interface Meta {

@@ -3,6 +3,8 @@
  *  - sure: the list is complete (every page read) and exactly one company in it has the same
  *    comparison form (normalize.ts) — struck-off namesakes count — and, when a county was given, the
  *    service says it is in that county;
+ *    Where the search may have missed a namesake spelled with other diacritics (a service that does not
+ *    fold them, CandidateList.spellings), that one company is likely;
  *  - likely: no such company, and exactly one whose words hold all the name's words (or the reverse),
  *    with no county against it;
  *  - ambiguous: several fit, or the list was not read to its end (the search cap);
@@ -25,6 +27,12 @@ export interface Wanted {
 export interface CandidateList {
   items: readonly MatchCandidate[];
   complete: boolean;
+  /**
+   * False when the search may have missed a namesake spelled with other diacritics: a service known
+   * not to fold them, asked without the name's written form and its folded one both. Then one
+   * namesake found is likely, never sure. @default true
+   */
+  spellings?: boolean;
 }
 
 /** Candidates shown at most per outcome. */
@@ -48,6 +56,7 @@ export function classify(wanted: Wanted, list: CandidateList): MatchOutcome {
   const unsure = same.filter((c) => inCounty(c) === "unknown");
   if (here.length === 1 && unsure.length === 0) {
     const c = here[0];
+    if (list.spellings === false) return likely(c);
     return { confidence: "sure", cui: c.cui, officialName: c.denumire, candidates: [copy(c)] };
   }
   if (here.length + unsure.length > 1) return ambiguous([...here, ...unsure]);

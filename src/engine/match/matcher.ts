@@ -10,9 +10,19 @@ import type { CancelSignal } from "../../api/types";
 import type { Capabilities } from "../capabilities";
 import type { Budget } from "../credits/gate";
 import { kindOf } from "../failures";
-import { classify } from "./classify";
+import { classify, type CandidateList } from "./classify";
 import { normalizeName } from "./normalize";
-import { estimateRows, groupRows, queryForms, readRow, showsFolding, MATCH_LIMIT, type ReadRow, type SearchGroup } from "./queries";
+import {
+  estimateRows,
+  groupRows,
+  otherForm,
+  queryForms,
+  readRow,
+  showsFolding,
+  MATCH_LIMIT,
+  type ReadRow,
+  type SearchGroup,
+} from "./queries";
 import type { MatchCandidate, MatchOutcome, MatchReport, MatchRunOptions, MatchStop, NameInput } from "./types";
 
 /** What matching needs of the engine. */
@@ -71,38 +81,59 @@ export async function runMatch(ctx: MatchContext, inputs: readonly NameInput[], 
     const run = new Searches(ctx, options.signal, !!options.cacheOnly);
     const caps = ctx.caps();
     // Round 1: every name's first form.
-    const first = await run.all(groups.map((g) => queryForms(g.query, caps.searchFolds)[0]));
+    // A form answered before and still fresh is asked first, so learning that the service folds (which
+    // drops the written form) does not pay again for what the cache holds (0 credits through the list cache).
+    const firstForm = (g: SearchGroup) => {
+      const forms = queryForms(g.query, caps.searchFolds);
+      return (options.refresh ? undefined : queryForms(g.query, undefined).find((q) => ctx.fresh(q))) ?? forms[0];
+    };
+    const asked = groups.map(firstForm);
+    const first = await run.all(asked);
+    const indexOf = new Map(groups.map((g, k) => [g, k]));
+    const askedOf = new Map(groups.map((g, k) => [g, asked[k]]));
     groups.forEach((g, k) => {
       const a = first[k];
       if ("items" in a && caps.searchFolds === undefined && showsFolding(queryForms(g.query, undefined)[0], a.items))
         caps.searchFolds = true;
     });
-    // Round 2: the second form, where the first found no namesake in a complete list.
+    // Round 2: the second form, where the first found no namesake in a complete list; on a service known
+    // not to fold diacritics, always (a namesake spelled without them is found only by the folded form).
     const needSecond = groups.filter((g, k) => {
       const a = first[k];
-      return "items" in a && a.complete && queryForms(g.query, caps.searchFolds).length > 1 && !hasNamesake(g, rows, a.items);
+      const exact = caps.searchFolds === false;
+      const other = otherForm(queryForms(g.query, caps.searchFolds), asked[k]);
+      return "items" in a && a.complete && other !== undefined && (exact || !hasNamesake(g, rows, a.items));
     });
-    const second = await run.all(needSecond.map((g) => queryForms(g.query, caps.searchFolds)[1]));
+    const second = await run.all(needSecond.map((g) => otherForm(queryForms(g.query, caps.searchFolds), askedOf.get(g)!)!));
     const secondOf = new Map(needSecond.map((g, k) => [g, second[k]]));
+    // What the second forms showed: a namesake the folded form found that the complete first answer
+    // lacked means the service does not fold (learned before any row is classified).
+    for (const [g, b] of secondOf) {
+      const a = first[indexOf.get(g)!];
+      if (!("items" in a) || !("items" in b)) continue;
+      const seen = new Set(a.items.map((c) => c.cui));
+      if (
+        hasNamesake(
+          g,
+          rows,
+          b.items.filter((c) => !seen.has(c.cui)),
+        )
+      )
+        caps.searchFolds = false;
+    }
     groups.forEach((g, k) => {
       const a = first[k];
       const b = secondOf.get(g);
       if ("error" in a) return settleStopped(g, a.error);
       if (b && "error" in b) return settleStopped(g, b.error);
-      let list = a;
+      let list: CandidateList = a;
       if (b) {
         const seen = new Set(a.items.map((c) => c.cui));
-        // A namesake the folded form found that the complete first answer lacked: the service does not fold.
-        if (
-          hasNamesake(
-            g,
-            rows,
-            b.items.filter((c) => !seen.has(c.cui)),
-          )
-        )
-          caps.searchFolds = false;
-        list = { items: [...a.items, ...b.items.filter((c) => !seen.has(c.cui))], complete: b.complete };
+        list = { items: [...a.items, ...b.items.filter((c) => !seen.has(c.cui))], complete: a.complete && b.complete };
       }
+      // On a service that does not fold diacritics, a name searched in one spelling only (typed without
+      // diacritics, or its second form not asked) may have a namesake the search could not show: never sure.
+      if (caps.searchFolds === false && !b) list = { ...list, spellings: false };
       for (const i of g.rows) outcomes[i] = classify((rows[i] as Extract<ReadRow, { wanted: unknown }>).wanted, list);
       progress(g);
     });

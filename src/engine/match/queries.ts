@@ -78,6 +78,11 @@ export const searchParams = (q: string) => ({ q, judet: undefined, caen: undefin
 /** A query form's search as a list request (the pane's estimate, a refresh's prefetch). */
 export const matchSearchSpec = (q: string) => ({ fn: "search" as const, params: searchParams(q), limit: MATCH_LIMIT });
 
+/** The form of `forms` a run sends after `asked`, if any. */
+export function otherForm(forms: readonly string[], asked: string): string | undefined {
+  return forms.find((q) => q !== asked);
+}
+
 /** Whether an answer shows that the service folds diacritics: a name it gave matches a query word only folded. */
 export function showsFolding(query: string, items: readonly MatchCandidate[]): boolean {
   const words = upperRo(query).match(/[\p{L}\p{N}]+/gu) ?? [];
@@ -101,14 +106,18 @@ export function estimateRows(rows: readonly ReadRow[], folds: boolean | undefine
   const groups = groupRows(rows);
   let [min, max, cached] = [0, 0, 0];
   for (const g of groups) {
-    const [first, second] = queryForms(g.query, folds);
-    const hit = cache?.fresh(first);
+    const forms = queryForms(g.query, folds); // what the run may send
+    // Any form still fresh answers first (matcher.ts), whatever was learned since.
+    const asked = queryForms(g.query, undefined).find((q) => cache?.fresh(q) !== undefined);
+    const hit = asked === undefined ? undefined : cache?.fresh(asked);
     if (hit) cached++;
     else {
       min++;
       max++;
     }
-    if (second !== undefined && !(hit && cache?.settles(g, hit)) && !cache?.fresh(second)) max++;
+    // The other form: always on a service known not to fold (matcher.ts), else where the first found no namesake.
+    const other = otherForm(forms, asked ?? forms[0]);
+    if (other !== undefined && !(folds !== false && hit && cache?.settles(g, hit)) && !cache?.fresh(other)) max++;
   }
   const invalid = rows.filter((r) => "problem" in r).length;
   return { min, max, distinct: groups.length, cached, invalid };

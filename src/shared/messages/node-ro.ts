@@ -1,5 +1,6 @@
 /**
- * What only the Node surfaces say, in Romanian: `firma refresh` (cli.*, xlsx.*), `firma serve`
+ * What only the Node surfaces say, in Romanian: `firma refresh` (cli.*, xlsx.*), `firma match`
+ * (match.*), `firma serve`
  * (serve.*, custody.*), `firma users` and `firma audit` (users.*, audit.*). Kept apart from ro.ts so
  * that the add-in's startup scripts do not carry them; node.ts joins the two for those surfaces.
  * English is in node-en.ts, under the same keys; the conventions are ro.ts's.
@@ -34,7 +35,8 @@ export const nodeRo = {
   "cli.help.badWhole": "un număr întreg ≥ 0",
   "cli.help.badPlan": "free, pro, business sau enterprise",
   "cli.help.helpCommand": "arată ajutorul unei comenzi",
-  "cli.help.example": "Exemplu:\n  firma refresh registru.xlsx --key CHEIA\n  firma refresh --help",
+  "cli.help.example":
+    "Exemple:\n  firma refresh registru.xlsx --key CHEIA\n  firma match clienti.xlsx --column B --key CHEIA\n  firma refresh --help\n  firma match --help",
   "cli.help.examples":
     "Exemple:\n  firma refresh registru.xlsx --key CHEIA                 scrie registru.refreshed.xlsx alături\n  firma refresh registru.xlsx --dry-run                   doar estimarea, fără cost\n  firma refresh registru.xlsx --in-place --max-credits 50 cel mult 50 de credite\n  FIRMA_API_KEY=CHEIA firma refresh registru.xlsx --json  rezultatul ca JSON",
   "cli.help.exitCodes":
@@ -116,6 +118,85 @@ export const nodeRo = {
   "cli.fs.erofs": "discul este doar pentru citire",
   "cli.fs.enospc": "discul este plin",
   "cli.fs.eisdir": "este un dosar",
+
+  // match: firma match (src/cli/match-*.ts)
+  "match.help.description": "găsește CUI-ul firmelor după nume, dintr-un .xlsx sau .csv, fără Excel",
+  "match.help.file": "registrul (.xlsx) sau fișierul CSV cu numele",
+  "match.help.column": "coloana cu numele: litera ei (B) sau textul din antet (Denumire)",
+  "match.help.noHeader": "primul rând are deja nume (nu e antet)",
+  "match.help.sheet": "foaia cu numele (implicit: prima)",
+  "match.help.countyColumn": "coloana cu județul (cod BC, Bacău, Sector 3): o firmă din alt județ nu e „sigur”",
+  "match.help.into": "prima din cele trei coloane scrise (implicit: cea de după zona folosită)",
+  "match.help.force": "scrie și peste celulele cu valori din cele trei coloane (nu peste formule)",
+  "match.help.out": "registrul rezultat (implicit: <nume>.matched.xlsx alături; pentru un .csv, fișierul CSV rezultat)",
+  "match.help.csv":
+    "scrie și un CSV: coloanele intrării, apoi cui, official_name, confidence (sure, likely, ambiguous, not_found, not_searched); un text care începe cu =, +, - sau @ primește un ' în față",
+  "match.help.maxCredits": "buget: niciun apel peste atâtea credite; numele rămase sunt „necăutate”",
+  "match.help.json": "tipărește rezultatele (cu candidații) ca JSON pe ieșirea standard",
+  "match.help.examples":
+    "Exemple:\n  firma match clienti.xlsx --column B --key CHEIA        scrie clienti.matched.xlsx: CUI, denumirea oficială, potrivirea\n  firma match clienti.csv --column Denumire --dry-run    doar estimarea, fără cost\n  firma match clienti.xlsx --column B --county-column C --max-credits 100 --json\n\nÎn registru, CUI-ul se scrie doar când potrivirea e sigură (un singur nume identic, în județul dat). Pentru „probabil” și „ambiguu” nu se scrie niciun CUI și nicio denumire, doar potrivirea: candidații sunt în rezumat și în --json, de verificat.",
+  "match.help.exitCodes":
+    "Coduri de ieșire:\n  0  fiecare nume bun a fost căutat (numele greșite, ca o celulă goală, sunt spuse rând cu rând)\n  2  o oprire (buget, credite epuizate, serviciul căzut, Ctrl-C): unele nume nu au fost căutate; ce s-a găsit e scris\n  1  nimic făcut: argumente greșite, fișier ilizibil sau de nescris, cheie refuzată, celule ocupate fără --force, niciun răspuns",
+  "match.header.cui": "CUI",
+  "match.header.name": "Denumire oficială",
+  "match.header.confidence": "Potrivire",
+  "match.confidence.sure": "sigur",
+  "match.confidence.likely": "probabil: de verificat ({n} candidat, vezi rezumatul sau --json)",
+  "match.confidence.ambiguous": "ambiguu: {n} candidați, de ales (vezi rezumatul sau --json)",
+  "match.confidence.ambiguousMore": "ambiguu: prea multe firme cu acest nume; adăugați județul",
+  "match.confidence.notFound": "negăsit",
+  "match.confidence.notSearched": "necăutat: {why}",
+  "match.problem.empty": "celulă goală",
+  "match.problem.notText": "nu e un nume (un număr sau o valoare fără text)",
+  "match.problem.tooShort": "nume prea scurt",
+  "match.problem.onlyLegalForm": "doar forma juridică, fără nume",
+  "match.problem.unknownCounty": "județ necunoscut „{county}”",
+  "match.stop.budget": "bugetul de credite s-a atins (--max-credits)",
+  "match.stop.quota": "creditele planului s-au epuizat",
+  "match.stop.guard": "oprit de pragul de credite",
+  "match.stop.plan": "planul nu permite căutarea",
+  "match.stop.key": "cheia API a fost refuzată",
+  "match.stop.service": "serviciul nu a răspuns",
+  "match.stop.aborted": "oprit (Ctrl-C)",
+  "match.input.notTable": "{path} nu este un registru .xlsx și nici un fișier .csv.",
+  "match.input.noSheet": "{path} nu are foaia „{sheet}”. Foile lui: {sheets}.",
+  "match.input.notWorksheet": "{path}: foaia „{sheet}” nu este o foaie de calcul (alegeți alta cu --sheet).",
+  "match.input.csv": "{path} nu poate fi citit ca CSV: ghilimelele nu se închid (rândul {detail}).",
+  "match.input.empty": "{path} nu are niciun nume de căutat (fișierul sau foaia sunt goale, ori are doar antetul).",
+  "match.input.emptyColumn": "Coloana {column} din {path} nu are niciun nume sub antet: alegeți coloana cu numele (--column).",
+  "match.input.noColumn": "Coloana „{column}” nu există în {path}: dați litera coloanei (B) sau textul exact din antet.{headers}",
+  "match.input.headers": " Antetul are: {list}.",
+  "match.input.needsColumn": "Spuneți coloana cu numele: --column B (litera) sau --column Denumire (textul din antet).",
+  "match.input.xlsxOnly": "{option} se folosește doar cu un registru .xlsx (rezultatul unui .csv e un alt fișier CSV).",
+  "match.input.sameFile": "Fișierul rezultat ar fi chiar cel de intrare: alegeți altul cu --out.",
+  "match.input.badInto": "--into „{into}” nu este o literă de coloană (de exemplu --into H).",
+  "match.targets":
+    "Nu s-a cheltuit nimic: {n} celule din {range} (foaia „{sheet}”) nu sunt goale, prima {first}. Alegeți alte coloane cu --into sau suprascrieți valorile cu --force.",
+  "match.targetsFormula":
+    "Nu s-a cheltuit nimic: {n} celule din {range} (foaia „{sheet}”) au formule, prima {first}; FIRMA nu scrie peste formule. Alegeți alte coloane cu --into.",
+  "match.targetsDry": "  Atenție: {n} celule din {range} nu sunt goale (prima {first}); rularea adevărată cere --force sau --into.",
+  "match.read": "Citit: {path}{where}, {rows} rânduri de nume din coloana {column}{county}.",
+  "match.readCsv": " (CSV {encoding}, separator „{delimiter}”)",
+  "match.readSheet": ", foaia „{sheet}”",
+  "match.readCounty": ", județul din coloana {column}",
+  "match.estimate":
+    "Estimare: {distinct} nume distincte de căutat ({repeats} repetate, {invalid} greșite, {cached} din cache) → între {min} și {max} credite.",
+  "match.estimateExact":
+    "Estimare: {distinct} nume distincte de căutat ({repeats} repetate, {invalid} greșite, {cached} din cache) → {max} credite.",
+  "match.budget": "  bugetul --max-credits {max} e sub estimare: numele de după el rămân necăutate.",
+  "match.dry": "Rulare de probă (--dry-run): nu s-a cheltuit nimic și nu s-a scris nimic.",
+  "match.counts": "  sigure: {sure}, probabile: {likely}, ambigue: {ambiguous}, negăsite: {notFound}, necăutate: {notSearched}",
+  "match.notSearchedWhy": "    {n} × {why}",
+  "match.review": "  De verificat (probabile și ambigue, cu candidații):",
+  "match.reviewRow": "    rândul {row} „{name}” → {confidence}: {candidates}",
+  "match.reviewRowNone": "    rândul {row} „{name}” → {confidence}",
+  "match.reviewMore": "    … și încă {n} rânduri (--json le are pe toate).",
+  "match.credits": "  credite cheltuite: {spent} (estimare {min}–{max}); timp: {seconds} s",
+  "match.written": "FIRMA: {input} → {out}",
+  "match.writtenCsv": "  CSV: {path}",
+  "match.nothingAnswered": "Niciun nume nu a primit răspuns ({why}): nu s-a scris nimic.",
+  "match.outcome.ok": "Gata: fiecare nume a fost căutat.",
+  "match.outcome.partial": "Parțial: unele nume nu au fost căutate (vezi mai sus); rulați din nou: ce e deja în cache nu mai costă.",
 
   // xlsx: a workbook the CLI cannot read or write
   "xlsx.damaged": "Fișierul .xlsx este deteriorat și nu poate fi citit",

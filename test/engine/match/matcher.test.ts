@@ -161,6 +161,44 @@ describe("learning the service's search, once per address", () => {
   });
 });
 
+describe("a service that does not fold diacritics: a namesake in the other spelling is never missed", () => {
+  /** An engine that knows, from an earlier run, that this sandbox's search does not fold diacritics. */
+  async function knowingExact() {
+    sb.config.searchDiacritics = "exact";
+    const store = new MemoryStore();
+    await store.setItem("firma.caps.v2", JSON.stringify({ [sb.url]: { searchFolds: false } }));
+    return setup({ store });
+  }
+
+  test("typed with diacritics: both spellings are asked, and a twin without them makes it ambiguous", async () => {
+    const { engine, charged } = await knowingExact();
+    const [c] = unique(1, true, 30);
+    const twin = universe().companies.find((x) => x.cui !== c.cui && x.judet !== c.judet)!;
+    sb.config.overrides = { [String(twin.cui)]: { denumire: plain(c.denumire) } };
+    expect(engine.matchEstimate([{ name: c.denumire }])).toMatchObject({ min: 1, max: 2 });
+    const report = await engine.match([{ name: c.denumire }]);
+    expect(report.outcomes[0].confidence).toBe("ambiguous");
+    expect(report.outcomes[0].candidates.map((x) => x.cui).sort()).toEqual([c.cui, twin.cui].sort());
+    expect(charged()).toBe(2);
+  });
+
+  test("typed with diacritics and no twin: sure, after both spellings (two credits)", async () => {
+    const { engine, charged } = await knowingExact();
+    const [c] = unique(1, true, 31);
+    const report = await engine.match([{ name: c.denumire }]);
+    expect(report.outcomes[0]).toMatchObject({ confidence: "sure", cui: c.cui });
+    expect(charged()).toBe(2);
+  });
+
+  test("typed without diacritics: the one company found is likely, never sure (a spelling with them cannot be asked)", async () => {
+    const { engine, charged } = await knowingExact();
+    const [c] = unique(1, false, 32);
+    const report = await engine.match([{ name: c.denumire }]);
+    expect(report.outcomes[0]).toMatchObject({ confidence: "likely", cui: c.cui });
+    expect(charged()).toBe(1);
+  });
+});
+
 describe("bad input costs nothing", () => {
   test("empty cells, numbers, one letter, a legal form alone, an unknown county; equal names searched once", async () => {
     const { engine, charged } = setup();

@@ -1,11 +1,8 @@
 /**
- * Excel's cell-value and metadata rules, one copy for both Excel stand-ins: the custom-functions runtime
- * (test/support/excel-runtime.ts, in Node) imports it, and the Excel API stand-in
- * (test/taskpane/excel-standin.js, plain browser JavaScript) carries a generated copy of it between its
- * "excel-rules" markers (test/support/excel-rules-gen.js writes it; test/support/excel-runtime.test.ts fails
- * when the copy is not what the generator makes). Each rule cites the Microsoft page it copies.
- *
- * Self-contained on purpose: no imports, no Node or DOM globals, so the transpiled text runs in a page.
+ * Excel's cell-value and metadata rules, one copy for the Excel stand-in (test/support/excel/): the
+ * custom-functions runtime (functions-runtime.ts, used in Node by test/support/excel-runtime.ts and in the
+ * page by the browser stand-in) and the Excel API's cells (cells.ts, excel-api.ts). Each rule cites the
+ * Microsoft page it copies. No imports, no Node or DOM globals: it runs in Node and in the page alike.
  */
 
 /** CustomFunctions.ErrorCode: its seven members (https://learn.microsoft.com/javascript/api/custom-functions-runtime/customfunctions.errorcode). */

@@ -1,8 +1,8 @@
 /**
- * The Excel rules both stand-ins share (excel-rules.ts), each against the page it copies. That the browser
- * stand-in's copy is the generated one is checked in excel-runtime.test.ts (a child process: Prettier).
+ * The Excel rules of the stand-in (rules.ts), each against the page it copies. That the browser stand-in
+ * is bundled from these sources is checked in bundle.test.ts.
  */
-import { cellValueProblems, entityProblems, namingProblems, optionProblems, PAYLOAD_LIMIT_BYTES, utf8Bytes } from "./excel-rules";
+import { cellValueProblems, entityProblems, namingProblems, optionProblems, PAYLOAD_LIMIT_BYTES, utf8Bytes } from "./rules";
 
 describe("naming (custom-functions-naming: start with a letter, at least three characters)", () => {
   test.each([

@@ -1,0 +1,43 @@
+/**
+ * The manifest's <Version> rises with every build of a changed add-in (the Version element; AppSource's
+ * certification policy 1120.1): package.json's three parts and a build number — FIRMA_BUILD_NUMBER, else
+ * the checkout's commit count — and a build for a real address that could reuse a published version stops.
+ */
+const { manifestVersion, DeploymentError } = require("../../scripts/deployment") as {
+  manifestVersion(version: string, env: Record<string, string | undefined>, d: { addinUrl: string }, git?: Git): string;
+  DeploymentError: new (m: string) => Error;
+};
+
+interface Git {
+  commits(): number | null;
+  dirty(): boolean;
+}
+const REAL = { addinUrl: "https://addin.firma-mea.ro/" };
+const LOCAL = { addinUrl: "https://localhost:3000/" };
+const git = (commits: number | null, dirty = false): Git => ({ commits: () => commits, dirty: () => dirty });
+
+test("FIRMA_BUILD_NUMBER is the fourth part, whatever the checkout", () => {
+  expect(manifestVersion("0.1.0", { FIRMA_BUILD_NUMBER: "412" }, REAL, git(null, true))).toBe("0.1.0.412");
+  expect(manifestVersion("2.3.4-beta.1", { FIRMA_BUILD_NUMBER: "0" }, REAL, git(9))).toBe("2.3.4.0");
+});
+
+test("a build number the schema cannot hold, or not a number, stops the build", () => {
+  for (const bad of ["100000", "-1", "1.5", "abc"]) {
+    expect(() => manifestVersion("0.1.0", { FIRMA_BUILD_NUMBER: bad }, REAL, git(3))).toThrow(DeploymentError);
+  }
+});
+
+test("without it, the commit count: each commit raises the version", () => {
+  expect(manifestVersion("0.1.0", {}, REAL, git(1041))).toBe("0.1.0.1041");
+  expect(manifestVersion("0.1.0", {}, REAL, git(1042))).toBe("0.1.0.1042");
+});
+
+test("a build for a real address from uncommitted changes, or outside git, stops: its version may already be published", () => {
+  expect(() => manifestVersion("0.1.0", {}, REAL, git(1041, true))).toThrow(/uncommitted changes.*FIRMA_BUILD_NUMBER/);
+  expect(() => manifestVersion("0.1.0", {}, REAL, git(null))).toThrow(/not a git checkout/);
+});
+
+test("a build for this computer (development, the tests' local build) is never stopped", () => {
+  expect(manifestVersion("0.1.0", {}, LOCAL, git(1041, true))).toBe("0.1.0.1041");
+  expect(manifestVersion("0.1.0", {}, LOCAL, git(null))).toBe("0.1.0.0");
+});

@@ -8,6 +8,7 @@
  * and behind the same gate (budget, guard, quota stop).
  */
 import type { FirmaEngine, MatchCandidate, MatchEstimate, MatchOutcome, MatchStop } from "../../engine/engine";
+import { loadMatching } from "../../engine/match/lazy";
 import type { Area, Write } from "../blocks";
 import { count, formatNumber, type Lang } from "../i18n";
 import type { PaneContext } from "../pane/context";
@@ -122,6 +123,9 @@ export class MatchFlow {
       return false;
     }
     const m = await ctx.engine();
+    // Matching is loaded when first needed (src/engine/match/lazy.ts): loaded now, its estimate is exact
+    // (the range of the service's search still unknown); without it, a coarse upper bound.
+    await loadMatching().catch(() => undefined);
     const est = m.matchEstimate(this.inputs(s));
     this.source = s;
     this.estimate = est;

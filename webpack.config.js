@@ -99,7 +99,8 @@ module.exports = async (env, options) => {
     output: {
       path: path.resolve(__dirname, "dist"),
       clean: true,
-      // Chunks loaded when first needed (name matching, src/engine/match/lazy.ts) sit beside the page that
+      // Chunks loaded when first needed (name matching, src/engine/match/lazy.ts; the pane's flows,
+      // src/taskpane/flows/) sit beside the page that
       // loads the scripts (taskpane.html): a relative address, without the runtime's guess of its own.
       publicPath: "",
       // Their names carry their content's hash: a new version is never served from a stale cache.

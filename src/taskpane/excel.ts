@@ -2,11 +2,12 @@
  * The pane's only contact with the workbook: `ExcelWorkbook`, the Excel implementation of
  * `WorkbookHost` (workbook-host.ts). Each of its calls lives in a file of its own idea: the scan
  * (workbook-scan.ts, over sheet-read.ts), recalculation (recalculate.ts), the cells' state
- * (cells-state.ts), the freeze (freeze.ts), the new sheet of changes (new-sheet.ts), and what this
- * Excel supports (excel-api.ts). Every read and write goes through blocks.ts.
+ * (cells-state.ts), the freeze (freeze.ts), the new sheet of changes (new-sheet.ts), what this
+ * Excel supports (excel-api.ts), and the flows' reads and writes (flows/excel-flow-sheet.ts, loaded
+ * with the flows). Every read and write goes through blocks.ts.
  *
  * These modules never write document settings, custom XML parts or anything else but the values of
- * the cells being frozen and the sheet the pane adds: the API key has no way into the workbook.
+ * the cells being frozen, the cells a flow writes (after saying where) and the sheet the pane adds: the API key has no way into the workbook.
  */
 import { cellsState } from "./cells-state";
 import { EXCEL_API, hostSupport, officeCheck, type ExcelApiCheck } from "./excel-api";
@@ -15,6 +16,7 @@ import { writeNewSheet } from "./new-sheet";
 import { recalculate, recalculateDependents, reenter } from "./recalculate";
 import type { FormulaCell } from "./refresh-plan";
 import { scanWorkbook } from "./workbook-scan";
+import type { FlowSheet } from "./flows/flow-sheet";
 import type { CellsState, FreezeResult, HostSupport, Scope, WorkbookHost, WorkbookScan } from "./workbook-host";
 
 export type { CellsState, FreezeResult, HostSupport, Scope, WorkbookHost, WorkbookScan } from "./workbook-host";
@@ -58,5 +60,11 @@ export class ExcelWorkbook implements WorkbookHost {
 
   writeSheet(name: string, rows: readonly (readonly (string | number)[])[], textColumns: readonly number[]): Promise<string> {
     return writeNewSheet(name, rows, textColumns);
+  }
+
+  /** The flows' reads and writes, in the flows' chunk (loaded when a flow is first opened). */
+  async flowSheet(): Promise<FlowSheet> {
+    const { ExcelFlowSheet } = await import(/* webpackChunkName: "flows" */ "./flows/excel-flow-sheet");
+    return new ExcelFlowSheet(this.hasExcelApi);
   }
 }

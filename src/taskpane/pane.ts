@@ -1,7 +1,8 @@
 /**
  * The task pane: `Pane` wires its sections (src/taskpane/pane/) to a document — the key, plan and
  * usage, the credit guard, refresh with its cost shown first and the changes it found, freeze to
- * values, settings and help. `startPane` wires a document; the handlers are methods of `Pane`, so
+ * values, settings and help — and loads the flows (search, match a column, add columns:
+ * src/taskpane/flows/) when one is first used. `startPane` wires a document; the handlers are methods of `Pane`, so
  * tests can drive them. The workbook is reached only through a `WorkbookHost` (excel.ts in Excel,
  * a stand-in in tests, null in a plain browser, where refresh and freeze are switched off).
  */
@@ -20,6 +21,7 @@ import { KeySection } from "./pane/key";
 import { RefreshFlow } from "./pane/refresh-flow";
 import { SettingsSection } from "./pane/settings-section";
 import { UsageSection } from "./pane/usage-meters";
+import type { Flows } from "./flows/flows";
 
 export { findElements, type PaneElements } from "./pane/elements";
 export type { PaneOptions, Render, Tone } from "./pane/context";
@@ -35,6 +37,9 @@ export class Pane {
   readonly freeze: FreezeSection;
   readonly settings: SettingsSection;
   private running = 0;
+  private flowsP: Promise<Flows> | null = null;
+  /** The flows, once loaded (search, match, add columns: flows/flows.ts). */
+  loadedFlows: Flows | null = null;
 
   constructor(
     readonly doc: Document,
@@ -58,6 +63,30 @@ export class Pane {
 
   engine(): Promise<FirmaEngine> {
     return this.ctx.engine();
+  }
+
+  /**
+   * The flows (search, match a column, add columns), loaded the first time one is used: their code
+   * is a chunk of its own, outside the scripts the page loads at start (bench/run.ts's budget).
+   */
+  flows(): Promise<Flows> {
+    if (!this.flowsP) {
+      this.flowsP = import(/* webpackChunkName: "flows" */ "./flows/flows").then((m) => {
+        const f = m.startFlows(
+          this.ctx,
+          () => this.usage.renderUsage(),
+          (w) => this.track(w),
+        );
+        this.loadedFlows = f;
+        return f;
+      });
+      this.flowsP.catch(() => {
+        this.flowsP = null;
+        this.say(this.el["app-status"], (l) => t(l, "flows.loadFailed"), "error");
+        this.el["app-status"].hidden = false;
+      });
+    }
+    return this.flowsP;
   }
 
   get input(): HTMLInputElement {
@@ -122,7 +151,9 @@ export class Pane {
     // user leaves a dialog without spending or freezing anything.
     this.doc.addEventListener("keydown", (e) => {
       if (e.key !== "Escape") return;
-      if (!this.el["refresh-confirm"].hidden) {
+      if (this.loadedFlows?.escape()) {
+        e.preventDefault();
+      } else if (!this.el["refresh-confirm"].hidden) {
         e.preventDefault();
         this.refresh.answer(false);
       } else if (!this.el["freeze-confirm"].hidden) {
@@ -134,6 +165,18 @@ export class Pane {
     on("freeze-yes", "click", () => this.onFreezeConfirmed());
     on("freeze-no", "click", () => this.onFreezeCancelled());
     on("settings-form", "submit", () => this.onSaveSettings());
+    // The flows load when first used: a search box that gets the focus, a section opened.
+    const doc = this.doc;
+    const byId = (id: string) => doc.getElementById(id)!;
+    byId("search-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      void this.track(this.flows().then((f) => f.search.run()));
+    });
+    byId("search-q").addEventListener("focus", () => void this.track(this.flows().then((f) => f.search.showCost())));
+    for (const id of ["columns-section", "match-section"])
+      byId(id).addEventListener("toggle", () => {
+        if ((byId(id) as HTMLDetailsElement).open) void this.track(this.flows());
+      });
   }
 
   /** While handlers run, the pane is marked `data-busy="true"` (tests wait for it to clear). */
@@ -162,6 +205,7 @@ export class Pane {
     this.ctx.renderMessages();
     this.refresh.renderLastEstimate();
     this.changes.renderChanges();
+    this.loadedFlows?.applyLanguage(lang);
     void this.renderUsage();
   }
 

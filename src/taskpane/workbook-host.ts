@@ -5,6 +5,7 @@
  *
  * Rows and columns are 1-based here as in the formulas; Excel's rowIndex/columnIndex are 0-based.
  */
+import type { FlowSheet } from "./flows/flow-sheet";
 import type { CellValues, FormulaCell } from "./refresh-plan";
 
 export type Scope = "all" | "selection";
@@ -69,4 +70,6 @@ export interface WorkbookHost {
    * (never formulas), activates it and returns its name. `textColumns`: the columns written as text.
    */
   writeSheet(name: string, rows: readonly (readonly (string | number)[])[], textColumns: readonly number[]): Promise<string>;
+  /** What the pane's flows (search, match, add columns) ask of the workbook, loaded with them (flows/flow-sheet.ts). */
+  flowSheet(): Promise<FlowSheet>;
 }

@@ -118,6 +118,16 @@ describe.each([
     }
     for (const f of ["shared.js", "functions.js", "taskpane.js"]) expect(read(dir(), f)).not.toContain("firma.engine");
   });
+
+  test("the pane's flows are a chunk of their own, loaded when first used: not a start script, no engine in it", () => {
+    const chunks = fs.readdirSync(dir()).filter((f) => /^flows(\.[0-9a-f]{8})?\.js$/.test(f));
+    expect(chunks).toEqual([expect.stringMatching(/^flows\.[0-9a-f]{8}\.js$/)]);
+    const chunk = read(dir(), chunks[0]);
+    expect(chunk).toContain("columns.doneFormulas"); // the flows' own texts travel with them
+    for (const marker of ["a key-value store (getItem, setItem, removeItem)", "x-credits-limit"]) expect(chunk).not.toContain(marker);
+    for (const f of ["runtime.js", "shared.js", "functions.js", "taskpane.js"])
+      expect(read(dir(), f)).not.toContain("columns.doneFormulas");
+  });
 });
 
 describe("development and production differ where they should", () => {

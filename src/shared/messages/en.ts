@@ -7,6 +7,15 @@ export const en: Readonly<Record<MessageKey, string>> = {
   "app.loadFailed": "The settings could not be read: the add-in's storage is not responding. Reopen the pane.",
   "app.unexpected": "Something went wrong. Try again; if it happens again, reopen the pane.",
 
+  // the flows (search, match, add columns): what the page shows before they load; the rest is in src/taskpane/flows/texts-en.ts
+  "search.heading": "Find a company",
+  "search.label": "Name, CUI or trade-registry number (J…)",
+  "search.county": "County (optional)",
+  "search.run": "Search",
+  "columns.heading": "Add columns",
+  "match.heading": "Match a column of names",
+  "flows.loadFailed": "This part of the pane could not load. Reopen the pane.",
+
   // key
   "key.heading": "API key",
   "key.label": "The key the service gave you",
@@ -339,6 +348,14 @@ export const en: Readonly<Record<MessageKey, string>> = {
   "cell.guardHeld": "Held by the credit limit: confirm in the FIRMA pane to fill these cells.",
   "cell.preview": "Preview: press Enter to fetch the data.",
   "cell.notCached": "No answer was received for this cell; retry.",
+  "cell.match.likely": "Likely {name} (CUI {cui}), not certain: check it and type the CUI.",
+  "cell.match.ambiguous": "Ambiguous: {count} companies fit; add the county or the full name.",
+  "cell.match.tooMany": "Too many companies fit (100 or more); add words of the name or the county.",
+  "cell.match.notFound": "No company of that name; check the name.",
+  "cell.match.otherCounty": "No company of that name in the county given ({count} in other counties); check the county.",
+  "cell.match.emptyName": "The company's name is missing: the cell is empty.",
+  "cell.match.badName": "Not a company name: “{input}”; type the company's name.",
+  "cell.match.unknownCounty": "Unknown county: “{county}”; type its code (BC) or name (Bacău).",
 
   // header
   "header.profil": "CUI|Name|Status|County|Locality|Address|CAEN|VAT payer|Trade reg. no.",

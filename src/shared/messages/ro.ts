@@ -12,6 +12,15 @@ export const ro = {
   "app.loadFailed": "Setările nu au putut fi citite: spațiul de stocare al add-in-ului nu răspunde. Redeschideți panoul.",
   "app.unexpected": "Ceva nu a mers cum trebuia. Încercați din nou; dacă se repetă, redeschideți panoul.",
 
+  // the flows (search, match, add columns): what the page shows before they load; the rest is in src/taskpane/flows/texts-ro.ts
+  "search.heading": "Caută o firmă",
+  "search.label": "Denumire, CUI sau nr. de înregistrare (J…)",
+  "search.county": "Județ (opțional)",
+  "search.run": "Caută",
+  "columns.heading": "Adaugă coloane",
+  "match.heading": "Potrivește o coloană de denumiri",
+  "flows.loadFailed": "Această parte a panoului nu s-a putut încărca. Redeschideți panoul.",
+
   // key
   "key.heading": "Cheia API",
   "key.label": "Cheia primită de la serviciu",
@@ -349,6 +358,14 @@ export const ro = {
   "cell.guardHeld": "Oprit de limita de credite: confirmați în panoul FIRMA pentru a completa.",
   "cell.preview": "Previzualizare: apăsați Enter pentru a aduce datele.",
   "cell.notCached": "Nu s-a primit răspuns pentru această celulă; reîncercați.",
+  "cell.match.likely": "Probabil {name} (CUI {cui}), dar nu sigur: verificați și scrieți CUI-ul.",
+  "cell.match.ambiguous": "Ambiguu: {count} firme se potrivesc; adăugați județul sau numele complet.",
+  "cell.match.tooMany": "Prea multe firme se potrivesc (100 sau mai multe); adăugați cuvinte din nume sau județul.",
+  "cell.match.notFound": "Nicio firmă cu acest nume; verificați numele.",
+  "cell.match.otherCounty": "Nicio firmă cu acest nume în județul dat ({count} în alte județe); verificați județul.",
+  "cell.match.emptyName": "Numele firmei lipsește: celula e goală.",
+  "cell.match.badName": "Nu e un nume de firmă: „{input}”; scrieți denumirea firmei.",
+  "cell.match.unknownCounty": "Județ necunoscut: „{county}”; scrieți codul (BC) sau numele (Bacău).",
 
   // header
   "header.profil": "CUI|Denumire|Stare|Județ|Localitate|Adresă|CAEN|Plătitor TVA|Nr. Reg. Com.",

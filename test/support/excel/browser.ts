@@ -16,7 +16,8 @@
  * from functions.json (functions-runtime.ts): a matrix parameter gets a 2-D array, an omitted optional
  * one null, an empty cell "". A result larger than one cell spills (or gives #SPILL! when blocked).
  */
-import { colLetters, parseRef, rc } from "./a1";
+import { colLetters, colNum, parseRef, rc } from "./a1";
+import { EXTRAS } from "./sheet-extras";
 import { calculateAll } from "./calculation";
 import { cellAt, ensureCell, isEmpty, readValue, sheetOf } from "./cells";
 import { Excel } from "./excel-api";
@@ -35,7 +36,12 @@ export type CellDef =
 
 export interface WorkbookDef {
   sheets: Record<string, Record<string, CellDef>>;
+  /** "Sheet!B2:C4", "Sheet!A:A" (whole columns) or "A1:A3,C1:C3" (several areas). */
   selection?: string;
+  /** Protected sheets' names; hidden rows by sheet; Excel tables by sheet (sheet-extras.ts). */
+  protected?: string[];
+  hiddenRows?: Record<string, number[]>;
+  tables?: Record<string, string[]>;
 }
 
 /** One cell of `call`'s answer: an error as { error, message }. */
@@ -79,6 +85,12 @@ const api = {
     }
     S.active = S.order[0];
     S.selection = null;
+    EXTRAS.selectionAreas = 1;
+    EXTRAS.protectedSheets = new Set((def.protected ?? []).map((n) => n.toLowerCase()));
+    EXTRAS.hiddenRows = new Map(Object.entries(def.hiddenRows ?? {}).map(([n, rows]) => [n.toLowerCase(), new Set(rows)]));
+    EXTRAS.tables = Object.entries(def.tables ?? {}).flatMap(([n, refs]) =>
+      refs.map((ref, i) => ({ sheet: n.toLowerCase(), name: `Tabel${i + 1}`, box: parseRef(ref)!.box })),
+    );
     if (def.selection) api.select(def.selection);
     await api.loadMeta();
   },
@@ -96,6 +108,19 @@ const api = {
   },
 
   select(text: string): void {
+    // Several areas ("A1:A3,C1:C3", as Ctrl+click makes): the first is the selected range; getSelectedRanges counts them all.
+    const parts = text.split(",");
+    EXTRAS.selectionAreas = parts.length;
+    text = parts[0];
+    // Whole columns ("A:A", "Sheet!A:B"): every row of the sheet, 1,048,576 (Excel's specifications and limits).
+    const whole = /^(?:(?:'((?:[^']|'')+)'|([A-Za-z0-9_.]+))!)?\$?([A-Za-z]{1,3}):\$?([A-Za-z]{1,3})$/.exec(text.trim());
+    if (whole) {
+      const sheet = whole[1] !== undefined ? whole[1].replace(/''/g, "'") : (whole[2] ?? S.active!);
+      const [a, b] = [colNum(whole[3]), colNum(whole[4])];
+      S.selection = { sheet, box: { top: 1, left: Math.min(a, b), bottom: 1048576, right: Math.max(a, b) } };
+      S.active = sheet;
+      return;
+    }
     const ref = parseRef(text)!;
     S.selection = { sheet: ref.sheet || S.active!, box: ref.box };
     S.active = S.selection.sheet;

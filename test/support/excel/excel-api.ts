@@ -9,6 +9,7 @@ import { calculateAll, calculateCells } from "./calculation";
 import { excelError, requireApi, sheetOf } from "./cells";
 import { ClientObject } from "./proxy";
 import { Range, Worksheet } from "./ranges";
+import { activeCell, SelectedAreas } from "./sheet-extras";
 import { utf8Bytes } from "./rules";
 import { S, type FormulaCell, type Sheet } from "./state";
 
@@ -100,6 +101,12 @@ export class RequestContext {
       customXmlParts: new CustomXmlPartCollection(ctx),
       getSelectedRange(): Range {
         return new Range(ctx, () => (S.selection ? { sheet: sheetOf(S.selection.sheet), box: S.selection.box } : null));
+      },
+      getSelectedRanges(): SelectedAreas {
+        return new SelectedAreas(ctx);
+      },
+      getActiveCell(): Range {
+        return activeCell(ctx, sheetOf);
       },
       application: {
         calculate(): void {

@@ -11,6 +11,7 @@ import { ClientObject, notFound } from "./proxy";
 import { utf8Bytes } from "./rules";
 import { S, type FormulaCell, type Sheet } from "./state";
 import { writeCell, writeJson } from "./writes";
+import { refuseProtected, rowHidden, TableCollection, WorksheetProtection } from "./sheet-extras";
 
 type Where = { sheet: Sheet; box: Box };
 
@@ -43,6 +44,7 @@ export class Range extends ClientObject {
         requireApi("1.16", "Range.valuesAsJson");
         return grid(sheet, box, readJson);
       },
+      rowHidden: () => rowHidden(sheet, box),
       rowIndex: () => box.top - 1,
       columnIndex: () => box.left - 1,
       rowCount: () => box.bottom - box.top + 1,
@@ -93,6 +95,7 @@ export class Range extends ClientObject {
     const copy: unknown = JSON.parse(JSON.stringify(v));
     this._ctx._queue(() => {
       const { sheet, box } = this._where();
+      refuseProtected(sheet);
       for (let r = box.top; r <= box.bottom; r++)
         for (let c = box.left; c <= box.right; c++) {
           const f = Array.isArray(copy) ? copy[r - box.top][c - box.left] : copy;
@@ -102,6 +105,9 @@ export class Range extends ClientObject {
           cell.format = true;
         }
     }, copy);
+  }
+  get rowHidden(): boolean | null {
+    return this._get("rowHidden");
   }
   get rowIndex(): number {
     return this._get("rowIndex");
@@ -120,6 +126,7 @@ export class Range extends ClientObject {
     this._ctx._queue(() => {
       if (asFormula === "json") requireApi("1.16", "Range.valuesAsJson");
       const { sheet, box } = this._where();
+      refuseProtected(sheet);
       const rows = box.bottom - box.top + 1;
       const cols = box.right - box.left + 1;
       const m = (Array.isArray(copy) ? copy : [[copy]]) as unknown[];
@@ -144,6 +151,14 @@ export class Range extends ClientObject {
       // A formula entered is calculated, as when the user types it and presses Enter.
       if (asFormula === true) this._ctx._calc.push(...formulaCellsIn(sheet, box));
     }, copy);
+  }
+  /** "Selects the specified range in the Excel UI." (ExcelApi 1.1, https://learn.microsoft.com/javascript/api/excel/excel.range#excel-excel-range-select-member(1)) */
+  select(): void {
+    this._ctx._queue(() => {
+      const { sheet, box } = this._where();
+      S.selection = { sheet: sheet.name, box: { ...box } };
+      S.active = sheet.name;
+    });
   }
   get worksheet(): Worksheet {
     return new Worksheet(this._ctx, () => {
@@ -216,6 +231,18 @@ export class Worksheet extends ClientObject {
   }
   get name(): string {
     return this._get("name");
+  }
+  private _protection?: WorksheetProtection;
+  private _tables?: TableCollection;
+  /** A navigation property: the sheet's protection (ExcelApi 1.2; sheet-extras.ts). */
+  get protection(): WorksheetProtection {
+    this._protection ??= new WorksheetProtection(this._ctx, () => this._sheet());
+    return this._protection;
+  }
+  /** A navigation property: the sheet's tables (ExcelApi 1.1; sheet-extras.ts). */
+  get tables(): TableCollection {
+    this._tables ??= new TableCollection(this._ctx, () => this._sheet());
+    return this._tables;
   }
   getRange(address: string): Range {
     return new Range(this._ctx, () => {

@@ -1,0 +1,55 @@
+/**
+ * The pane's flows — search, match a column of names, add columns — loaded when first opened (a
+ * webpack chunk of their own: the pane's startup scripts stay within the bench's budget). `startFlows`
+ * wires them to the page's sections (taskpane.html) and fills their texts (texts.ts).
+ */
+import type { Lang } from "../i18n";
+import type { PaneContext } from "../pane/context";
+import { ColumnsFlow } from "./columns-flow";
+import type { FlowDeps, FlowSheet } from "./flow-sheet";
+import { MatchFlow } from "./match-flow";
+import { SearchFlow } from "./search-flow";
+import { applyFlowTexts } from "./texts";
+
+export class Flows {
+  readonly search: SearchFlow;
+  readonly match: MatchFlow;
+  readonly columns: ColumnsFlow;
+
+  constructor(
+    private readonly ctx: PaneContext,
+    renderUsage: () => Promise<void>,
+    track: (work: Promise<unknown>) => Promise<void>,
+  ) {
+    let sheetP: Promise<FlowSheet> | null = null;
+    // Outside Excel, or in an Excel without the sets the flows use (ExcelApi 1.7: getRangeByIndexes,
+    // getActiveCell; as refresh, excel-api.ts), no workbook: the flows say which (flow-ui.ts noSheet).
+    const sheet = async (): Promise<FlowSheet | null> => {
+      const host = ctx.options.host;
+      if (!host || host.support().refresh) return null;
+      sheetP ??= host.flowSheet();
+      return sheetP;
+    };
+    applyFlowTexts(ctx.doc, ctx.lang);
+    const deps: FlowDeps = { sheet, renderUsage, track };
+    this.search = new SearchFlow(ctx, deps);
+    this.match = new MatchFlow(ctx, deps);
+    this.columns = new ColumnsFlow(ctx, deps);
+  }
+
+  applyLanguage(lang: Lang): void {
+    applyFlowTexts(this.ctx.doc, lang);
+    this.search.renderResults();
+    this.columns.renderItems();
+    this.match.renderPending();
+  }
+
+  /** Escape: an open confirmation of a flow closes with its safe answer. */
+  escape(): boolean {
+    return this.search.escape() || this.match.escape() || this.columns.escape();
+  }
+}
+
+export function startFlows(ctx: PaneContext, renderUsage: () => Promise<void>, track: (work: Promise<unknown>) => Promise<void>): Flows {
+  return new Flows(ctx, renderUsage, track);
+}

@@ -1,0 +1,127 @@
+/**
+ * What the pane's flows say, in Romanian: search (search.*), add columns (columns.*), match a column
+ * of names (match.*) and what they share (flow.*). Loaded with the flows, not at the pane's start;
+ * English is in texts-en.ts under the same keys (test/taskpane/flow-texts.test.ts). The conventions
+ * are the pane catalog's (src/shared/messages/ro.ts).
+ */
+export const flowRo = {
+  // search
+  "search.hint":
+    "Căutarea pornește doar la Enter sau la Caută: 1 credit pe pagină, nimic dacă aceeași căutare e în cache. Un CUI se verifică local și se aduce fișa firmei.",
+  "search.resultsLabel": "Rezultatele căutării",
+  "search.cost.search": "Enter caută: 1 credit (o pagină de până la {limit} de firme).",
+  "search.cost.cached": "Enter caută: gratuit, căutarea este în cache.",
+  "search.cost.cui": "CUI valid: Enter aduce fișa firmei, {credits}.",
+  "search.cost.cuiCached": "CUI valid: Enter arată fișa firmei, gratuit (din cache).",
+  "search.tooShort": "Scrieți cel puțin 2 caractere: o denumire, un CUI sau un nr. de înregistrare.",
+  "search.badCui": "{input} nu este un CUI valid (cifra de control nu se potrivește). Nu s-a trimis nimic.",
+  "search.searching": "Se caută…",
+  "search.cuiNotFound": "Nicio firmă cu acest CUI.",
+  "search.none": "Nicio firmă găsită. Încercați mai puține cuvinte sau fără județ.",
+  "search.found": "Rezultate: {results}. Un clic pe denumire pune CUI-ul în celula activă.",
+  "search.foundMore":
+    "Primele rezultate: {results}. Un clic pe denumire pune CUI-ul în celula activă; Mai multe aduce până la 100 (1 credit).",
+  "search.more": "Mai multe (1 credit)",
+  "search.pickLabel": "Alege {name} pentru inserare",
+  "search.insertLabel": "Pune CUI-ul {cui} ({name}) în celula activă",
+  "search.insertPicked": "Inserează alese ({n}) în jos de la celula activă",
+  "search.inserted": "CUI-urile au fost puse în {cells}, de la celula activă în jos.",
+  "search.insertedCards": "Fișele FIRMA.FISA au fost puse în {cells}, de la celula activă în jos.",
+
+  // add columns
+  "columns.intro":
+    "Selectați o coloană de CUI-uri (sau de fișe, sau denumirile potrivite cu coloana lor de CUI alături), bifați ce vreți, apoi Adaugă coloane. Coloanele se scriu în dreapta selecției, cu un rând de antet.",
+  "columns.items": "Ce se adaugă (* pe an)",
+  "columns.item.card": "Fișa firmei (FISA)",
+  "columns.item.fetched": "Data aducerii",
+  "columns.years": "Anii indicatorilor financiari",
+  "columns.yearFrom": "De la anul",
+  "columns.yearTo": "Până la anul",
+  "columns.yearsHint": "Gol: ultimul an disponibil. Un interval adaugă o coloană pe an, cel mai recent primul.",
+  "columns.mode": "Cum se scriu",
+  "columns.modeFormulas": "Formule FIRMA (se actualizează)",
+  "columns.modeValues": "Valori fixe (fișa rămâne doar ca formulă)",
+  "columns.readFirst": "Selectați coloana de CUI-uri și apăsați Citește selecția.",
+  "columns.tickSome": "Bifați cel puțin o coloană.",
+  "columns.badYears": "Anii trebuie să fie între 1990 și 2100, cel mult 20 de ani.",
+  "columns.noCuis": "Selecția nu conține niciun CUI valid. Pentru o coloană de denumiri folosiți Potrivește o coloană de denumiri.",
+  "columns.source": "{address}: rânduri {rows}, CUI-uri valide {valid}.",
+  "columns.cost": "Coloane × rânduri: {columns} × {rows}. Cost: {credits}, cât ar costa aceleași formule scrise de mână.",
+  "columns.costAtMost":
+    "Coloane × rânduri: {columns} × {rows}. Cost: între {low} și {credits}, cât ar costa aceleași formule scrise de mână.",
+  "columns.fetching": "Se aduc datele (cel mult {credits})…",
+  "columns.doneFormulas": "Coloane de formule adăugate: {columns} × {rows} rânduri. Cost: {credits}.",
+  "columns.doneValues": "Coloane de valori fixe adăugate: {columns} × {rows} rânduri. Cost: {credits}.",
+  "columns.errors": "{cells} arată o eroare (un CUI greșit sau o firmă negăsită): indicați celula pentru mesaj.",
+  "columns.noHeader": "Selecția începe pe primul rând: nu a rămas loc pentru antet.",
+
+  // match a column of names
+  "match.intro":
+    "Selectați o coloană de denumiri (și, opțional, coloana de județe din dreapta ei). Se scriu alături CUI-ul, denumirea oficială și cât de sigură este potrivirea; doar potrivirile sigure primesc CUI.",
+  "match.go": "Potrivește",
+  "match.progressLabel": "Potrivirea denumirilor",
+  "match.numbers": "Selecția conține numere, nu denumiri. Pentru o coloană de CUI-uri folosiți Adaugă coloane.",
+  "match.noNames": "Selecția nu conține nicio denumire.",
+  "match.estimate":
+    "Denumiri: {names}; căutări distincte: {distinct} (din cache, gratuite: {cached}); cu probleme, gratuite: {invalid}. Cost: între {min} și {credits}.",
+  "match.estimateExact":
+    "Denumiri: {names}; căutări distincte: {distinct} (din cache, gratuite: {cached}); cu probleme, gratuite: {invalid}. Cost: {credits}.",
+  "match.overGuard": "Potrivirea poate costa până la {credits}, peste limita dvs. de {limit} pentru un calcul. Continuați?",
+  "match.cancelled": "Nu s-a căutat nimic.",
+  "match.running": "Se caută denumirile…",
+  "match.col.cui": "CUI",
+  "match.col.name": "Denumire oficială",
+  "match.col.confidence": "Potrivire",
+  "match.word.sure": "sigur",
+  "match.word.likely": "probabil",
+  "match.word.ambiguous": "ambiguu",
+  "match.word.notFound": "negăsit",
+  "match.word.notSearched": "necăutat",
+  "match.word.chosen": "ales",
+  "match.stop.budget": "s-a atins bugetul confirmat",
+  "match.stop.quota": "creditele planului s-au epuizat",
+  "match.stop.guard": "limita de credite pentru un calcul",
+  "match.stop.plan": "planul nu permite căutarea",
+  "match.stop.key": "cheia API lipsește sau nu este validă",
+  "match.stop.service": "serviciul nu a răspuns",
+  "match.stop.aborted": "oprită",
+  "match.problem.empty": "celulă goală",
+  "match.problem.notText": "nu este text",
+  "match.problem.tooShort": "prea scurtă",
+  "match.problem.onlyLegalForm": "doar forma juridică",
+  "match.problem.unknownCounty": "județ necunoscut: {detail}",
+  "match.done":
+    "Gata. Sigure: {sure}; probabile: {likely}; ambigue: {ambiguous}; negăsite: {notFound}; necăutate: {notSearched}. Cost: {credits}.",
+  "match.chooseHeading": "De ales",
+  "match.chooseSummary":
+    "Rânduri care așteaptă o alegere: {rows} (primele {listed} mai jos). Un clic pe o firmă scrie CUI-ul și denumirea ei.",
+  "match.rowName": "Rândul {row}: {name} ({word})",
+  "match.candidatesFor": "Firme posibile pentru {name}",
+  "match.chosen": "Rândul {row}: {name}, CUI {cui}.",
+
+  // shared by the flows
+  "flow.readSelection": "Citește selecția",
+  "flow.excelOnly": "Aceasta funcționează doar în Excel.",
+  "flow.unsupported": "Această versiune de Excel nu are {set}, de care este nevoie aici; funcțiile FIRMA din celule merg.",
+  "flow.overwrite": "{cells} din locul unde s-ar scrie nu sunt goale. Le înlocuiți?",
+  "flow.replace": "Înlocuiește",
+  "flow.keep": "Nu, păstrează",
+  "flow.continue": "Da, continuă",
+  "flow.stop": "Nu",
+  "flow.notWritten": "Nu s-a scris nimic.",
+  "flow.writeFailed": "Scrierea în registru nu a reușit ({code}). Celulele au rămas cum erau, sau scrise doar în parte.",
+  "flow.tooDear": "Ar costa {credits}, mai mult decât cele {left} rămase. Selectați mai puține rânduri.",
+  "flow.problem.severalAreas": "Selecția are mai multe zone. Selectați o singură coloană continuă.",
+  "flow.problem.protected":
+    "Foaia este protejată: FIRMA nu poate scrie în ea. Anulați protecția foii (Revizuire › Anulare protecție foaie) și încercați din nou.",
+  "flow.problem.hiddenRows":
+    "Selecția are rânduri ascunse (de un filtru sau de mână). FIRMA nu lucrează pe rânduri pe care nu le vedeți: ar scrie și pe ele. Afișați toate rândurile și selectați din nou.",
+  "flow.problem.table":
+    "Selecția, sau coloanele din dreapta ei unde s-ar scrie, sunt într-un tabel Excel. FIRMA nu scrie în tabele: convertiți tabelul în zonă (Proiectare tabel › Conversie în zonă) sau copiați datele într-o zonă obișnuită.",
+  "flow.problem.tooWide": "Selecția are prea multe coloane (cel mult {max}).",
+  "flow.problem.empty": "Selecția este goală.",
+  "flow.problem.noRoom": "Nu e loc în dreapta selecției pentru coloanele noi.",
+  "flow.problem.tooMany": "Prea multe rânduri (cel mult {max}). Pentru registre mari folosiți firma refresh.",
+} as const;
+
+export type FlowKey = keyof typeof flowRo;

@@ -44,7 +44,9 @@ export function confidenceText(o: MatchOutcome, lang: Lang): string {
     case "likely":
       return t(lang, "cli.match.confidence.likely", { n: o.candidates.length || 1 });
     case "ambiguous":
-      return o.incomplete ? t(lang, "cli.match.confidence.ambiguousMore") : t(lang, "cli.match.confidence.ambiguous", { n: o.candidates.length });
+      return o.incomplete
+        ? t(lang, "cli.match.confidence.ambiguousMore")
+        : t(lang, "cli.match.confidence.ambiguous", { n: o.candidates.length });
     case "not_found":
       return t(lang, "cli.match.confidence.notFound");
     default:

@@ -135,7 +135,10 @@ export async function runMatch(input: string, flags: MatchFlags, io: Io, open: O
   const where =
     (table.sheet ? t(lang, "cli.match.readSheet", { sheet: table.sheet }) : "") +
     (table.csv
-      ? t(lang, "cli.match.readCsv", { encoding: table.csv.encoding, delimiter: table.csv.delimiter === "\t" ? "TAB" : table.csv.delimiter })
+      ? t(lang, "cli.match.readCsv", {
+          encoding: table.csv.encoding,
+          delimiter: table.csv.delimiter === "\t" ? "TAB" : table.csv.delimiter,
+        })
       : "");
   const countyWords = countyCol === null ? "" : t(lang, "cli.match.readCounty", { column: colToLetters(countyCol) });
   say("cli.match.read", { path: input, where, rows: inputs.length, column: colToLetters(nameCol), county: countyWords });

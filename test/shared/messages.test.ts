@@ -80,7 +80,8 @@ describe("the catalogs", () => {
     // keys built from a name: plan.<plan>, noun.<noun>, lang.<lang>, usage.warn<level>.<period>,
     // cell.<kind> (a failure's kind), header.<list>, cli.cause.<kind>, cli.fs.<errno>,
     // cli.match.problem.<problem>, cli.match.stop.<stop>, cli.match.input.<kind> (firma match's row and input outcomes)
-    const dynamic = /^(plan|noun|lang|cell|header|cli\.cause|cli\.fs|cli\.match\.(problem|stop|input))\.|^usage\.warn(80|100)\.(day|month)$/;
+    const dynamic =
+      /^(plan|noun|lang|cell|header|cli\.cause|cli\.fs|cli\.match\.(problem|stop|input))\.|^usage\.warn(80|100)\.(day|month)$/;
     const unused = keys.filter((k) => !dynamic.test(k) && !html.includes(`"${k}"`) && !code.includes(`"${k}"`));
     expect(unused).toEqual([]);
   });

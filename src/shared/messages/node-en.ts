@@ -155,7 +155,8 @@ export const nodeEn: Readonly<Record<NodeOnlyKey, string>> = {
   "cli.match.input.csv": "{path} cannot be read as CSV: a quote is not closed (line {detail}).",
   "cli.match.input.empty": "{path} has no name to search (the file or sheet is empty, or holds only the header).",
   "cli.match.input.emptyColumn": "Column {column} of {path} holds no name below the header: choose the column with the names (--column).",
-  "cli.match.input.noColumn": "There is no column \"{column}\" in {path}: give the column's letter (B) or the header's exact text.{headers}",
+  "cli.match.input.noColumn":
+    "There is no column \"{column}\" in {path}: give the column's letter (B) or the header's exact text.{headers}",
   "cli.match.input.headers": " The header has: {list}.",
   "cli.match.input.needsColumn": "Say which column holds the names: --column B (the letter) or --column Name (the header's text).",
   "cli.match.input.xlsxOnly": "{option} goes with an .xlsx workbook only (a .csv's result is another CSV file).",

@@ -205,6 +205,40 @@ withChromium("the pane's credit controls", () => {
     await page.context().close();
   });
 
+  test("Completează fetches what the held cells need in the fewest calls (600 rows × name and revenue), within what the question named", async () => {
+    const { page } = await openPane(h);
+    const key = keyFor("business");
+    await saveKey(page, key);
+    await page.click("#settings-section summary");
+    await page.fill("#guard-threshold", "5");
+    await act(page, "#save-settings");
+    const cuis = data.sampleCuis(600, 6000);
+    const sheet: Record<string, unknown> = {};
+    cuis.forEach((c, i) => {
+      sheet[`A${i + 1}`] = c;
+      sheet[`B${i + 1}`] = `=FIRMA.DENUMIRE(A${i + 1})`;
+      sheet[`C${i + 1}`] = `=FIRMA.CA(A${i + 1})`;
+    });
+    await setup(page, { sheets: { Foaie1: sheet } });
+    await calculateAll(page);
+    await page.waitForSelector("#guard-box", { state: "visible" });
+    const heldCredits = await numberIn(page, "#guard-box", "data-credits");
+    const admitted = h.sandbox.usage(key).month;
+    expect(admitted).toBeLessThanOrEqual(5);
+    await act(page, "#guard-fill");
+    const spent = h.sandbox.usage(key).month - admitted;
+    expect(spent).toBeLessThanOrEqual(heldCredits);
+    // The API's minimum for 600 companies: 6 identification batches and 12 financial ones; what the
+    // guard let through first may have left one partial batch of each kind.
+    expect(admitted + spent).toBeLessThanOrEqual(6 + 12 + 2);
+    for (const r of [1, 300, 600]) {
+      expect(await cellOf(page, "Foaie1", `B${r}`)).toMatchObject({ value: data.company(cuis[r - 1])!.denumire, error: null });
+      expect((await cellOf(page, "Foaie1", `C${r}`)).error).toBeNull();
+    }
+    expect(await numberIn(page, "#guard-status", "data-spent")).toBe(spent);
+    await page.context().close();
+  });
+
   test("credits spent: after the Free key's 10 calls the pane says until when nothing is sent; Retry now lifts the stop", async () => {
     const { page } = await openPane(h);
     const key = keyFor("free");

@@ -464,9 +464,7 @@ withChromium("the pane's flows in a browser", () => {
     await page.context().close();
   }, 900_000);
 
-  // The 50,000 names the pane takes at most are estimated in test/engine/match (no call). In Chromium a
-  // selection of 5,000 names read through the stand-in did not settle within 400 s: open, not asserted here.
-  test("match: over 50,000 rows refused before anything is read; the guard's question can say no", async () => {
+  test("match 50,000 names: the estimate and the guard's question (No spends nothing); 50,001 refused before anything is read", async () => {
     const { page } = await openPane(h);
     const key = keyFor("pro");
     await saveKey(page, key);
@@ -478,16 +476,25 @@ withChromium("the pane's flows in a browser", () => {
     );
     await act(page, "#match-read");
     expect(await text(page, "#match-estimate")).toBe("Prea multe rânduri (cel mult 50.000). Pentru registre mari folosiți firma refresh.");
-    // 150 names: over the guard's 100, asked; No spends nothing
-    const few: Record<string, unknown> = {};
-    for (let i = 0; i < 150; i++) few[`A${i + 1}`] = { value: `Alta Firma ${i} Grup` };
-    await setup(page, { sheets: { Foaie1: few }, selection: "Foaie1!A1:A150" });
+    // 50,000 distinct names: the estimate, then the guard's question (over its 100 credits); No spends nothing
+    await page.evaluate(() => {
+      const cells: Record<string, unknown> = { A1: "Denumire" };
+      for (let i = 0; i < 50_000; i++) cells[`A${i + 2}`] = { value: `Alta Firma ${i} Grup` };
+      (window as unknown as Win).__firmaStandIn.setup({ sheets: { Foaie1: cells }, selection: "Foaie1!A2:A50001" });
+    });
     await act(page, "#match-read");
+    expect(await text(page, "#match-estimate")).toBe(
+      "Denumiri: 50.000; căutări distincte: 50.000 (din cache, gratuite: 0); cu probleme, gratuite: 0. Cost: 50.000 de credite.",
+    );
     await asks(page, () => page.click("#match-go"), "#match-confirm");
+    expect(await text(page, "#match-confirm-text")).toBe(
+      "Potrivirea poate costa până la 50.000 de credite, peste limita dvs. de 100 de credite pentru un calcul. Continuați?",
+    );
     expect(await focused(page)).toBe("match-no");
     await act(page, "#match-no");
     expect(await text(page, "#match-status")).toBe("Nu s-a căutat nimic.");
     expect(h.sandbox.usage(key).month).toBe(0);
+    expect(await cellOf(page, "Foaie1", "B2")).toMatchObject({ value: "", formula: null }); // nothing written
     await page.context().close();
   }, 900_000);
 

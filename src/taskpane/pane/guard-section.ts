@@ -38,29 +38,37 @@ export class GuardSection {
   }
 
   /**
-   * "Completează": the held burst is confirmed, then every FIRMA cell of the workbook is
-   * recalculated — the held ones go to the service (the confirmed burst passes), the others are
-   * answered from the cache at no cost.
+   * "Completează": what the held cells need is fetched in one plan (the refresh's prefetch: the fewest
+   * calls, full batches), under a budget of the credits the question named; then the held burst is
+   * confirmed and every FIRMA cell of the workbook is recalculated, answered from the cache. Letting
+   * Excel's recalculation fetch them instead would plan each of its waves on its own, with a partial
+   * batch in each: up to twice the calls for a large sheet.
    */
   async onGuardFill(): Promise<void> {
     const ctx = this.ctx;
     const status = ctx.el["guard-status"];
     const engine = await ctx.engine();
-    engine.credits().confirmHeld();
+    const confirmed = engine.credits().heldBurst()?.calls ?? null;
     ctx.el["guard-box"].hidden = true;
     const host = ctx.options.host;
     if (!host || ctx.working || host.support().refresh) {
       // Outside Excel, in an Excel the pane cannot read (see applySupport), or while a refresh
       // recalculates: the next calculation of the cells fetches them.
+      engine.credits().confirmHeld();
       ctx.clear(status);
       return;
     }
     ctx.setWorking(true);
     const before = engine.credits().usage().month;
+    // Never past what the user confirmed: the question named `confirmed` credits (an upper bound).
+    const budget = confirmed === null ? null : engine.credits().openBudget(confirmed);
     try {
       ctx.say(status, (l) => t(l, "guard.filling"), "info");
       const scan = await host.scan("all");
-      const cells = planRefresh(scan.cells, scan, { includeLists: true }).toRecalculate;
+      const plan = planRefresh(scan.cells, scan, { includeLists: true });
+      await engine.prefetch(plan.requests);
+      engine.credits().confirmHeld();
+      const cells = plan.toRecalculate;
       await rerun(ctx, cells, scan);
       const state = await settle(ctx, cells);
       const spent = Math.max(0, engine.credits().usage().month - before);
@@ -77,6 +85,7 @@ export class GuardSection {
     } catch (e) {
       ctx.say(status, (l) => t(l, "refresh.failed", { code: failureCode(e) }), "error");
     } finally {
+      budget?.close();
       ctx.setWorking(false);
       await this.renderUsage();
     }

@@ -45,17 +45,17 @@ export function formulaCellsIn(sheet: Sheet, box: Box): FormulaCell[] {
 export function dependentsOf(targets: { sheet: Sheet; box: Box }[]): FormulaCell[] {
   const all: FormulaCell[] = [];
   for (const sheet of S.sheets.values()) all.push(...formulaCellsIn(sheet, ALL));
-  const seen = new Set<string>();
+  const seen = new Set<unknown>();
   const out: FormulaCell[] = [];
   let frontier = targets;
   while (frontier.length > 0) {
     const next: { sheet: Sheet; box: Box }[] = [];
+    const hits = frontierIndex(frontier);
     for (const x of all) {
-      const id = `${x.sheet.name}!${k(x.r, x.c)}`;
-      if (seen.has(id)) continue;
-      const hit = refsOf(x.cell.formula!, x.sheet).some((ref) => frontier.some((f) => f.sheet === ref.sheet && overlaps(f.box, ref.box)));
+      if (seen.has(x.cell)) continue;
+      const hit = refsOf(x.cell.formula!, x.sheet).some(hits);
       if (!hit) continue;
-      seen.add(id);
+      seen.add(x.cell);
       out.push(x);
       next.push({
         sheet: x.sheet,
@@ -65,6 +65,61 @@ export function dependentsOf(targets: { sheet: Sheet; box: Box }[]): FormulaCell
     frontier = next;
   }
   return out;
+}
+
+/**
+ * Whether a reference meets the frontier: single cells looked up by key, larger boxes compared one by
+ * one (a settled wave of 14,000 cells is one frontier, not 14,000 scans of the sheet).
+ */
+function frontierIndex(frontier: { sheet: Sheet; box: Box }[]): (ref: { sheet: Sheet; box: Box }) => boolean {
+  const singles = new Map<Sheet, Set<string>>();
+  const boxes: { sheet: Sheet; box: Box }[] = [];
+  for (const f of frontier) {
+    if (f.box.top === f.box.bottom && f.box.left === f.box.right) {
+      const set = singles.get(f.sheet) ?? new Set<string>();
+      set.add(k(f.box.top, f.box.left));
+      singles.set(f.sheet, set);
+    } else boxes.push(f);
+  }
+  return (ref) => {
+    if (boxes.some((f) => f.sheet === ref.sheet && overlaps(f.box, ref.box))) return true;
+    const set = singles.get(ref.sheet);
+    if (!set) return false;
+    const b = ref.box;
+    if ((b.bottom - b.top + 1) * (b.right - b.left + 1) > set.size) {
+      for (const key of set) {
+        const [r, c] = rc(key);
+        if (inBox(b, r, c)) return true;
+      }
+      return false;
+    }
+    for (let r = b.top; r <= b.bottom; r++) for (let c = b.left; c <= b.right; c++) if (set.has(k(r, c))) return true;
+    return false;
+  };
+}
+
+/**
+ * Excel recalculates what depends on a settled cell once its result is in; the cells that settle in one
+ * turn are propagated together, after it (one look over the sheet's formulas per wave, not per cell).
+ */
+let wave: { targets: { sheet: Sheet; box: Box }[]; done: Promise<void> } | null = null;
+function propagateWave(target: { sheet: Sheet; box: Box }): Promise<void> {
+  if (!wave) {
+    const w: { targets: { sheet: Sheet; box: Box }[]; done: Promise<void> } = { targets: [], done: Promise.resolve() };
+    w.done = new Promise<void>((resolve) =>
+      setTimeout(() => {
+        wave = null;
+        try {
+          calculateCells(dependentsOf(w.targets).filter((x) => !FIRMA_CALL.test(x.cell.formula!)));
+        } finally {
+          resolve();
+        }
+      }, 0),
+    );
+    wave = w;
+  }
+  wave.targets.push(target);
+  return wave.done;
 }
 
 /**
@@ -133,7 +188,7 @@ function calculateCell(sheet: Sheet, r: number, c: number, propagate: boolean): 
       if (!propagate) return;
       const anchor = cellAt(sheet, r, c);
       const box = anchor && anchor.spill ? { top: r, left: c, bottom: anchor.spill.bottom, right: anchor.spill.right } : one(r, c);
-      calculateCells(dependentsOf([{ sheet, box }]).filter((x) => !FIRMA_CALL.test(x.cell.formula!)));
+      return propagateWave({ sheet, box });
     });
   S.pending.add(done);
   done.finally(() => S.pending.delete(done));

@@ -66,15 +66,32 @@ export function argValue(text: string, sheet: Sheet): { value: unknown } | undef
 const REF_TOKEN =
   /(?<![A-Za-z0-9_.$])(?:(?:'(?:[^']|'')+'|[A-Za-z_][A-Za-z0-9_.]*)!)?\$?[A-Za-z]{1,3}\$?\d+(?::\$?[A-Za-z]{1,3}\$?\d+)?(?![A-Za-z0-9_(])/g;
 export function refsOf(formula: string, sheet: Sheet): { sheet: Sheet; box: Box }[] {
-  const text = formula.replace(/"(?:[^"]|"")*"/g, '""');
   const out: { sheet: Sheet; box: Box }[] = [];
-  for (const m of text.matchAll(REF_TOKEN)) {
-    const ref = parseRef(m[0]);
-    if (!ref) continue;
+  for (const ref of parsedRefs(formula)) {
     const s = sheetNamed(ref.sheet, sheet);
     if (s) out.push({ sheet: s, box: ref.box });
   }
   return out;
+}
+
+/**
+ * A formula's references as written, parsed once per formula text: a sheet of 14,000 formulas looks up
+ * each settled cell's dependents over all of them (calculation.ts dependentsOf), which parsed every
+ * formula again for every cell. The sheets are resolved by name on each call (they come and go).
+ */
+const PARSED = new Map<string, NonNullable<ReturnType<typeof parseRef>>[]>();
+function parsedRefs(formula: string): NonNullable<ReturnType<typeof parseRef>>[] {
+  let refs = PARSED.get(formula);
+  if (refs) return refs;
+  refs = [];
+  const text = formula.replace(/"(?:[^"]|"")*"/g, '""');
+  for (const m of text.matchAll(REF_TOKEN)) {
+    const ref = parseRef(m[0]);
+    if (ref) refs.push(ref);
+  }
+  if (PARSED.size > 500_000) PARSED.clear();
+  PARSED.set(formula, refs);
+  return refs;
 }
 
 /**

@@ -272,7 +272,11 @@ export class FunctionsRuntime {
    * handlers are made once per function and presenter.
    */
   run(id: string, fn: CustomFunction, shaped: unknown[], invocation: Invocation = {}, present: Presenter = asShown): Promise<unknown> {
-    if (invocation.isInValuePreview !== undefined && !this.valuePreview) delete invocation.isInValuePreview;
+    if (invocation.isInValuePreview !== undefined && !this.valuePreview) {
+      const older = { ...invocation }; // the caller's object is left as it is
+      delete older.isInValuePreview;
+      invocation = older;
+    }
     shaped.push(invocation);
     const h = this.handlers(id, present);
     let answer: unknown;

@@ -9,6 +9,7 @@
  * Needs Debian's Chromium (/usr/bin/chromium, or FIRMA_CHROMIUM); skipped, with a message, without it.
  */
 import { haveChromium, CHROMIUM, openPane, startHarness, type Harness } from "./harness";
+import { act } from "../support/pane";
 
 if (!haveChromium) console.log(`pane key-link tests SKIPPED: no Chromium at ${CHROMIUM} (apt-get install chromium).`);
 const withChromium = haveChromium ? describe : describe.skip;
@@ -53,7 +54,9 @@ withChromium("the pane's link to get a key", () => {
 
   test("it follows a change of language in Settings", async () => {
     const { page, context } = await openPane(h, { displayLanguage: "ro-RO" });
+    await page.click("#settings-section summary");
     await page.selectOption("#language", "en");
+    await act(page, "#save-settings");
     await page.waitForFunction(() => document.documentElement.lang === "en");
     expect(await page.getAttribute("#key-get", "href")).toBe("help.html#cheie");
     expect(await page.textContent("#key-get")).toBe("No key yet? Get one (opens in a new window)");

@@ -63,13 +63,20 @@ function helpPage(generated, table, lang, pages, keyUrl) {
   const sep = lang === "ro" ? "; " : ", ";
   const sections = generated.functions.map((f) => {
     const t = table[f.id];
-    const params = f.parameters.map((p, i) => ({ name: t.parameters[i].name[lang], text: t.parameters[i].description[lang], optional: !!p.optional }));
+    const params = f.parameters.map((p, i) => ({
+      name: t.parameters[i].name[lang],
+      text: t.parameters[i].description[lang],
+      optional: !!p.optional,
+    }));
     const syntax = `=FIRMA.${t.name[lang]}(${params.map((p) => (p.optional ? `[${p.name}]` : p.name)).join(sep)})`;
     const list =
       params.length === 0
         ? `<p>${escapeHtml(w.none)}</p>`
         : `<dl>${params
-            .map((p) => `<dt><code>${escapeHtml(p.name)}</code>${p.optional ? ` (${escapeHtml(w.optional)})` : ""}</dt><dd>${escapeHtml(p.text)}</dd>`)
+            .map(
+              (p) =>
+                `<dt><code>${escapeHtml(p.name)}</code>${p.optional ? ` (${escapeHtml(w.optional)})` : ""}</dt><dd>${escapeHtml(p.text)}</dd>`,
+            )
             .join("")}</dl>`;
     return [
       `<section id="${escapeHtml(f.id)}" aria-labelledby="${escapeHtml(f.id)}-h">`,

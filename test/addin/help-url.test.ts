@@ -30,7 +30,13 @@ interface Fn {
   parameters: { name: string; optional?: boolean }[];
 }
 const read = (dir: string, f: string) => fs.readFileSync(path.join(dir, f), "utf8");
-const unescape = (s: string) => s.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, "&");
+const unescape = (s: string) =>
+  s
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, "&");
 /**
  * The inner HTML of the section with this id (the pages are the build's own, one section per function;
  * a production build minifies them, so attribute quotes may be gone).
@@ -39,7 +45,8 @@ function section(html: string, id: string): string | undefined {
   return new RegExp(`<section id="?${id}"?[\\s>][^>]*>?([\\s\\S]*?)</section>`).exec(html)?.[1];
 }
 /** The text of the first `tag` in `html`. */
-const first = (html: string, tag: string) => unescape(new RegExp(`<${tag}[^>]*>([\\s\\S]*?)</${tag}>`).exec(html)?.[1].replace(/<[^>]+>/g, "") ?? "");
+const first = (html: string, tag: string) =>
+  unescape(new RegExp(`<${tag}[^>]*>([\\s\\S]*?)</${tag}>`).exec(html)?.[1].replace(/<[^>]+>/g, "") ?? "");
 const hrefs = (html: string) => [...html.matchAll(/<a [^>]*href=(?:"([^"]*)"|([^\s>"]+))/g)].map((m) => unescape(m[1] ?? m[2]));
 const functionsOf = (dir: string, file: string): Fn[] => JSON.parse(read(dir, file)).functions;
 

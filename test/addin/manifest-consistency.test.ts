@@ -132,7 +132,10 @@ describe("manifest.xml references", () => {
     for (const m of overridden) {
       const pairs = [...m[3].matchAll(/<(?:bt:)?Override Locale="([^"]+)" Value="([^"]*)"\/>/g)];
       const owner = m[2] ?? m[1];
-      expect([owner, pairs.map((p) => p[1])]).toEqual([owner, owner === "DisplayName" || owner === "Description" ? OFFICE_ENGLISH : ENGLISH]);
+      expect([owner, pairs.map((p) => p[1])]).toEqual([
+        owner,
+        owner === "DisplayName" || owner === "Description" ? OFFICE_ENGLISH : ENGLISH,
+      ]);
       expect(new Set(pairs.map((p) => p[2])).size).toBe(1);
     }
   });

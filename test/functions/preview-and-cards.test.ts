@@ -88,15 +88,18 @@ describe("the value preview is free", () => {
   // Below CustomFunctionsRuntime 1.5 the invocation has no isInValuePreview: a preview, if that Excel
   // makes one, cannot be told from Enter. It is an ordinary call, paid once and cached, so the Enter that
   // follows costs nothing: the preview spends what Enter would have, never more (docs/excel.md).
-  test.each(["1.3", "1.4"])("CustomFunctionsRuntime %s: a preview is paid as Enter would be, and the Enter after it is free", async (version) => {
-    const { xl, calls } = excel({ requirementSets: { CustomFunctionsRuntime: version } });
-    const some = cuis.slice(0, 250).map((c) => [c]);
-    const previewed = (await xl.call("DENUMIRE", [some], PREVIEW)) as unknown[][];
-    expect(previewed).toEqual(some.map(([c]) => [data.company(c)?.denumire ?? expect.objectContaining({ code: "#N/A" })]));
-    expect(calls()).toBe(3); // 250 CUIs: 3 batches of up to 100, as Enter costs
-    expect(await xl.call("DENUMIRE", [some])).toEqual(previewed);
-    expect(calls()).toBe(3);
-  });
+  test.each(["1.3", "1.4"])(
+    "CustomFunctionsRuntime %s: a preview is paid as Enter would be, and the Enter after it is free",
+    async (version) => {
+      const { xl, calls } = excel({ requirementSets: { CustomFunctionsRuntime: version } });
+      const some = cuis.slice(0, 250).map((c) => [c]);
+      const previewed = (await xl.call("DENUMIRE", [some], PREVIEW)) as unknown[][];
+      expect(previewed).toEqual(some.map(([c]) => [data.company(c)?.denumire ?? expect.objectContaining({ code: "#N/A" })]));
+      expect(calls()).toBe(3); // 250 CUIs: 3 batches of up to 100, as Enter costs
+      expect(await xl.call("DENUMIRE", [some])).toEqual(previewed);
+      expect(calls()).toBe(3);
+    },
+  );
 });
 
 describe("FIRMA.FISA, the company card", () => {

@@ -38,7 +38,13 @@ const KINDS = {
   dev: { mode: "development", env: { FIRMA_BUILD_NUMBER: BUILD_NUMBER } },
   deploy: {
     mode: "production",
-    env: { FIRMA_ADDIN_URL: DEPLOY_URL, FIRMA_SERVICE_URL: "", FIRMA_SUPPORT_URL: "", FIRMA_KEY_URL: KEY_URL, FIRMA_BUILD_NUMBER: BUILD_NUMBER },
+    env: {
+      FIRMA_ADDIN_URL: DEPLOY_URL,
+      FIRMA_SERVICE_URL: "",
+      FIRMA_SUPPORT_URL: "",
+      FIRMA_KEY_URL: KEY_URL,
+      FIRMA_BUILD_NUMBER: BUILD_NUMBER,
+    },
   },
 };
 

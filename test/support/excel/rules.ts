@@ -118,7 +118,10 @@ export function namingProblems(f: { id?: unknown; name?: unknown }, exceptions: 
  * A function whose result is a matrix (`result.dimensionality` "matrix", custom-functions-json) returns
  * many values, so a cancelable one does not load: the stand-in is not more lenient than the page.
  */
-export function optionProblems(f: { options?: { cancelable?: boolean; stream?: boolean }; result?: { dimensionality?: string } }): string[] {
+export function optionProblems(f: {
+  options?: { cancelable?: boolean; stream?: boolean };
+  result?: { dimensionality?: string };
+}): string[] {
   const o = f.options || {};
   const out: string[] = [];
   if (o.cancelable && o.stream) out.push("a function can't be both stream and cancelable");

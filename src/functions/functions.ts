@@ -1,7 +1,9 @@
 /**
  * FIRMA's Excel custom functions, as Excel registers them. The JSDoc tags are the registration: the
  * build turns them into dist/functions.json (CustomFunctionsMetadataPlugin: ids, parameters, optional
- * ones, cancelable), which also adds the CustomFunctions.associate calls. Each body is one line: the
+ * ones), which also adds the CustomFunctions.associate calls. No function is cancelable: each returns a
+ * matrix, and only a function that returns one value may be (docs/appsource.md, "Cancel"); each gets
+ * Excel's plain CustomFunctions.Invocation (for the value preview). Each body is one line: the
  * work is table-driven in src/shared/evaluate.ts (Office-free, shared with the CLI), and `run`
  * (invocation.ts) bridges Excel's invocation and its values and errors.
  *

@@ -8,6 +8,7 @@
  */
 const SLOW = [
   "<rootDir>/test/addin/build.test.ts",
+  "<rootDir>/test/addin/help-url.test.ts",
   "<rootDir>/test/addin/package.test.ts",
   "<rootDir>/test/addin/pane-browser.test.ts",
   "<rootDir>/test/architecture/layers.test.ts",

@@ -7,7 +7,7 @@
  *
  *   FIRMA_ADDIN_URL=https://… npm run build
  *                       production, for that address (scripts/deployment.js: FIRMA_ADDIN_URL, and
- *                       optionally FIRMA_SERVICE_URL and FIRMA_SUPPORT_URL; a missing, http or
+ *                       optionally FIRMA_SERVICE_URL, FIRMA_SUPPORT_URL and FIRMA_KEY_URL; a missing, http or
  *                       placeholder address stops the build naming the variable); office.js from the
  *                       Office CDN and no copy of it; a Content-Security-Policy in the page; the manifest's
  *                       URLs carry the build's content hash and its <Version> package.json's
@@ -142,6 +142,8 @@ module.exports = async (env, options) => {
       new webpack.DefinePlugin({
         // "" in production without FIRMA_SERVICE_URL: the add-in's own origin (src/shared/settings.ts)
         FIRMA_DEFAULT_BASE_URL: JSON.stringify(deployment.serviceUrl),
+        // The pane's "get a key" link: FIRMA_KEY_URL, or "" for the add-in's help page (src/taskpane/help.ts keyPageUrl)
+        FIRMA_KEY_URL: JSON.stringify(deployment.keyUrl),
       }),
       // https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-json-autogeneration
       new CustomFunctionsMetadataPlugin({
@@ -149,7 +151,8 @@ module.exports = async (env, options) => {
         input: "./src/functions/functions.ts",
       }),
       // Then: one metadata file per language, allowErrorForDataTypeAny (scripts/localize-functions.js).
-      new LocalizeFunctionsMetadataPlugin(),
+      // and the help pages each function's helpUrl points to, on the deployment's address.
+      new LocalizeFunctionsMetadataPlugin({ addinUrl: deployment.addinUrl, keyUrl: deployment.keyUrl }),
       new HtmlWebpackPlugin({
         filename: "taskpane.html",
         template: "./src/taskpane/taskpane.html",

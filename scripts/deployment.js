@@ -8,6 +8,9 @@
  *                       docs/deploy.md). Left out: the add-in calls /v4 on its own origin, which
  *                       `firma serve` relays.
  *   FIRMA_SUPPORT_URL   the manifest's support address. @default FIRMA_ADDIN_URL
+ *   FIRMA_KEY_URL       where a person gets an API key (the service's sign-up or account page): the
+ *                       pane's "get a key" link and the help page's key section point there. Left out:
+ *                       the link opens the add-in's own help page at its key section (HELP_PAGES).
  *
  * A production build stops, naming the variable, when an address is missing, is not https, or is one
  * of the placeholders the project used to ship (*.firma.example, anything under .example, .invalid
@@ -23,11 +26,16 @@ const { URL } = require("url");
 const DEV_ADDIN_URL = "https://localhost:3000/";
 /** The local sandbox (npm run sandbox): what a development build calls. */
 const DEV_SERVICE_URL = "http://127.0.0.1:3001";
+/**
+ * The add-in's help page per language, built into dist/ (scripts/help-pages.js): each function's
+ * `helpUrl` is `<FIRMA_ADDIN_URL><page>#<id>`, and `#cheie` is the section on getting a key.
+ */
+const HELP_PAGES = { ro: "ajutor.html", en: "help.html" };
 
 class DeploymentError extends Error {}
 
 /** An https address for `name`, normalized with a trailing slash; throws naming the variable. */
-function checkedUrl(name, value, { allowLoopbackHttp = false } = {}) {
+function checkedUrl(name, value, { allowLoopbackHttp = false, keepPath = false } = {}) {
   let u;
   try {
     u = new URL(value);
@@ -43,7 +51,8 @@ function checkedUrl(name, value, { allowLoopbackHttp = false } = {}) {
   }
   if (u.username || u.password || u.search || u.hash)
     throw new DeploymentError(`${name} must be a plain address, without credentials, query or fragment: ${value}`);
-  return u.href.endsWith("/") ? u.href : `${u.href}/`;
+  // A page's address (keepPath) is taken as it is; a folder's gets its trailing slash.
+  return keepPath || u.href.endsWith("/") ? u.href : `${u.href}/`;
 }
 
 /**
@@ -51,7 +60,7 @@ function checkedUrl(name, value, { allowLoopbackHttp = false } = {}) {
  * environment, checked. `serviceUrl` "" means the add-in's own origin (the relay of `firma serve`).
  */
 function deploymentOf(env, production) {
-  if (!production) return { addinUrl: DEV_ADDIN_URL, serviceUrl: DEV_SERVICE_URL, supportUrl: DEV_ADDIN_URL };
+  if (!production) return { addinUrl: DEV_ADDIN_URL, serviceUrl: DEV_SERVICE_URL, supportUrl: DEV_ADDIN_URL, keyUrl: "" };
   if (!env.FIRMA_ADDIN_URL) {
     throw new DeploymentError(
       "FIRMA_ADDIN_URL is not set: a production build is made for the address it is served from, e.g. FIRMA_ADDIN_URL=https://addin.firma-mea.ro/ npm run build (docs/deploy.md)",
@@ -62,7 +71,8 @@ function deploymentOf(env, production) {
     ? checkedUrl("FIRMA_SERVICE_URL", env.FIRMA_SERVICE_URL, { allowLoopbackHttp: true }).replace(/\/$/, "")
     : "";
   const supportUrl = env.FIRMA_SUPPORT_URL ? checkedUrl("FIRMA_SUPPORT_URL", env.FIRMA_SUPPORT_URL) : addinUrl;
-  return { addinUrl, serviceUrl, supportUrl };
+  const keyUrl = env.FIRMA_KEY_URL ? checkedUrl("FIRMA_KEY_URL", env.FIRMA_KEY_URL, { keepPath: true }) : "";
+  return { addinUrl, serviceUrl, supportUrl, keyUrl };
 }
 
 /**
@@ -161,6 +171,7 @@ function manifestFor(source, d, four, hash) {
 
 module.exports = {
   DEV_ADDIN_URL,
+  HELP_PAGES,
   DEV_SERVICE_URL,
   DeploymentError,
   checkedUrl,

@@ -29,12 +29,21 @@
  *    https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-data-types-concepts
  *    https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-json#allowcustomdatafordatatypeany
  *    https://learn.microsoft.com/javascript/api/requirement-sets/excel/custom-functions-requirement-sets
+ *
+ * 4. helpUrl on every function: `<the add-in's address><help page>#<id>`, the page of its language
+ *    (deployment.js HELP_PAGES), which this step writes too (scripts/help-pages.js), so the link always
+ *    lands on a page the build made. The address is the deployment's (FIRMA_ADDIN_URL), as the
+ *    manifest's. AppSource: "Custom functions must include a helpUrl" (certification policy 1120.5.1).
+ *    https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-json (`helpUrl`)
  */
 "use strict";
 
 const fs = require("fs");
 const path = require("path");
 const Module = require("module");
+
+const { DEV_ADDIN_URL, HELP_PAGES } = require("./deployment");
+const { helpPage } = require("./help-pages");
 
 const ROOT = path.resolve(__dirname, "..");
 const NAMES_FILE = path.join(ROOT, "src", "shared", "function-names.ts");
@@ -120,8 +129,8 @@ function sortedKeys(o) {
   );
 }
 
-/** The metadata of one language: the generated file with the table's texts and both data-type flags. */
-function localize(generated, table, lang) {
+/** The metadata of one language: the generated file with the table's texts, its help URLs and both data-type flags. */
+function localize(generated, table, lang, addinUrl = DEV_ADDIN_URL) {
   const problems = check(generated, table);
   if (problems.length > 0)
     throw new Error(`custom functions metadata does not match src/shared/function-names.ts:\n  ${problems.join("\n  ")}`);
@@ -137,6 +146,7 @@ function localize(generated, table, lang) {
         ...f,
         name: t.name[lang],
         description: t.description[lang],
+        helpUrl: `${addinUrl}${HELP_PAGES[lang]}#${f.id}`,
         parameters: f.parameters.map((p, i) =>
           sortedKeys({
             ...p,
@@ -150,9 +160,16 @@ function localize(generated, table, lang) {
 }
 
 /** Every language's file from the generated metadata: { "functions.json": {...}, "functions-en.json": {...} }. */
-function localizeAll(generated, table = loadTable()) {
+function localizeAll(generated, table = loadTable(), addinUrl = DEV_ADDIN_URL) {
   const out = {};
-  for (const [lang, file] of Object.entries(OUTPUTS)) out[file] = localize(generated, table, lang);
+  for (const [lang, file] of Object.entries(OUTPUTS)) out[file] = localize(generated, table, lang, addinUrl);
+  return out;
+}
+
+/** Every language's help page: { "ajutor.html": "<!doctype html>…", "help.html": … } (scripts/help-pages.js). */
+function helpPages(generated, table = loadTable(), keyUrl = "") {
+  const out = {};
+  for (const lang of Object.keys(OUTPUTS)) out[HELP_PAGES[lang]] = helpPage(generated, table, lang, HELP_PAGES, keyUrl);
   return out;
 }
 
@@ -161,9 +178,12 @@ function localizeAll(generated, table = loadTable()) {
  * are written (or served by the dev server). A mismatch with names.ts is a build error.
  */
 class LocalizeFunctionsMetadataPlugin {
+  /** `addinUrl`: the deployment's address (the help URLs'); `keyUrl`: FIRMA_KEY_URL or "". */
   constructor(options = {}) {
     this.source = options.source || "functions.json";
     this.namesFile = options.namesFile || NAMES_FILE;
+    this.addinUrl = options.addinUrl || DEV_ADDIN_URL;
+    this.keyUrl = options.keyUrl || "";
   }
 
   apply(compiler) {
@@ -176,9 +196,13 @@ class LocalizeFunctionsMetadataPlugin {
           const asset = compilation.getAsset(this.source);
           if (!asset) return; // the generator failed and said why
           try {
-            const files = localizeAll(JSON.parse(asset.source.source().toString()), loadTable(this.namesFile));
-            for (const [file, json] of Object.entries(files)) {
-              const content = new sources.RawSource(`${JSON.stringify(json, null, 2)}\n`);
+            const generated = JSON.parse(asset.source.source().toString());
+            const table = loadTable(this.namesFile);
+            const files = localizeAll(generated, table, this.addinUrl);
+            const texts = Object.entries(files).map(([file, json]) => [file, `${JSON.stringify(json, null, 2)}\n`]);
+            texts.push(...Object.entries(helpPages(generated, table, this.keyUrl)));
+            for (const [file, text] of texts) {
+              const content = new sources.RawSource(text);
               if (compilation.getAsset(file)) compilation.updateAsset(file, content);
               else compilation.emitAsset(file, content);
             }
@@ -191,4 +215,4 @@ class LocalizeFunctionsMetadataPlugin {
   }
 }
 
-module.exports = { LocalizeFunctionsMetadataPlugin, localize, localizeAll, check, loadTable, OUTPUTS, NAMES_FILE };
+module.exports = { LocalizeFunctionsMetadataPlugin, localize, localizeAll, helpPages, check, loadTable, OUTPUTS, NAMES_FILE };

@@ -1,7 +1,9 @@
 /**
  * FIRMA's Excel custom functions, as Excel registers them. The JSDoc tags are the registration: the
  * build turns them into dist/functions.json (CustomFunctionsMetadataPlugin: ids, parameters, optional
- * ones, cancelable), which also adds the CustomFunctions.associate calls. Each body is one line: the
+ * ones), which also adds the CustomFunctions.associate calls. No function is cancelable: each returns a
+ * matrix, and only a function that returns one value may be (docs/appsource.md, "Cancel"); each gets
+ * Excel's plain CustomFunctions.Invocation (for the value preview). Each body is one line: the
  * work is table-driven in src/shared/evaluate.ts (Office-free, shared with the CLI), and `run`
  * (invocation.ts) bridges Excel's invocation and its values and errors.
  *
@@ -24,7 +26,7 @@ useOfficeStorage();
  * @param invocation
  * @returns {any[][]}
  */
-export function actualizat(cui: any[][], invocation: CustomFunctions.CancelableInvocation) {
+export function actualizat(cui: any[][], invocation: CustomFunctions.Invocation) {
   return run("ACTUALIZAT", [cui], invocation);
 }
 
@@ -34,7 +36,7 @@ export function actualizat(cui: any[][], invocation: CustomFunctions.CancelableI
  * @param invocation
  * @returns {any[][]}
  */
-export function denumire(cui: any[][], invocation: CustomFunctions.CancelableInvocation) {
+export function denumire(cui: any[][], invocation: CustomFunctions.Invocation) {
   return run("DENUMIRE", [cui], invocation);
 }
 
@@ -44,7 +46,7 @@ export function denumire(cui: any[][], invocation: CustomFunctions.CancelableInv
  * @param invocation
  * @returns {any[][]}
  */
-export function stare(cui: any[][], invocation: CustomFunctions.CancelableInvocation) {
+export function stare(cui: any[][], invocation: CustomFunctions.Invocation) {
   return run("STARE", [cui], invocation);
 }
 
@@ -54,7 +56,7 @@ export function stare(cui: any[][], invocation: CustomFunctions.CancelableInvoca
  * @param invocation
  * @returns {any[][]}
  */
-export function judet(cui: any[][], invocation: CustomFunctions.CancelableInvocation) {
+export function judet(cui: any[][], invocation: CustomFunctions.Invocation) {
   return run("JUDET", [cui], invocation);
 }
 
@@ -64,7 +66,7 @@ export function judet(cui: any[][], invocation: CustomFunctions.CancelableInvoca
  * @param invocation
  * @returns {any[][]}
  */
-export function localitate(cui: any[][], invocation: CustomFunctions.CancelableInvocation) {
+export function localitate(cui: any[][], invocation: CustomFunctions.Invocation) {
   return run("LOCALITATE", [cui], invocation);
 }
 
@@ -74,7 +76,7 @@ export function localitate(cui: any[][], invocation: CustomFunctions.CancelableI
  * @param invocation
  * @returns {any[][]}
  */
-export function adresa(cui: any[][], invocation: CustomFunctions.CancelableInvocation) {
+export function adresa(cui: any[][], invocation: CustomFunctions.Invocation) {
   return run("ADRESA", [cui], invocation);
 }
 
@@ -84,7 +86,7 @@ export function adresa(cui: any[][], invocation: CustomFunctions.CancelableInvoc
  * @param invocation
  * @returns {any[][]}
  */
-export function caen(cui: any[][], invocation: CustomFunctions.CancelableInvocation) {
+export function caen(cui: any[][], invocation: CustomFunctions.Invocation) {
   return run("CAEN", [cui], invocation);
 }
 
@@ -94,7 +96,7 @@ export function caen(cui: any[][], invocation: CustomFunctions.CancelableInvocat
  * @param invocation
  * @returns {any[][]}
  */
-export function tva(cui: any[][], invocation: CustomFunctions.CancelableInvocation) {
+export function tva(cui: any[][], invocation: CustomFunctions.Invocation) {
   return run("TVA", [cui], invocation);
 }
 
@@ -104,7 +106,7 @@ export function tva(cui: any[][], invocation: CustomFunctions.CancelableInvocati
  * @param invocation
  * @returns {any[][]}
  */
-export function nrreg(cui: any[][], invocation: CustomFunctions.CancelableInvocation) {
+export function nrreg(cui: any[][], invocation: CustomFunctions.Invocation) {
   return run("NRREG", [cui], invocation);
 }
 
@@ -115,7 +117,7 @@ export function nrreg(cui: any[][], invocation: CustomFunctions.CancelableInvoca
  * @param invocation
  * @returns {any[][]}
  */
-export function ca(cui: any[][], an: any, invocation: CustomFunctions.CancelableInvocation) {
+export function ca(cui: any[][], an: any, invocation: CustomFunctions.Invocation) {
   return run("CA", [cui, an], invocation);
 }
 
@@ -126,7 +128,7 @@ export function ca(cui: any[][], an: any, invocation: CustomFunctions.Cancelable
  * @param invocation
  * @returns {any[][]}
  */
-export function cifraAfaceri(cui: any[][], an: any, invocation: CustomFunctions.CancelableInvocation) {
+export function cifraAfaceri(cui: any[][], an: any, invocation: CustomFunctions.Invocation) {
   return run("CIFRA_AFACERI", [cui, an], invocation);
 }
 
@@ -137,7 +139,7 @@ export function cifraAfaceri(cui: any[][], an: any, invocation: CustomFunctions.
  * @param invocation
  * @returns {any[][]}
  */
-export function profit(cui: any[][], an: any, invocation: CustomFunctions.CancelableInvocation) {
+export function profit(cui: any[][], an: any, invocation: CustomFunctions.Invocation) {
   return run("PROFIT", [cui, an], invocation);
 }
 
@@ -148,7 +150,7 @@ export function profit(cui: any[][], an: any, invocation: CustomFunctions.Cancel
  * @param invocation
  * @returns {any[][]}
  */
-export function active(cui: any[][], an: any, invocation: CustomFunctions.CancelableInvocation) {
+export function active(cui: any[][], an: any, invocation: CustomFunctions.Invocation) {
   return run("ACTIVE", [cui, an], invocation);
 }
 
@@ -159,7 +161,7 @@ export function active(cui: any[][], an: any, invocation: CustomFunctions.Cancel
  * @param invocation
  * @returns {any[][]}
  */
-export function datorii(cui: any[][], an: any, invocation: CustomFunctions.CancelableInvocation) {
+export function datorii(cui: any[][], an: any, invocation: CustomFunctions.Invocation) {
   return run("DATORII", [cui, an], invocation);
 }
 
@@ -170,7 +172,7 @@ export function datorii(cui: any[][], an: any, invocation: CustomFunctions.Cance
  * @param invocation
  * @returns {any[][]}
  */
-export function angajati(cui: any[][], an: any, invocation: CustomFunctions.CancelableInvocation) {
+export function angajati(cui: any[][], an: any, invocation: CustomFunctions.Invocation) {
   return run("ANGAJATI", [cui, an], invocation);
 }
 
@@ -180,7 +182,7 @@ export function angajati(cui: any[][], an: any, invocation: CustomFunctions.Canc
  * @param invocation
  * @returns {any[][]}
  */
-export function profil(cui: any[][], invocation: CustomFunctions.CancelableInvocation) {
+export function profil(cui: any[][], invocation: CustomFunctions.Invocation) {
   return run("PROFIL", [cui], invocation);
 }
 
@@ -192,7 +194,7 @@ export function profil(cui: any[][], invocation: CustomFunctions.CancelableInvoc
  * @param invocation
  * @returns {any[][]}
  */
-export function camp(cui: any[][], camp: any, an: any, invocation: CustomFunctions.CancelableInvocation) {
+export function camp(cui: any[][], camp: any, an: any, invocation: CustomFunctions.Invocation) {
   return run("CAMP", [cui, camp, an], invocation);
 }
 
@@ -202,7 +204,7 @@ export function camp(cui: any[][], camp: any, an: any, invocation: CustomFunctio
  * @param invocation
  * @returns {any[][]}
  */
-export function fisa(cui: any[][], invocation: CustomFunctions.CancelableInvocation) {
+export function fisa(cui: any[][], invocation: CustomFunctions.Invocation) {
   return run("FISA", [cui], invocation);
 }
 
@@ -213,7 +215,7 @@ export function fisa(cui: any[][], invocation: CustomFunctions.CancelableInvocat
  * @param invocation
  * @returns {any[][]}
  */
-export function financiar(cui: any[][], an: any, invocation: CustomFunctions.CancelableInvocation) {
+export function financiar(cui: any[][], an: any, invocation: CustomFunctions.Invocation) {
   return run("FINANCIAR", [cui, an], invocation);
 }
 
@@ -226,7 +228,7 @@ export function financiar(cui: any[][], an: any, invocation: CustomFunctions.Can
  * @param invocation
  * @returns {any[][]}
  */
-export function istoric(cui: any, an_de_la: any, an_pana: any, indicator: any, invocation: CustomFunctions.CancelableInvocation) {
+export function istoric(cui: any, an_de_la: any, an_pana: any, indicator: any, invocation: CustomFunctions.Invocation) {
   return run("ISTORIC", [cui, an_de_la, an_pana, indicator], invocation);
 }
 
@@ -240,7 +242,7 @@ export function istoric(cui: any, an_de_la: any, an_pana: any, indicator: any, i
  * @param invocation
  * @returns {any[][]}
  */
-export function cauta(q: any, judet: any, caen: any, stare: any, limit: any, invocation: CustomFunctions.CancelableInvocation) {
+export function cauta(q: any, judet: any, caen: any, stare: any, limit: any, invocation: CustomFunctions.Invocation) {
   return run("CAUTA", [q, judet, caen, stare, limit], invocation);
 }
 
@@ -251,7 +253,7 @@ export function cauta(q: any, judet: any, caen: any, stare: any, limit: any, inv
  * @param invocation
  * @returns {any[][]}
  */
-export function cui(nume: any, judet: any, invocation: CustomFunctions.CancelableInvocation) {
+export function cui(nume: any, judet: any, invocation: CustomFunctions.Invocation) {
   return run("CUI", [nume, judet], invocation);
 }
 
@@ -263,7 +265,7 @@ export function cui(nume: any, judet: any, invocation: CustomFunctions.Cancelabl
  * @param invocation
  * @returns {any[][]}
  */
-export function topuri(an: any, categorie: any, scop: any, invocation: CustomFunctions.CancelableInvocation) {
+export function topuri(an: any, categorie: any, scop: any, invocation: CustomFunctions.Invocation) {
   return run("TOPURI", [an, categorie, scop], invocation);
 }
 
@@ -274,7 +276,7 @@ export function topuri(an: any, categorie: any, scop: any, invocation: CustomFun
  * @param invocation
  * @returns {any[][]}
  */
-export function top(slug: any, limit: any, invocation: CustomFunctions.CancelableInvocation) {
+export function top(slug: any, limit: any, invocation: CustomFunctions.Invocation) {
   return run("TOP", [slug, limit], invocation);
 }
 
@@ -283,6 +285,6 @@ export function top(slug: any, limit: any, invocation: CustomFunctions.Cancelabl
  * @param invocation
  * @returns {any[][]}
  */
-export function judete(invocation: CustomFunctions.CancelableInvocation) {
+export function judete(invocation: CustomFunctions.Invocation) {
   return run("JUDETE", [], invocation);
 }

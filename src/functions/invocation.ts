@@ -1,9 +1,15 @@
 /**
  * One invocation of a custom function bridged to the Office-free evaluation (src/shared/evaluate.ts):
- * Excel's data types → plain arguments, its cancellation → a CancelSignal, its value preview →
- * cache-only, the host's support for cards, and the answer → what Excel takes (excel-results.ts).
+ * Excel's data types → plain arguments, its value preview → cache-only, the host's support for cards,
+ * and the answer → what Excel takes (excel-results.ts).
+ *
+ * No cancellation: FIRMA's functions return a matrix, and "Only asynchronous custom functions which
+ * return one value can use the @cancelable JSDoc tag"
+ * (https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-web-reqs#cancel-a-function), so
+ * Excel never cancels them. A cell edited or deleted while it waits keeps its place in the batch: its
+ * CUI is fetched with the others (at most the batch it rides in, 1 credit per 100 CUIs) and cached,
+ * and Excel drops the stale answer. docs/excel.md says what that costs.
  */
-import type { AbortListener, CancelSignal } from "../api/types";
 import type { FirmaEngine } from "../engine/engine";
 import type { Completion } from "../engine/cells/wants";
 import type { Lang } from "../shared/cells";
@@ -21,9 +27,8 @@ const NO_ENGINE = null as unknown as FirmaEngine;
 
 /**
  * One invocation's evaluation context for evaluate(): the engine, the language, cache-only and the
- * value preview, cards; its cancel signal made when the engine first asks for it (a cell that waits),
- * and Excel's completion of a lone cell. A recalculation answered from the cache makes nothing else:
- * no signal, no closure, no listener.
+ * value preview, cards, and Excel's completion of a lone cell. No cancel signal (see above). A
+ * recalculation answered from the cache makes nothing else: no closure, no listener.
  */
 class InvocationContext implements EvalContext {
   engine: FirmaEngine = NO_ENGINE;
@@ -33,68 +38,10 @@ class InvocationContext implements EvalContext {
   cards = false;
   /** EvalContext.completion: set by perCui for a lone cell's read (one of COMPLETIONS). */
   completion: Completion | undefined = undefined;
-  private cancel: InvocationSignal | null = null;
-
-  constructor(private readonly invocation: CustomFunctions.CancelableInvocation | undefined) {}
-
-  /** The invocation's cancel signal, made when first asked for: the engine asks only when the cell has to wait. */
-  get signal(): InvocationSignal {
-    return (this.cancel ??= new InvocationSignal(this.invocation));
-  }
 
   /** Excel's completion of this invocation's lone cell: made once per language, preview and kind, shared. */
   completionOf(financial: boolean): Completion {
     return excelCompletion(this.lang, this.preview, financial);
-  }
-}
-
-/**
- * One invocation's cancellation signal (a CancelSignal, src/api/types.ts: `aborted`,
- * add/removeEventListener("abort")). A real AbortSignal is an EventTarget: about a kilobyte and a few
- * µs to make, for every cell that waits for the service. Excel's onCanceled is hooked only when a
- * listener comes, i.e. when the cell has to wait for the service (or for the engine to load). A
- * listener added after the abort is not called, as with AbortSignal.
- */
-class InvocationSignal implements CancelSignal {
-  aborted = false;
-  /** The one listener a waiting cell adds (its queue waiter), or several. */
-  private listeners: AbortListener | AbortListener[] | null = null;
-  private hooked = false;
-
-  constructor(private readonly invocation: CustomFunctions.CancelableInvocation | undefined) {}
-
-  /** Excel's cancellation reaches this signal from now on. */
-  hook(): void {
-    if (this.hooked || !this.invocation) return;
-    this.hooked = true;
-    // A bound method (~48 bytes) rather than an arrow function (a closure and its context, ~100), in every waiting cell.
-    this.invocation.onCanceled = this.abort.bind(this);
-  }
-
-  addEventListener(type: string, listener: AbortListener): void {
-    if (type !== "abort" || this.aborted) return;
-    this.hook();
-    const l = this.listeners;
-    this.listeners = l === null ? listener : Array.isArray(l) ? (l.push(listener), l) : [l, listener];
-  }
-
-  removeEventListener(type: string, listener: AbortListener): void {
-    const l = this.listeners;
-    if (type !== "abort" || l === null) return;
-    if (l === listener) this.listeners = null;
-    else if (Array.isArray(l)) {
-      const i = l.indexOf(listener);
-      if (i >= 0) l.splice(i, 1);
-    }
-  }
-
-  abort(): void {
-    if (this.aborted) return;
-    this.aborted = true;
-    const l = this.listeners;
-    this.listeners = null;
-    if (l === null) return;
-    for (const x of Array.isArray(l) ? l : [l]) typeof x === "function" ? x() : x.handleEvent();
   }
 }
 
@@ -135,31 +82,41 @@ function excelCompletion(lang: Lang, preview: boolean, financial: boolean): Exce
 
 /**
  * Bridges one invocation: Excel's data types → plain values (excel-values.ts: a card's CUI, a
- * formatted number's number, an error cell's error), cancellation → AbortSignal, the engine's matrix →
- * Excel's values and errors.
+ * formatted number's number, an error cell's error), the value preview → cache-only, the engine's
+ * matrix → Excel's values and errors.
  */
-export function run(name: string, excelArgs: unknown[], invocation?: CustomFunctions.CancelableInvocation): CellAnswer {
+export function run(name: string, excelArgs: unknown[], invocation?: CustomFunctions.Invocation): CellAnswer {
   // The arguments' array is the function's own (functions.ts): read in place, no copy per cell.
   const args = excelArgs;
   for (let i = 0; i < args.length; i++) args[i] = plainArgument(args[i]);
   recordInvocation(name, args); // evidence for the pane's refresh that Excel ran this cell (a no-op unless it watches)
-  const ctx = new InvocationContext(invocation);
-  // Excel evaluates a formula while it is typed, for its value preview, with isInValuePreview set
-  // (https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-formula-value-preview;
-  // CustomFunctions.Invocation.isInValuePreview). Every call costs a credit: the preview answers from
-  // the cache only, and what is not there says Enter fetches it. The typings say string, the page a
-  // boolean: both are read.
-  const preview = (invocation as { isInValuePreview?: unknown } | undefined)?.isInValuePreview;
-  if (preview === true || preview === "true") ctx.preview = ctx.cacheOnly = true;
+  const ctx = new InvocationContext();
+  if (inValuePreview(invocation)) ctx.preview = ctx.cacheOnly = true;
   if (name === "FISA") ctx.cards = supportsEntityValues();
   const engine = readyEngine();
   if (engine) return evaluateIn(ctx, engine, name, args);
   return evaluateLater(ctx, name, args);
 }
 
+/**
+ * Whether Excel evaluates this call for its formula value preview ("select portions of a formula while
+ * editing the cell to preview the values"), where every call would cost a credit: the preview then
+ * answers from the cache only, and what is not there says Enter fetches it
+ * (https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-formula-value-preview).
+ * `isInValuePreview` is CustomFunctionsRuntime 1.5 (CustomFunctions.Invocation): an Excel without 1.5
+ * has no such property, so a preview there cannot be told from Enter. FIRMA reads the property when it is
+ * there, whatever the version Office reports (a preview it can see is never paid for), and does not
+ * guess where it is absent: such a call is an ordinary one, fetched once and cached, so the Enter that
+ * follows costs nothing and the preview costs what Enter would have (the guard and the budget hold it
+ * as any call; docs/excel.md). The typings say string, the page a boolean: both are read.
+ */
+function inValuePreview(invocation: CustomFunctions.Invocation | undefined): boolean {
+  const preview = (invocation as { isInValuePreview?: unknown } | undefined)?.isInValuePreview;
+  return preview === true || preview === "true";
+}
+
 /** The first calculation, while the engine loads (a closure in run() would cost a context per cell). */
 function evaluateLater(ctx: InvocationContext, name: string, args: unknown[]): Promise<any[][]> {
-  ctx.signal.hook(); // Excel may cancel the cell while the engine loads
   return getEngine().then((e) => evaluateIn(ctx, e, name, args));
 }
 

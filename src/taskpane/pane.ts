@@ -8,7 +8,7 @@
  */
 import type { FirmaEngine } from "../engine/engine";
 import type { Scope } from "./excel";
-import { renderHelp } from "./help";
+import { keyPageUrl, renderHelp } from "./help";
 import { applyTexts, t, type Lang } from "./i18n";
 import { getSettings, loadSettings, setDisplayLanguage } from "../shared/settings";
 import { ChangesSection } from "./pane/changes-section";
@@ -198,6 +198,7 @@ export class Pane {
   applyLanguage(lang: Lang): void {
     this.ctx.lang = lang;
     applyTexts(this.doc, lang);
+    this.el["key-get"].setAttribute("href", keyPageUrl(lang));
     this.key.renderKeyState();
     this.key.renderToggle();
     renderHelp(this.el["help-list"], lang);

@@ -33,6 +33,7 @@ interface Parameter {
 interface Fn {
   id: string;
   name: string;
+  helpUrl?: string;
   description?: string;
   parameters: Parameter[];
   options?: Record<string, boolean>;
@@ -76,9 +77,9 @@ describe("one metadata file per language", () => {
     expect(ok).toBe(true);
   });
 
-  test("the same ids in the same order, and every parameter the same but for its name and description", () => {
+  test("the same ids in the same order, and every parameter the same but for its name, description and help page", () => {
     const strip = (m: Metadata) =>
-      m.functions.map(({ name: _n, description: _d, parameters, ...rest }) => ({
+      m.functions.map(({ name: _n, description: _d, helpUrl: _h, parameters, ...rest }) => ({
         ...rest,
         parameters: parameters.map(({ name: _pn, description: _pd, ...p }) => p),
       }));
@@ -89,6 +90,9 @@ describe("one metadata file per language", () => {
     expect(strip(en)).toEqual(strip(ro));
     // …and what the generator decided from functions.ts is kept.
     expect(strip(ro)).toEqual(strip(generated));
+    // The help page of each language (docs/appsource.md, policy 1120.5.1; test/addin/help-url.test.ts).
+    expect(ro.functions.map((f) => f.helpUrl)).toEqual(ro.functions.map((f) => `https://localhost:3000/ajutor.html#${f.id}`));
+    expect(en.functions.map((f) => f.helpUrl)).toEqual(en.functions.map((f) => `https://localhost:3000/help.html#${f.id}`));
   });
 
   test("every function of functions.ts is in the table, and only those", () => {

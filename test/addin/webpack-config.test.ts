@@ -22,6 +22,7 @@ beforeEach(() => {
   process.env.FIRMA_ADDIN_URL = "https://addin.firma-test.ro/";
   delete process.env.FIRMA_SERVICE_URL;
   delete process.env.FIRMA_SUPPORT_URL;
+  delete process.env.FIRMA_KEY_URL;
 });
 afterAll(() => {
   process.env = saved;
@@ -69,10 +70,31 @@ test.each([
     /FIRMA_SERVICE_URL is a placeholder/,
   ],
   [{ FIRMA_ADDIN_URL: "https://addin.firma-test.ro/", FIRMA_SUPPORT_URL: "https://help.example/" }, /FIRMA_SUPPORT_URL is a placeholder/],
+  [
+    { FIRMA_ADDIN_URL: "https://addin.firma-test.ro/", FIRMA_KEY_URL: "http://cont.firma-test.ro/" },
+    /FIRMA_KEY_URL must be an https:\/\/ address/,
+  ],
+  [{ FIRMA_ADDIN_URL: "https://addin.firma-test.ro/", FIRMA_KEY_URL: "https://cont.firma.example/" }, /FIRMA_KEY_URL is a placeholder/],
 ])("a production build refuses %j, naming the variable", async (vars, message) => {
   delete process.env.FIRMA_ADDIN_URL;
   Object.assign(process.env, vars);
   await expect(makeConfig({}, { mode: "production" })).rejects.toThrow(message);
+});
+
+test.each([
+  ["development", undefined, '""', "https://localhost:3000/"],
+  ["production", undefined, '""', "https://addin.firma-test.ro/"],
+  ["production", "https://cont.firma-test.ro/inregistrare", '"https://cont.firma-test.ro/inregistrare"', "https://addin.firma-test.ro/"],
+])("%s with FIRMA_KEY_URL=%s: the pane's key link is %s, the help URLs on %s", async (mode, keyUrl, value, addin) => {
+  if (keyUrl) process.env.FIRMA_KEY_URL = keyUrl;
+  const config = await makeConfig({}, { mode });
+  const define = config.plugins.find((p) => p.constructor.name === "DefinePlugin");
+  expect(define?.definitions?.FIRMA_KEY_URL).toBe(value);
+  const localize = config.plugins.find((p) => p.constructor.name === "LocalizeFunctionsMetadataPlugin") as unknown as {
+    addinUrl: string;
+    keyUrl: string;
+  };
+  expect([localize.addinUrl, localize.keyUrl]).toEqual([addin, keyUrl ?? ""]);
 });
 
 test("the metadata is localized after it is generated", async () => {

@@ -1,14 +1,19 @@
 /**
- * Nothing stuck when Excel cancels: an invocation cancelled while it waits for the service settles at
- * once with "cancelled", whether it waits in the batching queue, in a batch call already sent, or in
- * a list's pages; the others go on. Through the BUILT bundle in the Excel runtime stand-in.
- * Loads the functions bundle of the present sources (test/support/builds.js).
+ * Excel does not cancel FIRMA's functions, and nothing is stuck or paid twice for it. Every FIRMA
+ * function returns a matrix (a range of CUIs answers in its shape), and "Only asynchronous custom
+ * functions which return one value can use the @cancelable JSDoc tag"
+ * (https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-web-reqs#cancel-a-function), so
+ * the metadata has no `cancelable` and the stand-in refuses a function that has both
+ * (test/support/excel/rules.ts optionProblems). What losing the cancel costs (docs/excel.md, "Cancel"):
+ * a cell edited, deleted or recalculated while it waits keeps its place in the batch; its CUI is fetched
+ * and cached, and Excel drops the stale answer. Through the BUILT bundle in the Excel runtime stand-in
+ * (test/support/builds.js).
  */
-import { ExcelStandIn, StandInError, StandInStorage } from "../support/excel-runtime";
+import { ExcelStandIn, StandInStorage } from "../support/excel-runtime";
 import { startSandbox, Sandbox } from "../../sandbox/server";
 import * as data from "../../sandbox/dataset";
 
-const LATENCY_MS = 400;
+const LATENCY_MS = 200;
 let sb: Sandbox;
 let serial = 0;
 
@@ -20,58 +25,56 @@ afterAll(async () => {
 });
 
 function excel() {
+  const key = `demo-enterprise-cancel${++serial}`;
   const storage = new StandInStorage();
-  storage.data.set("firma.apiKey", `demo-enterprise-cancel${++serial}`);
+  storage.data.set("firma.apiKey", key);
   storage.data.set("firma.baseUrl", sb.url);
   storage.data.set("firma.batchWindowMs", "5");
-  return new ExcelStandIn(storage);
+  return { xl: new ExcelStandIn(storage), calls: () => sb.usage(key).total };
 }
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Calls FIRMA.<fn>, cancels it after `afterMs`, and returns what it settled with and how long after the cancel. */
-async function cancelled(xl: ExcelStandIn, fn: string, args: unknown[], afterMs: number): Promise<{ result: unknown; settleMs: number }> {
-  const inv: { onCanceled?: () => void } = {};
-  const p = xl.call(fn, args, inv);
-  await pause(afterMs);
-  const t0 = performance.now();
-  inv.onCanceled!();
-  const result = await p;
-  return { result, settleMs: performance.now() - t0 };
-}
+test("no FIRMA function is cancelable: each returns a matrix, and every one loads", () => {
+  const { xl } = excel();
+  for (const f of xl.metadata) {
+    expect([f.id, f.result?.dimensionality]).toEqual([f.id, "matrix"]);
+    expect([f.id, f.options?.cancelable ?? false]).toEqual([f.id, false]);
+  }
+  expect([...xl.notLoaded.keys()]).toEqual([]);
+});
 
-const CANCELLED = /Calcul anulat/;
+test("the stand-in holds the page: the same metadata with cancelable on a matrix function does not load (#NAME?)", async () => {
+  const { xl } = excel();
+  xl.runtime.load({ functions: xl.metadata.map((f) => (f.id === "STARE" ? { ...f, options: { ...f.options, cancelable: true } } : f)) });
+  expect(xl.notLoaded.get("STARE")).toEqual([expect.stringMatching(/only functions which return one value can be cancelable/)]);
+  const [cui] = data.sampleCuis(1, 902_000);
+  expect(await xl.call("STARE", [cui])).toMatchObject({ code: "#NAME?" });
+});
 
-describe("cancelled invocations settle at once", () => {
-  const [A, B, C] = data.sampleCuis(3, 900_000);
-  const cases: [string, string, unknown[], number, (r: unknown) => StandInError][] = [
-    ["a cell still in the batching queue", "DENUMIRE", [A], 0, (r) => r as StandInError],
-    ["a cell whose batch call is on its way", "CA", [B, data.LATEST_YEAR], 100, (r) => r as StandInError],
-    ["a range whose batch call is on its way", "DENUMIRE", [[[A], [C]]], 100, (r) => (r as unknown[][])[1][0] as StandInError],
-    // A list that fails (or is cancelled) answers one error in its own cell.
-    ["a search waiting for its first page", "CAUTA", ["SRL", null, null, null, 250], 100, (r) => r as StandInError],
-    ["a ranking waiting for its first page", "TOP", [`top-cifra-afaceri-${data.LATEST_YEAR}-national`, 300], 100, (r) => r as StandInError],
-  ];
-
-  test.each(cases)("%s", async (_label, fn, args, afterMs, errorOf) => {
-    const xl = excel();
-    const { result, settleMs } = await cancelled(xl, fn, args, afterMs);
-    const e = errorOf(result);
-    expect(e).toBeInstanceOf(StandInError);
-    expect(e.code).toBe("#N/A");
-    expect(e.message).toMatch(CANCELLED);
-    expect(settleMs).toBeLessThan(LATENCY_MS / 2);
+describe("a cell changed while its call waits (Excel gives no onCanceled)", () => {
+  test("the old call still settles with its value, Excel drops it, and the CUI is cached: asking again costs nothing", async () => {
+    const { xl, calls } = excel();
+    const [a, b] = data.sampleCuis(2, 903_000);
+    const inv: { onCanceled?: (() => void) | null } = {};
+    const old = xl.call("DENUMIRE", [a], inv);
+    await pause(50); // the batch is on its way
+    const edited = xl.call("DENUMIRE", [b]);
+    expect(inv.onCanceled ?? null).toBeNull(); // FIRMA hooks nothing Excel would not call
+    expect(await old).toEqual([[data.company(a)!.denumire]]);
+    expect(await edited).toEqual([[data.company(b)!.denumire]]);
+    expect(calls()).toBe(2); // a's batch had left before b was typed: what a cancel could not have saved either
+    expect(await xl.call("DENUMIRE", [a])).toEqual([[data.company(a)!.denumire]]);
+    expect(calls()).toBe(2);
   });
 
-  test("the other cells of the same batch still get their values", async () => {
-    const xl = excel();
-    const [x, y] = data.sampleCuis(2, 901_000);
-    const inv: { onCanceled?: () => void } = {};
-    const dropped = xl.call("DENUMIRE", [x], inv);
-    const kept = xl.call("DENUMIRE", [y]);
-    await pause(100);
-    inv.onCanceled!();
-    expect(((await dropped) as StandInError).message).toMatch(CANCELLED);
-    expect(await kept).toEqual([[data.company(y)!.denumire]]);
+  test("a cell recalculated (the same CUI) while it waits joins the call on its way: one credit", async () => {
+    const { xl, calls } = excel();
+    const [a] = data.sampleCuis(1, 904_000);
+    const first = xl.call("CA", [a, data.LATEST_YEAR]);
+    await pause(50);
+    const again = xl.call("CA", [a, data.LATEST_YEAR]);
+    expect(await again).toEqual(await first);
+    expect(calls()).toBe(1);
   });
 });

@@ -34,13 +34,15 @@ function excel(options: StandInOptions = {}) {
 }
 
 const PREVIEW = { isInValuePreview: true };
+/** isInValuePreview is CustomFunctionsRuntime 1.5 (CustomFunctions.Invocation): the stand-in gives it from there on. */
+const WITH_PREVIEW: StandInOptions = { requirementSets: { CustomFunctionsRuntime: "1.5" } };
 const PLACEHOLDER = /^Previzualizare: apăsați Enter pentru a aduce datele/;
 
 describe("the value preview is free", () => {
   const cuis = data.sampleCuis(1000, 1212);
 
   test("1,000 CUIs previewed: 0 calls, each cell says Enter fetches; cached ones show values; then Enter fetches", async () => {
-    const { xl, calls } = excel();
+    const { xl, calls } = excel(WITH_PREVIEW);
     // One invocation per CUI, as 1,000 formulas typed one after another…
     const one = await Promise.all(cuis.map((c) => xl.call("DENUMIRE", [c], PREVIEW)));
     for (const r of one) {
@@ -77,11 +79,27 @@ describe("the value preview is free", () => {
   });
 
   test("isInValuePreview false is an ordinary calculation", async () => {
-    const { xl, calls } = excel();
+    const { xl, calls } = excel(WITH_PREVIEW);
     const c = cuis.find((x) => data.company(x))!;
     expect(await xl.call("STARE", [c], { isInValuePreview: false })).toEqual([[data.company(c)!.stare]]);
     expect(calls()).toBe(1);
   });
+
+  // Below CustomFunctionsRuntime 1.5 the invocation has no isInValuePreview: a preview, if that Excel
+  // makes one, cannot be told from Enter. It is an ordinary call, paid once and cached, so the Enter that
+  // follows costs nothing: the preview spends what Enter would have, never more (docs/excel.md).
+  test.each(["1.3", "1.4"])(
+    "CustomFunctionsRuntime %s: a preview is paid as Enter would be, and the Enter after it is free",
+    async (version) => {
+      const { xl, calls } = excel({ requirementSets: { CustomFunctionsRuntime: version } });
+      const some = cuis.slice(0, 250).map((c) => [c]);
+      const previewed = (await xl.call("DENUMIRE", [some], PREVIEW)) as unknown[][];
+      expect(previewed).toEqual(some.map(([c]) => [data.company(c)?.denumire ?? expect.objectContaining({ code: "#N/A" })]));
+      expect(calls()).toBe(3); // 250 CUIs: 3 batches of up to 100, as Enter costs
+      expect(await xl.call("DENUMIRE", [some])).toEqual(previewed);
+      expect(calls()).toBe(3);
+    },
+  );
 });
 
 describe("FIRMA.FISA, the company card", () => {

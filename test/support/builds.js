@@ -27,6 +27,9 @@ const WEBPACK_CLI = path.join(ROOT, "node_modules", "webpack-cli", "bin", "cli.j
 /** The address the deployment tests build for (docs/deploy.md). */
 const DEPLOY_URL = "https://addin.test.example.ro/";
 
+/** Where the deployment tests' build sends a person for a key (FIRMA_KEY_URL). */
+const KEY_URL = "https://cont.test.example.ro/cheie-api";
+
 /** The test builds' build number (the manifest's fourth <Version> part): fixed, so that a cached build does not depend on the commit count. */
 const BUILD_NUMBER = "7";
 
@@ -35,7 +38,13 @@ const KINDS = {
   dev: { mode: "development", env: { FIRMA_BUILD_NUMBER: BUILD_NUMBER } },
   deploy: {
     mode: "production",
-    env: { FIRMA_ADDIN_URL: DEPLOY_URL, FIRMA_SERVICE_URL: "", FIRMA_SUPPORT_URL: "", FIRMA_BUILD_NUMBER: BUILD_NUMBER },
+    env: {
+      FIRMA_ADDIN_URL: DEPLOY_URL,
+      FIRMA_SERVICE_URL: "",
+      FIRMA_SUPPORT_URL: "",
+      FIRMA_KEY_URL: KEY_URL,
+      FIRMA_BUILD_NUMBER: BUILD_NUMBER,
+    },
   },
 };
 
@@ -173,4 +182,4 @@ async function ensureAllBuilds() {
   return { local, dev, deploy, ms: Date.now() - started };
 }
 
-module.exports = { DEPLOY_URL, KINDS, ensureBuild, ensureBuildSync, ensureAllBuilds, buildEnv, sourcesHash };
+module.exports = { DEPLOY_URL, KEY_URL, KINDS, ensureBuild, ensureBuildSync, ensureAllBuilds, buildEnv, sourcesHash };

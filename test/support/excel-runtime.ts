@@ -3,8 +3,8 @@
  * functions bundle (dist/runtime.js, shared.js and functions.js) in a fresh JavaScript context with the globals Excel's
  * shared runtime gives (CustomFunctions, OfficeRuntime.storage, fetch, timers), records what the
  * bundle associates, and invokes functions the way Excel does: metadata decides whether an
- * argument arrives as a matrix, omitted optional arguments arrive as null, and cancelable
- * functions get an invocation object whose onCanceled the test can fire.
+ * argument arrives as a matrix, omitted optional arguments arrive as null, and every function gets an
+ * invocation object last (its onCanceled fired only for a cancelable function, which FIRMA has none of).
  *
  * The rules (arguments, error inputs, data types, answers Excel refuses, what loads, the order of a
  * recalculated cell's cancellation) are the one custom-functions runtime's, test/support/excel/functions-runtime.ts,
@@ -57,12 +57,6 @@ export interface StandInOptions {
    * second stand-in to reopen the workbook over the same browser storage.
    */
   indexedDB?: unknown;
-  /**
-   * Refuse a cancelable function whose result is a matrix, the stricter reading of custom-functions-web-reqs
-   * ("Only asynchronous custom functions which return one value can use the @cancelable JSDoc tag"; see
-   * excel/rules.ts optionProblems). Off by default: the page says it of streaming functions. @default false
-   */
-  cancelableReturnsOneValue?: boolean;
 }
 
 export class ExcelStandIn {
@@ -97,7 +91,7 @@ export class ExcelStandIn {
     // Data types need the flag and CustomFunctionsRuntime 1.4 (the manifest asks 1.3: an Excel may have less).
     const cfRuntime = options.requirementSets?.CustomFunctionsRuntime ?? "1.3";
     const rt = (this.runtime = new FunctionsRuntime(() => cfRuntime));
-    rt.load(json, options.cancelableReturnsOneValue);
+    rt.load(json);
     this.associated = rt.associated;
     this.metadata = rt.metadata;
     this.allowCustomData = rt.allowCustomData;
@@ -203,7 +197,8 @@ export class ExcelStandIn {
   async recalculate(id: string, args: unknown[], old: Invocation, order: CancelOrder, next: Invocation = {}): Promise<unknown> {
     const { result, cancelled } = cancelAround(
       order,
-      () => old.onCanceled?.(),
+      // Excel calls onCanceled only for a cancelable function (custom-functions-web-reqs#cancel-a-function).
+      () => (this.runtime.meta(id)?.options?.cancelable ? old.onCanceled?.() : undefined),
       () => this.call(id, args, next),
     );
     await cancelled;

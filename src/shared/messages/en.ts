@@ -27,6 +27,7 @@ export const en: Readonly<Record<MessageKey, string>> = {
   "key.save": "Save",
   "key.test": "Test (1 credit)",
   "key.remove": "Remove",
+  "key.get": "No key yet? Get one (opens in a new window)",
   "key.hint":
     "Testing makes one call to the service and costs 1 credit. It tests the key in the field or, if the field is empty, the saved key. The key is kept in the add-in's storage, never in the workbook.",
   "key.stateSaved": "An API key is saved.",

@@ -32,6 +32,7 @@ export const ro = {
   "key.save": "Salvează",
   "key.test": "Testează (1 credit)",
   "key.remove": "Șterge",
+  "key.get": "Nu aveți o cheie? Obțineți una (se deschide într-o fereastră nouă)",
   "key.hint":
     "Testarea face un apel la serviciu și costă 1 credit. Se testează cheia din câmp sau, dacă e gol, cheia salvată. Cheia se păstrează în spațiul add-in-ului, niciodată în registru.",
   "key.stateSaved": "O cheie API este salvată.",

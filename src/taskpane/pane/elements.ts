@@ -18,6 +18,7 @@ const IDS = [
   "test-key",
   "remove-key",
   "key-status",
+  "key-get",
   "plan",
   "plan-source",
   "meter-today",

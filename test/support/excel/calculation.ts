@@ -171,7 +171,8 @@ function calculateCell(sheet: Sheet, r: number, c: number, propagate: boolean): 
   S.calls.push({ id, args: JSON.parse(JSON.stringify(args)) });
   // The old call's answer is not shown; S.cancelOrder plays each order of its cancellation and the new call.
   const cancelPrevious = () => {
-    if (previous && typeof previous.onCanceled === "function") previous.onCanceled();
+    // Excel calls onCanceled only for a cancelable function (custom-functions-web-reqs#cancel-a-function).
+    if (meta.options?.cancelable && previous && typeof previous.onCanceled === "function") previous.onCanceled();
   };
   const { result: p } = cancelAround(S.cancelOrder, cancelPrevious, () => rt.run(id, fn, args, invocation));
   const current = () => {

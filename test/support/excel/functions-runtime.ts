@@ -173,6 +173,11 @@ export class FunctionsRuntime {
   /** `version`: the CustomFunctionsRuntime set this Excel supports, asked each time (a test may change it). */
   constructor(private readonly version: () => string) {}
 
+  /** Whether this Excel's invocations can say they are a value preview (CustomFunctionsRuntime 1.5). */
+  get valuePreview(): boolean {
+    return atLeast(this.version(), "1.5");
+  }
+
   private versionSeen: string | null = null;
   private dataTypesThen = false;
   /** Data types need the metadata's flag and CustomFunctionsRuntime 1.4 (the manifest asks 1.3: an Excel may have less). */
@@ -186,14 +191,14 @@ export class FunctionsRuntime {
   }
 
   /**
-   * Reads functions.json: what loads (the naming page; options that cannot go together, with
-   * `cancelableReturnsOneValue` the stricter reading of custom-functions-web-reqs, rules.ts optionProblems).
+   * Reads functions.json: what loads (the naming page; options that cannot go together, and a
+   * cancelable function that returns a matrix: rules.ts optionProblems).
    */
-  load(json: FunctionsJson, cancelableReturnsOneValue = false): void {
+  load(json: FunctionsJson): void {
     this.metadata = json.functions;
     this.metaById = new Map(this.metadata.map((f) => [f.id, f]));
     for (const f of this.metadata) {
-      const problems = [...namingProblems(f), ...optionProblems(f, cancelableReturnsOneValue)];
+      const problems = [...namingProblems(f), ...optionProblems(f)];
       if (problems.length > 0) this.notLoaded.set(f.id, problems);
       else if (namingProblems(f, []).length > 0) this.exceptions.push(f.id);
     }
@@ -256,7 +261,10 @@ export class FunctionsRuntime {
   }
 
   /**
-   * Runs `fn` with arguments shape() made (a cancelable function also gets `invocation`) and shows its
+   * Runs `fn` with arguments shape() made and `invocation` last ("Every custom function is automatically
+   * passed an invocation argument as the last input parameter, even if it's not explicitly declared",
+   * custom-functions-parameter-options#invocation-parameter); below CustomFunctionsRuntime 1.5 it has no
+   * `isInValuePreview` (CustomFunctions.Invocation: "[ API set: CustomFunctionsRuntime 1.5 ]"). Shows its
    * answer by the rules of shown(), through `present`. A function may answer with its value or a
    * promise of it (custom-functions-json-autogeneration, "Promise"); a CustomFunctions.Error thrown or
    * rejected is the answer; anything else thrown rejects, as an unhandled error (Excel shows #VALUE!).
@@ -264,7 +272,12 @@ export class FunctionsRuntime {
    * handlers are made once per function and presenter.
    */
   run(id: string, fn: CustomFunction, shaped: unknown[], invocation: Invocation = {}, present: Presenter = asShown): Promise<unknown> {
-    if (this.metaById.get(id)?.options?.cancelable) shaped.push(invocation);
+    if (invocation.isInValuePreview !== undefined && !this.valuePreview) {
+      const older = { ...invocation }; // the caller's object is left as it is
+      delete older.isInValuePreview;
+      invocation = older;
+    }
+    shaped.push(invocation);
     const h = this.handlers(id, present);
     let answer: unknown;
     try {

@@ -112,22 +112,21 @@ export function namingProblems(f: { id?: unknown; name?: unknown }, exceptions: 
 /**
  * What a function's `options` may not combine: "A function can't use both the stream and cancelable
  * properties" (https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-json#options;
- * custom-functions-json-autogeneration, "@cancelable"). `oneValue`: also refuse a cancelable function
- * whose result is a matrix, the stricter reading of "Only asynchronous custom functions which return one
- * value can use the @cancelable JSDoc tag" (custom-functions-web-reqs, "Cancel a function"); the page
- * says it of streaming functions, which return many values over time, and the json page's options table
- * says cancelable functions are "typically only used for asynchronous functions that return a single
- * result", so the default reads a matrix as one result.
+ * custom-functions-json-autogeneration, "@cancelable"), and a cancelable function must return one value:
+ * "Only asynchronous custom functions which return one value can use the @cancelable JSDoc tag"
+ * (https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-web-reqs#cancel-a-function).
+ * A function whose result is a matrix (`result.dimensionality` "matrix", custom-functions-json) returns
+ * many values, so a cancelable one does not load: the stand-in is not more lenient than the page.
  */
-export function optionProblems(
-  f: { options?: { cancelable?: boolean; stream?: boolean }; result?: { dimensionality?: string } },
-  oneValue = false,
-): string[] {
+export function optionProblems(f: {
+  options?: { cancelable?: boolean; stream?: boolean };
+  result?: { dimensionality?: string };
+}): string[] {
   const o = f.options || {};
   const out: string[] = [];
   if (o.cancelable && o.stream) out.push("a function can't be both stream and cancelable");
-  if (oneValue && o.cancelable && f.result && f.result.dimensionality === "matrix")
-    out.push("cancelable with a matrix result (the strict reading of custom-functions-web-reqs)");
+  if (o.cancelable && f.result && f.result.dimensionality === "matrix")
+    out.push("cancelable with a matrix result: only functions which return one value can be cancelable (custom-functions-web-reqs)");
   return out;
 }
 

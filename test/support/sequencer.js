@@ -9,20 +9,22 @@
  */
 const Sequencer = require("@jest/test-sequencer").default;
 
-/** Paths under test/, longest first (Jest 30, 2 cores, 2026-11-25: each 20 s and more in one run). */
+/** Paths under test/, longest first (Jest 30, 2 cores: each 20 s and more in one run). */
 const LONGEST = [
+  "taskpane/flows.browser.test.ts",
   "taskpane/pane.browser.test.ts",
   "cli/scale.test.ts",
   "taskpane/indexeddb.browser.test.ts",
-  "server/serve.browser.test.ts",
-  "taskpane/sheets.test.ts",
+  "server/custody-restart.test.ts",
   "taskpane/credits.browser.test.ts",
+  "taskpane/sheets.test.ts",
+  "server/serve.browser.test.ts",
+  "server/firm-pane.browser.test.ts",
   "cli/refresh.test.ts",
   "faults/fault-matrix.test.ts",
   "cli/sqlite-store.test.ts",
-  "server/firm-pane.browser.test.ts",
-  "server/firm-store.test.ts",
   "cli/libreoffice.test.ts",
+  "server/firm-store.test.ts",
 ];
 
 class LongestFirst extends Sequencer {

@@ -267,6 +267,37 @@ withChromium("the pane's flows in a browser", () => {
     await page.context().close();
   }, 900_000);
 
+  test("the same 14,000 formulas typed by hand, held by the credit guard and filled with Completează: W3's 54 credits", async () => {
+    const { page } = await openPane(h);
+    const key = keyFor("business");
+    await saveKey(page, key);
+    const sheet = portfolio();
+    const formulas = w3().cells;
+    for (let i = 0; i < formulas.length; i++) {
+      const row = Math.floor(i / W3_IDS.length) + 2;
+      const c = formulas[i];
+      const col = "BCDEFGH"[i % W3_IDS.length];
+      sheet[`${col}${row}`] = c.args.length > 1 ? `=FIRMA.${c.fn}(A${row},${String(c.args[1])})` : `=FIRMA.${c.fn}(A${row})`;
+    }
+    await setup(page, { sheets: { Foaie1: sheet } });
+    await page.evaluate(async () => {
+      const s = (window as unknown as Win).__firmaStandIn;
+      s.calculateAll();
+      await s.idle();
+    });
+    await page.waitForSelector("#guard-box", { state: "visible" });
+    expect(h.sandbox.usage(key).month).toBe(0); // the whole burst was held: its upper bound passes the 100 credits
+    const held = Number(await page.getAttribute("#guard-box", "data-credits"));
+    await actLong(page, "#guard-fill");
+    expect(h.sandbox.usage(key).month).toBe(BY_HAND);
+    expect(held).toBeGreaterThanOrEqual(BY_HAND);
+    expect(await page.getAttribute("#guard-status", "data-spent")).toBe(String(BY_HAND));
+    const a2 = (await cellOf(page, "Foaie1", "A2")).value;
+    const cui = Number(String(a2).replace(/\D/g, ""));
+    if (data.company(cui)) expect((await cellOf(page, "Foaie1", "B2")).value).toBe(data.company(cui)!.denumire);
+    await page.context().close();
+  }, 900_000);
+
   test("add 7 columns for 2,000 rows as frozen values: the same credits, text kept as text, no formula left", async () => {
     const { page } = await openPane(h);
     const key = keyFor("business");

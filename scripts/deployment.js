@@ -106,7 +106,8 @@ function contentHash(buffers) {
  * The manifest's <Version>: package.json's major.minor.patch and a build number, so that every build of
  * a changed add-in carries a higher version (the Version element, learn.microsoft.com/javascript/api/manifest/version;
  * AppSource asks for a higher version with every manifest change, certification policy 1120.1). The
- * build number is FIRMA_BUILD_NUMBER when set (0–99999: the schema's five digits a part), else the
+ * build number is FIRMA_BUILD_NUMBER when set (0–9999: the schema allows five digits a part, AppSource's
+ * submission form four, learn.microsoft.com/partner-center/marketplace-offers/appsource-submission-faq), else the
  * number of commits of the git checkout, which rises with every committed change. A build for a real
  * address (not this computer) with neither, or from a checkout with uncommitted changes to what ships,
  * stops: its version could be one already published with other content.
@@ -116,8 +117,8 @@ function manifestVersion(version, env, d, git = gitState()) {
   const three = `${version.split("-")[0]}.0.0`.split(".").slice(0, 3).join(".");
   if (env.FIRMA_BUILD_NUMBER !== undefined && env.FIRMA_BUILD_NUMBER !== "") {
     const n = String(env.FIRMA_BUILD_NUMBER).trim();
-    if (!/^\d{1,5}$/.test(n))
-      throw new DeploymentError(`FIRMA_BUILD_NUMBER must be a whole number from 0 to 99999 (the manifest's <Version> part), not "${n}"`);
+    if (!/^\d{1,4}$/.test(n))
+      throw new DeploymentError(`FIRMA_BUILD_NUMBER must be a whole number from 0 to 9999 (the manifest's <Version> part), not "${n}"`);
     return `${three}.${Number(n)}`;
   }
   const local = !d.addinUrl || isLoopbackUrl(d.addinUrl);
@@ -130,7 +131,11 @@ function manifestVersion(version, env, d, git = gitState()) {
     throw new DeploymentError(
       "FIRMA_BUILD_NUMBER is not set and the checkout has uncommitted changes: commit them (the build number is the commit count) or set FIRMA_BUILD_NUMBER (docs/deploy.md)",
     );
-  return `${three}.${Math.min(commits ?? 0, 99999)}`;
+  if (!local && (commits ?? 0) > 9999)
+    throw new DeploymentError(
+      `the checkout has ${commits} commits, past the 9999 a <Version> part may hold: set FIRMA_BUILD_NUMBER and raise package.json's version (docs/deploy.md)`,
+    );
+  return `${three}.${Math.min(commits ?? 0, 9999)}`;
 }
 
 function isLoopbackUrl(url) {

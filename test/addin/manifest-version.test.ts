@@ -21,8 +21,10 @@ test("FIRMA_BUILD_NUMBER is the fourth part, whatever the checkout", () => {
   expect(manifestVersion("2.3.4-beta.1", { FIRMA_BUILD_NUMBER: "0" }, REAL, git(9))).toBe("2.3.4.0");
 });
 
-test("a build number the schema cannot hold, or not a number, stops the build", () => {
-  for (const bad of ["100000", "-1", "1.5", "abc"]) {
+test("a build number past AppSource's 9999, or not a number, stops the build; so does a commit count past it", () => {
+  expect(() => manifestVersion("0.1.0", {}, REAL, git(10_000))).toThrow(/10000 commits.*FIRMA_BUILD_NUMBER/);
+  expect(manifestVersion("0.1.0", { FIRMA_BUILD_NUMBER: "9999" }, REAL, git(10_000))).toBe("0.1.0.9999");
+  for (const bad of ["10000", "100000", "-1", "1.5", "abc"]) {
     expect(() => manifestVersion("0.1.0", { FIRMA_BUILD_NUMBER: bad }, REAL, git(3))).toThrow(DeploymentError);
   }
 });

@@ -11,6 +11,8 @@
  *                       placeholder address stops the build naming the variable); office.js from the
  *                       Office CDN and no copy of it; a Content-Security-Policy in the page; the manifest's
  *                       URLs carry the build's content hash and its <Version> package.json's
+ *   FIRMA_LINKED_ENTITIES=off   without the linked entity load service and the Company domain (an older
+ *                       Excel: docs/excel.md, "Linked companies")
  *   npm run build:dev   development: manifest URLs stay on https://localhost:3000/, local office.js
  *   npm run dev-server  development, served over https on port 3000 (office-addin-dev-certs)
  * Beside the add-in, firma-build.json says which address it was built for (`firma serve` reads it).
@@ -89,6 +91,9 @@ module.exports = async (env, options) => {
   const serving = Boolean(env && env.WEBPACK_SERVE);
   // Where this build is deployed; a production build without a real address stops here, naming the variable.
   const deployment = deploymentOf(process.env, !dev);
+  // The linked entity load service and the Company domain; off for an organisation whose Excel is older
+  // than the metadata option (scripts/localize-functions.js, 5.; docs/excel.md, "Linked companies").
+  const linkedEntities = process.env.FIRMA_LINKED_ENTITIES !== "off";
 
   const config = {
     devtool: dev ? "source-map" : false,
@@ -144,6 +149,7 @@ module.exports = async (env, options) => {
         FIRMA_DEFAULT_BASE_URL: JSON.stringify(deployment.serviceUrl),
         // The pane's "get a key" link: FIRMA_KEY_URL, or "" for the add-in's help page (src/taskpane/help.ts keyPageUrl)
         FIRMA_KEY_URL: JSON.stringify(deployment.keyUrl),
+        FIRMA_LINKED_ENTITIES: JSON.stringify(linkedEntities),
       }),
       // https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-json-autogeneration
       new CustomFunctionsMetadataPlugin({
@@ -152,7 +158,7 @@ module.exports = async (env, options) => {
       }),
       // Then: one metadata file per language, allowErrorForDataTypeAny (scripts/localize-functions.js).
       // and the help pages each function's helpUrl points to, on the deployment's address.
-      new LocalizeFunctionsMetadataPlugin({ addinUrl: deployment.addinUrl, keyUrl: deployment.keyUrl }),
+      new LocalizeFunctionsMetadataPlugin({ addinUrl: deployment.addinUrl, keyUrl: deployment.keyUrl, linkedEntities }),
       new HtmlWebpackPlugin({
         filename: "taskpane.html",
         template: "./src/taskpane/taskpane.html",

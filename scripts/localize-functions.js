@@ -35,6 +35,12 @@
  *    lands on a page the build made. The address is the deployment's (FIRMA_ADDIN_URL), as the
  *    manifest's. AppSource: "Custom functions must include a helpUrl" (certification policy 1120.5.1).
  *    https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-json (`helpUrl`)
+ *
+ * 5. The linked entity load service (INCARCA_FIRME, `options.linkedEntityLoadService`) has its helpUrl
+ *    as every function. Microsoft's pages do not say what an Excel that predates the option does with it,
+ *    and the schema Microsoft published for this file (2019) allows no option it does not name: a build
+ *    with `linkedEntities: false` (FIRMA_LINKED_ENTITIES=off) leaves the load service out of both files
+ *    and the help pages, for an organisation whose Excel is older (docs/excel.md, "Linked companies").
  */
 "use strict";
 
@@ -129,13 +135,22 @@ function sortedKeys(o) {
   );
 }
 
-/** The metadata of one language: the generated file with the table's texts, its help URLs and both data-type flags. */
-function localize(generated, table, lang, addinUrl = DEV_ADDIN_URL) {
+/** The generated metadata without the linked entity load service when `linkedEntities` is false (see 5. above). */
+function forBuild(generated, linkedEntities) {
+  if (linkedEntities !== false) return generated;
+  return { ...generated, functions: generated.functions.filter((f) => !(f.options && f.options.linkedEntityLoadService)) };
+}
+
+/**
+ * The metadata of one language: the generated file with the table's texts, its help URLs and both data-type flags;
+ * `options.linkedEntities` false: without the linked entity load service (5. above).
+ */
+function localize(generated, table, lang, addinUrl = DEV_ADDIN_URL, options = {}) {
   const problems = check(generated, table);
   if (problems.length > 0)
     throw new Error(`custom functions metadata does not match src/shared/function-names.ts:\n  ${problems.join("\n  ")}`);
   // Both flags are top-level and written whatever the generator did (see 2. and 3. above).
-  const { functions, ...rest } = generated;
+  const { functions, ...rest } = forBuild(generated, options.linkedEntities);
   return {
     ...rest,
     allowErrorForDataTypeAny: true,
@@ -160,9 +175,9 @@ function localize(generated, table, lang, addinUrl = DEV_ADDIN_URL) {
 }
 
 /** Every language's file from the generated metadata: { "functions.json": {...}, "functions-en.json": {...} }. */
-function localizeAll(generated, table = loadTable(), addinUrl = DEV_ADDIN_URL) {
+function localizeAll(generated, table = loadTable(), addinUrl = DEV_ADDIN_URL, options = {}) {
   const out = {};
-  for (const [lang, file] of Object.entries(OUTPUTS)) out[file] = localize(generated, table, lang, addinUrl);
+  for (const [lang, file] of Object.entries(OUTPUTS)) out[file] = localize(generated, table, lang, addinUrl, options);
   return out;
 }
 
@@ -184,6 +199,7 @@ class LocalizeFunctionsMetadataPlugin {
     this.namesFile = options.namesFile || NAMES_FILE;
     this.addinUrl = options.addinUrl || DEV_ADDIN_URL;
     this.keyUrl = options.keyUrl || "";
+    this.linkedEntities = options.linkedEntities;
   }
 
   apply(compiler) {
@@ -198,9 +214,9 @@ class LocalizeFunctionsMetadataPlugin {
           try {
             const generated = JSON.parse(asset.source.source().toString());
             const table = loadTable(this.namesFile);
-            const files = localizeAll(generated, table, this.addinUrl);
+            const files = localizeAll(generated, table, this.addinUrl, { linkedEntities: this.linkedEntities });
             const texts = Object.entries(files).map(([file, json]) => [file, `${JSON.stringify(json, null, 2)}\n`]);
-            texts.push(...Object.entries(helpPages(generated, table, this.keyUrl)));
+            texts.push(...Object.entries(helpPages(forBuild(generated, this.linkedEntities), table, this.keyUrl)));
             for (const [file, text] of texts) {
               const content = new sources.RawSource(text);
               if (compilation.getAsset(file)) compilation.updateAsset(file, content);

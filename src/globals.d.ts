@@ -8,3 +8,6 @@ declare const FIRMA_DEFAULT_BASE_URL: string;
 
 /** Where a person gets an API key (FIRMA_KEY_URL at build time), or "" for the add-in's own help page (src/taskpane/help.ts keyPageUrl). */
 declare const FIRMA_KEY_URL: string;
+
+/** False in a build made with FIRMA_LINKED_ENTITIES=off: no linked entity load service in the metadata, no Company domain. */
+declare const FIRMA_LINKED_ENTITIES: boolean;

@@ -12,13 +12,19 @@
  * and functions-en.json (English; docs/excel.md), and fails when a JSDoc block here carries a
  * description, so that no second text can drift from them. A new function here needs its row there.
  */
+import { registerCompanyDomain } from "../office/linked-domain";
 import { useOfficeStorage } from "../office/storage";
 import { run } from "./invocation";
+import { loadService } from "./linked-service";
 
 export { entityValue } from "./excel-results";
 
 // Office's storage for the settings and the cache, chosen before any function asks for the engine.
 useOfficeStorage();
+
+// The linked data domain "Firmă" / "Company", where ExcelApi 1.19 is supported (asked at run time:
+// an older Excel registers nothing and loads every function). Office.onReady first: Excel.run needs it.
+if (typeof Office !== "undefined" && typeof Office.onReady === "function") void Office.onReady(() => registerCompanyDomain());
 
 /**
  * @customfunction ACTUALIZAT
@@ -287,4 +293,19 @@ export function top(slug: any, limit: any, invocation: CustomFunctions.Invocatio
  */
 export function judete(invocation: CustomFunctions.Invocation) {
   return run("JUDETE", [], invocation);
+}
+
+/**
+ * Excel's load service for linked companies (the "Firmă" / "Company" data type): Excel calls it with a
+ * request naming many companies and their cultures, and takes them back in the request's order
+ * (src/shared/linked-company.ts, through the one engine). Not a formula function ("They don't appear to
+ * end users for usage in formulas"); neither volatile nor streaming, which load services do not support
+ * (https://learn.microsoft.com/office/dev/add-ins/excel/excel-data-types-linked-entity-cell-values).
+ * @customfunction INCARCA_FIRME
+ * @linkedEntityLoadService
+ * @param request
+ * @returns {any}
+ */
+export function incarcaFirme(request: any) {
+  return loadService(request);
 }

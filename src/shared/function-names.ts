@@ -40,6 +40,8 @@ export interface FunctionTexts {
   name: Texts;
   description: Texts;
   parameters: ParameterTexts[];
+  /** The help page's anchor, on the deployment's support address (the metadata's `helpUrl`; scripts/localize-functions.js). */
+  help?: string;
 }
 
 /** The metadata languages: Romanian is the default file (functions.json), English the override. */
@@ -251,6 +253,23 @@ export const FUNCTION_TEXTS: Readonly<Record<string, FunctionTexts>> = {
         description: { ro: "Câte poziții (implicit 10).", en: "How many positions (default 10)." },
       },
     ],
+  },
+  // Excel's load service for linked companies (the "Firmă" data type), not a formula function: Excel
+  // calls it with a request naming many companies (src/shared/linked-company.ts).
+  INCARCA_FIRME: {
+    name: { ro: "INCARCA_FIRME", en: "LOAD_COMPANIES" },
+    description: {
+      ro: "Serviciul prin care Excel încarcă firmele legate (tipul de date Firmă); nu se scrie în formule.",
+      en: "The service through which Excel loads linked companies (the Company data type); not for formulas.",
+    },
+    parameters: [
+      {
+        id: "request",
+        name: { ro: "cerere", en: "request" },
+        description: { ro: "Cererea lui Excel: firmele de încărcat.", en: "Excel's request: the companies to load." },
+      },
+    ],
+    help: "firme-legate",
   },
   JUDETE: {
     name: { ro: "JUDETE", en: "COUNTIES" },

@@ -19,7 +19,15 @@ export const STORAGE_KEYS = {
   language: "firma.language",
   batchWindowMs: "firma.batchWindowMs",
   guardThreshold: "firma.guardThreshold",
+  linkedRefresh: "firma.linkedRefresh",
 } as const;
+
+/**
+ * When Excel refreshes linked companies by itself: "manual" (Data → Refresh All, the default) or
+ * "onLoad" (when FIRMA loads and registers the Company domain; src/office/linked-domain.ts). No periodic
+ * mode: credits are money.
+ */
+export type LinkedRefresh = "manual" | "onLoad";
 
 export { BATCH_WINDOW, DEFAULT_GUARD_THRESHOLD, isBatchWindow, isGuardThreshold };
 /** How "off" is stored: an absent key means the default, so "off" needs a value of its own. */
@@ -43,6 +51,8 @@ export interface Settings {
    * asks in the pane; null = off. @default 100
    */
   guardThreshold: number | null;
+  /** When Excel refreshes linked companies by itself (LinkedRefresh). @default "manual" */
+  linkedRefresh: LinkedRefresh;
 }
 
 const DEFAULTS = (): Settings => ({
@@ -53,6 +63,7 @@ const DEFAULTS = (): Settings => ({
   languageChoice: null,
   batchWindowMs: BATCH_WINDOW.default,
   guardThreshold: DEFAULT_GUARD_THRESHOLD,
+  linkedRefresh: "manual",
 });
 
 interface SharedState {
@@ -91,6 +102,7 @@ const state: SharedState = {
     languageChoice: null,
     batchWindowMs: BATCH_WINDOW.default,
     guardThreshold: DEFAULT_GUARD_THRESHOLD,
+    linkedRefresh: "manual",
   },
   loading: null,
   displayLanguage: "ro",
@@ -162,7 +174,7 @@ export function loadSettings(): Promise<Settings> {
     // A read may never settle ("In the event the Promise does not resolve…", OfficeRuntime.storage.getItem;
     // office-js #1058): after 3 s it fails like a read that failed, and the next use reads again.
     s.loading = Promise.all(Object.values(STORAGE_KEYS).map((k) => withTimeout(store.getItem(k), SETTINGS_READ_TIMEOUT_MS, "read"))).then(
-      ([apiKey, baseUrl, plan, language, windowMs, guard]) => {
+      ([apiKey, baseUrl, plan, language, windowMs, guard, linked]) => {
         const w = Number(windowMs);
         const choice = language === "en" || language === "ro" ? language : null;
         s.current = {
@@ -173,6 +185,7 @@ export function loadSettings(): Promise<Settings> {
           languageChoice: choice,
           batchWindowMs: windowMs !== null && isBatchWindow(w) ? w : BATCH_WINDOW.default,
           guardThreshold: parseGuardThreshold(guard),
+          linkedRefresh: linked === "onLoad" ? "onLoad" : "manual",
         };
         return s.current;
       },
@@ -217,8 +230,8 @@ export async function saveBaseUrl(url: string | null): Promise<void> {
   s.current = { ...s.current, baseUrl: value ?? DEFAULT_BASE_URL };
 }
 
-/** Saves the plan, language or batch window (null: back to the default; for the language, Office's). */
-export async function saveSetting<K extends "plan" | "language" | "batchWindowMs">(name: K, value: Settings[K] | null): Promise<void> {
+/** Saves the plan, language, batch window or linked refresh (null: back to the default; for the language, Office's). */
+export async function saveSetting<K extends "plan" | "language" | "batchWindowMs" | "linkedRefresh">(name: K, value: Settings[K] | null): Promise<void> {
   await loadSettings();
   const store = settingsStore();
   if (value === null) await store.removeItem(STORAGE_KEYS[name]);

@@ -17,7 +17,7 @@ import { FUNCTIONS_SCHEMA, ROOT } from "./paths";
 
 const localizer = require("../../scripts/localize-functions.js") as {
   localize(generated: Metadata, table: typeof FUNCTION_TEXTS, lang: string): Metadata;
-  localizeAll(generated: Metadata, table?: typeof FUNCTION_TEXTS): Record<string, Metadata>;
+  localizeAll(generated: Metadata, table?: typeof FUNCTION_TEXTS, options?: { helpBase?: string; linkedEntities?: boolean }): Record<string, Metadata>;
   check(generated: Metadata, table: typeof FUNCTION_TEXTS): string[];
   loadTable(): typeof FUNCTION_TEXTS;
   OUTPUTS: Record<string, string>;
@@ -242,4 +242,41 @@ test("a function name means one function in either language, so a formula read i
     }
   }
   expect(functionId("SUM")).toBeUndefined();
+});
+
+describe("the linked entity load service (INCARCA_FIRME)", () => {
+  const UPSTREAM = FUNCTIONS_SCHEMA.replace(/custom-functions\.schema\.json$/, "upstream/custom-functions.schema.json");
+
+  test("is in both files, flagged linkedEntityLoadService, named by the naming rules in both languages, with its helpUrl", () => {
+    const withHelp = localizer.localizeAll(generated, undefined, { helpBase: "https://firma.example/" });
+    for (const [file, name] of [
+      ["functions.json", "INCARCA_FIRME"],
+      ["functions-en.json", "LOAD_COMPANIES"],
+    ]) {
+      const f = withHelp[file].functions.find((x) => x.id === "INCARCA_FIRME")!;
+      expect(f.name).toBe(name);
+      expect(f.options).toEqual(expect.objectContaining({ linkedEntityLoadService: true }));
+      expect(f.options?.volatile ?? false).toBe(false);
+      expect(f.options?.stream ?? false).toBe(false);
+      expect(f.parameters.map((p) => p.type ?? "any")).toEqual(["any"]);
+      expect((f as Fn & { helpUrl?: string }).helpUrl).toBe("https://firma.example/#firme-legate");
+    }
+  });
+
+  test("FIRMA_LINKED_ENTITIES=off leaves it out of both files, and what is left fits the schema Microsoft published (which names no such option)", () => {
+    const off = localizer.localizeAll(generated, undefined, { linkedEntities: false });
+    for (const m of Object.values(off)) expect(m.functions.map((f) => f.id)).not.toContain("INCARCA_FIRME");
+    if (!fs.existsSync(UPSTREAM)) return void console.log(`upstream schema check SKIPPED: ${UPSTREAM} not found.`);
+    const upstream = JSON.parse(fs.readFileSync(UPSTREAM, "utf8"));
+    const options = (m: Metadata) => ({ ...m, allowErrorForDataTypeAny: undefined, allowCustomDataForDataTypeAny: undefined });
+    const ajv = new Ajv({ strict: false, allErrors: true });
+    const validate = ajv.compile(upstream);
+    const optionErrors = (m: Metadata) => {
+      validate(JSON.parse(JSON.stringify(options(m))));
+      return (validate.errors ?? []).filter((e) => /options/.test(e.instancePath) && e.keyword === "additionalProperties");
+    };
+    // The 2019 schema refuses the option by name; with the load service left out, no option of FIRMA's is refused.
+    expect(optionErrors(files["functions.json"]).map((e) => e.params)).toEqual([{ additionalProperty: "linkedEntityLoadService" }]);
+    expect(optionErrors(off["functions.json"])).toEqual([]);
+  });
 });

@@ -394,6 +394,11 @@ export const en: Readonly<Record<MessageKey, string>> = {
   "card.activity": "Activity",
   "card.finances": "Financials",
   "card.year": "Financial year",
+  // linked companies (Excel's data type): the domain, the card's date and note
+  "linked.domain": "Company",
+  "linked.updated": "Updated",
+  "linked.note": "Note",
+  "linked.stale": "Values of {date}: they could not be refreshed now (the service is unavailable, or the credit guard or budget held them).",
   "cell.unreachableCrossOrigin":
     "The service could not be reached from the add-in: it is down, or it does not allow calls from the add-in's address (CORS). Check the address in the pane; if it is right, ask your administrator to serve FIRMA with firma serve.",
 };

@@ -405,6 +405,11 @@ export const ro = {
   "card.activity": "Activitate",
   "card.finances": "Date financiare",
   "card.year": "An financiar",
+  // linked companies (Excel's data type): the domain, the card's date and note
+  "linked.domain": "Firmă",
+  "linked.updated": "Actualizat",
+  "linked.note": "Notă",
+  "linked.stale": "Valori din {date}: nu s-au putut actualiza acum (serviciul indisponibil, sau oprite de pragul ori bugetul de credite).",
   "cell.unreachableCrossOrigin":
     "Serviciul nu a putut fi contactat din add-in: e oprit, sau nu permite apeluri din adresa add-in-ului (CORS). Verificați adresa din panou; dacă e corectă, cereți administratorului să servească FIRMA cu firma serve.",
 } as const;

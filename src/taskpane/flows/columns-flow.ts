@@ -344,6 +344,16 @@ export class ColumnsFlow {
     }
   }
 
+  /** The company card alone, as FIRMA.FISA formulas, added beside the selection (where linked companies are missing: linked-flow.ts). */
+  async cardOnly(): Promise<void> {
+    const d = this.ctx.doc;
+    byId(d, "columns-items")
+      .querySelectorAll<HTMLInputElement>("input")
+      .forEach((x) => (x.checked = x.value === "FISA"));
+    (byId(d, "columns-mode-formulas") as HTMLInputElement).checked = true;
+    await this.add();
+  }
+
   escape(): boolean {
     return this.confirm.escape();
   }

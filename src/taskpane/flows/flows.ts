@@ -1,5 +1,5 @@
 /**
- * The pane's flows — search, match a column of names, add columns — loaded when first opened (a
+ * The pane's flows — search, match a column of names, add columns (and make linked companies) — loaded when first opened (a
  * webpack chunk of their own: the pane's startup scripts stay within the bench's budget). `startFlows`
  * wires them to the page's sections (taskpane.html) and fills their texts (texts.ts).
  */
@@ -7,6 +7,7 @@ import type { Lang } from "../i18n";
 import type { PaneContext } from "../pane/context";
 import { ColumnsFlow } from "./columns-flow";
 import type { FlowDeps, FlowSheet } from "./flow-sheet";
+import { LinkedFlow } from "./linked-flow";
 import { MatchFlow } from "./match-flow";
 import { SearchFlow } from "./search-flow";
 import { applyFlowTexts } from "./texts";
@@ -15,6 +16,7 @@ export class Flows {
   readonly search: SearchFlow;
   readonly match: MatchFlow;
   readonly columns: ColumnsFlow;
+  readonly linked: LinkedFlow;
 
   constructor(
     private readonly ctx: PaneContext,
@@ -35,6 +37,7 @@ export class Flows {
     this.search = new SearchFlow(ctx, deps);
     this.match = new MatchFlow(ctx, deps);
     this.columns = new ColumnsFlow(ctx, deps);
+    this.linked = new LinkedFlow(ctx, deps, this.columns);
   }
 
   applyLanguage(lang: Lang): void {
@@ -46,7 +49,7 @@ export class Flows {
 
   /** Escape: an open confirmation of a flow closes with its safe answer. */
   escape(): boolean {
-    return this.search.escape() || this.match.escape() || this.columns.escape();
+    return this.search.escape() || this.match.escape() || this.columns.escape() || this.linked.escape();
   }
 }
 

@@ -49,6 +49,16 @@ export const flowEn: Readonly<Record<FlowKey, string>> = {
   "columns.doneFormulas": "Formula columns added: {columns} × {rows} rows. Cost: {credits}.",
   "columns.doneValues": "Fixed-value columns added: {columns} × {rows} rows. Cost: {credits}.",
   "columns.errors": "{cells} show an error (a wrong CUI or a company not found): point at the cell for its message.",
+  "linked.heading": "Linked companies (the Company data type)",
+  "linked.intro":
+    "Turns the CUIs, FISA cards or matched CUIs of the selection into linked companies: Excel shows the card, =A2.Name reads a field, Data → Refresh All refreshes them, and the values stay in the workbook even without FIRMA.",
+  "linked.convert": "Make linked companies",
+  "linked.yes": "Convert",
+  "linked.fisa": "Use FIRMA.FISA formulas",
+  "linked.confirm": "{cells} become linked companies (the CUI is replaced by the company). Cost: at most {credits}, what the same FISA cells would cost.",
+  "linked.done": "{cells} turned into linked companies. Cost: {credits}.",
+  "linked.unsupported":
+    "This Excel has no linked data types for add-ins (they need Excel desktop with ExcelApi 1.19; Excel on the web has none). Use FIRMA.FISA formulas instead.",
   "columns.noHeader": "The selection starts on the first row: there was no room for a header.",
 
   // match a column of names

@@ -53,6 +53,16 @@ export const flowRo = {
   "columns.doneFormulas": "Coloane de formule adăugate: {columns} × {rows} rânduri. Cost: {credits}.",
   "columns.doneValues": "Coloane de valori fixe adăugate: {columns} × {rows} rânduri. Cost: {credits}.",
   "columns.errors": "{cells} arată o eroare (un CUI greșit sau o firmă negăsită): indicați celula pentru mesaj.",
+  "linked.heading": "Firme legate (tipul de date Firmă)",
+  "linked.intro":
+    "Transformă CUI-urile, fișele FISA sau CUI-urile potrivite din selecție în firme legate: Excel arată fișa, =A2.Denumire citește un câmp, Date → Reîmprospătare totală le actualizează, iar valorile rămân în registru și fără FIRMA.",
+  "linked.convert": "Transformă în firme legate",
+  "linked.yes": "Transformă",
+  "linked.fisa": "Folosește formule FIRMA.FISA",
+  "linked.confirm": "{cells} devin firme legate (CUI-ul e înlocuit de firmă). Cost: cel mult {credits}, cât ar costa aceleași celule FISA.",
+  "linked.done": "{cells} transformate în firme legate. Cost: {credits}.",
+  "linked.unsupported":
+    "Acest Excel nu are tipuri de date legate pentru add-in-uri (cer Excel desktop cu ExcelApi 1.19; Excel pe web nu le are). Folosiți în schimb formule FIRMA.FISA.",
   "columns.noHeader": "Selecția începe pe primul rând: nu a rămas loc pentru antet.",
 
   // match a column of names

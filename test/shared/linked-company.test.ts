@@ -6,6 +6,7 @@
  */
 import { EngineOptions, FirmaEngine } from "../../src/engine/engine";
 import { MemoryStore } from "../../src/engine/cache/store";
+import { TieredAnswerStore } from "../../src/office/tiered-answers";
 import { evaluate } from "../../src/shared/evaluate";
 import { COMPANY_DOMAIN_ID, cultureLang, LOAD_FUNCTION_ID, linkedStub, loadCompanies } from "../../src/shared/linked-company";
 import { headers } from "../../src/shared/headers";
@@ -144,16 +145,22 @@ describe("bad input", () => {
     expect(String(wb.field("A1", "Notă"))).toMatch(/Valori din \d{4}-\d\d-\d\d/);
   });
 
-  test("a workbook of 50,000 linked companies reopened: 0 credits while the answers are fresh", async () => {
+  test("a workbook of 50,000 linked companies reopened: 0 credits while the answers are fresh (the add-in's store of a browser page)", async () => {
     const cuis = data.sampleCuis(50_000, 100000);
-    const store = new MemoryStore();
+    // The add-in's store where the runtime is a browser page: OfficeRuntime.storage's 8 MB of shards and the
+    // IndexedDB tier (src/office/tiered-answers.ts; docs/cache.md: 8 MB keep ~19,000 companies, the tier all).
+    const kv = new MemoryStore();
+    const idb = new MemoryStore();
+    const pageStore = () =>
+      Object.assign(kv, { answers: new TieredAnswerStore(kv, { open: async () => idb, estimate: async () => ({ quota: 2e9, usage: 0 }), idbEveryMs: 0 }) });
+    const store = pageStore();
     const first = setup({ store });
     const wb = await workbook(first.engine);
     await wb.insert(cells(cuis));
     await first.engine.persist();
     const paid = first.charged();
     expect(paid).toBe(500 + 1000);
-    const reopened = new FirmaEngine({ baseUrl: sb.url, apiKey: () => first.key, store, windowMs: 5, retryDelayMs: 5 });
+    const reopened = new FirmaEngine({ baseUrl: sb.url, apiKey: () => first.key, store: pageStore(), windowMs: 5, retryDelayMs: 5 });
     const again = await workbook(reopened, {}, wb.save());
     await again.refresh();
     expect(first.charged()).toBe(paid);

@@ -10,7 +10,7 @@ describe("the settings form", () => {
   test("empty or default fields save the defaults: the default address, window and Office's language", () => {
     expect(parseSettingsForm(form({ batchWindow: "" }))).toEqual({
       ok: true,
-      settings: { baseUrl: null, batchWindowMs: null, language: null, guardThreshold: 100 },
+      settings: { baseUrl: null, batchWindowMs: null, language: null, guardThreshold: 100, linkedRefresh: "manual" },
     });
   });
 
@@ -18,7 +18,7 @@ describe("the settings form", () => {
     const r = parseSettingsForm({ baseUrl: "  https://api.example.ro ", batchWindow: " 250 ", language: "en", guardThreshold: " 7 " });
     expect(r).toEqual({
       ok: true,
-      settings: { baseUrl: "https://api.example.ro", batchWindowMs: 250, language: "en", guardThreshold: 7 },
+      settings: { baseUrl: "https://api.example.ro", batchWindowMs: 250, language: "en", guardThreshold: 7, linkedRefresh: "manual" },
     });
   });
 
@@ -66,4 +66,16 @@ describe("the settings form", () => {
     const later = parseSettingsForm({ baseUrl: "", batchWindow: "x", language: "ro", guardThreshold: "-1" });
     expect(later).toMatchObject({ ok: false, first: "batchWindow" });
   });
+});
+
+test("linked companies refresh: manual unless \"onLoad\" is chosen (anything else is manual: no periodic mode)", () => {
+  for (const [chosen, saved] of [
+    ["onLoad", "onLoad"],
+    ["manual", "manual"],
+    ["periodic", "manual"],
+    [undefined, "manual"],
+  ] as const) {
+    const r = parseSettingsForm({ baseUrl: "", batchWindow: "", language: "auto", guardThreshold: "100", linkedRefresh: chosen });
+    expect(r.ok && r.settings.linkedRefresh).toBe(saved);
+  }
 });

@@ -293,6 +293,11 @@ export const en: Readonly<Record<MessageKey, string>> = {
   "settings.windowHint":
     "How long FIRMA waits for other cells to ask for them together: 0–5000, default 40. Applies from the next calculation.",
   "settings.guard": "Credit limit for one calculation",
+  "settings.linkedRefresh": "Linked companies: refresh",
+  "settings.linkedManual": "Manual (Data → Refresh All)",
+  "settings.linkedOnLoad": "When FIRMA loads",
+  "settings.linkedHint":
+    "\"When FIRMA loads\" means when FIRMA starts (the pane or a FIRMA function), not when the workbook opens; answers still fresh cost nothing.",
   "settings.guardHint":
     "When Excel recalculates cells (a paste, a fill-down, opening the workbook) that would cost more than this many credits, FIRMA holds them and asks you here. A whole number ≥ 0; default 100; empty = no limit.",
   "settings.advanced": "Advanced",

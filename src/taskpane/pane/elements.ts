@@ -80,6 +80,7 @@ const IDS = [
   "language-auto",
   "batch-window",
   "guard-threshold",
+  "linked-refresh",
   "settings-status",
   "help-list",
 ] as const;

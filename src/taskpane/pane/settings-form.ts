@@ -4,7 +4,7 @@
  */
 import { getValidBaseUrl } from "../../api/options";
 import type { Lang } from "../../shared/messages";
-import { BATCH_WINDOW, isBatchWindow, isGuardThreshold } from "../../shared/settings";
+import { BATCH_WINDOW, isBatchWindow, isGuardThreshold, type LinkedRefresh } from "../../shared/settings";
 import type { TextKey } from "../i18n";
 
 /** The form's fields as typed (or chosen). */
@@ -17,6 +17,8 @@ export interface SettingsFormFields {
   language: string;
   /** The credit guard's threshold in credits; empty: the guard is off. */
   guardThreshold: string;
+  /** When Excel refreshes linked companies: "onLoad", or anything else for manual. */
+  linkedRefresh?: string;
 }
 
 /** The fields that can be wrong, in the form's order (the first wrong one is the one the pane names). */
@@ -29,6 +31,7 @@ export interface FormSettings {
   batchWindowMs: number | null;
   language: Lang | null;
   guardThreshold: number | null;
+  linkedRefresh: LinkedRefresh;
 }
 
 export type SettingsFormResult =
@@ -62,6 +65,7 @@ export function parseSettingsForm(fields: SettingsFormFields): SettingsFormResul
       batchWindowMs: w === BATCH_WINDOW.default ? null : w,
       language: lang === "ro" || lang === "en" ? lang : null,
       guardThreshold: guard,
+      linkedRefresh: fields.linkedRefresh === "onLoad" ? "onLoad" : "manual",
     },
   };
 }

@@ -4,6 +4,7 @@
  */
 import type { FirmaEngine } from "../../engine/engine";
 import { DEFAULT_BASE_URL, getSettings, languageFor, saveBaseUrl, saveGuardThreshold, saveSetting } from "../../shared/settings";
+import { registerCompanyDomain } from "../../office/linked-domain";
 import { t, type Lang } from "../i18n";
 import type { PaneContext } from "./context";
 import type { Id } from "./elements";
@@ -40,6 +41,7 @@ export class SettingsSection {
     (el.language as HTMLSelectElement).value = s.languageChoice ?? "auto";
     (el["batch-window"] as HTMLInputElement).value = String(s.batchWindowMs);
     (el["guard-threshold"] as HTMLInputElement).value = s.guardThreshold === null ? "" : String(s.guardThreshold);
+    (el["linked-refresh"] as HTMLSelectElement).value = s.linkedRefresh;
   }
 
   /** The saved settings the engine holds (the address and the language are read at each call). */
@@ -56,6 +58,7 @@ export class SettingsSection {
       batchWindow: (el["batch-window"] as HTMLInputElement).value,
       language: (el.language as HTMLSelectElement).value,
       guardThreshold: (el["guard-threshold"] as HTMLInputElement).value,
+      linkedRefresh: (el["linked-refresh"] as HTMLSelectElement).value,
     });
     // The first wrong field is named, marked and focused; the fields before it are marked right.
     for (const field of CHECKED_FIELDS) {
@@ -78,6 +81,10 @@ export class SettingsSection {
       await saveSetting("batchWindowMs", s.batchWindowMs);
       await saveSetting("language", s.language);
       await saveGuardThreshold(s.guardThreshold);
+      const linkedChanged = s.linkedRefresh !== getSettings().linkedRefresh;
+      await saveSetting("linkedRefresh", s.linkedRefresh);
+      // The Company domain follows the choice where this Excel has it (its supported modes are fixed when added).
+      if (linkedChanged) void registerCompanyDomain();
     } catch {
       ctx.say(status, (l) => t(l, "settings.failed"), "error");
       return;

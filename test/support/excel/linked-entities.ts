@@ -132,7 +132,9 @@ export class LinkedEntityWorkbook {
     const byDomain = new Map<string, string[]>();
     for (const a of addresses) {
       const d = String(this.cells.get(a)!.id.domainId);
-      byDomain.set(d, [...(byDomain.get(d) ?? []), a]);
+      const list = byDomain.get(d);
+      if (list) list.push(a);
+      else byDomain.set(d, [a]);
     }
     for (const [domainId, cells] of byDomain) {
       const keyOf = (v: Json) => `${v.id.entityId}\u0000${v.id.culture}`;
@@ -142,9 +144,9 @@ export class LinkedEntityWorkbook {
         if (!order.has(keyOf(v))) order.set(keyOf(v), { entityId: String(v.id.entityId), culture: v.id.culture });
       }
       const answered = await this.ask(domainId, [...order.values()]);
-      const keys = [...order.keys()];
+      const index = new Map([...order.keys()].map((k, i) => [k, i]));
       for (const a of cells) {
-        const i = keys.indexOf(keyOf(this.cells.get(a)!));
+        const i = index.get(keyOf(this.cells.get(a)!))!;
         this.cells.set(a, answered ? answered[i] : connectError());
       }
     }

@@ -12,7 +12,7 @@
  * and functions-en.json (English; docs/excel.md), and fails when a JSDoc block here carries a
  * description, so that no second text can drift from them. A new function here needs its row there.
  */
-import { registerCompanyDomain } from "../office/linked-domain";
+import { registerWhereSupported } from "../office/linked-support";
 import { useOfficeStorage } from "../office/storage";
 import { run } from "./invocation";
 import { loadService } from "./linked-service";
@@ -23,8 +23,9 @@ export { entityValue } from "./excel-results";
 useOfficeStorage();
 
 // The linked data domain "Firmă" / "Company", where ExcelApi 1.19 is supported (asked at run time:
-// an older Excel registers nothing and loads every function). Office.onReady first: Excel.run needs it.
-if (typeof Office !== "undefined" && typeof Office.onReady === "function") void Office.onReady(() => registerCompanyDomain());
+// an older Excel registers nothing, loads no more code, and loads every function). Office.onReady first:
+// Excel.run needs it.
+if (typeof Office !== "undefined" && typeof Office.onReady === "function") void Office.onReady(() => registerWhereSupported());
 
 /**
  * @customfunction ACTUALIZAT
@@ -295,12 +296,13 @@ export function judete(invocation: CustomFunctions.Invocation) {
   return run("JUDETE", [], invocation);
 }
 
+// Excel's load service for linked companies (the "Firmă" / "Company" data type): Excel calls it with a
+// request naming many companies and their cultures, and takes them back in the request's order
+// (src/shared/linked-company.ts, through the one engine). Not a formula function ("They don't appear to
+// end users for usage in formulas"); neither volatile nor streaming, which load services do not support
+// (https://learn.microsoft.com/office/dev/add-ins/excel/excel-data-types-linked-entity-cell-values).
+// Its texts are in src/shared/function-names.ts, as every function's.
 /**
- * Excel's load service for linked companies (the "Firmă" / "Company" data type): Excel calls it with a
- * request naming many companies and their cultures, and takes them back in the request's order
- * (src/shared/linked-company.ts, through the one engine). Not a formula function ("They don't appear to
- * end users for usage in formulas"); neither volatile nor streaming, which load services do not support
- * (https://learn.microsoft.com/office/dev/add-ins/excel/excel-data-types-linked-entity-cell-values).
  * @customfunction INCARCA_FIRME
  * @linkedEntityLoadService
  * @param request

@@ -7,10 +7,11 @@
  * A company that cannot be loaded answers its own entity there, so one bad id never fails the rest.
  */
 import { getEngine } from "../shared/engine-instance";
-import { loadCompanies } from "../shared/linked-company";
 
+/** The load service; its work (linked-company.ts) is a chunk of its own, loaded when Excel first calls it. */
 export async function loadService(request: unknown): Promise<unknown> {
   try {
+    const { loadCompanies } = await import(/* webpackChunkName: "linked" */ "../shared/linked-company");
     return await loadCompanies(request, await getEngine());
   } catch {
     throw new CustomFunctions.Error(CustomFunctions.ErrorCode.notAvailable);

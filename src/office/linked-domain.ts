@@ -15,21 +15,9 @@
 import { ADDIN_SERVICE_ID, COMPANY_DOMAIN_ID, DATA_PROVIDER, domainName, LOAD_FUNCTION_ID } from "../shared/linked-company";
 import type { Lang } from "../shared/cells";
 import { getSettings, loadSettings, type LinkedRefresh } from "../shared/settings";
+import { linkedEntitiesSupported } from "./linked-support";
 
-export { ADDIN_SERVICE_ID };
-
-/**
- * Whether this Excel has linked data domains for add-ins (ExcelApi 1.19), and this build the load
- * service (FIRMA_LINKED_ENTITIES): asked each time, never remembered.
- */
-export function linkedEntitiesSupported(): boolean {
-  if (typeof FIRMA_LINKED_ENTITIES === "boolean" && !FIRMA_LINKED_ENTITIES) return false; // built without the load service
-  try {
-    return typeof Office !== "undefined" && !!Office.context?.requirements?.isSetSupported("ExcelApi", "1.19");
-  } catch {
-    return false;
-  }
-}
+export { ADDIN_SERVICE_ID, linkedEntitiesSupported };
 
 /** Excel.LinkedEntityDataDomainRefreshMode's values, as strings (the enum object may be absent from an older office.js). */
 const MANUAL = "Manual";

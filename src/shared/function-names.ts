@@ -259,14 +259,14 @@ export const FUNCTION_TEXTS: Readonly<Record<string, FunctionTexts>> = {
   INCARCA_FIRME: {
     name: { ro: "INCARCA_FIRME", en: "LOAD_COMPANIES" },
     description: {
-      ro: "Serviciul prin care Excel încarcă firmele legate (tipul de date Firmă); nu se scrie în formule.",
-      en: "The service through which Excel loads linked companies (the Company data type); not for formulas.",
+      ro: "Excel încarcă prin el firmele legate; nu pentru formule.",
+      en: "Excel loads linked companies through it; not for formulas.",
     },
     parameters: [
       {
         id: "request",
         name: { ro: "cerere", en: "request" },
-        description: { ro: "Cererea lui Excel: firmele de încărcat.", en: "Excel's request: the companies to load." },
+        description: { ro: "Cererea lui Excel.", en: "Excel's request." },
       },
     ],
     help: "firme-legate",

@@ -22,7 +22,14 @@ import { isCard, toCellError, type CardCell, type Lang, type Scalar } from "./ce
 import { companyCard } from "./company-card";
 import type { EvalContext } from "./eval-context";
 import { headers } from "./headers";
-import { t } from "./messages";
+import { fill, t } from "./messages";
+import { linkedEn } from "./messages/linked-en";
+import { linkedRo, type LinkedMessageKey } from "./messages/linked-ro";
+
+/** A linked company's own words (messages/linked-ro.ts, linked-en.ts: in this chunk, not in the startup scripts). */
+function lt(lang: Lang, key: LinkedMessageKey, params: Record<string, string> = {}): string {
+  return fill((lang === "en" ? linkedEn : linkedRo)[key], key, lang, params);
+}
 
 /** "You must specify a serviceId of 268436224 for any linked entity cell values you return" (the page). */
 export const ADDIN_SERVICE_ID = 268436224;
@@ -76,7 +83,7 @@ export function cultureOf(lang: Lang): string {
 
 /** The domain's name in the user's language: "Firmă" / "Company". */
 export function domainName(lang: Lang): string {
-  return t(lang, "linked.domain");
+  return lt(lang, "linked.domain");
 }
 
 /** A new linked company as the pane writes it: its id, culture and the text shown until Excel has loaded it. */
@@ -140,7 +147,11 @@ function isoMinute(ms: number): string {
  * together (the engine batches them as it batches cells); a held, failed or unknown company answers
  * its own entity. `now` is the clock the stale check reads.
  */
-export async function loadCompanies(request: unknown, engine: FirmaEngine, now: () => number = Date.now): Promise<{ entities: LinkedCompany[] }> {
+export async function loadCompanies(
+  request: unknown,
+  engine: FirmaEngine,
+  now: () => number = Date.now,
+): Promise<{ entities: LinkedCompany[] }> {
   const { entities } = parseLoadRequest(request);
   await engine.ready();
   const started = now();
@@ -180,11 +191,10 @@ function linkedCompany(id: LinkedId, card: CardCell, lang: Lang, fetched: number
   const yearKey = t(lang, "card.year");
   const properties: Record<string, PropertyValue> = {};
   for (const [key, v] of Object.entries(card.properties)) properties[key] = typed(key, v, textual, yearKey);
-  const updated = t(lang, "linked.updated");
-  const note = t(lang, "linked.note");
+  const updated = lt(lang, "linked.updated");
+  const note = lt(lang, "linked.note");
   if (fetched !== null) properties[updated] = { type: "FormattedNumber", basicValue: excelDate(fetched), numberFormat: DATE };
-  if (stale && fetched !== null)
-    properties[note] = { type: "String", basicValue: t(lang, "linked.stale", { date: isoMinute(fetched) }) };
+  if (stale && fetched !== null) properties[note] = { type: "String", basicValue: lt(lang, "linked.stale", { date: isoMinute(fetched) }) };
   const sections: CardSection[] = card.sections.map((s) => ({ layout: "List", title: s.title, properties: [...s.properties] }));
   const tail = [updated, note].filter((k) => k in properties);
   if (tail.length > 0) sections[0]?.properties.push(...tail);
@@ -202,13 +212,14 @@ function linkedCompany(id: LinkedId, card: CardCell, lang: Lang, fetched: number
 
 function typed(key: string, v: Scalar, textual: Set<string>, yearKey: string): PropertyValue {
   if (typeof v === "boolean") return { type: "Boolean", basicValue: v };
-  if (typeof v === "number" && !textual.has(key)) return { type: "FormattedNumber", basicValue: v, numberFormat: key === yearKey ? YEAR : WHOLE };
+  if (typeof v === "number" && !textual.has(key))
+    return { type: "FormattedNumber", basicValue: v, numberFormat: key === yearKey ? YEAR : WHOLE };
   return { type: "String", basicValue: String(v) };
 }
 
 /** A company that could not be loaded: its id kept, the text and the note saying why (the others load). */
 function errorEntity(id: LinkedId, entityId: string, message: string, lang: Lang): LinkedCompany {
-  const note = t(lang, "linked.note");
+  const note = lt(lang, "linked.note");
   return {
     type: "LinkedEntity",
     id,

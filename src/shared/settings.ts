@@ -231,7 +231,10 @@ export async function saveBaseUrl(url: string | null): Promise<void> {
 }
 
 /** Saves the plan, language, batch window or linked refresh (null: back to the default; for the language, Office's). */
-export async function saveSetting<K extends "plan" | "language" | "batchWindowMs" | "linkedRefresh">(name: K, value: Settings[K] | null): Promise<void> {
+export async function saveSetting<K extends "plan" | "language" | "batchWindowMs" | "linkedRefresh">(
+  name: K,
+  value: Settings[K] | null,
+): Promise<void> {
   await loadSettings();
   const store = settingsStore();
   if (value === null) await store.removeItem(STORAGE_KEYS[name]);

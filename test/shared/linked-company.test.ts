@@ -24,7 +24,11 @@ function setup(over: Partial<EngineOptions> = {}) {
 }
 
 /** Excel's workbook with FIRMA's domain registered and its load service answering through `engine`. */
-async function workbook(engine: FirmaEngine, options: { supportedRefreshModes?: string[] } = {}, saved?: ReturnType<LinkedEntityWorkbook["save"]>) {
+async function workbook(
+  engine: FirmaEngine,
+  options: { supportedRefreshModes?: string[] } = {},
+  saved?: ReturnType<LinkedEntityWorkbook["save"]>,
+) {
   const wb = new LinkedEntityWorkbook({ load: (request) => loadCompanies(request, engine) }, saved);
   await wb.add({ dataProvider: "FIRMA", id: COMPANY_DOMAIN_ID, name: "Firmă", loadFunctionId: LOAD_FUNCTION_ID, ...options });
   return wb;
@@ -77,7 +81,11 @@ describe("the load service through the one engine", () => {
     const [c] = data.sampleCuis(1, 33000);
     const { engine } = setup();
     const wb = await workbook(engine);
-    await wb.insert([["A1", linkedStub(c, "x", "ro")], ["A2", linkedStub(c, "x", "en")], ["A3", { ...linkedStub(c, "x", "en"), id: { ...linkedStub(c, "x", "en").id, culture: "de-DE" } }]]);
+    await wb.insert([
+      ["A1", linkedStub(c, "x", "ro")],
+      ["A2", linkedStub(c, "x", "en")],
+      ["A3", { ...linkedStub(c, "x", "en"), id: { ...linkedStub(c, "x", "en").id, culture: "de-DE" } }],
+    ]);
     expect(wb.field("A1", "Denumire")).toBe(data.company(c)!.denumire);
     expect(wb.field("A2", "Name")).toBe(data.company(c)!.denumire);
     expect(wb.field("A3", "Name")).toBe(data.company(c)!.denumire); // a culture FIRMA does not speak: English
@@ -152,7 +160,9 @@ describe("bad input", () => {
     const kv = new MemoryStore();
     const idb = new MemoryStore();
     const pageStore = () =>
-      Object.assign(kv, { answers: new TieredAnswerStore(kv, { open: async () => idb, estimate: async () => ({ quota: 2e9, usage: 0 }), idbEveryMs: 0 }) });
+      Object.assign(kv, {
+        answers: new TieredAnswerStore(kv, { open: async () => idb, estimate: async () => ({ quota: 2e9, usage: 0 }), idbEveryMs: 0 }),
+      });
     const store = pageStore();
     const first = setup({ store });
     const wb = await workbook(first.engine);

@@ -68,7 +68,7 @@ describe("the settings form", () => {
   });
 });
 
-test("linked companies refresh: manual unless \"onLoad\" is chosen (anything else is manual: no periodic mode)", () => {
+test('linked companies refresh: manual unless "onLoad" is chosen (anything else is manual: no periodic mode)', () => {
   for (const [chosen, saved] of [
     ["onLoad", "onLoad"],
     ["manual", "manual"],

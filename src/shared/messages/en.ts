@@ -296,8 +296,7 @@ export const en: Readonly<Record<MessageKey, string>> = {
   "settings.linkedRefresh": "Linked companies: refresh",
   "settings.linkedManual": "Manual (Data → Refresh All)",
   "settings.linkedOnLoad": "When FIRMA loads",
-  "settings.linkedHint":
-    "\"When FIRMA loads\" means when FIRMA starts (the pane or a FIRMA function), not when the workbook opens; answers still fresh cost nothing.",
+  "settings.linkedHint": "When FIRMA starts, not when the workbook opens; fresh answers cost nothing.",
   "settings.guardHint":
     "When Excel recalculates cells (a paste, a fill-down, opening the workbook) that would cost more than this many credits, FIRMA holds them and asks you here. A whole number ≥ 0; default 100; empty = no limit.",
   "settings.advanced": "Advanced",
@@ -399,11 +398,6 @@ export const en: Readonly<Record<MessageKey, string>> = {
   "card.activity": "Activity",
   "card.finances": "Financials",
   "card.year": "Financial year",
-  // linked companies (Excel's data type): the domain, the card's date and note
-  "linked.domain": "Company",
-  "linked.updated": "Updated",
-  "linked.note": "Note",
-  "linked.stale": "Values of {date}: they could not be refreshed now (the service is unavailable, or the credit guard or budget held them).",
   "cell.unreachableCrossOrigin":
     "The service could not be reached from the add-in: it is down, or it does not allow calls from the add-in's address (CORS). Check the address in the pane; if it is right, ask your administrator to serve FIRMA with firma serve.",
 };

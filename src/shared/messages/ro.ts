@@ -306,8 +306,7 @@ export const ro = {
   "settings.linkedRefresh": "Firme legate: actualizare",
   "settings.linkedManual": "Manuală (Date → Reîmprospătare totală)",
   "settings.linkedOnLoad": "La încărcarea FIRMA",
-  "settings.linkedHint":
-    "„La încărcare” înseamnă când pornește FIRMA (panoul sau o funcție FIRMA), nu la deschiderea registrului; datele încă proaspete nu costă nimic.",
+  "settings.linkedHint": "Când pornește FIRMA, nu la deschiderea registrului; datele proaspete nu costă.",
   "settings.guardHint":
     "Când Excel recalculează celule (lipire, copiere în jos, deschiderea registrului) care ar costa mai mult de atâtea credite, FIRMA le oprește și vă întreabă aici. Număr întreg ≥ 0; implicit 100; gol = fără limită.",
   "settings.advanced": "Avansat",
@@ -410,11 +409,6 @@ export const ro = {
   "card.activity": "Activitate",
   "card.finances": "Date financiare",
   "card.year": "An financiar",
-  // linked companies (Excel's data type): the domain, the card's date and note
-  "linked.domain": "Firmă",
-  "linked.updated": "Actualizat",
-  "linked.note": "Notă",
-  "linked.stale": "Valori din {date}: nu s-au putut actualiza acum (serviciul indisponibil, sau oprite de pragul ori bugetul de credite).",
   "cell.unreachableCrossOrigin":
     "Serviciul nu a putut fi contactat din add-in: e oprit, sau nu permite apeluri din adresa add-in-ului (CORS). Verificați adresa din panou; dacă e corectă, cereți administratorului să servească FIRMA cu firma serve.",
 } as const;

@@ -9,8 +9,7 @@
  * https://learn.microsoft.com/office/dev/add-ins/excel/excel-data-types-linked-entity-cell-values
  */
 import { parseCui } from "../../api/cui";
-import { linkedStub } from "../../shared/linked-company";
-import { linkedEntitiesSupported, registerCompanyDomain } from "../../office/linked-domain";
+import { linkedEntitiesSupported } from "../../office/linked-support";
 import type { Area } from "../blocks";
 import { count, formatNumber } from "../i18n";
 import type { PaneContext } from "../pane/context";
@@ -60,11 +59,21 @@ export class LinkedFlow {
     if (cuis.length === 0) return void ctx.say(this.status, (l) => ft(l, "columns.noCuis"), "error");
     const engine = await ctx.engine();
     // What the same cells cost as FIRMA.FISA formulas: the profile and the latest year.
-    const requests = requestsOf(columnsOf(COLUMN_ITEMS.filter((i) => i.id === "FISA"), [null]), cuis);
+    const requests = requestsOf(
+      columnsOf(
+        COLUMN_ITEMS.filter((i) => i.id === "FISA"),
+        [null],
+      ),
+      cuis,
+    );
     const est = engine.estimate(requests);
     const left = ctx.view(engine).left;
     if (left !== null && est.credits > left)
-      return void ctx.say(this.status, (l) => ft(l, "flow.tooDear", { credits: count(est.credits, "credit", l), left: formatNumber(left, l) }), "error");
+      return void ctx.say(
+        this.status,
+        (l) => ft(l, "flow.tooDear", { credits: count(est.credits, "credit", l), left: formatNumber(left, l) }),
+        "error",
+      );
     const yes = await this.confirm.ask((l) =>
       ft(l, "linked.confirm", { cells: count(cuis.length, "cell", l), credits: count(est.credits, "credit", l) }),
     );
@@ -74,6 +83,11 @@ export class LinkedFlow {
     const budget = engine.credits().openBudget(est.credits);
     try {
       if (est.credits > 0) await engine.prefetch(requests);
+      // The domain's code and the entity's shape: the chunk the load service uses too (not in the startup scripts).
+      const [{ registerCompanyDomain }, { linkedStub }] = await Promise.all([
+        import(/* webpackChunkName: "linked" */ "../../office/linked-domain"),
+        import(/* webpackChunkName: "linked" */ "../../shared/linked-company"),
+      ]);
       await registerCompanyDomain();
       const lang = ctx.lang;
       // Each run of rows with a valid CUI is one write; the other rows are left as they are.
@@ -89,7 +103,14 @@ export class LinkedFlow {
           (x) => String(x.denumire ?? p.cui),
           () => String(p.cui),
         );
-        if (!run) writes.push((run = { area: { sheet: src.sheet, top: src.top + i, left: src.cuiCol, rows: 0, cols: 1 }, property: "valuesAsJson", data: [] }));
+        if (!run)
+          writes.push(
+            (run = {
+              area: { sheet: src.sheet, top: src.top + i, left: src.cuiCol, rows: 0, cols: 1 },
+              property: "valuesAsJson",
+              data: [],
+            }),
+          );
         run.area.rows++;
         run.data.push([linkedStub(p.cui, name, lang)]);
       }

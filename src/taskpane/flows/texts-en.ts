@@ -55,7 +55,8 @@ export const flowEn: Readonly<Record<FlowKey, string>> = {
   "linked.convert": "Make linked companies",
   "linked.yes": "Convert",
   "linked.fisa": "Use FIRMA.FISA formulas",
-  "linked.confirm": "{cells} become linked companies (the CUI is replaced by the company). Cost: at most {credits}, what the same FISA cells would cost.",
+  "linked.confirm":
+    "{cells} become linked companies (the CUI is replaced by the company). Cost: at most {credits}, what the same FISA cells would cost.",
   "linked.done": "{cells} turned into linked companies. Cost: {credits}.",
   "linked.unsupported":
     "This Excel has no linked data types for add-ins (they need Excel desktop with ExcelApi 1.19; Excel on the web has none). Use FIRMA.FISA formulas instead.",

@@ -4,7 +4,7 @@
  */
 import type { FirmaEngine } from "../../engine/engine";
 import { DEFAULT_BASE_URL, getSettings, languageFor, saveBaseUrl, saveGuardThreshold, saveSetting } from "../../shared/settings";
-import { registerCompanyDomain } from "../../office/linked-domain";
+import { registerWhereSupported } from "../../office/linked-support";
 import { t, type Lang } from "../i18n";
 import type { PaneContext } from "./context";
 import type { Id } from "./elements";
@@ -84,7 +84,7 @@ export class SettingsSection {
       const linkedChanged = s.linkedRefresh !== getSettings().linkedRefresh;
       await saveSetting("linkedRefresh", s.linkedRefresh);
       // The Company domain follows the choice where this Excel has it (its supported modes are fixed when added).
-      if (linkedChanged) void registerCompanyDomain();
+      if (linkedChanged) void registerWhereSupported();
     } catch {
       ctx.say(status, (l) => t(l, "settings.failed"), "error");
       return;

@@ -116,7 +116,9 @@ export class LinkedEntityWorkbook {
 
   /** Data → Refresh All (LinkedEntityDataDomainCollection.refreshAll), or one domain's refresh(). */
   async refresh(domainId?: string): Promise<void> {
-    const addresses = [...this.cells].filter(([, v]) => v.type === "LinkedEntity" && (!domainId || v.id.domainId === domainId)).map(([a]) => a);
+    const addresses = [...this.cells]
+      .filter(([, v]) => v.type === "LinkedEntity" && (!domainId || v.id.domainId === domainId))
+      .map(([a]) => a);
     await this.loadCells(addresses);
   }
 
@@ -172,7 +174,8 @@ export class LinkedEntityWorkbook {
     for (let i = 0; i < got.length; i++) {
       const e = got[i] as Json;
       const problems = e?.type !== "LinkedEntity" ? ["not a LinkedEntity"] : entityProblems(e, `entity ${i}`);
-      if (e?.id?.entityId !== entities[i].entityId) problems.push(`entity ${i} is ${e?.id?.entityId}, asked ${entities[i].entityId} (order)`);
+      if (e?.id?.entityId !== entities[i].entityId)
+        problems.push(`entity ${i} is ${e?.id?.entityId}, asked ${entities[i].entityId} (order)`);
       if (e?.id?.serviceId !== ADDIN_SERVICE_ID) problems.push(`entity ${i}: serviceId`);
       if (problems.length > 0) {
         this.violations.push(...problems);

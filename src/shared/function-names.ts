@@ -40,8 +40,6 @@ export interface FunctionTexts {
   name: Texts;
   description: Texts;
   parameters: ParameterTexts[];
-  /** The help page's anchor, on the deployment's support address (the metadata's `helpUrl`; scripts/localize-functions.js). */
-  help?: string;
 }
 
 /** The metadata languages: Romanian is the default file (functions.json), English the override. */
@@ -269,7 +267,6 @@ export const FUNCTION_TEXTS: Readonly<Record<string, FunctionTexts>> = {
         description: { ro: "Cererea lui Excel.", en: "Excel's request." },
       },
     ],
-    help: "firme-legate",
   },
   JUDETE: {
     name: { ro: "JUDETE", en: "COUNTIES" },
@@ -281,12 +278,23 @@ export const FUNCTION_TEXTS: Readonly<Record<string, FunctionTexts>> = {
   },
 };
 
+/**
+ * The functions Excel calls itself, not formulas: the linked entity load service ("They don't appear to end
+ * users for usage in formulas": excel-data-types-linked-entity-cell-values). In the metadata and the help
+ * pages; not in the formula table (function-table.ts), the pane's Help or the formula names read here.
+ */
+export const LOAD_SERVICES: readonly string[] = ["INCARCA_FIRME"];
+
 const BY_NAME: ReadonlyMap<string, string> = new Map(
-  Object.entries(FUNCTION_TEXTS).flatMap(([id, f]) => [
-    [id, id],
-    [f.name.ro.toUpperCase(), id],
-    [f.name.en.toUpperCase(), id],
-  ]),
+  Object.entries(FUNCTION_TEXTS).flatMap(([id, f]): [string, string][] =>
+    LOAD_SERVICES.includes(id)
+      ? []
+      : [
+          [id, id],
+          [f.name.ro.toUpperCase(), id],
+          [f.name.en.toUpperCase(), id],
+        ],
+  ),
 );
 
 /**

@@ -20,7 +20,8 @@ const localizer = require("../../scripts/localize-functions.js") as {
   localizeAll(
     generated: Metadata,
     table?: typeof FUNCTION_TEXTS,
-    options?: { helpBase?: string; linkedEntities?: boolean },
+    addinUrl?: string,
+    options?: { linkedEntities?: boolean },
   ): Record<string, Metadata>;
   check(generated: Metadata, table: typeof FUNCTION_TEXTS): string[];
   loadTable(): typeof FUNCTION_TEXTS;
@@ -252,10 +253,10 @@ describe("the linked entity load service (INCARCA_FIRME)", () => {
   const UPSTREAM = FUNCTIONS_SCHEMA.replace(/custom-functions\.schema\.json$/, "upstream/custom-functions.schema.json");
 
   test("is in both files, flagged linkedEntityLoadService, named by the naming rules in both languages, with its helpUrl", () => {
-    const withHelp = localizer.localizeAll(generated, undefined, { helpBase: "https://firma.example/" });
-    for (const [file, name] of [
-      ["functions.json", "INCARCA_FIRME"],
-      ["functions-en.json", "LOAD_COMPANIES"],
+    const withHelp = localizer.localizeAll(generated, undefined, "https://firma.example/");
+    for (const [file, name, page] of [
+      ["functions.json", "INCARCA_FIRME", "ajutor.html"],
+      ["functions-en.json", "LOAD_COMPANIES", "help.html"],
     ]) {
       const f = withHelp[file].functions.find((x) => x.id === "INCARCA_FIRME")!;
       expect(f.name).toBe(name);
@@ -263,12 +264,12 @@ describe("the linked entity load service (INCARCA_FIRME)", () => {
       expect(f.options?.volatile ?? false).toBe(false);
       expect(f.options?.stream ?? false).toBe(false);
       expect(f.parameters.map((p) => p.type ?? "any")).toEqual(["any"]);
-      expect((f as Fn & { helpUrl?: string }).helpUrl).toBe("https://firma.example/#firme-legate");
+      expect((f as Fn & { helpUrl?: string }).helpUrl).toBe(`https://firma.example/${page}#INCARCA_FIRME`);
     }
   });
 
   test("FIRMA_LINKED_ENTITIES=off leaves it out of both files, and what is left fits the schema Microsoft published (which names no such option)", () => {
-    const off = localizer.localizeAll(generated, undefined, { linkedEntities: false });
+    const off = localizer.localizeAll(generated, undefined, undefined, { linkedEntities: false });
     for (const m of Object.values(off)) expect(m.functions.map((f) => f.id)).not.toContain("INCARCA_FIRME");
     if (!fs.existsSync(UPSTREAM)) return void console.log(`upstream schema check SKIPPED: ${UPSTREAM} not found.`);
     const upstream = JSON.parse(fs.readFileSync(UPSTREAM, "utf8"));

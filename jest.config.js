@@ -21,6 +21,7 @@ const SLOW = [
   "<rootDir>/test/cli/scale.test.ts",
   "<rootDir>/test/faults/cancellation.test.ts",
   "<rootDir>/test/functions/functions.test.ts",
+  "<rootDir>/test/functions/linked-service.test.ts",
   "<rootDir>/test/functions/pending-heap.test.ts",
   "<rootDir>/test/functions/preview-and-cards.test.ts",
   "<rootDir>/test/input/bad-input.test.ts",

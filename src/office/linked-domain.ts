@@ -47,7 +47,8 @@ export async function registerCompanyDomain(onError: (e: unknown) => void = () =
     await Excel.run(async (context) => {
       const domains = context.workbook.linkedEntityDataDomains;
       const existing = domains.getItemOrNullObject(COMPANY_DOMAIN_ID);
-      existing.load("isNullObject,supportedRefreshModes");
+      // eslint-disable-next-line office-addins/no-navigational-load -- an array of strings (ExcelApi 1.19), not a navigation property
+      existing.load("supportedRefreshModes");
       await context.sync();
       const hasOnLoad = !existing.isNullObject && existing.supportedRefreshModes.some((m) => String(m) === ON_LOAD);
       if (!existing.isNullObject && hasOnLoad === (want === "onLoad")) {

@@ -68,7 +68,11 @@ test("the checks catch what the page forbids (so that a pass means something)", 
 
 test("the table and the functions are the same set of ids (the load service aside: Excel calls it, not a formula)", () => {
   expect(LOAD_SERVICES).toEqual(["INCARCA_FIRME"]);
-  expect(Object.keys(FUNCTION_TEXTS).filter((id) => !LOAD_SERVICES.includes(id)).sort()).toEqual(Object.keys(FUNCTIONS).sort());
+  expect(
+    Object.keys(FUNCTION_TEXTS)
+      .filter((id) => !LOAD_SERVICES.includes(id))
+      .sort(),
+  ).toEqual(Object.keys(FUNCTIONS).sort());
   expect(Object.keys(FUNCTIONS)).not.toContain("INCARCA_FIRME");
 });
 

@@ -50,7 +50,7 @@ export interface FunctionMeta {
   description?: string;
   parameters: { name: string; type?: string; dimensionality?: string; optional?: boolean; description?: string }[];
   result: { type?: string; dimensionality?: string };
-  options?: { cancelable?: boolean; stream?: boolean };
+  options?: { cancelable?: boolean; stream?: boolean; linkedEntityLoadService?: boolean };
 }
 
 /** functions.json: the functions and the top-level flags that decide what Excel passes and accepts. */
@@ -350,6 +350,9 @@ export class FunctionsRuntime {
       }
       return MESSAGE_ERRORS.includes(v.code) ? v : new StandInError(v.code);
     }
+    // A linked entity load service's answer is no cell: Excel's linked entities take it (linked-entities.ts
+    // holds it to excel-data-types-linked-entity-cell-values and excel.linkedentityloadserviceresult).
+    if (this.metaById.get(id)?.options?.linkedEntityLoadService) return v;
     if (typeof v === "object" && v !== null) {
       const problems = this.dataTypes ? cellValueProblems(v) : ["data types are off"];
       if (problems.length > 0) {

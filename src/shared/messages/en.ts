@@ -293,10 +293,7 @@ export const en: Readonly<Record<MessageKey, string>> = {
   "settings.windowHint":
     "How long FIRMA waits for other cells to ask for them together: 0–5000, default 40. Applies from the next calculation.",
   "settings.guard": "Credit limit for one calculation",
-  "settings.linkedRefresh": "Linked companies: refresh",
-  "settings.linkedManual": "Manual (Data → Refresh All)",
-  "settings.linkedOnLoad": "When FIRMA loads",
-  "settings.linkedHint": "When FIRMA starts, not when the workbook opens; fresh answers cost nothing.",
+  "settings.linkedRefresh": "Refresh linked companies when FIRMA starts (not when the workbook opens)",
   "settings.guardHint":
     "When Excel recalculates cells (a paste, a fill-down, opening the workbook) that would cost more than this many credits, FIRMA holds them and asks you here. A whole number ≥ 0; default 100; empty = no limit.",
   "settings.advanced": "Advanced",

@@ -303,10 +303,7 @@ export const ro = {
   "settings.window": "Fereastra de grupare (ms)",
   "settings.windowHint": "Cât așteaptă FIRMA alte celule ca să le ceară împreună: 0–5000, implicit 40. Se aplică de la următorul calcul.",
   "settings.guard": "Limită de credite pentru un calcul",
-  "settings.linkedRefresh": "Firme legate: actualizare",
-  "settings.linkedManual": "Manuală (Date → Reîmprospătare totală)",
-  "settings.linkedOnLoad": "La încărcarea FIRMA",
-  "settings.linkedHint": "Când pornește FIRMA, nu la deschiderea registrului; datele proaspete nu costă.",
+  "settings.linkedRefresh": "Actualizează firmele legate când pornește FIRMA (nu la deschiderea registrului)",
   "settings.guardHint":
     "Când Excel recalculează celule (lipire, copiere în jos, deschiderea registrului) care ar costa mai mult de atâtea credite, FIRMA le oprește și vă întreabă aici. Număr întreg ≥ 0; implicit 100; gol = fără limită.",
   "settings.advanced": "Avansat",

@@ -7,7 +7,7 @@ import type { Lang } from "../i18n";
 import type { PaneContext } from "../pane/context";
 import { ColumnsFlow } from "./columns-flow";
 import type { FlowDeps, FlowSheet } from "./flow-sheet";
-import { LinkedFlow } from "./linked-flow";
+import { LinkedFlow, mountLinked } from "./linked-flow";
 import { MatchFlow } from "./match-flow";
 import { SearchFlow } from "./search-flow";
 import { applyFlowTexts } from "./texts";
@@ -32,6 +32,7 @@ export class Flows {
       sheetP ??= host.flowSheet();
       return sheetP;
     };
+    mountLinked(ctx.doc); // the linked companies' part of Add columns (its markup is made here)
     applyFlowTexts(ctx.doc, ctx.lang);
     const deps: FlowDeps = { sheet, renderUsage, track };
     this.search = new SearchFlow(ctx, deps);

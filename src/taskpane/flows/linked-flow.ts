@@ -20,6 +20,35 @@ import { byId, Confirm, noSheet } from "./flow-ui";
 import { codeOf } from "./search-flow";
 import { ft } from "./texts";
 
+/**
+ * The action's part of the Add columns section, made when the flows load (its markup is not in
+ * taskpane.html: the page stays small and the startup scripts carry none of it): a heading, what it
+ * does, the buttons (the FISA one shown only where linked companies are missing), the confirmation
+ * (the safe answer focused, as the other flows') and the status, read by screen readers.
+ */
+export function mountLinked(doc: Document): void {
+  if (doc.getElementById("linked-convert")) return;
+  const after = doc.getElementById("columns-status");
+  if (!after) return;
+  const box = doc.createElement("div");
+  box.id = "linked-section";
+  box.innerHTML = `<h3 data-flow-i18n="linked.heading"></h3>
+<p class="hint" data-flow-i18n="linked.intro"></p>
+<div class="button-row">
+  <button id="linked-convert" type="button" data-flow-i18n="linked.convert"></button>
+  <button id="linked-fisa" type="button" data-flow-i18n="linked.fisa" hidden></button>
+</div>
+<div id="linked-confirm" class="confirm" role="group" aria-labelledby="linked-confirm-text" hidden>
+  <p id="linked-confirm-text"></p>
+  <div class="button-row">
+    <button id="linked-yes" type="button" class="danger" data-flow-i18n="linked.yes"></button>
+    <button id="linked-no" type="button" data-flow-i18n="flow.keep"></button>
+  </div>
+</div>
+<p id="linked-status" class="message" role="status" aria-live="polite"></p>`;
+  after.after(box);
+}
+
 export class LinkedFlow {
   private readonly confirm: Confirm;
 

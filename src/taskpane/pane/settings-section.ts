@@ -41,7 +41,7 @@ export class SettingsSection {
     (el.language as HTMLSelectElement).value = s.languageChoice ?? "auto";
     (el["batch-window"] as HTMLInputElement).value = String(s.batchWindowMs);
     (el["guard-threshold"] as HTMLInputElement).value = s.guardThreshold === null ? "" : String(s.guardThreshold);
-    (el["linked-refresh"] as HTMLSelectElement).value = s.linkedRefresh;
+    (el["linked-refresh"] as HTMLInputElement).checked = s.linkedRefresh === "onLoad";
   }
 
   /** The saved settings the engine holds (the address and the language are read at each call). */
@@ -58,7 +58,7 @@ export class SettingsSection {
       batchWindow: (el["batch-window"] as HTMLInputElement).value,
       language: (el.language as HTMLSelectElement).value,
       guardThreshold: (el["guard-threshold"] as HTMLInputElement).value,
-      linkedRefresh: (el["linked-refresh"] as HTMLSelectElement).value,
+      linkedRefresh: (el["linked-refresh"] as HTMLInputElement).checked ? "onLoad" : "manual",
     });
     // The first wrong field is named, marked and focused; the fields before it are marked right.
     for (const field of CHECKED_FIELDS) {

@@ -62,9 +62,17 @@ const FAILURES: Record<string, MessageKey> = {
   store_unavailable: "custody.storeUnavailable",
 };
 
+interface Usage {
+  budget: number;
+  spent: number;
+  month: string;
+}
+
 interface Outcome {
   status: number;
-  body: unknown;
+  body?: unknown;
+  /** The body's JSON text when it is already written (request-wants.ts render). */
+  text?: string;
   source: AnswerSource;
   headers?: Record<string, string>;
 }
@@ -85,7 +93,7 @@ const json = (
 function send(reply: FastifyReply, o: Outcome): FastifyReply {
   reply.code(o.status).header("content-type", "application/json; charset=utf-8").header("cache-control", "no-store");
   for (const [k, v] of Object.entries(o.headers ?? {})) reply.header(k, v);
-  return reply.send(JSON.stringify(o.body));
+  return reply.send(o.text ?? JSON.stringify(o.body));
 }
 
 export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custody {
@@ -108,42 +116,62 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
   let serial = 0;
   const refusal = (r: Refusal): Outcome => json(r.status, r.code, t(lang, r.key, r.params));
 
-  /** The person a request's token belongs to, or the refusal: 401 (no token, not a token: no database asked), 403. */
-  async function person(req: FastifyRequest): Promise<FirmUser | Outcome> {
+  /**
+   * The person a request's token belongs to, with her budget and spend this month (one query), or the
+   * refusal: 401 (no token, not a token: no database asked), 403.
+   */
+  async function person(req: FastifyRequest): Promise<{ user: FirmUser; usage: Usage } | Outcome> {
     const token = req.headers["x-api-key"];
     if (token === undefined || token === "") return json(401, "missing_token", t(lang, "custody.tokenMissing"));
     if (!isTokenFormat(token)) return json(401, "token_format", t(lang, "custody.tokenFormat"));
-    let user: FirmUser | null;
+    const month = bucharestMonth(now());
+    let user: (FirmUser & { spent?: number }) | null;
     try {
-      user = await store.userByTokenHash(hashToken(token), now());
+      user = await store.userByTokenHash(hashToken(token), now(), month);
     } catch {
       return json(503, "store_unavailable", t(lang, "custody.storeUnavailable"));
     }
-    return user ?? json(403, "token_refused", t(lang, "custody.tokenRefused"));
+    if (!user) return json(403, "token_refused", t(lang, "custody.tokenRefused"));
+    return { user, usage: { budget: user.budget, spent: user.spent ?? 0, month } };
   }
 
   /** The person's budget and spend this month (null when the database cannot say). */
-  async function usage(user: string): Promise<{ budget: number; spent: number; month: string } | null> {
+  async function usage(user: string): Promise<Usage | null> {
     const month = bucharestMonth(now());
     const u = await store.usageOf(user, month).catch(() => null);
     return u && { ...u, month };
   }
 
-  /** The answers to a parsed request: the store's, then what the loader fetches for `r`. */
+  /**
+   * The answers to a parsed request: the store's, then what the loader fetches for `r`. Each want's own
+   * key is read first (most often from memory: hot-answers.ts); only the wants it misses are looked for
+   * under the other keys that may answer them (request-wants.ts `candidates`).
+   */
   async function answers(p: Parsed, r: Requester): Promise<Map<string, unknown>> {
-    const keys = [...new Set(p.wants.flatMap(candidates))];
-    let stored: Awaited<ReturnType<FirmStore["getAnswers"]>>;
+    const values = new Map<string, unknown>();
+    let missing: Want[] = [];
     try {
-      stored = await store.getAnswers(keys, now());
+      const own = await store.getAnswers(p.wants.map(wantKey), now());
+      for (const w of p.wants) {
+        const hit = own.get(wantKey(w));
+        if (hit === undefined) missing.push(w);
+        else values.set(wantKey(w), hit.body);
+      }
+      if (missing.length > 0) {
+        const others = await store.getAnswers([...new Set(missing.flatMap((w) => candidates(w).slice(1)))], now());
+        const ignored = loader.includeIgnored === true;
+        missing = missing.filter((w) => {
+          const hit = candidates(w)
+            .slice(1)
+            .find((k) => others.has(k) && accepts(w, k, others.get(k)!.body, ignored));
+          if (hit === undefined) return true;
+          values.set(wantKey(w), others.get(hit)!.body);
+          if (w.kind === "ident" && hit.startsWith("ident:")) metrics.otherInclude(1);
+          return false;
+        });
+      }
     } catch {
       throw new CallFailure(503, "store_unavailable");
-    }
-    const values = new Map<string, unknown>();
-    const missing: Want[] = [];
-    for (const w of p.wants) {
-      const hit = candidates(w).find((k) => stored.has(k) && accepts(w, k, stored.get(k)!.body));
-      if (hit === undefined) missing.push(w);
-      else values.set(wantKey(w), stored.get(hit)!.body);
     }
     metrics.hits(p.wants.length - missing.length);
     if (missing.length === 0) return values;
@@ -177,11 +205,12 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
   async function handle(req: FastifyRequest, reply: FastifyReply, path: string, query: string): Promise<FastifyReply> {
     const started = performance.now();
     const who = await person(req);
-    if (!("name" in who)) {
+    if (!("user" in who)) {
       metrics.request("refused", (performance.now() - started) / 1000);
       return send(reply, who);
     }
-    const r: Requester = { id: ++serial, user: who.name, credits: 0, fetched: false };
+    const name = who.user.name;
+    const r: Requester = { id: ++serial, user: name, credits: 0, fetched: false };
     const parsed = parseRequest(path, query);
     let out: Outcome;
     let cuis: number[] = [];
@@ -194,10 +223,11 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
         const source = r.fetched ? "upstream" : "store";
         out = "code" in rendered ? { ...refusal(rendered), source } : { ...rendered, source };
       } catch (e) {
-        out = await failure(e, who.name);
+        out = await failure(e, name);
       }
     }
-    const u = await usage(who.name);
+    // Answered from the store: her figures as read with her token; after an upstream call, read again.
+    const u = r.fetched ? await usage(name) : who.usage;
     const headers: Record<string, string> = { ...out.headers };
     if (u) {
       headers["x-credits-limit"] = String(u.budget);
@@ -206,7 +236,7 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
     }
     if (loader.plan) headers["x-plan"] = loader.plan;
     await store
-      .audit({ at: now(), user: who.name, endpoint: path, cuis, source: out.source, credits: r.credits, status: out.status })
+      .audit({ at: now(), user: name, endpoint: path, cuis, source: out.source, credits: r.credits, status: out.status })
       .catch((e) => app.log.error({ err: { message: (e as Error)?.message } }, "audit write failed"));
     metrics.request(out.source, (performance.now() - started) / 1000);
     return send(reply, { ...out, headers });
@@ -230,10 +260,9 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
 
   app.get("/firm/me", async (req, reply) => {
     const who = await person(req);
-    if (!("name" in who)) return send(reply, who);
-    const u = await usage(who.name);
-    if (!u) return send(reply, json(503, "store_unavailable", t(lang, "custody.storeUnavailable")));
-    const body = { name: who.name, budget: u.budget, spent: u.spent, remaining: Math.max(0, u.budget - u.spent), month: u.month };
+    if (!("user" in who)) return send(reply, who);
+    const u = who.usage;
+    const body = { name: who.user.name, budget: u.budget, spent: u.spent, remaining: Math.max(0, u.budget - u.spent), month: u.month };
     return send(reply, { status: 200, body, source: "store" });
   });
 

@@ -126,6 +126,8 @@ export function summary(samples: readonly Sample[], seconds: number): Pass {
 
 export interface Person {
   token: string;
+  /** Her connections, kept from one pass to the next (an add-in keeps its connections alive); a pass's own when absent. */
+  agent?: http.Agent;
   /** The server this person's add-in talks to. */
   base: string;
   requests: string[];
@@ -145,14 +147,17 @@ export async function runPeople(
   const started = performance.now();
   await Promise.all(
     people.map(async (person) => {
-      const agent = new http.Agent({ keepAlive: true, maxSockets: inFlight });
-      agents.push(agent);
+      let agent = person.agent;
+      if (!agent) {
+        agent = new http.Agent({ keepAlive: true, maxSockets: inFlight });
+        agents.push(agent);
+      }
       let next = 0;
       await Promise.all(
         Array.from({ length: inFlight }, async () => {
           while (next < person.requests.length) {
             const p = person.requests[next++];
-            const a = await get(agent, o.baseOverride ?? person.base, p, { "X-API-Key": person.token });
+            const a = await get(agent!, o.baseOverride ?? person.base, p, { "X-API-Key": person.token });
             samples.push({ ms: a.ms, status: a.status, kind: p.startsWith("/v4/firme/batch/financiar") ? "financial" : "batch" });
             o.onAnswer?.(p, a);
           }

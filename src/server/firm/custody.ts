@@ -11,7 +11,9 @@
  *  - `GET /firm/me` (the token as above): `{ name, budget, spent, remaining, month }`, the person's own
  *    figures for the pane, never another's.
  *  - `GET /metrics`: Prometheus' text (metrics.ts).
- * Every /v4 request of a known person leaves one line in the audit trail.
+ * Every /v4 request of a known person leaves one line in the audit trail. A person's requests past the
+ * rate limit (@fastify/rate-limit, keyed by her token's hash) get a 429 `rate_limited` before the
+ * database is asked, so an add-in stuck in a loop costs no credit and slows no one else.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { bucharestMonth } from "../../engine/credits/bucharest-time";
@@ -40,7 +42,16 @@ export interface CustodyOptions {
   now?: () => number;
   /** The language of the error messages. @default "ro" */
   lang?: Lang;
+  /**
+   * Requests a person (a token; a client without one: an address) may make in `windowMs` on /v4 and
+   * /firm/me, counted before anything else is done: past it, a 429 naming the limit, with Retry-After.
+   * null: no limit. @default { max: 1500, windowMs: 10000 }
+   */
+  rateLimit?: { max: number; windowMs: number } | null;
 }
+
+/** The default per-person limit: 150 requests a second, counted over 10 s (an add-in refreshing from the store stays far below it). */
+export const RATE_LIMIT = { max: 1500, windowMs: 10_000 };
 
 export interface Custody {
   metrics: Metrics;
@@ -113,6 +124,37 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
     onStoreError: (e) => app.log.error({ err: { message: (e as Error)?.message } }, "firm store write failed"),
   });
   app.addHook("onClose", async () => loader.close());
+  const limit = o.rateLimit === undefined ? RATE_LIMIT : o.rateLimit;
+  const rateLimit = limit
+    ? {
+        max: limit.max,
+        timeWindow: limit.windowMs,
+        // The token's hash (the token itself is kept nowhere); a client without one, by its address.
+        keyGenerator: (req: FastifyRequest) => {
+          const token = req.headers["x-api-key"];
+          return isTokenFormat(token) ? `t:${hashToken(token)}` : `a:${req.ip}`;
+        },
+        errorResponseBuilder: (_req: FastifyRequest, c: { max: number; ttl: number }) =>
+          Object.assign(new Error("rate limited"), {
+            statusCode: 429,
+            outcome: json(
+              429,
+              "rate_limited",
+              t(lang, "custody.rateLimited", {
+                max: c.max,
+                seconds: Math.round(limit.windowMs / 1000),
+                after: Math.max(1, Math.ceil(c.ttl / 1000)),
+              }),
+            ),
+          }),
+      }
+    : false;
+  // The limiter's 429 and Fastify's 413 in the API's shape and the user's words; anything else as Fastify says it.
+  app.setErrorHandler((err: Error & { statusCode?: number; outcome?: Outcome }, _req, reply) => {
+    if (err.outcome) return send(reply, err.outcome);
+    if (err.statusCode === 413) return send(reply, json(413, "body_too_large", t(lang, "custody.bodyTooLarge", { max: 1024 })));
+    return reply.send(err);
+  });
   let serial = 0;
   const refusal = (r: Refusal): Outcome => json(r.status, r.code, t(lang, r.key, r.params));
 
@@ -245,6 +287,7 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
   app.route({
     method: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
     url: "/v4/*",
+    config: { rateLimit },
     handler: async (req, reply) => {
       const raw = req.raw.url ?? "";
       const q = raw.indexOf("?");
@@ -258,7 +301,7 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
     },
   });
 
-  app.get("/firm/me", async (req, reply) => {
+  app.get("/firm/me", { config: { rateLimit } }, async (req, reply) => {
     const who = await person(req);
     if (!("user" in who)) return send(reply, who);
     const u = who.usage;

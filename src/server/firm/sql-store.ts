@@ -33,7 +33,6 @@ export interface SqlDriver extends SqlRunner {
 type UserRow = { name: string; budget: number; created_at: number; revoked_at: number | null; last_seen_at: number | null };
 type AuditRow = { at: number; user_name: string; endpoint: string; cuis: string; source: string; credits: number; status: number };
 
-const USER_COLUMNS = "name, budget, created_at, revoked_at, last_seen_at";
 /** Keys per `IN (…)` query: far below both engines' limits on parameters. */
 const CHUNK = 500;
 /** Audit lines per INSERT (7 parameters each). */
@@ -211,7 +210,12 @@ export class SqlFirmStore implements FirmStore {
         `SELECT key, body, fetched_at, expires_at FROM firm_answers WHERE expires_at > ? AND key IN (${part.map(() => "?").join(", ")})`,
         [now, ...part],
       );
-      const read = rows.map((r) => ({ key: r.key, body: JSON.parse(r.body), fetchedAt: Number(r.fetched_at), expiresAt: Number(r.expires_at) }));
+      const read = rows.map((r) => ({
+        key: r.key,
+        body: JSON.parse(r.body),
+        fetchedAt: Number(r.fetched_at),
+        expiresAt: Number(r.expires_at),
+      }));
       for (const a of read) found.set(a.key, a);
       this.hot.put(read);
     }

@@ -12,7 +12,7 @@
  *
  * The hardening workloads W7 (500,000 cells), W8 (estimate vs charged when `include` is ignored),
  * W9 (free key) and FAULTS (fault mix) are in hardening.ts; W10 (a firm through its custody server) in w10.ts;
- * W11 (names to CUIs under each search setting) in w11.ts;
+ * W11 (names to CUIs under each search setting) in w11.ts; W13 (the firm's server under load) in w13.ts;
  * BROWSER (the built add-in in headless Chromium: W5's 10,000 names for time, 100,000 for heap) in browser.ts.
  *
  *   npm run bench                       everything (the one-call-per-cell baseline on W3–W5 and W7 take minutes)
@@ -21,6 +21,7 @@
  *   npm run bench -- W8 W9 FAULTS       some workloads only (also --only W8,W9); their figures replace
  *                                       those of the same workloads in results.json, the rest is kept
  *   npm run bench -- W7 --phase-limit 300   W7's phases aborted after 300 s (default 600)
+ *   npm run bench -- W13 --w13-minutes 2    W13's long recalculation run for 2 minutes (default 10; 0: none)
  *   npm run bench -- --render           only writes results.md again from results.json
  *   npm run bench -- W1 W6 --compare DIR    W1 and W6 also with the build in DIR (another commit's
  *                                       `npm run build:local`), alternately with this one, in this run
@@ -38,6 +39,7 @@ import { faultMixes, hardeningMarkdown, HardeningResults, hardeningTargets, w7, 
 import { browserFill, W5_NAMES } from "./browser";
 import { w10, w10Markdown, W10Result, w10Targets } from "./w10";
 import { w11, w11Markdown, W11Result, w11Targets } from "./w11";
+import { w13, w13Markdown, W13Result, w13Targets } from "./w13";
 
 /** FIRMA's default concurrency (engine.ts) and batching window (settings), which the bench leaves as they are. */
 const CONCURRENCY = 6;
@@ -62,12 +64,14 @@ interface Args {
   phaseLimitMs: number;
   /** A build of another commit to measure W1 and W6 with, beside this one. */
   compare: string | null;
+  /** W13's long run, minutes. */
+  w13Minutes: number;
 }
 
-const WORKLOADS = ["W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8", "W9", "FAULTS", "W10", "W11", "BROWSER"];
+const WORKLOADS = ["W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8", "W9", "FAULTS", "W10", "W11", "W13", "BROWSER"];
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { latencyMs: 100, quick: false, only: null, render: false, phaseLimitMs: 600_000, compare: null };
+  const args: Args = { latencyMs: 100, quick: false, only: null, render: false, phaseLimitMs: 600_000, compare: null, w13Minutes: 10 };
   const pick = (names: string[]) => {
     for (const w of names) if (!WORKLOADS.includes(w)) throw new Error(`unknown workload ${w}; one of ${WORKLOADS.join(", ")}`);
     args.only = new Set([...(args.only ?? []), ...names]);
@@ -78,6 +82,7 @@ function parseArgs(argv: string[]): Args {
     else if (a === "--render") args.render = true;
     else if (a === "--latency") args.latencyMs = Number(argv[++i]);
     else if (a === "--phase-limit") args.phaseLimitMs = Number(argv[++i]) * 1000;
+    else if (a === "--w13-minutes") args.w13Minutes = Number(argv[++i]);
     else if (a === "--only") pick(argv[++i].toUpperCase().split(","));
     else if (a === "--compare") args.compare = path.resolve(argv[++i]);
     else if (!a.startsWith("-")) pick([a.toUpperCase()]);
@@ -504,6 +509,8 @@ interface Results {
   w10?: W10Result;
   /** W11: names to CUIs under each search setting (w11.ts). */
   w11?: W11Result;
+  /** W13: the firm's server under load (w13.ts). */
+  w13?: W13Result;
   /** The workloads the last run measured, when it was filtered (the others come from earlier runs). */
   lastRun?: string[];
   targets: Target[];
@@ -662,6 +669,7 @@ function markdown(res: Results): string {
   if (res.hardening) lines.push(...hardeningMarkdown(res.hardening, s.latencyMs));
   if (res.w10) lines.push(...w10Markdown(res.w10, s.latencyMs));
   if (res.w11) lines.push(...w11Markdown(res.w11, s.latencyMs));
+  if (res.w13) lines.push(...w13Markdown(res.w13));
   lines.push("## Scripts loaded at startup", "");
   lines.push(
     `\`${res.bundle.file}\`: ${n(res.bundle.bytes)} bytes (${n(res.bundle.gzipBytes)} gzipped); budget ${n(res.bundle.budgetBytes)} bytes.`,
@@ -689,6 +697,7 @@ async function main(): Promise<void> {
       ...targets(saved.rows, saved.w6, saved.bundle, saved.hardening ?? {}),
       ...w10Targets(saved.w10),
       ...w11Targets(saved.w11),
+      ...w13Targets(saved.w13),
     ];
     fs.writeFileSync(path.join(__dirname, "results.json"), JSON.stringify(saved, null, 2) + "\n");
     fs.writeFileSync(path.join(__dirname, "results.md"), markdown(saved) + "\n");
@@ -702,6 +711,7 @@ async function main(): Promise<void> {
   let w6Result: CpuResult | null = null;
   let w10Result: W10Result | undefined;
   let w11Result: W11Result | undefined;
+  let w13Result: W13Result | undefined;
   const hardening: HardeningResults = {};
   try {
     if (args.compare !== null) {
@@ -718,6 +728,7 @@ async function main(): Promise<void> {
     if (want("FAULTS")) hardening.faults = await faultMixes(service);
     if (want("W10")) w10Result = await w10(service);
     if (want("W11")) w11Result = await w11(service);
+    if (want("W13")) w13Result = await w13(service, args.latencyMs, args.w13Minutes);
     if (want("BROWSER")) {
       // W5's 10,000 names first (time to the last cell), then 100,000 (the heap a webview holds).
       hardening.browserW5 = await browserFill(service, args.latencyMs, W5_NAMES, undefined, true).catch((e: Error) => ({
@@ -754,6 +765,7 @@ async function main(): Promise<void> {
   const hardeningAll: HardeningResults = { ...(kept?.hardening ?? {}), ...hardening };
   const w10All = w10Result ?? kept?.w10;
   const w11All = w11Result ?? kept?.w11;
+  const w13All = w13Result ?? kept?.w13;
   const results: Results = {
     machine: machine(),
     settings: {
@@ -770,8 +782,9 @@ async function main(): Promise<void> {
     hardening: hardeningAll,
     w10: w10All,
     w11: w11All,
+    w13: w13All,
     lastRun: args.only === null ? undefined : [...args.only],
-    targets: [...targets(allRows, w6All, bundle, hardeningAll), ...w10Targets(w10All), ...w11Targets(w11All)],
+    targets: [...targets(allRows, w6All, bundle, hardeningAll), ...w10Targets(w10All), ...w11Targets(w11All), ...w13Targets(w13All)],
   };
   const md = markdown(results);
   process.stdout.write(md + "\n");

@@ -81,6 +81,8 @@ export interface W10Run {
   upstreamMs: { median: number; n: number };
   /** Uncached batches: time through the server minus the same batch sent directly, ms. */
   missAddedMs: { median: number; p99: number; n: number };
+  /** Identification answers the server(s) served from one fetched with another `include` (/metrics). */
+  otherIncludeHits?: number;
   /** Cached batch requests, `inFlight` at once. */
   throughput: { requests: number; inFlight: number; seconds: number; perSecond: number; failed: number; upstreamCalls: number };
 }
@@ -311,6 +313,11 @@ async function runSetup(svc: Svc, setup: string, databases: string[], sheets: Sh
     );
     const seconds = (performance.now() - t0) / 1000;
     const after = (await svc.usage(key)).calls;
+    let otherIncludeHits = 0;
+    for (const u of urls) {
+      const text = await (await fetch(`${u}/metrics`)).text();
+      otherIncludeHits += Number(/^firma_store_hits_other_include_total (\d+)$/m.exec(text)?.[1] ?? 0);
+    }
     const run: W10Run = {
       setup,
       instances: instances.length,
@@ -324,6 +331,7 @@ async function runSetup(svc: Svc, setup: string, databases: string[], sheets: Sh
       hitMs: { median: ms(median(hits)), p99: ms(percentile(hits, 99)), n: hits.length, upstreamCalls: hitCalls },
       upstreamMs: { median: ms(median(direct)), n: direct.length },
       missAddedMs: { median: ms(median(added)), p99: ms(percentile(added, 99)), n: added.length },
+      otherIncludeHits,
       throughput: {
         requests: REQUESTS,
         inFlight: IN_FLIGHT,
@@ -439,7 +447,7 @@ export function w10Markdown(r: W10Result, latencyMs: number): string[] {
           (u) =>
             `\`${u.endpoint}\` ×${n(u.calls)} (${u.companiesPerCall} companies a call; ${n(u.twice)} companies asked again after a first call)`,
         )
-        .join(", ")}.`,
+        .join(", ")}; ${n(x.otherIncludeHits ?? 0)} identification answers served from one fetched with another \`include\`.`,
     );
   lines.push(
     `- Time to the last cell: from each person's first invocation; the ten stand-ins (the add-in's work for ${n(r.people * r.rows * 7)} cells) share the bench's one process, ` +

@@ -3,13 +3,21 @@
  * the address users reach it at, the same-origin relay of the API (relay.ts) — or, in custody mode,
  * the firm's server (firm/custody.ts: the firm's key kept here, personal tokens, answers paid once,
  * /firm/me, /metrics) — and /healthz, which in custody mode also asks the database (503 when it does
- * not answer). Fastify, with @fastify/static; the request log never holds a key or a token (it logs
- * no headers, and both come in a header only).
+ * not answer). Fastify, with @fastify/static (and @fastify/rate-limit in custody mode); the request
+ * log never holds a key or a token (it logs no headers, and both come in a header only).
+ *
+ * A client that is slow on purpose or by accident does not hold the server: its request's headers must
+ * arrive within `headersTimeoutMs`, the whole request within `requestTimeoutMs` (checked every
+ * `checkIntervalMs`), a connection silent both ways is closed after `connectionTimeoutMs` (longer than
+ * an upstream call can take), an idle kept-alive one after `keepAliveTimeoutMs`; headers over
+ * `maxHeaderBytes` are refused by Node (431) and a body over 1 KB by Fastify (413), before any handler.
  */
 import { existsSync, readFileSync } from "fs";
 import { join } from "path";
+import type { Socket } from "net";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import fastifyStatic from "@fastify/static";
+import fastifyRateLimit from "@fastify/rate-limit";
 import { registerRelay } from "./relay";
 import { t } from "../shared/messages/node";
 import { registerCustody, type CustodyOptions } from "./firm/custody";
@@ -36,8 +44,25 @@ export interface AppOptions {
   /** Per-request limit towards the upstream. @default 30000 */
   upstreamTimeoutMs?: number;
   https?: { key: Buffer; cert: Buffer } | null;
+  /** How long a client may take, and how much it may send (the module's header). */
+  limits?: ServerLimits;
   /** Custody mode: the firm's database and key (the upstream and its time limit are the options above). */
   custody?: Omit<CustodyOptions, "upstream" | "timeoutMs"> | null;
+}
+
+export interface ServerLimits {
+  /** @default 10000 */
+  headersTimeoutMs?: number;
+  /** @default 30000 */
+  requestTimeoutMs?: number;
+  /** @default 72000 (Fastify's: longer than the usual load balancer's 60 s) */
+  keepAliveTimeoutMs?: number;
+  /** @default twice the upstream timeout and 30 s */
+  connectionTimeoutMs?: number;
+  /** @default 1000 */
+  checkIntervalMs?: number;
+  /** The request line and headers, in bytes. @default 16384 (Node's) */
+  maxHeaderBytes?: number;
 }
 
 export function readBuild(dist: string): BuildInfo {
@@ -57,13 +82,34 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   }
   const build = readBuild(o.dist);
   const publicUrl = typeof o.publicUrl === "function" ? o.publicUrl : () => o.publicUrl as string;
+  const l = o.limits ?? {};
+  const headersTimeout = l.headersTimeoutMs ?? 10_000;
+  // Node's own: checked every connectionsCheckingInterval, for requests still arriving.
+  const socket = {
+    headersTimeout,
+    connectionsCheckingInterval: l.checkIntervalMs ?? 1000,
+    maxHeaderSize: l.maxHeaderBytes ?? 16_384,
+  };
   const app = Fastify({
     logger: o.logger ?? false,
     trustProxy: o.trustProxy ?? false,
     // GET requests carry no body: a small limit for anything else.
     bodyLimit: 1024,
-    ...(o.https ? { https: o.https } : {}),
+    requestTimeout: Math.max(headersTimeout, l.requestTimeoutMs ?? 30_000),
+    keepAliveTimeout: l.keepAliveTimeoutMs ?? 72_000,
+    connectionTimeout: l.connectionTimeoutMs ?? 2 * (o.upstreamTimeoutMs ?? 30_000) + 30_000,
+    ...(o.https ? { https: { ...o.https, ...socket, handshakeTimeout: headersTimeout } } : { http: socket }),
   } as FastifyServerOptions);
+
+  // A connection that sends nothing at all is no request Node's headersTimeout watches: closed when no
+  // request has begun on it after the same time (TLS: once its handshake is done, which has its own limit).
+  const begun = new WeakSet<object>();
+  app.server.on("request", (req: { socket: object }) => begun.add(req.socket));
+  app.server.on(o.https ? "secureConnection" : "connection", (socket: Socket) => {
+    const timer = setTimeout(() => !begun.has(socket) && socket.destroy(), headersTimeout);
+    timer.unref();
+    socket.once("close", () => clearTimeout(timer));
+  });
 
   // What the build wrote for this server is not for the users.
   app.addHook("onRequest", async (req, reply) => {
@@ -92,6 +138,8 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
       .send(manifestFor(o.dist, build, publicUrl())),
   );
   app.get("/", async (_req, reply) => reply.redirect("/taskpane.html"));
+  // The per-person limit (custody.ts): its routes say their own; nothing else is limited.
+  if (o.custody) await app.register(fastifyRateLimit, { global: false });
   if (o.custody) registerCustody(app, { ...o.custody, upstream: () => o.upstream, timeoutMs: o.upstreamTimeoutMs });
   else registerRelay(app, { upstream: () => o.upstream, timeoutMs: o.upstreamTimeoutMs });
   await app.register(fastifyStatic, {

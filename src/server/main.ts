@@ -122,7 +122,8 @@ export async function serve(argv: string[], io: ServeIo): Promise<Running> {
     .addOption(new Option("--lang <lang>", t(lang, "serve.help.lang")).choices(["ro", "en"]))
     .addOption(new Option("--key-file <file>", t(lang, "serve.help.keyFile")))
     .addOption(new Option("--database <url>", t(lang, "serve.help.database")))
-    .addOption(new Option("--max-credits-per-day <n>", t(lang, "serve.help.maxCreditsPerDay")));
+    .addOption(new Option("--max-credits-per-day <n>", t(lang, "serve.help.maxCreditsPerDay")))
+    .addOption(new Option("--rate-limit <n>", t(lang, "serve.help.rateLimit")));
   program.parse(argv, { from: "user" });
   const f = program.opts<Flags>();
 
@@ -192,7 +193,15 @@ export async function serve(argv: string[], io: ServeIo): Promise<Running> {
     trustProxy: !!f.trustProxy,
     // One JSON line per request (pino): method, URL, status, time; never a header, so never the key.
     logger: { level: "info", stream: { write: (line: string) => io.stdout.write(line) } } as never,
-    custody: custody && store ? { store, key: custody.key, maxCreditsPerDay: custody.maxCreditsPerDay } : null,
+    custody:
+      custody && store
+        ? {
+            store,
+            key: custody.key,
+            maxCreditsPerDay: custody.maxCreditsPerDay,
+            rateLimit: custody.ratePerSecond > 0 ? { max: custody.ratePerSecond * 10, windowMs: 10_000 } : null,
+          }
+        : null,
   });
   try {
     await app.listen({ host: f.host, port: f.port });

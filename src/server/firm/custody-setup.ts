@@ -1,7 +1,8 @@
 /**
  * `firma serve`'s custody options, checked before anything listens: the firm's key (`--key-file F`, or
  * FIRMA_UPSTREAM_KEY), read once and kept in memory only; the firm's database (`--database URL`, else
- * DATABASE_URL, else the default SQLite file); `--max-credits-per-day N`. Each problem is one line from
+ * DATABASE_URL, else the default SQLite file); `--max-credits-per-day N`; `--rate-limit N` (requests a
+ * second per person, counted over 10 s). Each problem is one line from
  * the catalogs that names the file or the variable, never the key.
  */
 import { readFileSync } from "fs";
@@ -9,11 +10,13 @@ import type { MessageKey } from "../../shared/messages/node";
 import { describeDatabase, openFirmStore, resolveDatabaseUrl } from "./open-store";
 import { FirmStoreError, type FirmStore, type FirmStoreErrorCode } from "./firm-store";
 import { parseBudget } from "./tokens";
+import { RATE_LIMIT } from "./custody";
 
 export interface CustodyFlags {
   keyFile?: string;
   database?: string;
   maxCreditsPerDay?: string;
+  rateLimit?: string;
 }
 
 export interface CustodySettings {
@@ -22,6 +25,8 @@ export interface CustodySettings {
   /** The database's URL or path (may carry a password: shown through describeDatabase only). */
   database: string;
   maxCreditsPerDay: number | null;
+  /** Requests a person may make a second, counted over 10 s; 0: no limit. */
+  ratePerSecond: number;
 }
 
 type Die = (key: MessageKey, params?: Record<string, string | number>) => Error;
@@ -42,7 +47,7 @@ export function custodySettings(f: CustodyFlags, env: Record<string, string | un
     raw = env.FIRMA_UPSTREAM_KEY;
   }
   if (raw === undefined) {
-    if (f.database !== undefined || f.maxCreditsPerDay !== undefined) throw die("serve.custodyOnly");
+    if (f.database !== undefined || f.maxCreditsPerDay !== undefined || f.rateLimit !== undefined) throw die("serve.custodyOnly");
     return null;
   }
   const key = raw.trim();
@@ -54,7 +59,13 @@ export function custodySettings(f: CustodyFlags, env: Record<string, string | un
     maxCreditsPerDay = parseBudget(f.maxCreditsPerDay);
     if (maxCreditsPerDay === null) throw die("serve.badMaxCredits", { value: f.maxCreditsPerDay.slice(0, 20) });
   }
-  return { key, database: resolveDatabaseUrl(f.database, env as NodeJS.ProcessEnv), maxCreditsPerDay };
+  let ratePerSecond = RATE_LIMIT.max / (RATE_LIMIT.windowMs / 1000);
+  if (f.rateLimit !== undefined) {
+    const n = parseBudget(f.rateLimit);
+    if (n === null) throw die("serve.badRateLimit", { value: f.rateLimit.slice(0, 20) });
+    ratePerSecond = n;
+  }
+  return { key, database: resolveDatabaseUrl(f.database, env as NodeJS.ProcessEnv), maxCreditsPerDay, ratePerSecond };
 }
 
 const STORE_FAILURES: Record<FirmStoreErrorCode, MessageKey> = {

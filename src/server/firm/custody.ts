@@ -11,7 +11,9 @@
  *  - `GET /firm/me` (the token as above): `{ name, budget, spent, remaining, month }`, the person's own
  *    figures for the pane, never another's.
  *  - `GET /metrics`: Prometheus' text (metrics.ts).
- * Every /v4 request of a known person leaves one line in the audit trail.
+ * Every /v4 request of a known person leaves one line in the audit trail. A person's requests past the
+ * rate limit (@fastify/rate-limit, keyed by her token's hash) get a 429 `rate_limited` before the
+ * database is asked, so an add-in stuck in a loop costs no credit and slows no one else.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { bucharestMonth } from "../../engine/credits/bucharest-time";
@@ -40,7 +42,16 @@ export interface CustodyOptions {
   now?: () => number;
   /** The language of the error messages. @default "ro" */
   lang?: Lang;
+  /**
+   * Requests a person (a token; a client without one: an address) may make in `windowMs` on /v4 and
+   * /firm/me, counted before anything else is done: past it, a 429 naming the limit, with Retry-After.
+   * null: no limit. @default { max: 1500, windowMs: 10000 }
+   */
+  rateLimit?: { max: number; windowMs: number } | null;
 }
+
+/** The default per-person limit: 150 requests a second, counted over 10 s (an add-in refreshing from the store stays far below it). */
+export const RATE_LIMIT = { max: 1500, windowMs: 10_000 };
 
 export interface Custody {
   metrics: Metrics;
@@ -62,9 +73,17 @@ const FAILURES: Record<string, MessageKey> = {
   store_unavailable: "custody.storeUnavailable",
 };
 
+interface Usage {
+  budget: number;
+  spent: number;
+  month: string;
+}
+
 interface Outcome {
   status: number;
-  body: unknown;
+  body?: unknown;
+  /** The body's JSON text when it is already written (request-wants.ts render). */
+  text?: string;
   source: AnswerSource;
   headers?: Record<string, string>;
 }
@@ -85,7 +104,7 @@ const json = (
 function send(reply: FastifyReply, o: Outcome): FastifyReply {
   reply.code(o.status).header("content-type", "application/json; charset=utf-8").header("cache-control", "no-store");
   for (const [k, v] of Object.entries(o.headers ?? {})) reply.header(k, v);
-  return reply.send(JSON.stringify(o.body));
+  return reply.send(o.text ?? JSON.stringify(o.body));
 }
 
 export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custody {
@@ -105,45 +124,96 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
     onStoreError: (e) => app.log.error({ err: { message: (e as Error)?.message } }, "firm store write failed"),
   });
   app.addHook("onClose", async () => loader.close());
+  const limit = o.rateLimit === undefined ? RATE_LIMIT : o.rateLimit;
+  const rateLimit = limit
+    ? {
+        max: limit.max,
+        timeWindow: limit.windowMs,
+        // The token's hash (the token itself is kept nowhere); a client without one, by its address.
+        keyGenerator: (req: FastifyRequest) => {
+          const token = req.headers["x-api-key"];
+          return isTokenFormat(token) ? `t:${hashToken(token)}` : `a:${req.ip}`;
+        },
+        errorResponseBuilder: (_req: FastifyRequest, c: { max: number; ttl: number }) =>
+          Object.assign(new Error("rate limited"), {
+            statusCode: 429,
+            outcome: json(
+              429,
+              "rate_limited",
+              t(lang, "custody.rateLimited", {
+                max: c.max,
+                seconds: Math.round(limit.windowMs / 1000),
+                after: Math.max(1, Math.ceil(c.ttl / 1000)),
+              }),
+            ),
+          }),
+      }
+    : false;
+  // The limiter's 429 and Fastify's 413 in the API's shape and the user's words; anything else as Fastify says it.
+  app.setErrorHandler((err: Error & { statusCode?: number; outcome?: Outcome }, _req, reply) => {
+    if (err.outcome) return send(reply, err.outcome);
+    if (err.statusCode === 413) return send(reply, json(413, "body_too_large", t(lang, "custody.bodyTooLarge", { max: 1024 })));
+    return reply.send(err);
+  });
   let serial = 0;
   const refusal = (r: Refusal): Outcome => json(r.status, r.code, t(lang, r.key, r.params));
 
-  /** The person a request's token belongs to, or the refusal: 401 (no token, not a token: no database asked), 403. */
-  async function person(req: FastifyRequest): Promise<FirmUser | Outcome> {
+  /**
+   * The person a request's token belongs to, with her budget and spend this month (one query), or the
+   * refusal: 401 (no token, not a token: no database asked), 403.
+   */
+  async function person(req: FastifyRequest): Promise<{ user: FirmUser; usage: Usage } | Outcome> {
     const token = req.headers["x-api-key"];
     if (token === undefined || token === "") return json(401, "missing_token", t(lang, "custody.tokenMissing"));
     if (!isTokenFormat(token)) return json(401, "token_format", t(lang, "custody.tokenFormat"));
-    let user: FirmUser | null;
+    const month = bucharestMonth(now());
+    let user: (FirmUser & { spent?: number }) | null;
     try {
-      user = await store.userByTokenHash(hashToken(token), now());
+      user = await store.userByTokenHash(hashToken(token), now(), month);
     } catch {
       return json(503, "store_unavailable", t(lang, "custody.storeUnavailable"));
     }
-    return user ?? json(403, "token_refused", t(lang, "custody.tokenRefused"));
+    if (!user) return json(403, "token_refused", t(lang, "custody.tokenRefused"));
+    return { user, usage: { budget: user.budget, spent: user.spent ?? 0, month } };
   }
 
   /** The person's budget and spend this month (null when the database cannot say). */
-  async function usage(user: string): Promise<{ budget: number; spent: number; month: string } | null> {
+  async function usage(user: string): Promise<Usage | null> {
     const month = bucharestMonth(now());
     const u = await store.usageOf(user, month).catch(() => null);
     return u && { ...u, month };
   }
 
-  /** The answers to a parsed request: the store's, then what the loader fetches for `r`. */
+  /**
+   * The answers to a parsed request: the store's, then what the loader fetches for `r`. Each want's own
+   * key is read first (most often from memory: hot-answers.ts); only the wants it misses are looked for
+   * under the other keys that may answer them (request-wants.ts `candidates`).
+   */
   async function answers(p: Parsed, r: Requester): Promise<Map<string, unknown>> {
-    const keys = [...new Set(p.wants.flatMap(candidates))];
-    let stored: Awaited<ReturnType<FirmStore["getAnswers"]>>;
+    const values = new Map<string, unknown>();
+    let missing: Want[] = [];
     try {
-      stored = await store.getAnswers(keys, now());
+      const own = await store.getAnswers(p.wants.map(wantKey), now());
+      for (const w of p.wants) {
+        const hit = own.get(wantKey(w));
+        if (hit === undefined) missing.push(w);
+        else values.set(wantKey(w), hit.body);
+      }
+      if (missing.length > 0) {
+        const others = await store.getAnswers([...new Set(missing.flatMap((w) => candidates(w).slice(1)))], now());
+        const ignored = loader.includeIgnored === true;
+        missing = missing.filter((w) => {
+          const hit = candidates(w)
+            .slice(1)
+            .find((k) => others.has(k) && accepts(w, k, others.get(k)!.body, ignored));
+          if (hit === undefined) return true;
+          values.set(wantKey(w), others.get(hit)!.body);
+          if (w.kind === "ident" && hit.startsWith("ident:")) metrics.otherInclude(1);
+          return false;
+        });
+      }
     } catch {
       throw new CallFailure(503, "store_unavailable");
-    }
-    const values = new Map<string, unknown>();
-    const missing: Want[] = [];
-    for (const w of p.wants) {
-      const hit = candidates(w).find((k) => stored.has(k) && accepts(w, k, stored.get(k)!.body));
-      if (hit === undefined) missing.push(w);
-      else values.set(wantKey(w), stored.get(hit)!.body);
     }
     metrics.hits(p.wants.length - missing.length);
     if (missing.length === 0) return values;
@@ -177,11 +247,12 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
   async function handle(req: FastifyRequest, reply: FastifyReply, path: string, query: string): Promise<FastifyReply> {
     const started = performance.now();
     const who = await person(req);
-    if (!("name" in who)) {
+    if (!("user" in who)) {
       metrics.request("refused", (performance.now() - started) / 1000);
       return send(reply, who);
     }
-    const r: Requester = { id: ++serial, user: who.name, credits: 0, fetched: false };
+    const name = who.user.name;
+    const r: Requester = { id: ++serial, user: name, credits: 0, fetched: false };
     const parsed = parseRequest(path, query);
     let out: Outcome;
     let cuis: number[] = [];
@@ -194,10 +265,11 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
         const source = r.fetched ? "upstream" : "store";
         out = "code" in rendered ? { ...refusal(rendered), source } : { ...rendered, source };
       } catch (e) {
-        out = await failure(e, who.name);
+        out = await failure(e, name);
       }
     }
-    const u = await usage(who.name);
+    // Answered from the store: her figures as read with her token; after an upstream call, read again.
+    const u = r.fetched ? await usage(name) : who.usage;
     const headers: Record<string, string> = { ...out.headers };
     if (u) {
       headers["x-credits-limit"] = String(u.budget);
@@ -206,7 +278,7 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
     }
     if (loader.plan) headers["x-plan"] = loader.plan;
     await store
-      .audit({ at: now(), user: who.name, endpoint: path, cuis, source: out.source, credits: r.credits, status: out.status })
+      .audit({ at: now(), user: name, endpoint: path, cuis, source: out.source, credits: r.credits, status: out.status })
       .catch((e) => app.log.error({ err: { message: (e as Error)?.message } }, "audit write failed"));
     metrics.request(out.source, (performance.now() - started) / 1000);
     return send(reply, { ...out, headers });
@@ -215,6 +287,7 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
   app.route({
     method: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
     url: "/v4/*",
+    config: { rateLimit },
     handler: async (req, reply) => {
       const raw = req.raw.url ?? "";
       const q = raw.indexOf("?");
@@ -228,12 +301,11 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
     },
   });
 
-  app.get("/firm/me", async (req, reply) => {
+  app.get("/firm/me", { config: { rateLimit } }, async (req, reply) => {
     const who = await person(req);
-    if (!("name" in who)) return send(reply, who);
-    const u = await usage(who.name);
-    if (!u) return send(reply, json(503, "store_unavailable", t(lang, "custody.storeUnavailable")));
-    const body = { name: who.name, budget: u.budget, spent: u.spent, remaining: Math.max(0, u.budget - u.spent), month: u.month };
+    if (!("user" in who)) return send(reply, who);
+    const u = who.usage;
+    const body = { name: who.user.name, budget: u.budget, spent: u.spent, remaining: Math.max(0, u.budget - u.spent), month: u.month };
     return send(reply, { status: 200, body, source: "store" });
   });
 

@@ -77,8 +77,11 @@ export interface FirmStore {
   listUsers(month: string): Promise<FirmUserUsage[]>;
   /** Revokes a person's token at once; false when there is no such person (or already revoked). */
   revokeUser(name: string, now: number): Promise<boolean>;
-  /** The live person a token hash belongs to (and records that they were seen), else null. */
-  userByTokenHash(tokenHash: string, now: number): Promise<FirmUser | null>;
+  /**
+   * The live person a token hash belongs to, with what they spent in `month` when it is given, else
+   * null; records that they were seen (at most once a minute: a request reads, it does not write).
+   */
+  userByTokenHash(tokenHash: string, now: number, month?: string): Promise<(FirmUser & { spent?: number }) | null>;
   /** One person's budget and spend in `month` (null: no such person). */
   usageOf(name: string, month: string): Promise<{ budget: number; spent: number } | null>;
 

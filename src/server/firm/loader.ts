@@ -23,7 +23,7 @@ import { MAX_BATCH_FINANCIAL, MAX_BATCH_IDENTIFICATION } from "../../api/client"
 import { limiter } from "../../engine/credits/limiter";
 import { BATCH_WINDOW } from "../../engine/engine-options";
 import { bucharestDay, nextBucharestMidnight, nextBucharestMonth } from "../../engine/credits/bucharest-time";
-import { lifetime, wantKey, type Want } from "./request-wants";
+import { fieldsOf, lifetime, wantKey, type Want } from "./request-wants";
 import { plan, type Call, type Entry, type Requester } from "./loader-calls";
 import type { FirmStore, StoredAnswer } from "./firm-store";
 import { CallFailure, failureCharged, failureOf, type Upstream, type UpstreamAnswer } from "./upstream";
@@ -70,6 +70,11 @@ export function planStopEnd(now: number, plan: string | null, retryAfterMs: numb
 export class FirmLoader {
   /** The plan the service named last (X-Plan), passed on to the people. */
   plan: string | null = null;
+  /**
+   * Whether the service ignores `include` (its batch items never carry the fields asked): learned from
+   * each identification batch sent with `include` that found companies; null until the first.
+   */
+  includeIgnored: boolean | null = null;
   private readonly pending = new Map<string, Entry>();
   private readonly inflight = new Map<string, Entry>();
   private readonly recent = new Map<string, { value: unknown; until: number }>();
@@ -300,6 +305,7 @@ export class FirmLoader {
         if (e instanceof CallFailure) throw e;
         throw new CallFailure(502, "upstream_shape");
       }
+      this.learnInclude(call.entries, values);
       await this.keep(values);
       const until = this.now() + RECENT_MS;
       for (const e of call.entries) {
@@ -316,6 +322,15 @@ export class FirmLoader {
     }
     // Stored (or failed): another instance waiting for these answers reads them, or fetches them itself.
     await this.release(call.entries);
+  }
+
+  private learnInclude(entries: readonly Entry[], values: Map<string, unknown>): void {
+    const w = entries[0]?.want;
+    if (w?.kind !== "ident") return;
+    const fields = fieldsOf(w.include);
+    const items = [...values.values()].filter((v): v is Record<string, unknown> => v !== null && typeof v === "object");
+    if (fields.length === 0 || items.length === 0) return;
+    this.includeIgnored = items.every((it) => fields.every((f) => it[f] === undefined));
   }
 
   private async keep(values: Map<string, unknown>): Promise<void> {

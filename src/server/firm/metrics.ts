@@ -16,6 +16,7 @@ export class Metrics {
     ["refused", 0],
   ]);
   private storeHits = 0;
+  private otherIncludeHits = 0;
   private upstreamCalls = 0;
   private upstreamCredits = 0;
   private readonly bucketCounts = BUCKETS.map(() => 0);
@@ -35,6 +36,11 @@ export class Metrics {
     this.storeHits += n;
   }
 
+  /** Identification answers served from an answer fetched with another `include`. */
+  otherInclude(n: number): void {
+    this.otherIncludeHits += n;
+  }
+
   call(charged: boolean): void {
     this.upstreamCalls++;
     if (charged) this.upstreamCredits++;
@@ -49,6 +55,9 @@ export class Metrics {
       "# HELP firma_store_hits_total Answers (a company, a company-year, a list) served from the firm's store.",
       "# TYPE firma_store_hits_total counter",
       `firma_store_hits_total ${this.storeHits}`,
+      "# HELP firma_store_hits_other_include_total Identification answers served from one fetched with another include list.",
+      "# TYPE firma_store_hits_other_include_total counter",
+      `firma_store_hits_other_include_total ${this.otherIncludeHits}`,
       "# HELP firma_upstream_calls_total Calls made to the data service with the firm's key.",
       "# TYPE firma_upstream_calls_total counter",
       `firma_upstream_calls_total ${this.upstreamCalls}`,

@@ -22,11 +22,15 @@ import type { MessageKey } from "../../shared/messages/node";
 
 export type Family = "one" | "batch" | "range";
 
-export type Want =
+export type Want = (
   | { kind: "profile"; cui: number }
   | { kind: "ident"; cui: number; include: string }
   | { kind: "fin"; family: Family; cui: number; year: number }
-  | { kind: "list"; path: string };
+  | { kind: "list"; path: string }
+) & {
+  /** Its store key, once worked out (wantKey). */
+  key?: string;
+};
 
 /** A request the store can answer: its wants and how their answers are written back. */
 export interface Parsed {
@@ -52,6 +56,10 @@ const FAMILIES: Family[] = ["one", "batch", "range"];
 const EXTRA_FINANCIAL = ["active_totale", "datorii_totale", "numar_angajati"];
 
 export function wantKey(w: Want): string {
+  return (w.key ??= keyOf(w));
+}
+
+function keyOf(w: Want): string {
   switch (w.kind) {
     case "profile":
       return `profile:${w.cui}`;
@@ -64,16 +72,39 @@ export function wantKey(w: Want): string {
   }
 }
 
+/**
+ * The `include` lists a stored identification answer may have been fetched with besides the want's own:
+ * everything, the add-in's list (src/engine/plan/dispatch.ts EXTRA_PROFILE), none.
+ */
+const INCLUDES = ["all", [...EXTRA_PROFILE].sort().join(","), ""];
+
+/** The fields an `include` key part stands for. */
+export function fieldsOf(include: string): readonly string[] {
+  return include === "all" ? EXTRA_PROFILE : include.split(",").filter(Boolean);
+}
+
 /** The keys that may answer a want, the want's own first. */
 export function candidates(w: Want): string[] {
-  if (w.kind === "ident") return [wantKey(w), `profile:${w.cui}`];
+  if (w.kind === "ident") return [...new Set([wantKey(w), `profile:${w.cui}`, ...INCLUDES.map((i) => `ident:${w.cui}:${i}`)])];
   if (w.kind !== "fin") return [wantKey(w)];
   return [w.family, ...FAMILIES.filter((f) => f !== w.family)].map((f) => `${PREFIX[f]}:${w.cui}:${w.year}`);
 }
 
-/** Whether the answer stored under `key` answers the want (another family's record only when it has every field). */
-export function accepts(w: Want, key: string, body: unknown): boolean {
-  if (body === null || key === wantKey(w) || w.kind !== "fin") return true;
+/**
+ * Whether the answer stored under `key` answers the want. "Nothing" (null) is the same fact under any
+ * key. Another financial family's record: when it has every field. A company's profile answers any
+ * identification; an identification fetched with another `include`: when it was asked for every field
+ * the want asks for (with `include` it serves a request without), or when the service is known to
+ * ignore `include` (`includeIgnored`), so that no call would bring the fields either.
+ */
+export function accepts(w: Want, key: string, body: unknown, includeIgnored = false): boolean {
+  if (body === null || key === wantKey(w)) return true;
+  if (w.kind === "ident") {
+    if (key.startsWith("profile:")) return true;
+    const had = fieldsOf(key.split(":")[2] ?? "");
+    return includeIgnored || fieldsOf(w.include).every((f) => had.includes(f));
+  }
+  if (w.kind !== "fin") return true;
   return EXTRA_FINANCIAL.every((f) => (body as Obj)[f] !== undefined);
 }
 
@@ -164,7 +195,7 @@ export function parseRequest(path: string, rawQuery: string): Parsed | Refusal |
     if (path === "/v4/firme/batch") {
       const cuis = cuiList(query, MAX_BATCH_IDENTIFICATION);
       const include = includeOf(query);
-      const fields = include === "all" ? EXTRA_PROFILE : include.split(",").filter(Boolean);
+      const fields = fieldsOf(include);
       return { shape: "batch", cuis, fields, wants: cuis.map((cui) => ({ kind: "ident", cui, include })) };
     }
     if (path === "/v4/firme/batch/financiar") {
@@ -200,29 +231,53 @@ function item(body: Obj, fields: readonly string[]): Obj {
   return out;
 }
 
-/** The answer to a parsed request from each want's answer (`values`, by wantKey): status and JSON body, or a 404. */
-export function render(p: Parsed, values: ReadonlyMap<string, unknown>): { status: number; body: unknown } | Refusal {
+/**
+ * Each answer's JSON text as written into a response, by the fields written (a batch item carries its
+ * request's `include`): kept on the answer object itself under a symbol (which JSON leaves out) as long
+ * as it lives, so that an answer the server holds in memory (hot-answers.ts) is serialized once, not
+ * once per request.
+ */
+const TEXTS = Symbol("firma.texts");
+
+function textOf(body: unknown, fields: readonly string[] | null, sig: string): string {
+  if (body === null || typeof body !== "object") return JSON.stringify(body);
+  const holder = body as { [TEXTS]?: Map<string, string> };
+  let byFields = holder[TEXTS];
+  if (!byFields) Object.defineProperty(holder, TEXTS, { value: (byFields = new Map()), enumerable: false });
+  let text = byFields.get(sig);
+  if (text === undefined) {
+    text = JSON.stringify(fields === null ? body : item(body as Obj, fields));
+    byFields.set(sig, text);
+  }
+  return text;
+}
+
+/** The answer to a parsed request from each want's answer (`values`, by wantKey): status and JSON text, or a 404. */
+export function render(p: Parsed, values: ReadonlyMap<string, unknown>): { status: number; text: string } | Refusal {
   const of = (w: Want) => values.get(wantKey(w)) ?? null;
   const notFound: Refusal = { status: 404, code: "not_found", key: "custody.notFound", params: { cui: String(p.cuis[0] ?? "") } };
+  const list = (fields: readonly string[] | null) => {
+    const sig = fields === null ? "" : fields.join(",");
+    const parts: string[] = [];
+    for (const w of p.wants) {
+      const b = of(w);
+      if (b !== null) parts.push(textOf(b, fields, sig));
+    }
+    return `[${parts.join(",")}]`;
+  };
   switch (p.shape) {
     case "profile":
     case "one":
     case "list": {
       const body = of(p.wants[0]);
       if (body === null) return p.shape === "list" ? { ...notFound, key: "custody.listNotFound" } : notFound;
-      return { status: 200, body };
+      return { status: 200, text: textOf(body, null, "") };
     }
     case "batch":
-      return {
-        status: 200,
-        body: p.wants
-          .map(of)
-          .filter((b): b is Obj => b !== null)
-          .map((b) => item(b, p.fields ?? [])),
-      };
+      return { status: 200, text: list(p.fields ?? []) };
     case "range":
-      return { status: 200, body: { cui: p.cuis[0], data: p.wants.map(of).filter((b) => b !== null) } };
+      return { status: 200, text: `{"cui":${JSON.stringify(p.cuis[0])},"data":${list(null)}}` };
     case "batchFinancial":
-      return { status: 200, body: p.wants.map(of).filter((b) => b !== null) };
+      return { status: 200, text: list(null) };
   }
 }

@@ -6,6 +6,7 @@
  */
 import type { Engine, SqlRunner } from "./schema";
 import { isUserName } from "./tokens";
+import { HotAnswers } from "./hot-answers";
 import type {
   AuditEntry,
   FirmStore,
@@ -32,9 +33,21 @@ export interface SqlDriver extends SqlRunner {
 type UserRow = { name: string; budget: number; created_at: number; revoked_at: number | null; last_seen_at: number | null };
 type AuditRow = { at: number; user_name: string; endpoint: string; cuis: string; source: string; credits: number; status: number };
 
-const USER_COLUMNS = "name, budget, created_at, revoked_at, last_seen_at";
 /** Keys per `IN (…)` query: far below both engines' limits on parameters. */
 const CHUNK = 500;
+/** Audit lines per INSERT (7 parameters each). */
+const AUDIT_ROWS = 100;
+/** A person's last_seen_at is written when it is older than this: a request reads the person, it does not write. */
+const SEEN_EVERY_MS = 60_000;
+/** Answers kept in memory (hot-answers.ts): a W10 firm's 5,000 companies, identification and a year, twice over. */
+export const HOT_ANSWERS = 20_000;
+
+export interface SqlStoreOptions {
+  /** Answers kept in this process's memory. @default HOT_ANSWERS */
+  hotAnswers?: number;
+}
+
+type AuditWaiter = { entry: AuditEntry; done: () => void; fail: (e: unknown) => void };
 
 /** Thrown inside a transaction to roll it back with a refusal. */
 class Refused {
@@ -44,8 +57,16 @@ class Refused {
 export class SqlFirmStore implements FirmStore {
   readonly engine: Engine;
 
-  constructor(private readonly db: SqlDriver) {
+  private readonly hot: HotAnswers;
+  private readonly auditQueue: AuditWaiter[] = [];
+  private auditWriting = false;
+
+  constructor(
+    private readonly db: SqlDriver,
+    options: SqlStoreOptions = {},
+  ) {
     this.engine = db.engine;
+    this.hot = new HotAnswers(options.hotAnswers ?? HOT_ANSWERS);
   }
 
   // ---- people ----------------------------------------------------------------------------------
@@ -79,12 +100,26 @@ export class SqlFirmStore implements FirmStore {
     return (await this.db.run("UPDATE firm_users SET revoked_at = ? WHERE name = ? AND revoked_at IS NULL", [now, name])) > 0;
   }
 
-  async userByTokenHash(tokenHash: string, now: number): Promise<FirmUser | null> {
-    const [row] = await this.db.all<UserRow>(
-      `UPDATE firm_users SET last_seen_at = ? WHERE token_hash = ? AND revoked_at IS NULL RETURNING ${USER_COLUMNS}`,
-      [now, tokenHash],
+  async userByTokenHash(tokenHash: string, now: number, month?: string): Promise<(FirmUser & { spent?: number }) | null> {
+    // A read, with the month's spend when asked; the "last seen" write only once a minute per person.
+    const [row] = await this.db.all<UserRow & { spent: number | null }>(
+      `SELECT u.name, u.budget, u.created_at, u.revoked_at, u.last_seen_at, m.spent
+         FROM firm_users u LEFT JOIN firm_usage_month m ON m.user_name = u.name AND m.month = ?
+        WHERE u.token_hash = ? AND u.revoked_at IS NULL`,
+      [month ?? "", tokenHash],
     );
-    return row ? toUser(row) : null;
+    if (!row) return null;
+    const user: FirmUser & { spent?: number } = toUser(row);
+    if (user.lastSeenAt === null || now - user.lastSeenAt >= SEEN_EVERY_MS) {
+      await this.db.run("UPDATE firm_users SET last_seen_at = ? WHERE name = ? AND (last_seen_at IS NULL OR last_seen_at < ?)", [
+        now,
+        user.name,
+        now,
+      ]);
+      user.lastSeenAt = now;
+    }
+    if (month !== undefined) user.spent = Number(row.spent ?? 0);
+    return user;
   }
 
   async usageOf(name: string, month: string): Promise<{ budget: number; spent: number } | null> {
@@ -163,16 +198,26 @@ export class SqlFirmStore implements FirmStore {
 
   async getAnswers(keys: readonly string[], now: number): Promise<Map<string, StoredAnswer>> {
     const found = new Map<string, StoredAnswer>();
-    const unique = [...new Set(keys)];
+    const unique: string[] = [];
+    for (const key of new Set(keys)) {
+      const a = this.hot.get(key, now);
+      if (a) found.set(key, a);
+      else unique.push(key);
+    }
     for (let i = 0; i < unique.length; i += CHUNK) {
       const part = unique.slice(i, i + CHUNK);
       const rows = await this.db.all<{ key: string; body: string; fetched_at: number; expires_at: number }>(
         `SELECT key, body, fetched_at, expires_at FROM firm_answers WHERE expires_at > ? AND key IN (${part.map(() => "?").join(", ")})`,
         [now, ...part],
       );
-      for (const r of rows) {
-        found.set(r.key, { key: r.key, body: JSON.parse(r.body), fetchedAt: Number(r.fetched_at), expiresAt: Number(r.expires_at) });
-      }
+      const read = rows.map((r) => ({
+        key: r.key,
+        body: JSON.parse(r.body),
+        fetchedAt: Number(r.fetched_at),
+        expiresAt: Number(r.expires_at),
+      }));
+      for (const a of read) found.set(a.key, a);
+      this.hot.put(read);
     }
     return found;
   }
@@ -196,6 +241,7 @@ export class SqlFirmStore implements FirmStore {
         );
       }
     });
+    this.hot.put(new Map(answers.map((a) => [a.key, a])).values());
   }
 
   // ---- claims ----------------------------------------------------------------------------------
@@ -244,16 +290,35 @@ export class SqlFirmStore implements FirmStore {
 
   // ---- audit -----------------------------------------------------------------------------------
 
-  async audit(e: AuditEntry): Promise<void> {
-    await this.db.run("INSERT INTO firm_audit (at, user_name, endpoint, cuis, source, credits, status) VALUES (?, ?, ?, ?, ?, ?, ?)", [
-      e.at,
-      e.user,
-      e.endpoint,
-      JSON.stringify(e.cuis),
-      e.source,
-      e.credits,
-      e.status,
-    ]);
+  /**
+   * Resolves once the line is written. Lines of requests that end together are written together, in
+   * one INSERT (group commit): those that come in the same turn of the event loop, or while the
+   * previous INSERT is being written, go in the next one.
+   */
+  audit(entry: AuditEntry): Promise<void> {
+    return new Promise((done, fail) => {
+      this.auditQueue.push({ entry, done, fail });
+      if (!this.auditWriting) {
+        this.auditWriting = true;
+        setImmediate(() => void this.writeAudit());
+      }
+    });
+  }
+
+  private async writeAudit(): Promise<void> {
+    while (this.auditQueue.length > 0) {
+      const batch = this.auditQueue.splice(0, AUDIT_ROWS);
+      try {
+        await this.db.run(
+          `INSERT INTO firm_audit (at, user_name, endpoint, cuis, source, credits, status) VALUES ${batch.map(() => "(?, ?, ?, ?, ?, ?, ?)").join(", ")}`,
+          batch.flatMap(({ entry: e }) => [e.at, e.user, e.endpoint, JSON.stringify(e.cuis), e.source, e.credits, e.status]),
+        );
+        for (const w of batch) w.done();
+      } catch (e) {
+        for (const w of batch) w.fail(e);
+      }
+    }
+    this.auditWriting = false;
   }
 
   async auditSince(since: number, user?: string): Promise<AuditEntry[]> {

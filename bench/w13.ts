@@ -1,0 +1,311 @@
+/**
+ * W13: the firm's server under load. 50 and 200 people, each refreshing a 2,000-company portfolio
+ * drawn from a pool of 5,000 (W10's shape: 60 % a core everyone shares, the rest a window of the
+ * pool), all at once, through one `firma serve` in custody mode (a child process) against the sandbox
+ * at 50 ms, then recalculating it from the store; on SQLite and on PostgreSQL (a throwaway cluster).
+ * Each person sends the add-in's requests (bench/load.ts: batch identification of 100 with `include`,
+ * batch financial of 50 for the latest year) one after the other over her own kept-alive connection.
+ *
+ * Measured per setup: requests a second, p50/p99 of the refresh (answers that went upstream, or
+ * waited for a call another person's request made) and of the recalculation (all from the store);
+ * the baseline: the same requests, in the same run, answered by a static loopback responder with the
+ * same bytes (bench/load.ts startResponder); the server's resident memory at start, after the refresh
+ * and at the end, its open files; errors; the upstream credits against the API minimum for the union;
+ * the others' p99 while one person's add-in loops on one request (4 in flight); then, with 200 people,
+ * recalculations for `minutes` (10 by default) with memory and open files after each.
+ */
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import * as http from "http";
+import { postgresBinDir, startPostgres, type PostgresCluster } from "../test/support/postgres";
+import { openFirmStore } from "../src/server/firm/open-store";
+import { hashToken, newToken } from "../src/server/firm/tokens";
+import * as data from "../sandbox/dataset";
+import {
+  fakeDist,
+  get,
+  minimumCredits,
+  portfolios,
+  refreshRequests,
+  runPeople,
+  startFirmServer,
+  startResponder,
+  summary,
+  type Answer,
+  type Pass,
+  type Person,
+} from "./load";
+import type { Svc } from "./hardening";
+
+const LATENCY_MS = 50;
+const say = (s: string) => process.stderr.write(s + "\n");
+
+export interface W13Run {
+  database: string;
+  people: number;
+  refresh: Pass;
+  store: Pass;
+  baseline: Pass;
+  /** Requests a second and p99 against the baseline's. */
+  ratio: { perSecond: number; p99: number };
+  credits: number;
+  minimum: number;
+  memoryMb: { start: number; afterRefresh: number; end: number };
+  fds: { start: number; end: number };
+  /** The others' recalculation while one person's add-in loops on one request. */
+  loop: { othersP99: number; othersErrors: number; loopAnswered: number; loopRefused: number; upstreamCalls: number };
+}
+
+export interface W13Long {
+  database: string;
+  people: number;
+  minutes: number;
+  passes: number;
+  requests: number;
+  errors: number;
+  /** Each pass: requests a second, p99, memory (MB), open files. */
+  samples: { perSecond: number; p99: number; rssMb: number; fds: number }[];
+}
+
+export interface W13Result {
+  latencyMs: number;
+  runs: W13Run[];
+  long: W13Long[];
+  skipped: { setup: string; why: string }[];
+}
+
+let serial = 0;
+
+async function setupServer(svc: Svc, database: string, people: number, work: string) {
+  const key = `demo-enterprise-bench-w13-${++serial}`;
+  const keyFile = path.join(work, `key${serial}`);
+  fs.writeFileSync(keyFile, `${key}\n`, { mode: 0o600 });
+  const store = await openFirmStore(database);
+  const tokens: string[] = [];
+  try {
+    for (let i = 0; i < people; i++) {
+      const t = newToken();
+      await store.addUser(`p${i}`, 100_000, hashToken(t), Date.now());
+      tokens.push(t);
+    }
+  } finally {
+    await store.close();
+  }
+  const server = await startFirmServer({ upstream: svc.url, keyFile, database, dist: fakeDist(work) });
+  return { key, tokens, server };
+}
+
+async function runSetup(
+  svc: Svc,
+  name: string,
+  database: string,
+  people: number,
+  work: string,
+  minutes: number,
+): Promise<{ run: W13Run; long: W13Long | null }> {
+  say(`W13: ${name}, ${people} people`);
+  const { key, tokens, server } = await setupServer(svc, database, people, work);
+  try {
+    const start = server.resources();
+    const lists = portfolios(people);
+    const persons: Person[] = lists.map((l, i) => ({
+      token: tokens[i],
+      base: server.url,
+      requests: refreshRequests(l, data.LATEST_YEAR),
+      agent: new http.Agent({ keepAlive: true, maxSockets: 1 }),
+    }));
+    const r = await runPeople(persons);
+    const refresh = summary(r.samples, r.seconds);
+    const credits = (await svc.usage(key)).total;
+    const afterRefresh = server.resources();
+    const kinds = new Map<string, Answer>();
+    const s = await runPeople(persons, {
+      onAnswer: (p, a) => {
+        const kind = p.startsWith("/v4/firme/batch/financiar") ? "financial" : "batch";
+        if (a.status === 200 && !kinds.has(kind)) kinds.set(kind, a);
+      },
+    });
+    const store = summary(s.samples, s.seconds);
+    const responder = await startResponder(kinds);
+    const b = await runPeople(
+      persons.map((p) => ({ ...p, agent: undefined })),
+      { baseOverride: responder.url },
+    );
+    await responder.close();
+    const baseline = summary(b.samples, b.seconds);
+
+    // one add-in in a loop on one request, 4 in flight, while the others recalculate
+    const callsBefore = (await svc.usage(key)).calls;
+    const loopPerson: Person = { ...persons[0], requests: Array.from({ length: 100_000 }, () => persons[0].requests[0]) };
+    let looping = true;
+    const loopStats = { answered: 0, refused: 0 };
+    const loop = (async () => {
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
+      await Promise.all(
+        Array.from({ length: 4 }, async () => {
+          for (let i = 0; looping; i++) {
+            const a = await get(agent, loopPerson.base, loopPerson.requests[i], { "X-API-Key": loopPerson.token });
+            if (a.status === 200) loopStats.answered++;
+            else loopStats.refused++;
+          }
+        }),
+      );
+      agent.destroy();
+    })();
+    const others = await runPeople(persons.slice(1));
+    looping = false;
+    await loop;
+    const othersPass = summary(others.samples, others.seconds);
+    const upstreamCalls = (await svc.usage(key)).calls - callsBefore;
+
+    let long: W13Long | null = null;
+    if (minutes > 0) {
+      long = { database: name, people, minutes, passes: 0, requests: 0, errors: 0, samples: [] };
+      const until = performance.now() + minutes * 60_000;
+      while (performance.now() < until) {
+        const p = await runPeople(persons);
+        const x = summary(p.samples, p.seconds);
+        const res = server.resources();
+        long.passes++;
+        long.requests += x.requests;
+        long.errors += x.errors;
+        long.samples.push({ perSecond: x.perSecond, p99: x.p99, rssMb: res.rssMb, fds: res.fds });
+      }
+      const first = long.samples[0];
+      const last = long.samples[long.samples.length - 1];
+      say(
+        `  ${minutes} min: ${long.passes} passes, ${long.requests} requests, ${long.errors} errors; memory ${first.rssMb} → ${last.rssMb} MB, files ${first.fds} → ${last.fds}`,
+      );
+    }
+    for (const p of persons) p.agent!.destroy();
+    const end = server.resources();
+    const run: W13Run = {
+      database: name,
+      people,
+      refresh,
+      store,
+      baseline,
+      ratio: {
+        perSecond: Math.round((store.perSecond / baseline.perSecond) * 100) / 100,
+        p99: Math.round((store.p99 / baseline.p99) * 100) / 100,
+      },
+      credits,
+      minimum: minimumCredits(lists),
+      memoryMb: { start: start.rssMb, afterRefresh: afterRefresh.rssMb, end: end.rssMb },
+      fds: { start: start.fds, end: end.fds },
+      loop: {
+        othersP99: othersPass.p99,
+        othersErrors: othersPass.errors,
+        loopAnswered: loopStats.answered,
+        loopRefused: loopStats.refused,
+        upstreamCalls,
+      },
+    };
+    say(
+      `  refresh ${refresh.perSecond}/s p50 ${refresh.p50} p99 ${refresh.p99} ms; store ${store.perSecond}/s p50 ${store.p50} p99 ${store.p99} ms; ` +
+        `baseline ${baseline.perSecond}/s p50 ${baseline.p50} p99 ${baseline.p99} ms (× ${run.ratio.perSecond} req/s, × ${run.ratio.p99} p99); ` +
+        `errors ${refresh.errors + store.errors}; ${credits} credits for a minimum of ${run.minimum}; memory ${start.rssMb} → ${afterRefresh.rssMb} → ${end.rssMb} MB; ` +
+        `loop: others' p99 ${othersPass.p99} ms, ${loopStats.answered} answered, ${loopStats.refused} refused, ${upstreamCalls} upstream calls`,
+    );
+    return { run, long };
+  } finally {
+    await server.stop();
+  }
+}
+
+/** `minutes`: the long recalculation run with 200 people (0: none). */
+export async function w13(
+  svc: Svc,
+  restoreLatencyMs: number,
+  minutes = 10,
+  only?: { people?: number[]; databases?: string[] },
+): Promise<W13Result> {
+  const result: W13Result = { latencyMs: LATENCY_MS, runs: [], long: [], skipped: [] };
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), "firma-bench-w13-"));
+  await svc.configure({ latencyMs: LATENCY_MS });
+  const peopleList = only?.people ?? [50, 200];
+  const want = (db: string) => !only?.databases || only.databases.includes(db);
+  try {
+    if (want("SQLite"))
+      for (const people of peopleList) {
+        const { run, long } = await runSetup(
+          svc,
+          "SQLite",
+          path.join(work, `w13-${people}.sqlite`),
+          people,
+          work,
+          people === 200 ? minutes : 0,
+        );
+        result.runs.push(run);
+        if (long) result.long.push(long);
+      }
+    if (!want("PostgreSQL")) {
+      // not asked for
+    } else if (postgresBinDir() === null) {
+      result.skipped.push({ setup: "PostgreSQL", why: "PostgreSQL is not installed (scripts/setup.sh installs it)" });
+    } else {
+      let pg: PostgresCluster | null = null;
+      try {
+        pg = await startPostgres();
+        for (const people of peopleList) {
+          const url = await pg.createDatabase(`firm_w13_${people}`);
+          const { run, long } = await runSetup(svc, "PostgreSQL", url, people, work, people === 200 ? minutes : 0);
+          result.runs.push(run);
+          if (long) result.long.push(long);
+        }
+      } finally {
+        await pg?.stop();
+      }
+    }
+  } finally {
+    await svc.configure({ latencyMs: restoreLatencyMs });
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+  return result;
+}
+
+// ---- report -----------------------------------------------------------------------------------------
+
+export function w13Targets(r: W13Result | undefined): { target: string; measured: string; met: boolean }[] {
+  if (!r) return [];
+  return r.runs.map((x) => ({
+    target: `W13 ${x.database}, ${x.people} people: from the store ≥ 0.5 × the responder's requests a second, p99 ≤ 3 × its p99, 0 errors`,
+    measured: `× ${x.ratio.perSecond} requests a second, × ${x.ratio.p99} p99, ${x.refresh.errors + x.store.errors} errors`,
+    met: x.ratio.perSecond >= 0.5 && x.ratio.p99 <= 3 && x.refresh.errors + x.store.errors === 0,
+  }));
+}
+
+export function w13Markdown(r: W13Result): string[] {
+  const lines = ["## W13: the firm's server under load", ""];
+  lines.push(
+    `People each refresh a 2,000-company portfolio drawn from 5,000 (W10's shape), all at once, through one \`firma serve\` in custody mode ` +
+      `(a child process) against the sandbox at ${r.latencyMs} ms, then recalculate it from the store; each person sends the add-in's requests ` +
+      "(batch identification of 100 with `include`, batch financial of 50) one after the other over her own kept-alive connection (bench/load.ts, Node's HTTP client). " +
+      "The baseline: the same requests in the same run, answered by a static loopback responder with the same bytes. " +
+      "The load generator, the responder, the server, the sandbox and the database share this machine's two cores (with whatever else runs on it).",
+    "",
+    "| Database | People | Requests/s from the store (baseline) | p50 / p99 from the store | p50 / p99 upstream (refresh) | p50 / p99 baseline | × req/s | × p99 | Memory start / after refresh / end | Errors | Credits (minimum) | Others' p99 while one add-in loops |",
+    "|---|---:|---|---|---|---|---:|---:|---|---:|---|---|",
+  );
+  for (const x of r.runs)
+    lines.push(
+      `| ${x.database} | ${x.people} | ${x.store.perSecond} (${x.baseline.perSecond}) | ${x.store.p50} / ${x.store.p99} ms | ${x.refresh.p50} / ${x.refresh.p99} ms | ` +
+        `${x.baseline.p50} / ${x.baseline.p99} ms | ${x.ratio.perSecond} | ${x.ratio.p99} | ${x.memoryMb.start} / ${x.memoryMb.afterRefresh} / ${x.memoryMb.end} MB | ` +
+        `${x.refresh.errors + x.store.errors} | ${x.credits} (${x.minimum}) | ${x.loop.othersP99} ms (loop: ${x.loop.loopAnswered} answered, ${x.loop.loopRefused} refused, ${x.loop.upstreamCalls} upstream calls) |`,
+    );
+  for (const s of r.skipped) lines.push(`| ${s.setup} | skipped: ${s.why} | | | | | | | | | | |`);
+  lines.push("");
+  for (const l of r.long) {
+    const first = l.samples[0];
+    const last = l.samples[l.samples.length - 1];
+    const max = Math.max(...l.samples.map((s) => s.rssMb));
+    lines.push(
+      `- ${l.database}, ${l.people} people recalculating for ${l.minutes} min: ${l.passes} passes, ${l.requests.toLocaleString("en")} requests, ${l.errors} errors; ` +
+        `server memory ${first.rssMb} → ${last.rssMb} MB (at most ${max}), open files ${first.fds} → ${last.fds}; ` +
+        `requests a second per pass ${Math.min(...l.samples.map((s) => s.perSecond))}–${Math.max(...l.samples.map((s) => s.perSecond))}.`,
+    );
+  }
+  lines.push("");
+  return lines;
+}

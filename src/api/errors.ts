@@ -195,6 +195,10 @@ export function errorForStatus(status: number, init: ApiErrorInit): ApiError {
     return /plan_history|histor|istoric|\byears?\b|\ban(ii|ul)\b/i.test(said) ? new PlanHistoryError(i) : new InvalidKeyError(i);
   }
   if (status === 404) return new NotFoundError(i);
+  // A rate limit (a firm's server's per-person limit, src/server/firm/custody.ts; any service saying
+  // "rate_limited"): too many requests for now, not the plan's credits spent. A transient refusal, made
+  // before charging: retried once within the call's time (after its Retry-After when it fits).
+  if (status === 429 && init.serviceCode === "rate_limited") return new ServerError({ ...i, retryable: true });
   if (status === 429) return new CreditsExhaustedError(i);
   if (status >= 500) return new ServerError(i);
   if (status >= 400) return new BadRequestError(i);

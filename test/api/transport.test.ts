@@ -241,6 +241,17 @@ describe("retries", () => {
     expect(calls).toHaveLength(1);
   });
 
+  test("a 429 that says rate_limited (a firm's server's per-person limit) is a wait, not credits spent: retried once, no stop", async () => {
+    script({ status: 429, body: { error: { code: "rate_limited", message: "Prea multe cereri" } } }, { body: PROFILE });
+    await expect(client().getCompany(CUI)).resolves.toMatchObject({ cui: CUI });
+    expect(fx.requests).toHaveLength(2);
+    script({ status: 429, body: { error: { code: "rate_limited", message: "Prea multe cereri" } } });
+    const e = await caught(client({ retries: 0 }).getCompany(CUI));
+    expect(e).toBeInstanceOf(ServerError);
+    expect(e).not.toBeInstanceOf(CreditsExhaustedError);
+    expect(e).toMatchObject({ status: 429, serviceCode: "rate_limited", retryable: true });
+  });
+
   test("a dropped connection is retried once; the dropped attempt may have been charged", async () => {
     script({ reset: true }, { body: PROFILE });
     await expect(client().getCompany(CUI)).resolves.toMatchObject({ cui: CUI });

@@ -23,6 +23,8 @@ import { Metrics } from "./metrics";
 import type { AnswerSource, FirmStore, FirmUser } from "./firm-store";
 import { hashToken, isTokenFormat } from "./tokens";
 import { CallFailure, upstream } from "./upstream";
+import { FirmStoreError } from "./firm-store";
+import { storeCallFailure, WriteBehind } from "./store-faults";
 
 export interface CustodyOptions {
   store: FirmStore;
@@ -60,6 +62,9 @@ const FAILURES: Record<string, MessageKey> = {
   upstream_shape: "custody.upstreamShape",
   upstream_not_configured: "custody.upstreamNotConfigured",
   store_unavailable: "custody.storeUnavailable",
+  store_read_only: "custody.storeReadOnly",
+  store_full: "custody.storeFull",
+  store_upgraded: "custody.storeUpgraded",
 };
 
 interface Outcome {
@@ -93,6 +98,19 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
   const now = o.now ?? Date.now;
   const store = o.store;
   const metrics = new Metrics();
+  let upgradedSaid = false;
+  /** The database failing: logged; a newer FIRMA's migration once, as the line that says this instance stopped writing. */
+  const storeError = (e: unknown, what = "firm store write failed") => {
+    if (e instanceof FirmStoreError && e.code === "newer_schema") {
+      if (!upgradedSaid) app.log.fatal({ err: { message: e.message } }, e.message);
+      upgradedSaid = true;
+      return;
+    }
+    app.log.error({ err: { message: (e as Error)?.message } }, what);
+  };
+  const writes = new WriteBehind({
+    onError: (e, what, kept) => storeError(e, kept ? `firm store: ${what} not written yet; kept and tried again` : `firm store: ${what} lost`),
+  });
   const loader = new FirmLoader({
     store,
     upstream: upstream({ base: o.upstream, key: o.key, timeoutMs: o.timeoutMs ?? 30_000, fetch: o.fetch }),
@@ -102,11 +120,22 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
     claimMs: (o.timeoutMs ?? 30_000) + 30_000,
     now,
     onCall: (charged) => metrics.call(charged),
-    onStoreError: (e) => app.log.error({ err: { message: (e as Error)?.message } }, "firm store write failed"),
+    onStoreError: (e) => storeError(e),
+    writes,
   });
-  app.addHook("onClose", async () => loader.close());
+  app.addHook("onClose", async () => {
+    loader.close();
+    // What waits for the database: a little longer, then said (store-faults.ts).
+    if (!(await writes.drain(10_000))) app.log.error(`firm store: ${writes.pending} writes lost at close`);
+    writes.close();
+  });
   let serial = 0;
   const refusal = (r: Refusal): Outcome => json(r.status, r.code, t(lang, r.key, r.params));
+  /** The database failing, as the person is told: 503, Retry-After, what to do. */
+  const storeOutcome = (e: unknown): Outcome => {
+    const f = storeCallFailure(e);
+    return json(f.status, f.code, t(lang, FAILURES[f.code]), "refused", { "retry-after": String((f.retryAfterMs ?? 5000) / 1000) });
+  };
 
   /** The person a request's token belongs to, or the refusal: 401 (no token, not a token: no database asked), 403. */
   async function person(req: FastifyRequest): Promise<FirmUser | Outcome> {
@@ -116,8 +145,9 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
     let user: FirmUser | null;
     try {
       user = await store.userByTokenHash(hashToken(token), now());
-    } catch {
-      return json(503, "store_unavailable", t(lang, "custody.storeUnavailable"));
+    } catch (e) {
+      storeError(e, "firm store: token not checked");
+      return storeOutcome(e);
     }
     return user ?? json(403, "token_refused", t(lang, "custody.tokenRefused"));
   }
@@ -135,8 +165,8 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
     let stored: Awaited<ReturnType<FirmStore["getAnswers"]>>;
     try {
       stored = await store.getAnswers(keys, now());
-    } catch {
-      throw new CallFailure(503, "store_unavailable");
+    } catch (e) {
+      throw storeCallFailure(e);
     }
     const values = new Map<string, unknown>();
     const missing: Want[] = [];
@@ -205,9 +235,8 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
       headers["x-credits-scope"] = "firm-budget"; // the person's budget, not the plan's credits (src/api/http.ts readQuota)
     }
     if (loader.plan) headers["x-plan"] = loader.plan;
-    await store
-      .audit({ at: now(), user: who.name, endpoint: path, cuis, source: out.source, credits: r.credits, status: out.status })
-      .catch((e) => app.log.error({ err: { message: (e as Error)?.message } }, "audit write failed"));
+    const line = { at: now(), user: who.name, endpoint: path, cuis, source: out.source, credits: r.credits, status: out.status };
+    await writes.write("an audit line", () => store.audit(line));
     metrics.request(out.source, (performance.now() - started) / 1000);
     return send(reply, { ...out, headers });
   }
@@ -232,7 +261,7 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
     const who = await person(req);
     if (!("name" in who)) return send(reply, who);
     const u = await usage(who.name);
-    if (!u) return send(reply, json(503, "store_unavailable", t(lang, "custody.storeUnavailable")));
+    if (!u) return send(reply, storeOutcome(null));
     const body = { name: who.name, budget: u.budget, spent: u.spent, remaining: Math.max(0, u.budget - u.spent), month: u.month };
     return send(reply, { status: 200, body, source: "store" });
   });

@@ -133,7 +133,9 @@ export type FirmStoreErrorCode =
   | "unreachable"
   /** The database (or file) is read-only. */
   | "read_only"
-  /** The database holds a newer schema than this FIRMA knows. */
+  /** The disk under the database (SQLite's file) is full. */
+  | "disk_full"
+  /** The database holds a newer schema than this FIRMA knows (at open, or migrated by a newer FIRMA while this one ran). */
   | "newer_schema"
   | "user_exists"
   | "bad_name"

@@ -16,7 +16,8 @@
  * Before each call, one credit is reserved in the database for ONE person: the one who waits for the
  * most of the call's answers (then the others, when that one's budget is spent). A call the service did
  * not charge gives the credit back, so the credits attributed equal the service's count. The service's
- * 429 stops the plan for everyone (in the database) until its period turns.
+ * 429 stops the plan for everyone (in the database) until its period turns. A database that does not
+ * take the reservation means no call; what follows a call is written behind (store-faults.ts).
  */
 import { randomUUID } from "node:crypto";
 import { MAX_BATCH_FINANCIAL, MAX_BATCH_IDENTIFICATION } from "../../api/client";
@@ -27,6 +28,7 @@ import { lifetime, wantKey, type Want } from "./request-wants";
 import { plan, type Call, type Entry, type Requester } from "./loader-calls";
 import type { FirmStore, StoredAnswer } from "./firm-store";
 import { CallFailure, failureCharged, failureOf, type Upstream, type UpstreamAnswer } from "./upstream";
+import { storeCallFailure, WriteBehind } from "./store-faults";
 
 export type { Requester } from "./loader-calls";
 
@@ -49,6 +51,8 @@ export interface LoaderOptions {
   onCall?: (charged: boolean) => void;
   /** A failure to keep answers (logged; the person still gets them). */
   onStoreError?: (e: unknown) => void;
+  /** Where what follows a call is written (store-faults.ts); one of its own by default. */
+  writes?: WriteBehind;
   /**
    * How long a claim on answers being fetched holds before another instance may take it over: more
    * than a call can take (the upstream timeout), so that a slow call is not paid twice. @default 60000
@@ -81,10 +85,12 @@ export class FirmLoader {
   private pollTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly limit: <T>(task: () => Promise<T>) => Promise<T>;
   private readonly now: () => number;
+  private readonly writes: WriteBehind;
 
   constructor(private readonly o: LoaderOptions) {
     this.limit = limiter(o.concurrency ?? 8);
     this.now = o.now ?? Date.now;
+    this.writes = o.writes ?? new WriteBehind({ onError: (e) => o.onStoreError?.(e) });
   }
 
   /** The answers to `wants` (by wantKey), fetched for `req`; rejects with a CallFailure. */
@@ -167,6 +173,7 @@ export class FirmLoader {
     this.timer = null;
     if (this.pollTimer) clearTimeout(this.pollTimer);
     this.pollTimer = null;
+    if (!this.o.writes) this.writes.close();
   }
 
   /**
@@ -231,12 +238,8 @@ export class FirmLoader {
   /** Lets go of the claims on these entries (after their answers are stored, or their call failed). */
   private async release(entries: readonly Entry[]): Promise<void> {
     if (entries.length === 0) return;
-    await this.o.store
-      .releaseClaims(
-        entries.map((e) => e.id),
-        this.owner,
-      )
-      .catch((e) => this.o.onStoreError?.(e));
+    const keys = entries.map((e) => e.id);
+    await this.writes.write("claims let go", () => this.o.store.releaseClaims(keys, this.owner));
   }
 
   private watch(entries: readonly Entry[]): void {
@@ -289,7 +292,7 @@ export class FirmLoader {
       if (answer.status === 429) {
         const now = this.now();
         const until = planStopEnd(now, answer.plan ?? this.plan, answer.retryAfterMs);
-        await this.o.store.stopPlan(until).catch((e) => this.o.onStoreError?.(e));
+        await this.writes.write("the plan's stop", () => this.o.store.stopPlan(until));
         throw new CallFailure(429, "plan_stopped", { until }, null, until - now);
       }
       if (answer.status !== 200 && answer.status !== 404) throw failureOf(answer);
@@ -326,11 +329,7 @@ export class FirmLoader {
       fetchedAt: now,
       expiresAt: now + lifetime(key, body, now),
     }));
-    try {
-      await this.o.store.putAnswers(answers);
-    } catch (e) {
-      this.o.onStoreError?.(e);
-    }
+    await this.writes.write("answers", () => this.o.store.putAnswers(answers));
   }
 
   /** The person who pays: by how many of the call's answers they wait for, then who asked first. */
@@ -353,8 +352,10 @@ export class FirmLoader {
       let r: Awaited<ReturnType<FirmStore["reserveCredit"]>>;
       try {
         r = await this.o.store.reserveCredit({ user, month, day, maxPerDay: this.o.maxPerDay, now });
-      } catch {
-        throw new CallFailure(503, "store_unavailable");
+      } catch (e) {
+        // Fail-closed: no call without the database recording it (store-faults.ts).
+        this.o.onStoreError?.(e);
+        throw storeCallFailure(e);
       }
       if (r === "ok") {
         const req = [...p.requests].sort(([a, x], [b, y]) => y - x || a.id - b.id)[0][0];
@@ -373,6 +374,6 @@ export class FirmLoader {
   private async account(p: { req: Requester; user: string; month: string; day: string }, charged: boolean): Promise<void> {
     this.o.onCall?.(charged);
     if (charged) p.req.credits++;
-    else await this.o.store.releaseCredit(p.user, p.month, p.day).catch((e) => this.o.onStoreError?.(e));
+    else await this.writes.write("a credit given back", () => this.o.store.releaseCredit(p.user, p.month, p.day));
   }
 }

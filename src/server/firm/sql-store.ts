@@ -33,6 +33,8 @@ type UserRow = { name: string; budget: number; created_at: number; revoked_at: n
 type AuditRow = { at: number; user_name: string; endpoint: string; cuis: string; source: string; credits: number; status: number };
 
 const USER_COLUMNS = "name, budget, created_at, revoked_at, last_seen_at";
+/** The store's errors of a database that answers but takes no writes. */
+const CANNOT_WRITE = new Set<string>(["read_only", "disk_full", "newer_schema"]);
 /** Keys per `IN (…)` query: far below both engines' limits on parameters. */
 const CHUNK = 500;
 
@@ -80,11 +82,19 @@ export class SqlFirmStore implements FirmStore {
   }
 
   async userByTokenHash(tokenHash: string, now: number): Promise<FirmUser | null> {
-    const [row] = await this.db.all<UserRow>(
-      `UPDATE firm_users SET last_seen_at = ? WHERE token_hash = ? AND revoked_at IS NULL RETURNING ${USER_COLUMNS}`,
-      [now, tokenHash],
-    );
-    return row ? toUser(row) : null;
+    let rows: UserRow[];
+    try {
+      rows = await this.db.all<UserRow>(
+        `UPDATE firm_users SET last_seen_at = ? WHERE token_hash = ? AND revoked_at IS NULL RETURNING ${USER_COLUMNS}`,
+        [now, tokenHash],
+      );
+    } catch (e) {
+      // A database that takes no writes (read-only, full, upgraded under this instance) still says who
+      // a token is, so that what the store holds is still given; "last seen" waits.
+      if (!(e instanceof FirmStoreError && CANNOT_WRITE.has(e.code))) throw e;
+      rows = await this.db.all<UserRow>(`SELECT ${USER_COLUMNS} FROM firm_users WHERE token_hash = ? AND revoked_at IS NULL`, [tokenHash]);
+    }
+    return rows[0] ? toUser(rows[0]) : null;
   }
 
   async usageOf(name: string, month: string): Promise<{ budget: number; spent: number } | null> {

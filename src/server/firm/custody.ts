@@ -206,7 +206,8 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
 
   async function handle(req: FastifyRequest, reply: FastifyReply, path: string, query: string): Promise<FastifyReply> {
     const started = performance.now();
-    const who = await person(req);
+    // Upgraded under this instance: it answers nothing it could not record (its /healthz says 503 too).
+    const who = upgradedSaid ? storeOutcome(new FirmStoreError("newer_schema", "newer schema")) : await person(req);
     if (!("name" in who)) {
       metrics.request("refused", (performance.now() - started) / 1000);
       return send(reply, who);

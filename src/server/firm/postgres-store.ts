@@ -121,6 +121,10 @@ class PostgresDriver implements SqlDriver {
     }
   }
 
+  async writable(): Promise<void> {
+    this.hold.check();
+  }
+
   async close(): Promise<void> {
     await this.hold.close();
     await this.pool.end();

@@ -26,6 +26,8 @@ export interface SqlDriver extends SqlRunner {
    * commits when it resolves, rolls back when it throws.
    */
   transaction<T>(fn: (tx: SqlRunner) => Promise<T>): Promise<T>;
+  /** Throws when this instance may not write (a newer FIRMA migrated the database, or its schema lock is not held). */
+  writable(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -287,6 +289,7 @@ export class SqlFirmStore implements FirmStore {
 
   async health(): Promise<void> {
     await this.db.all("SELECT 1 AS one");
+    await this.db.writable();
   }
 
   close(): Promise<void> {

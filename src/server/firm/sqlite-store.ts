@@ -14,7 +14,7 @@
 import Database from "better-sqlite3";
 import { mkdirSync } from "fs";
 import { dirname } from "path";
-import { migrate, migratedWhileRunning, schemaVersionOf, SCHEMA_VERSION, type MigrateOptions, type SqlRunner } from "./schema";
+import { migrate, migratedWhileRunning, SCHEMA_VERSION, type MigrateOptions, type SqlRunner } from "./schema";
 import { SqlFirmStore, type SqlDriver } from "./sql-store";
 import { FirmStoreError, type FirmStore } from "./firm-store";
 
@@ -70,14 +70,39 @@ class SqliteDriver implements SqlDriver {
     private readonly path: string,
   ) {}
 
-  all<T>(sql: string, params?: readonly unknown[]): Promise<T[]> {
-    if (WRITE.test(sql)) return this.transaction((tx) => tx.all<T>(sql, params));
+  all<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+    if (WRITE.test(sql)) return this.queued(async () => this.written(() => this.statement(sql).all(...params) as T[]));
     return this.queued(() => this.direct.all<T>(sql, params));
   }
 
-  run(sql: string, params?: readonly unknown[]): Promise<number> {
-    if (WRITE.test(sql)) return this.transaction((tx) => tx.run(sql, params));
+  run(sql: string, params: readonly unknown[] = []): Promise<number> {
+    if (WRITE.test(sql)) {
+      return this.queued(async () =>
+        this.written(() => {
+          const s = this.statement(sql);
+          return s.reader ? s.all(...params).length : s.run(...params).changes;
+        }),
+      );
+    }
     return this.queued(() => this.direct.run(sql, params));
+  }
+
+  /**
+   * One statement in a write transaction that checks the schema first, all at once (no `await` inside:
+   * the busy wait for another process's lock must not hold up this one's own transaction).
+   */
+  private written<T>(fn: () => T): T {
+    if (this.stopped) throw this.stopped;
+    this.db.exec("BEGIN IMMEDIATE");
+    try {
+      this.checkSchema();
+      const result = fn();
+      this.db.exec("COMMIT");
+      return result;
+    } catch (e) {
+      if (this.db.inTransaction) this.db.exec("ROLLBACK");
+      throw e;
+    }
   }
 
   /** From now on every write checks that the schema is still `version` (the one this instance migrated to). */
@@ -90,7 +115,7 @@ class SqliteDriver implements SqlDriver {
       if (this.stopped) throw this.stopped;
       this.db.exec("BEGIN IMMEDIATE");
       try {
-        await this.checkSchema();
+        this.checkSchema();
         const result = await fn(this.direct);
         this.db.exec("COMMIT");
         return result;
@@ -101,12 +126,17 @@ class SqliteDriver implements SqlDriver {
     });
   }
 
-  /** Inside the write lock: a schema changed since this instance opened the file is a newer FIRMA's, or harmless. */
-  private async checkSchema(): Promise<void> {
+  writable(): Promise<void> {
+    return this.queued(async () => this.checkSchema());
+  }
+
+  /** Inside the write lock (or for /healthz): a schema changed since this instance opened the file is a newer FIRMA's, or harmless. */
+  private checkSchema(): void {
+    if (this.stopped) throw this.stopped;
     if (!this.known) return;
     const cookie = Number(this.db.pragma("schema_version", { simple: true }));
     if (cookie === this.known.cookie) return;
-    const found = await schemaVersionOf(this.direct);
+    const found = Number((this.statement("SELECT MAX(version) AS v FROM firm_schema_migrations").get() as { v: number | null }).v ?? 0);
     if (found > this.known.version) {
       this.stopped = migratedWhileRunning(this.path, found, this.known.version);
       throw this.stopped;

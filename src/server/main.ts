@@ -178,7 +178,9 @@ export async function serve(argv: string[], io: ServeIo): Promise<Running> {
   }
 
   // ---- start ----------------------------------------------------------------------------------
-  const store = custody ? await openCustodyStore(custody.database, die, io.openStore, (key, params) => io.stderr.write(`${t(lang, key, params)}\n`)) : null;
+  const store = custody
+    ? await openCustodyStore(custody.database, die, io.openStore, (key, params) => io.stderr.write(`${t(lang, key, params)}\n`))
+    : null;
   if (f.sandbox) {
     if (!io.startSandbox) throw die("serve.noSandbox");
     sandbox = await io.startSandbox();

@@ -116,7 +116,13 @@ suite("the firm's server when its PostgreSQL goes away", () => {
         const r = await ask(f.server, token, batch(cuis)).catch(() => null);
         if (r === null) continue;
         if (r.status === 200) answered.push(cuis);
-        else refusals.push({ status: r.status, code: r.body?.error?.code, message: r.body?.error?.message, retryAfter: r.headers.get("retry-after") });
+        else
+          refusals.push({
+            status: r.status,
+            code: r.body?.error?.code,
+            message: r.body?.error?.message,
+            retryAfter: r.headers.get("retry-after"),
+          });
       }
     };
     const load = Promise.all(f.tokens.map(worker));
@@ -210,7 +216,12 @@ suite("the firm's server when its PostgreSQL goes away", () => {
       );
       expect(held.size).toBe(30);
       const lines = await store.auditSince(0);
-      expect(lines.map((l) => [l.status, l.credits])).toEqual(expect.arrayContaining([[200, 1], [502, 0]]));
+      expect(lines.map((l) => [l.status, l.credits])).toEqual(
+        expect.arrayContaining([
+          [200, 1],
+          [502, 0],
+        ]),
+      );
     } finally {
       await store.close();
     }

@@ -99,7 +99,9 @@ test("a full disk or a read-only file at start: firma serve says which, and does
   fill(disk);
   const full = await startFirmServer({ keyFile, database: path.join(disk, "firm.sqlite"), upstream: sb.url, dist, until: "ended" });
   expect(await full.exited).toBe(1);
-  expect(full.printed()).toMatch(/the disk under the database .*firm\.sqlite is full: the firm's server must write to it; free some space\./);
+  expect(full.printed()).toMatch(
+    /the disk under the database .*firm\.sqlite is full: the firm's server must write to it; free some space\./,
+  );
   const ro = path.join(dir, "ro.sqlite");
   await people(ro, ["ana"]);
   try {
@@ -153,7 +155,14 @@ test("the disk fills while the server runs: stored answers still given, no call 
     ]);
     const spent = (await store.listUsers(bucharestMonth(Date.now()))).reduce((n, u) => n + u.spent, 0);
     expect(spent).toBe(sb.usage(KEY).total);
-    expect((await store.getAnswers(CUIS.slice(0, 40).map((c) => `ident:${c}:`), Date.now())).size).toBe(40);
+    expect(
+      (
+        await store.getAnswers(
+          CUIS.slice(0, 40).map((c) => `ident:${c}:`),
+          Date.now(),
+        )
+      ).size,
+    ).toBe(40);
   } finally {
     await store.close();
   }
@@ -194,7 +203,9 @@ test("a newer FIRMA migrates the file under a running older one: the older stops
     expect(sb.usage(KEY).calls).toBe(calls);
     expect((await ask(s, ana, batch(CUIS.slice(100, 110)))).status).toBe(503);
     expect((await fetch(`${s.url}/healthz`)).status).toBe(503); // a load balancer sends the people to the newer instance
-    expect(s.printed()).toMatch(/was migrated to schema version 3 by a newer FIRMA while this one \(version 2\) ran: this instance no longer writes to it/);
+    expect(s.printed()).toMatch(
+      /was migrated to schema version 3 by a newer FIRMA while this one \(version 2\) ran: this instance no longer writes to it/,
+    );
     expect(count().n).toBe(rows); // nothing written by the older instance since
   } finally {
     newer.kill("SIGKILL");

@@ -76,7 +76,8 @@ export async function openCustodyStore(
   /** Says that a migration waits for older instances to stop (the line's key; the caller's language). */
   say: (key: MessageKey, params: Record<string, string>) => void = () => undefined,
 ): Promise<FirmStore> {
-  open ??= (u) => openFirmStore(u, { schema: { onWaitForOlder: () => say("serve.db.waitingForOlder", { database: describeDatabase(u) }) } });
+  open ??= (u) =>
+    openFirmStore(u, { schema: { onWaitForOlder: () => say("serve.db.waitingForOlder", { database: describeDatabase(u) }) } });
   try {
     return await open(url);
   } catch (e) {

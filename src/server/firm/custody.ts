@@ -109,7 +109,8 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
     app.log.error({ err: { message: (e as Error)?.message } }, what);
   };
   const writes = new WriteBehind({
-    onError: (e, what, kept) => storeError(e, kept ? `firm store: ${what} not written yet; kept and tried again` : `firm store: ${what} lost`),
+    onError: (e, what, kept) =>
+      storeError(e, kept ? `firm store: ${what} not written yet; kept and tried again` : `firm store: ${what} lost`),
   });
   const loader = new FirmLoader({
     store,

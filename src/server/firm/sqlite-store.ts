@@ -178,7 +178,7 @@ function sqliteError(e: unknown, path: string, all = true): unknown {
   if (code.startsWith("SQLITE_READONLY") || code === "EROFS") {
     return new FirmStoreError("read_only", `The firm's database ${path} is read-only: ${detail}`, { database: path, detail });
   }
-  if (code === "SQLITE_FULL" || code === "ENOSPC" || /^SQLITE_IOERR/.test(code) && /disk is full|ENOSPC/i.test(detail)) {
+  if (code === "SQLITE_FULL" || code === "ENOSPC" || (/^SQLITE_IOERR/.test(code) && /disk is full|ENOSPC/i.test(detail))) {
     return new FirmStoreError("disk_full", `The disk under the firm's database ${path} is full: ${detail}`, { database: path, detail });
   }
   if (all || /^SQLITE_(CANTOPEN|NOTADB|BUSY|LOCKED|IOERR|PERM|AUTH|CORRUPT)/.test(code)) {

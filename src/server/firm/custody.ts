@@ -123,6 +123,8 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
     onCall: (charged) => metrics.call(charged),
     onStoreError: (e) => storeError(e),
     writes,
+    // Several instances share one PostgreSQL: one batch queue per kind between them (shared-queue.ts).
+    shareQueue: store.engine === "postgres",
   });
   app.addHook("onClose", async () => {
     loader.close();

@@ -29,6 +29,8 @@ import { plan, type Call, type Entry, type Requester } from "./loader-calls";
 import type { FirmStore, StoredAnswer } from "./firm-store";
 import { CallFailure, failureCharged, failureOf, type Upstream, type UpstreamAnswer } from "./upstream";
 import { storeCallFailure, WriteBehind } from "./store-faults";
+import { Leases } from "./lease";
+import { SharedQueue } from "./shared-queue";
 
 export type { Requester } from "./loader-calls";
 
@@ -60,6 +62,15 @@ export interface LoaderOptions {
   claimMs?: number;
   /** How often answers another instance is fetching are looked for in the store. @default 25 */
   pollMs?: number;
+  /** One batch queue per kind for all the instances on the database (shared-queue.ts). @default false */
+  shareQueue?: boolean;
+}
+
+function newEntry(id: string, want: Want, since: number): Entry {
+  let resolve!: (v: unknown) => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<unknown>((ok, no) => ((resolve = ok), (reject = no)));
+  return { id, want, waiters: [], since, sent: false, promise, resolve, reject };
 }
 
 /** Answers just settled, by want: a request that read the store a moment before they were written finds them here. */
@@ -80,7 +91,9 @@ export class FirmLoader {
   /** Wants another instance is fetching: their answers are looked for in the store. */
   private readonly watching = new Map<string, Entry>();
   /** This instance's name on its claims. */
-  private readonly owner = randomUUID();
+  readonly owner = randomUUID();
+  private readonly leases: Leases | null = null;
+  private readonly shared: SharedQueue | null = null;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private pollTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly limit: <T>(task: () => Promise<T>) => Promise<T>;
@@ -91,6 +104,40 @@ export class FirmLoader {
     this.limit = limiter(o.concurrency ?? 8);
     this.now = o.now ?? Date.now;
     this.writes = o.writes ?? new WriteBehind({ onError: (e) => o.onStoreError?.(e) });
+    if (o.shareQueue) {
+      this.leases = new Leases({ store: o.store, holder: this.owner, now: this.now, onError: o.onStoreError });
+      this.shared = new SharedQueue({
+        store: o.store,
+        leases: this.leases,
+        write: (what, fn) => this.writes.write(what, fn),
+        pollMs: o.pollMs,
+        now: this.now,
+        onError: o.onStoreError,
+        host: {
+          owner: this.owner,
+          queueHere: (entries) => void this.enqueueHere(entries),
+          entryFor: (want, waiters, since) => this.entryFor(want, waiters, since),
+          settled: (e, value) => this.settled([e], new Map([[e.id, value]])),
+          failed: (e, err) => {
+            this.inflight.delete(e.id);
+            e.reject(err);
+          },
+        },
+      });
+    }
+  }
+
+  /** The entry of a want another instance handed here: the one already here, joined, or a new one queued here. */
+  private entryFor(want: Want, waiters: Requester[], since: number): Entry {
+    const id = wantKey(want);
+    const known = this.inflight.get(id) ?? this.pending.get(id);
+    const e = known ?? newEntry(id, want, since);
+    if (!e.sent) for (const r of waiters) if (!e.waiters.includes(r)) e.waiters.push(r);
+    if (!known) {
+      this.inflight.set(id, e);
+      void this.enqueueHere([e], since);
+    }
+    return e;
   }
 
   /** The answers to `wants` (by wantKey), fetched for `req`; rejects with a CallFailure. */
@@ -108,10 +155,7 @@ export class FirmLoader {
       }
       let e = this.inflight.get(id) ?? this.pending.get(id);
       if (!e) {
-        let resolve!: (v: unknown) => void;
-        let reject!: (e: unknown) => void;
-        const promise = new Promise<unknown>((ok, no) => ((resolve = ok), (reject = no)));
-        e = { id, want: w, waiters: [], since: now, sent: false, promise, resolve, reject };
+        e = newEntry(id, w, now);
         this.inflight.set(id, e); // being claimed: a request meanwhile joins it
         fresh.push(e);
       }
@@ -132,6 +176,12 @@ export class FirmLoader {
    * a person never waits on it.
    */
   private async enqueue(entries: Entry[]): Promise<void> {
+    const here = this.shared ? await this.shared.route(entries) : entries;
+    if (here.length > 0) await this.enqueueHere(here);
+  }
+
+  /** Claims and queues here (`since`: how long they have waited already, for a want handed by another instance). */
+  private async enqueueHere(entries: Entry[], since?: number): Promise<void> {
     let mine = entries;
     try {
       const now = this.now();
@@ -161,7 +211,7 @@ export class FirmLoader {
     const now = this.now();
     for (const e of mine) {
       this.inflight.delete(e.id);
-      e.since = now;
+      e.since = since ?? now;
       this.pending.set(e.id, e);
     }
     if (this.pending.size > 0) this.schedule();
@@ -173,6 +223,8 @@ export class FirmLoader {
     this.timer = null;
     if (this.pollTimer) clearTimeout(this.pollTimer);
     this.pollTimer = null;
+    this.shared?.close();
+    void this.leases?.close(); // another instance leads at once
     if (!this.o.writes) this.writes.close();
   }
 
@@ -226,11 +278,16 @@ export class FirmLoader {
   }
 
   private settleFromStore(entries: readonly Entry[], stored: Map<string, StoredAnswer>): void {
+    this.settled(entries, new Map(entries.map((e) => [e.id, stored.get(e.id)!.body ?? null])));
+  }
+
+  private settled(entries: readonly Entry[], values: Map<string, unknown>): void {
     const until = this.now() + RECENT_MS;
     for (const e of entries) {
-      const value = stored.get(e.id)!.body ?? null;
+      const value = values.get(e.id) ?? null;
       this.recent.set(e.id, { value, until });
       this.inflight.delete(e.id);
+      this.pending.delete(e.id);
       e.resolve(value);
     }
   }
@@ -288,6 +345,10 @@ export class FirmLoader {
         throw e;
       }
       await this.account(payer, charged);
+      if (charged && this.shared) {
+        const e = call.entries.find((x) => x.waiters.includes(payer.req));
+        if (e) this.shared.paidBy(e, payer.req);
+      }
       if (answer.plan) this.plan = answer.plan;
       if (answer.status === 429) {
         const now = this.now();
@@ -304,13 +365,7 @@ export class FirmLoader {
         throw new CallFailure(502, "upstream_shape");
       }
       await this.keep(values);
-      const until = this.now() + RECENT_MS;
-      for (const e of call.entries) {
-        const value = values.get(e.id) ?? null;
-        this.recent.set(e.id, { value, until });
-        this.inflight.delete(e.id);
-        e.resolve(value);
-      }
+      this.settled(call.entries, values);
     } catch (e) {
       for (const entry of call.entries) {
         this.inflight.delete(entry.id);

@@ -74,6 +74,24 @@ export const MIGRATIONS: Migrations = [
   // 2: answers an instance is fetching, so that another instance on the same database waits for them
   // instead of paying for them again (loader.ts); a claim past `until` is anyone's to take over.
   (d) => [`CREATE TABLE firm_claims (key TEXT NOT NULL PRIMARY KEY, owner TEXT NOT NULL, until ${d.big} NOT NULL)`],
+  // 3: leases (one holder at a time of a named job, lease.ts), and the wants an instance hands to the
+  // leader of their batch kind (shared-queue.ts), with what became of them.
+  (d) => [
+    `CREATE TABLE firm_leases (name TEXT NOT NULL PRIMARY KEY, holder TEXT NOT NULL, until ${d.big} NOT NULL)`,
+    `CREATE TABLE firm_wants (
+      key TEXT NOT NULL,
+      origin TEXT NOT NULL,
+      grp TEXT NOT NULL,
+      want TEXT NOT NULL,
+      users TEXT NOT NULL,
+      since ${d.big} NOT NULL,
+      taken_by TEXT,
+      outcome TEXT,
+      paid_request ${d.big},
+      PRIMARY KEY (key, origin))`,
+    `CREATE INDEX firm_wants_grp ON firm_wants (grp, outcome)`,
+    `CREATE INDEX firm_wants_origin ON firm_wants (origin, outcome)`,
+  ],
 ];
 
 /** The schema version this FIRMA writes and reads. */

@@ -15,7 +15,10 @@ import type {
   ReserveRequest,
   StoredAnswer,
   AnswerSource,
+  HandedWant,
+  WantOutcome,
 } from "./firm-store";
+import { SqlQueue } from "./sql-queue";
 import { FirmStoreError } from "./firm-store";
 
 /** What an engine gives the shared store. */
@@ -47,9 +50,32 @@ class Refused {
 
 export class SqlFirmStore implements FirmStore {
   readonly engine: Engine;
+  private readonly queue: SqlQueue;
 
   constructor(private readonly db: SqlDriver) {
     this.engine = db.engine;
+    this.queue = new SqlQueue(db);
+  }
+
+  // ---- leases and the shared queue (sql-queue.ts) ----------------------------------------------
+
+  takeLease(name: string, holder: string, now: number, until: number): Promise<{ holder: string; until: number }> {
+    return this.queue.takeLease(name, holder, now, until);
+  }
+  releaseLease(name: string, holder: string): Promise<void> {
+    return this.queue.releaseLease(name, holder);
+  }
+  handWants(wants: readonly HandedWant[]): Promise<void> {
+    return this.queue.handWants(wants);
+  }
+  takeWants(groups: readonly string[], taker: string): Promise<HandedWant[]> {
+    return this.queue.takeWants(groups, taker);
+  }
+  settleWants(outcomes: ReadonlyArray<WantOutcome & { origin: string }>): Promise<void> {
+    return this.queue.settleWants(outcomes);
+  }
+  collectWants(origin: string): Promise<WantOutcome[]> {
+    return this.queue.collectWants(origin);
   }
 
   // ---- people ----------------------------------------------------------------------------------

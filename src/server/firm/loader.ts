@@ -116,7 +116,7 @@ export class FirmLoader {
         host: {
           owner: this.owner,
           queueHere: (entries) => void this.enqueueHere(entries),
-          entryFor: (want, waiters, since) => this.entryFor(want, waiters, since),
+          entriesFor: (wants) => this.entriesFor(wants),
           settled: (e, value) => this.settled([e], new Map([[e.id, value]])),
           failed: (e, err) => {
             this.inflight.delete(e.id);
@@ -127,17 +127,24 @@ export class FirmLoader {
     }
   }
 
-  /** The entry of a want another instance handed here: the one already here, joined, or a new one queued here. */
-  private entryFor(want: Want, waiters: Requester[], since: number): Entry {
-    const id = wantKey(want);
-    const known = this.inflight.get(id) ?? this.pending.get(id);
-    const e = known ?? newEntry(id, want, since);
-    if (!e.sent) for (const r of waiters) if (!e.waiters.includes(r)) e.waiters.push(r);
-    if (!known) {
-      this.inflight.set(id, e);
-      void this.enqueueHere([e], since);
-    }
-    return e;
+  /** The entries of wants other instances handed here: those already here, joined, or new ones queued here together. */
+  private entriesFor(wants: ReadonlyArray<{ want: Want; waiters: Requester[]; since: number }>): Entry[] {
+    const fresh: Entry[] = [];
+    let since = Infinity;
+    const out = wants.map(({ want, waiters, since: s }) => {
+      const id = wantKey(want);
+      const known = this.inflight.get(id) ?? this.pending.get(id);
+      const e = known ?? newEntry(id, want, s);
+      if (!e.sent) for (const r of waiters) if (!e.waiters.includes(r)) e.waiters.push(r);
+      if (!known) {
+        this.inflight.set(id, e);
+        fresh.push(e);
+        since = Math.min(since, s);
+      }
+      return e;
+    });
+    if (fresh.length > 0) void this.enqueueHere(fresh, since);
+    return out;
   }
 
   /** The answers to `wants` (by wantKey), fetched for `req`; rejects with a CallFailure. */

@@ -26,8 +26,8 @@ export interface QueueHost {
   readonly owner: string;
   /** Queues entries here, as new wants of this instance. */
   queueHere(entries: Entry[]): void;
-  /** The entry of a want handed here: this instance's own for that want (joined) or a new one, queued here. */
-  entryFor(want: Want, waiters: Requester[], since: number): Entry;
+  /** The entries of wants handed here: this instance's own for each want (joined) or new ones, queued here together. */
+  entriesFor(wants: ReadonlyArray<{ want: Want; waiters: Requester[]; since: number }>): Entry[];
   /** A handed want's answer came back: hand it out. */
   settled(entry: Entry, value: unknown): void;
   failed(entry: Entry, e: unknown): void;
@@ -136,7 +136,10 @@ export class SharedQueue {
         .held()
         .filter((n) => n.startsWith("queue:"))
         .map((n) => n.slice(6));
-      if (kinds.length > 0) for (const row of await this.o.store.takeWants(kinds, this.o.host.owner)) this.adopt(row);
+      if (kinds.length > 0) {
+        const rows = await this.o.store.takeWants(kinds, this.o.host.owner);
+        if (rows.length > 0) await this.adopt(rows);
+      }
       if (this.toSettle.length > 0) {
         const rows = this.toSettle.splice(0);
         await this.o.write("handed wants settled", () => this.o.store.settleWants(rows));
@@ -153,36 +156,45 @@ export class SharedQueue {
     }
   }
 
-  /** A handed want taken here: joined to this instance's queue, its row settled when its entry is. */
-  private adopt(row: HandedWant): void {
-    const take = async () => {
-      // A leader that stopped: its claims on what it had taken go with them.
-      if (row.takenBefore && row.takenBefore !== this.o.host.owner) await this.o.store.releaseClaims([row.key], row.takenBefore);
-    };
-    void take()
-      .catch((e) => this.o.onError?.(e))
-      .then(() => {
-        let entry: Entry;
-        if (row.origin === this.o.host.owner) {
-          // Its own want, handed before this instance led the kind.
-          const mine = this.handed.get(row.key);
-          if (!mine) return this.settleRow(row, null, JSON.stringify({ gone: true }));
-          this.handed.delete(row.key);
-          mine.sent = false;
-          this.o.host.queueHere([mine]);
-          entry = mine;
-        } else {
-          const waiters = row.users.map(([request, user]) => this.requester(row.origin, request, user));
-          entry = this.o.host.entryFor(JSON.parse(row.want) as Want, waiters, row.since);
+  /** Handed wants taken here: joined to this instance's queue all at once (one claim for them all), each row settled when its entry is. */
+  private async adopt(rows: HandedWant[]): Promise<void> {
+    // A leader that stopped: its claims on what it had taken go with them.
+    const before = new Map<string, string[]>();
+    for (const r of rows) if (r.takenBefore && r.takenBefore !== this.o.host.owner) before.set(r.takenBefore, [...(before.get(r.takenBefore) ?? []), r.key]);
+    for (const [owner, keys] of before) await this.o.store.releaseClaims(keys, owner).catch((e) => this.o.onError?.(e));
+    const mine: Entry[] = [];
+    const theirs: Array<{ want: Want; waiters: Requester[]; since: number }> = [];
+    const of: Array<{ row: HandedWant; entry: () => Entry | undefined }> = [];
+    for (const row of rows) {
+      if (row.origin === this.o.host.owner) {
+        // Its own want, handed before this instance led the kind.
+        const e = this.handed.get(row.key);
+        if (!e) {
+          this.settleRow(row, null, JSON.stringify({ gone: true }));
+          continue;
         }
-        entry.promise.then(
-          (value) => {
-            const paid = entry.paidBy && this.remoteOf.get(entry.paidBy);
-            this.settleRow(row, paid && paid.origin === row.origin ? paid.request : null, JSON.stringify({ ok: true, value }));
-          },
-          (e: unknown) => this.settleRow(row, null, JSON.stringify({ failure: failureJson(e) })),
-        );
-      });
+        this.handed.delete(row.key);
+        e.sent = false;
+        mine.push(e);
+        of.push({ row, entry: () => e });
+      } else {
+        const i = theirs.push({ want: JSON.parse(row.want) as Want, waiters: row.users.map(([q, u]) => this.requester(row.origin, q, u)), since: row.since }) - 1;
+        of.push({ row, entry: () => entries[i] });
+      }
+    }
+    const entries = this.o.host.entriesFor(theirs);
+    if (mine.length > 0) this.o.host.queueHere(mine);
+    for (const { row, entry } of of) {
+      const e = entry();
+      if (!e) continue;
+      e.promise.then(
+        (value) => {
+          const paid = e.paidBy && this.remoteOf.get(e.paidBy);
+          this.settleRow(row, paid && paid.origin === row.origin ? paid.request : null, JSON.stringify({ ok: true, value }));
+        },
+        (err: unknown) => this.settleRow(row, null, JSON.stringify({ failure: failureJson(err) })),
+      );
+    }
   }
 
   private settleRow(row: HandedWant, paidRequest: number | null, outcome: string): void {

@@ -194,7 +194,10 @@ export async function serve(argv: string[], io: ServeIo): Promise<Running> {
     trustProxy: !!f.trustProxy,
     // One JSON line per request (pino): method, URL, status, time; never a header, so never the key.
     logger: { level: "info", stream: { write: (line: string) => io.stdout.write(line) } } as never,
-    custody: custody && store ? { store, key: custody.key, maxCreditsPerDay: custody.maxCreditsPerDay } : null,
+    custody:
+      custody && store
+        ? { store, key: custody.key, maxCreditsPerDay: custody.maxCreditsPerDay, shareQueue: io.env.FIRMA_SHARED_QUEUE === "1" }
+        : null,
   });
   try {
     await app.listen({ host: f.host, port: f.port });

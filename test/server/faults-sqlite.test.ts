@@ -205,7 +205,9 @@ test("a newer FIRMA migrates the file under a running older one: the older stops
     expect((await ask(s, ana, batch(CUIS.slice(100, 110)))).status).toBe(503);
     expect((await fetch(`${s.url}/healthz`)).status).toBe(503); // a load balancer sends the people to the newer instance
     expect(s.printed()).toMatch(
-      new RegExp(`was migrated to schema version ${SCHEMA_VERSION + 1} by a newer FIRMA while this one \\(version ${SCHEMA_VERSION}\\) ran: this instance no longer writes to it`),
+      new RegExp(
+        `was migrated to schema version ${SCHEMA_VERSION + 1} by a newer FIRMA while this one \\(version ${SCHEMA_VERSION}\\) ran: this instance no longer writes to it`,
+      ),
     );
     expect(count().n).toBe(rows); // nothing written by the older instance since
   } finally {

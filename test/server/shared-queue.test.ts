@@ -3,7 +3,8 @@
  * servers as child processes, a throwaway cluster): the people of both instances asking at once fill
  * the same batches (the fewest calls for the union, no company asked twice), and a leader killed with
  * SIGKILL while it holds the other's wants hands over: the other takes its lease once it lapses and
- * fetches them, each once, nothing lost (shared-queue.ts, lease.ts).
+ * fetches them, each once, nothing lost (shared-queue.ts, lease.ts). The queue is experimental and
+ * asked for with FIRMA_SHARED_QUEUE=1.
  */
 import * as fs from "fs";
 import * as os from "os";
@@ -57,14 +58,16 @@ async function twoInstances(people: string[]) {
     tokens.push(t);
   }
   await setup.close();
-  const a = await startFirmServer({ keyFile, database: url, upstream: sb.url, dist });
-  const b = await startFirmServer({ keyFile, database: url, upstream: sb.url, dist });
+  const env = { FIRMA_SHARED_QUEUE: "1" };
+  const a = await startFirmServer({ keyFile, database: url, upstream: sb.url, dist, env });
+  const b = await startFirmServer({ keyFile, database: url, upstream: sb.url, dist, env });
   servers.push(a, b);
   /** The companies the sandbox was asked for with this key, and how often. */
   const asked = () => {
     const n = new Map<number, number>();
     for (const r of sb.requests)
-      if (r.key === key) for (const c of (new URLSearchParams(r.query).get("cui") ?? "").split(",")) if (c) n.set(Number(c), (n.get(Number(c)) ?? 0) + 1);
+      if (r.key === key)
+        for (const c of (new URLSearchParams(r.query).get("cui") ?? "").split(",")) if (c) n.set(Number(c), (n.get(Number(c)) ?? 0) + 1);
     return n;
   };
   const spent = async () => {
@@ -114,10 +117,14 @@ suite("one batch queue across two instances on PostgreSQL", () => {
     const wanted = CUIS.slice(400, 430);
     const handed = ask(f.b, f.tokens[1], batch(wanted));
     // The moment a has taken b's wants into its queue (a partial batch waits up to 200 ms to fill), it is killed.
-    await until(async () => {
-      const r = await pg.sql("SELECT COUNT(*)::int AS n FROM firm_wants WHERE taken_by IS NOT NULL AND outcome IS NULL", f.db);
-      return r[0].n === wanted.length;
-    }, 20_000, 5);
+    await until(
+      async () => {
+        const r = await pg.sql("SELECT COUNT(*)::int AS n FROM firm_wants WHERE taken_by IS NOT NULL AND outcome IS NULL", f.db);
+        return r[0].n === wanted.length;
+      },
+      20_000,
+      5,
+    );
     f.a.child.kill("SIGKILL");
     await f.a.exited;
     const callsAtKill = sb.usage(f.key).calls;

@@ -36,6 +36,8 @@ export interface ServeOptions {
   database: string;
   upstream: string;
   dist: string;
+  /** Variables beside this process's own (FIRMA_SHARED_QUEUE=1). */
+  env?: Record<string, string>;
   /** Resolve once it listens (default), or once it ends (a start that must fail). */
   until?: "listening" | "ended";
 }
@@ -46,7 +48,7 @@ export function startFirmServer(o: ServeOptions): Promise<FirmServer> {
   args.push("--database", o.database, "--upstream", o.upstream, "--dist", o.dist, "--lang", "en");
   const child = spawn(process.execPath, [path.join(ROOT, "bin", "firma.js"), ...args], {
     cwd: ROOT,
-    env: { ...process.env, LANG: "en_US.UTF-8" },
+    env: { ...process.env, LANG: "en_US.UTF-8", ...o.env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";

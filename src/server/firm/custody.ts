@@ -40,6 +40,11 @@ export interface CustodyOptions {
   windowMs?: number;
   fetch?: typeof fetch;
   now?: () => number;
+  /**
+   * One batch queue per kind across the instances on PostgreSQL (shared-queue.ts); experimental, off
+   * unless asked (`FIRMA_SHARED_QUEUE=1`): W10 through two instances with it still fails cells. @default false
+   */
+  shareQueue?: boolean;
   /** The language of the error messages. @default "ro" */
   lang?: Lang;
 }
@@ -123,8 +128,8 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
     onCall: (charged) => metrics.call(charged),
     onStoreError: (e) => storeError(e),
     writes,
-    // Several instances share one PostgreSQL: one batch queue per kind between them (shared-queue.ts).
-    shareQueue: store.engine === "postgres",
+    // Several instances on one PostgreSQL: one batch queue per kind between them (shared-queue.ts), when asked.
+    shareQueue: (o.shareQueue ?? false) && store.engine === "postgres",
   });
   app.addHook("onClose", async () => {
     loader.close();

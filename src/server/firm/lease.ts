@@ -40,6 +40,11 @@ export class Leases {
     return until !== undefined && until - this.ttl / 3 > this.now();
   }
 
+  /** Whether this instance has any lease, even one whose renewal is late (it is renewed, or lapses). */
+  any(): boolean {
+    return this.mine.size > 0;
+  }
+
   /** The leases this instance holds now. */
   held(): string[] {
     return [...this.mine.keys()].filter((n) => this.holds(n));

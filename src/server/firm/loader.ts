@@ -8,7 +8,10 @@
  * claimed in the database as it arrives (firm-store.ts `claimAnswers`), so each company is queued by one
  * instance only; a want another instance holds waits for that instance's answer to be stored (polled),
  * and is queued here only if the other lets go without storing it (its call failed) or its claim
- * expires (it stopped). One instance alone claims the same way.
+ * expires (it stopped). One instance alone claims the same way. On PostgreSQL the batch kinds go
+ * further (shared-queue.ts): one instance leads each kind and the others hand it their wants of that
+ * kind, so that the batches are filled across the instances; the leader builds on the claims above
+ * (it claims what it takes like any want of its own), it does not replace them.
  *
  * Every call costs a credit however few companies it holds, so a partial batch waits, window after
  * window, for the people still asking to fill it, up to maxWaitMs (200 ms) for its oldest company.

@@ -121,7 +121,8 @@ export class SharedQueue {
 
   private schedule(): void {
     if (this.closed || this.timer) return;
-    if (this.handed.size === 0 && this.o.leases.held().length === 0 && this.toSettle.length === 0 && this.own === 0) return;
+    // A leader goes on polling while its lease's renewal is late (a busy thread): the others' wants wait on it.
+    if (this.handed.size === 0 && !this.o.leases.any() && this.toSettle.length === 0 && this.own === 0) return;
     this.timer = setTimeout(() => {
       void this.poll().finally(() => {
         this.timer = null;
@@ -160,7 +161,8 @@ export class SharedQueue {
   private async adopt(rows: HandedWant[]): Promise<void> {
     // A leader that stopped: its claims on what it had taken go with them.
     const before = new Map<string, string[]>();
-    for (const r of rows) if (r.takenBefore && r.takenBefore !== this.o.host.owner) before.set(r.takenBefore, [...(before.get(r.takenBefore) ?? []), r.key]);
+    for (const r of rows)
+      if (r.takenBefore && r.takenBefore !== this.o.host.owner) before.set(r.takenBefore, [...(before.get(r.takenBefore) ?? []), r.key]);
     for (const [owner, keys] of before) await this.o.store.releaseClaims(keys, owner).catch((e) => this.o.onError?.(e));
     const mine: Entry[] = [];
     const theirs: Array<{ want: Want; waiters: Requester[]; since: number }> = [];
@@ -178,7 +180,12 @@ export class SharedQueue {
         mine.push(e);
         of.push({ row, entry: () => e });
       } else {
-        const i = theirs.push({ want: JSON.parse(row.want) as Want, waiters: row.users.map(([q, u]) => this.requester(row.origin, q, u)), since: row.since }) - 1;
+        const i =
+          theirs.push({
+            want: JSON.parse(row.want) as Want,
+            waiters: row.users.map(([q, u]) => this.requester(row.origin, q, u)),
+            since: row.since,
+          }) - 1;
         of.push({ row, entry: () => entries[i] });
       }
     }
@@ -247,6 +254,7 @@ interface FailureJson {
 }
 
 function failureJson(e: unknown): FailureJson {
-  if (e instanceof CallFailure) return { status: e.status, code: e.code, params: e.params, serviceMessage: e.serviceMessage, retryAfterMs: e.retryAfterMs };
+  if (e instanceof CallFailure)
+    return { status: e.status, code: e.code, params: e.params, serviceMessage: e.serviceMessage, retryAfterMs: e.retryAfterMs };
   return { status: 502, code: "upstream_failed", params: { status: 0 }, serviceMessage: null, retryAfterMs: null };
 }

@@ -179,7 +179,9 @@ export async function serve(argv: string[], io: ServeIo): Promise<Running> {
   }
 
   // ---- start ----------------------------------------------------------------------------------
-  const store = custody ? await openCustodyStore(custody.database, die, io.openStore) : null;
+  const store = custody
+    ? await openCustodyStore(custody.database, die, io.openStore, (key, params) => io.stderr.write(`${t(lang, key, params)}\n`))
+    : null;
   if (f.sandbox) {
     if (!io.startSandbox) throw die("serve.noSandbox");
     sandbox = await io.startSandbox();
@@ -200,6 +202,7 @@ export async function serve(argv: string[], io: ServeIo): Promise<Running> {
             key: custody.key,
             maxCreditsPerDay: custody.maxCreditsPerDay,
             rateLimit: custody.ratePerSecond > 0 ? { max: custody.ratePerSecond * 10, windowMs: 10_000 } : null,
+            shareQueue: io.env.FIRMA_SHARED_QUEUE === "1",
           }
         : null,
   });

@@ -250,11 +250,11 @@ function behaviour(engine: EngineUnderTest) {
     expect(await codeOf(again.addUser("ana", 1, "x", NOW))).toBe("user_exists");
   });
 
-  test("a database the previous FIRMA made (schema 1, no claims) is brought up to date at open, keeping what it held", async () => {
+  test("a database an earlier FIRMA made (schema 1: no claims, leases or handed wants) is brought up to date at open, keeping what it held", async () => {
     await s.addUser("ana", 5, "a", NOW);
     await s.reserveCredit(ask("ana"));
     await s.close();
-    await engine.raw(url, "DROP TABLE firm_claims");
+    for (const table of ["firm_claims", "firm_leases", "firm_wants"]) await engine.raw(url, `DROP TABLE ${table}`);
     await engine.raw(url, "DELETE FROM firm_schema_migrations WHERE version > 1");
     const again = await opened(url);
     expect(await again.usageOf("ana", MONTH)).toEqual({ budget: 5, spent: 1 });

@@ -22,6 +22,12 @@ export interface PostgresCluster {
   createDatabase(name: string): Promise<string>;
   /** Runs SQL as the superuser on one database. */
   sql(statement: string, db?: string): Promise<Array<Record<string, unknown>>>;
+  /** `pg_ctl restart` (fast: the connections are cut), waiting until it takes connections again. */
+  restart(): Promise<void>;
+  /** Stops the server (fast), keeping its data: the database is away until start(). */
+  halt(): Promise<void>;
+  /** Starts the halted server again on the same port, waiting until it takes connections. */
+  start(): Promise<void>;
   /** Stops the server at once and removes its folder. */
   stop(): Promise<void>;
 }
@@ -71,6 +77,15 @@ export async function startPostgres(bin = postgresBinDir()): Promise<PostgresClu
     async createDatabase(name) {
       await sql(`CREATE DATABASE ${name}`);
       return url(name);
+    },
+    async restart() {
+      await pg("pg_ctl", ["-D", data, "-o", options, "-l", join(dir, "server.log"), "-w", "-t", "60", "-m", "fast", "restart"]);
+    },
+    async halt() {
+      await pg("pg_ctl", ["-D", data, "-w", "-t", "60", "-m", "fast", "stop"]);
+    },
+    async start() {
+      await pg("pg_ctl", ["-D", data, "-o", options, "-l", join(dir, "server.log"), "-w", "-t", "60", "start"]);
     },
     async stop() {
       await pg("pg_ctl", ["-D", data, "stop", "-m", "immediate"]).catch(() => undefined);

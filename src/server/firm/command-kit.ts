@@ -78,6 +78,7 @@ const STORE_FAILURES: Record<FirmStoreErrorCode, [MessageKey, number]> = {
   unknown_scheme: ["users.db.unknownScheme", EXIT.usage],
   unreachable: ["users.db.unreachable", EXIT.failed],
   read_only: ["users.db.readOnly", EXIT.failed],
+  disk_full: ["users.db.diskFull", EXIT.failed],
   newer_schema: ["users.db.newerSchema", EXIT.failed],
   user_exists: ["users.exists", EXIT.failed],
   bad_name: ["users.badName", EXIT.usage],

@@ -72,6 +72,7 @@ const STORE_FAILURES: Record<FirmStoreErrorCode, MessageKey> = {
   unknown_scheme: "serve.db.unknownScheme",
   unreachable: "serve.db.unreachable",
   read_only: "serve.db.readOnly",
+  disk_full: "serve.db.diskFull",
   newer_schema: "serve.db.newerSchema",
   user_exists: "serve.db.unreachable",
   bad_name: "serve.db.unreachable",
@@ -82,8 +83,12 @@ const STORE_FAILURES: Record<FirmStoreErrorCode, MessageKey> = {
 export async function openCustodyStore(
   url: string,
   die: Die,
-  open: (url: string) => Promise<FirmStore> = openFirmStore,
+  open: ((url: string) => Promise<FirmStore>) | undefined,
+  /** Says that a migration waits for older instances to stop (the line's key; the caller's language). */
+  say: (key: MessageKey, params: Record<string, string>) => void = () => undefined,
 ): Promise<FirmStore> {
+  open ??= (u) =>
+    openFirmStore(u, { schema: { onWaitForOlder: () => say("serve.db.waitingForOlder", { database: describeDatabase(u) }) } });
   try {
     return await open(url);
   } catch (e) {

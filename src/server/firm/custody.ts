@@ -25,6 +25,8 @@ import { Metrics } from "./metrics";
 import type { AnswerSource, FirmStore, FirmUser } from "./firm-store";
 import { hashToken, isTokenFormat } from "./tokens";
 import { CallFailure, upstream } from "./upstream";
+import { FirmStoreError } from "./firm-store";
+import { storeCallFailure, WriteBehind } from "./store-faults";
 
 export interface CustodyOptions {
   store: FirmStore;
@@ -40,6 +42,11 @@ export interface CustodyOptions {
   windowMs?: number;
   fetch?: typeof fetch;
   now?: () => number;
+  /**
+   * One batch queue per kind across the instances on PostgreSQL (shared-queue.ts); experimental, off
+   * unless asked (`FIRMA_SHARED_QUEUE=1`): W10 through two instances with it still fails cells. @default false
+   */
+  shareQueue?: boolean;
   /** The language of the error messages. @default "ro" */
   lang?: Lang;
   /**
@@ -71,6 +78,9 @@ const FAILURES: Record<string, MessageKey> = {
   upstream_shape: "custody.upstreamShape",
   upstream_not_configured: "custody.upstreamNotConfigured",
   store_unavailable: "custody.storeUnavailable",
+  store_read_only: "custody.storeReadOnly",
+  store_full: "custody.storeFull",
+  store_upgraded: "custody.storeUpgraded",
 };
 
 interface Usage {
@@ -112,6 +122,20 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
   const now = o.now ?? Date.now;
   const store = o.store;
   const metrics = new Metrics();
+  let upgradedSaid = false;
+  /** The database failing: logged; a newer FIRMA's migration once, as the line that says this instance stopped writing. */
+  const storeError = (e: unknown, what = "firm store write failed") => {
+    if (e instanceof FirmStoreError && e.code === "newer_schema") {
+      if (!upgradedSaid) app.log.fatal({ err: { message: e.message } }, e.message);
+      upgradedSaid = true;
+      return;
+    }
+    app.log.error({ err: { message: (e as Error)?.message } }, what);
+  };
+  const writes = new WriteBehind({
+    onError: (e, what, kept) =>
+      storeError(e, kept ? `firm store: ${what} not written yet; kept and tried again` : `firm store: ${what} lost`),
+  });
   const loader = new FirmLoader({
     store,
     upstream: upstream({ base: o.upstream, key: o.key, timeoutMs: o.timeoutMs ?? 30_000, fetch: o.fetch }),
@@ -121,9 +145,17 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
     claimMs: (o.timeoutMs ?? 30_000) + 30_000,
     now,
     onCall: (charged) => metrics.call(charged),
-    onStoreError: (e) => app.log.error({ err: { message: (e as Error)?.message } }, "firm store write failed"),
+    onStoreError: (e) => storeError(e),
+    writes,
+    // Several instances on one PostgreSQL: one batch queue per kind between them (shared-queue.ts), when asked.
+    shareQueue: (o.shareQueue ?? false) && store.engine === "postgres",
   });
-  app.addHook("onClose", async () => loader.close());
+  app.addHook("onClose", async () => {
+    loader.close();
+    // What waits for the database: a little longer, then said (store-faults.ts).
+    if (!(await writes.drain(10_000))) app.log.error(`firm store: ${writes.pending} writes lost at close`);
+    writes.close();
+  });
   const limit = o.rateLimit === undefined ? RATE_LIMIT : o.rateLimit;
   const rateLimit = limit
     ? {
@@ -157,6 +189,11 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
   });
   let serial = 0;
   const refusal = (r: Refusal): Outcome => json(r.status, r.code, t(lang, r.key, r.params));
+  /** The database failing, as the person is told: 503, Retry-After, what to do. */
+  const storeOutcome = (e: unknown): Outcome => {
+    const f = storeCallFailure(e);
+    return json(f.status, f.code, t(lang, FAILURES[f.code]), "refused", { "retry-after": String((f.retryAfterMs ?? 5000) / 1000) });
+  };
 
   /**
    * The person a request's token belongs to, with her budget and spend this month (one query), or the
@@ -170,8 +207,9 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
     let user: (FirmUser & { spent?: number }) | null;
     try {
       user = await store.userByTokenHash(hashToken(token), now(), month);
-    } catch {
-      return json(503, "store_unavailable", t(lang, "custody.storeUnavailable"));
+    } catch (e) {
+      storeError(e, "firm store: token not checked");
+      return storeOutcome(e);
     }
     if (!user) return json(403, "token_refused", t(lang, "custody.tokenRefused"));
     return { user, usage: { budget: user.budget, spent: user.spent ?? 0, month } };
@@ -212,8 +250,8 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
           return false;
         });
       }
-    } catch {
-      throw new CallFailure(503, "store_unavailable");
+    } catch (e) {
+      throw storeCallFailure(e);
     }
     metrics.hits(p.wants.length - missing.length);
     if (missing.length === 0) return values;
@@ -246,7 +284,8 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
 
   async function handle(req: FastifyRequest, reply: FastifyReply, path: string, query: string): Promise<FastifyReply> {
     const started = performance.now();
-    const who = await person(req);
+    // Upgraded under this instance: it answers nothing it could not record (its /healthz says 503 too).
+    const who = upgradedSaid ? storeOutcome(new FirmStoreError("newer_schema", "newer schema")) : await person(req);
     if (!("user" in who)) {
       metrics.request("refused", (performance.now() - started) / 1000);
       return send(reply, who);
@@ -277,9 +316,8 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
       headers["x-credits-scope"] = "firm-budget"; // the person's budget, not the plan's credits (src/api/http.ts readQuota)
     }
     if (loader.plan) headers["x-plan"] = loader.plan;
-    await store
-      .audit({ at: now(), user: name, endpoint: path, cuis, source: out.source, credits: r.credits, status: out.status })
-      .catch((e) => app.log.error({ err: { message: (e as Error)?.message } }, "audit write failed"));
+    const line = { at: now(), user: name, endpoint: path, cuis, source: out.source, credits: r.credits, status: out.status };
+    await writes.write("an audit line", () => store.audit(line));
     metrics.request(out.source, (performance.now() - started) / 1000);
     return send(reply, { ...out, headers });
   }

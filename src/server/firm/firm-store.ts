@@ -67,7 +67,48 @@ export interface ReserveRequest {
   now: number;
 }
 
-export interface FirmStore {
+/** A want one instance handed to the leader of its batch kind (shared-queue.ts). */
+export interface HandedWant {
+  key: string;
+  /** The instance that asked (and waits for the outcome). */
+  origin: string;
+  /** The batch kind (`i:<include>`, `f:<year>`): the lease its leader holds. */
+  grp: string;
+  /** The want, as JSON. */
+  want: string;
+  /** The requests waiting for it on the asking instance: [request id, person]. */
+  users: Array<[number, string]>;
+  since: number;
+  /** The instance that took it before this one (a leader that stopped), if any. */
+  takenBefore?: string | null;
+}
+
+/** What became of a handed want: its answer, or the failure, and the request of its instance that paid the call. */
+export interface WantOutcome {
+  key: string;
+  outcome: string;
+  paidRequest: number | null;
+}
+
+/** Leases and the queue the instances share (lease.ts, shared-queue.ts). */
+export interface SharedQueueStore {
+  /**
+   * Takes (or renews) the lease `name` for `holder` until `until`, when no one else holds it live at
+   * `now`: the holder now, and the one whose lapsed lease was taken over.
+   */
+  takeLease(name: string, holder: string, now: number, until: number): Promise<{ holder: string; until: number }>;
+  releaseLease(name: string, holder: string): Promise<void>;
+  /** Hands wants to their leaders (a want already handed by the same instance is left as it is). */
+  handWants(wants: readonly HandedWant[]): Promise<void>;
+  /** The unsettled wants of these kinds not yet taken by `taker`, now taken by it. */
+  takeWants(groups: readonly string[], taker: string): Promise<HandedWant[]>;
+  /** Records what became of handed wants. */
+  settleWants(outcomes: ReadonlyArray<WantOutcome & { origin: string }>): Promise<void>;
+  /** The settled wants `origin` handed, forgotten as they are read. */
+  collectWants(origin: string): Promise<WantOutcome[]>;
+}
+
+export interface FirmStore extends SharedQueueStore {
   readonly engine: "sqlite" | "postgres";
 
   // ---- people ----------------------------------------------------------------------------------
@@ -136,7 +177,9 @@ export type FirmStoreErrorCode =
   | "unreachable"
   /** The database (or file) is read-only. */
   | "read_only"
-  /** The database holds a newer schema than this FIRMA knows. */
+  /** The disk under the database (SQLite's file) is full. */
+  | "disk_full"
+  /** The database holds a newer schema than this FIRMA knows (at open, or migrated by a newer FIRMA while this one ran). */
   | "newer_schema"
   | "user_exists"
   | "bad_name"

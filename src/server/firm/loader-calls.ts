@@ -29,6 +29,8 @@ export interface Entry {
   since: number;
   /** Whether its call has gone (a person asking after that does not share its credit). */
   sent: boolean;
+  /** Another instance's request that paid its call (shared-queue.ts). */
+  paidBy?: Requester;
   promise: Promise<unknown>;
   resolve(value: unknown): void;
   reject(e: unknown): void;

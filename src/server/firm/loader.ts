@@ -8,7 +8,10 @@
  * claimed in the database as it arrives (firm-store.ts `claimAnswers`), so each company is queued by one
  * instance only; a want another instance holds waits for that instance's answer to be stored (polled),
  * and is queued here only if the other lets go without storing it (its call failed) or its claim
- * expires (it stopped). One instance alone claims the same way.
+ * expires (it stopped). One instance alone claims the same way. On PostgreSQL the batch kinds go
+ * further (shared-queue.ts): one instance leads each kind and the others hand it their wants of that
+ * kind, so that the batches are filled across the instances; the leader builds on the claims above
+ * (it claims what it takes like any want of its own), it does not replace them.
  *
  * Every call costs a credit however few companies it holds, so a partial batch waits, window after
  * window, for the people still asking to fill it, up to maxWaitMs (200 ms) for its oldest company.
@@ -16,19 +19,24 @@
  * Before each call, one credit is reserved in the database for ONE person: the one who waits for the
  * most of the call's answers (then the others, when that one's budget is spent). A call the service did
  * not charge gives the credit back, so the credits attributed equal the service's count. The service's
- * 429 stops the plan for everyone (in the database) until its period turns.
+ * 429 stops the plan for everyone (in the database) until its period turns. A database that does not
+ * take the reservation means no call; what follows a call is written behind (store-faults.ts).
  */
 import { randomUUID } from "node:crypto";
 import { MAX_BATCH_FINANCIAL, MAX_BATCH_IDENTIFICATION } from "../../api/client";
 import { limiter } from "../../engine/credits/limiter";
 import { BATCH_WINDOW } from "../../engine/engine-options";
-import { bucharestDay, nextBucharestMidnight, nextBucharestMonth } from "../../engine/credits/bucharest-time";
 import { fieldsOf, lifetime, wantKey, type Want } from "./request-wants";
 import { plan, type Call, type Entry, type Requester } from "./loader-calls";
 import type { FirmStore, StoredAnswer } from "./firm-store";
 import { CallFailure, failureCharged, failureOf, type Upstream, type UpstreamAnswer } from "./upstream";
+import { WriteBehind } from "./store-faults";
+import { planStopEnd, reservePayer, type Payer } from "./loader-credits";
+import { Leases } from "./lease";
+import { SharedQueue } from "./shared-queue";
 
 export type { Requester } from "./loader-calls";
+export { planStopEnd } from "./loader-credits";
 
 export interface LoaderOptions {
   store: FirmStore;
@@ -49,6 +57,8 @@ export interface LoaderOptions {
   onCall?: (charged: boolean) => void;
   /** A failure to keep answers (logged; the person still gets them). */
   onStoreError?: (e: unknown) => void;
+  /** Where what follows a call is written (store-faults.ts); one of its own by default. */
+  writes?: WriteBehind;
   /**
    * How long a claim on answers being fetched holds before another instance may take it over: more
    * than a call can take (the upstream timeout), so that a slow call is not paid twice. @default 60000
@@ -56,16 +66,19 @@ export interface LoaderOptions {
   claimMs?: number;
   /** How often answers another instance is fetching are looked for in the store. @default 25 */
   pollMs?: number;
+  /** One batch queue per kind for all the instances on the database (shared-queue.ts). @default false */
+  shareQueue?: boolean;
+}
+
+function newEntry(id: string, want: Want, since: number): Entry {
+  let resolve!: (v: unknown) => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<unknown>((ok, no) => ((resolve = ok), (reject = no)));
+  return { id, want, waiters: [], since, sent: false, promise, resolve, reject };
 }
 
 /** Answers just settled, by want: a request that read the store a moment before they were written finds them here. */
 const RECENT_MS = 10_000;
-
-/** When the plan's stop after a 429 ends: Retry-After, else the next day for a Free plan, else the next month (Bucharest's). */
-export function planStopEnd(now: number, plan: string | null, retryAfterMs: number | null): number {
-  if (retryAfterMs !== null && retryAfterMs > 0) return now + retryAfterMs;
-  return plan === "free" ? nextBucharestMidnight(now) : nextBucharestMonth(now);
-}
 
 export class FirmLoader {
   /** The plan the service named last (X-Plan), passed on to the people. */
@@ -81,15 +94,60 @@ export class FirmLoader {
   /** Wants another instance is fetching: their answers are looked for in the store. */
   private readonly watching = new Map<string, Entry>();
   /** This instance's name on its claims. */
-  private readonly owner = randomUUID();
+  readonly owner = randomUUID();
+  private readonly leases: Leases | null = null;
+  private readonly shared: SharedQueue | null = null;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private pollTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly limit: <T>(task: () => Promise<T>) => Promise<T>;
   private readonly now: () => number;
+  private readonly writes: WriteBehind;
 
   constructor(private readonly o: LoaderOptions) {
     this.limit = limiter(o.concurrency ?? 8);
     this.now = o.now ?? Date.now;
+    this.writes = o.writes ?? new WriteBehind({ onError: (e) => o.onStoreError?.(e) });
+    if (o.shareQueue) {
+      this.leases = new Leases({ store: o.store, holder: this.owner, now: this.now, onError: o.onStoreError });
+      this.shared = new SharedQueue({
+        store: o.store,
+        leases: this.leases,
+        write: (what, fn) => this.writes.write(what, fn),
+        pollMs: o.pollMs,
+        now: this.now,
+        onError: o.onStoreError,
+        host: {
+          owner: this.owner,
+          queueHere: (entries) => void this.enqueueHere(entries),
+          entriesFor: (wants) => this.entriesFor(wants),
+          settled: (e, value) => this.settled([e], new Map([[e.id, value]])),
+          failed: (e, err) => {
+            this.inflight.delete(e.id);
+            e.reject(err);
+          },
+        },
+      });
+    }
+  }
+
+  /** The entries of wants other instances handed here: those already here, joined, or new ones queued here together. */
+  private entriesFor(wants: ReadonlyArray<{ want: Want; waiters: Requester[]; since: number }>): Entry[] {
+    const fresh: Entry[] = [];
+    let since = Infinity;
+    const out = wants.map(({ want, waiters, since: s }) => {
+      const id = wantKey(want);
+      const known = this.inflight.get(id) ?? this.pending.get(id);
+      const e = known ?? newEntry(id, want, s);
+      if (!e.sent) for (const r of waiters) if (!e.waiters.includes(r)) e.waiters.push(r);
+      if (!known) {
+        this.inflight.set(id, e);
+        fresh.push(e);
+        since = Math.min(since, s);
+      }
+      return e;
+    });
+    if (fresh.length > 0) void this.enqueueHere(fresh, since);
+    return out;
   }
 
   /** The answers to `wants` (by wantKey), fetched for `req`; rejects with a CallFailure. */
@@ -107,10 +165,7 @@ export class FirmLoader {
       }
       let e = this.inflight.get(id) ?? this.pending.get(id);
       if (!e) {
-        let resolve!: (v: unknown) => void;
-        let reject!: (e: unknown) => void;
-        const promise = new Promise<unknown>((ok, no) => ((resolve = ok), (reject = no)));
-        e = { id, want: w, waiters: [], since: now, sent: false, promise, resolve, reject };
+        e = newEntry(id, w, now);
         this.inflight.set(id, e); // being claimed: a request meanwhile joins it
         fresh.push(e);
       }
@@ -131,6 +186,12 @@ export class FirmLoader {
    * a person never waits on it.
    */
   private async enqueue(entries: Entry[]): Promise<void> {
+    const here = this.shared ? await this.shared.route(entries) : entries;
+    if (here.length > 0) await this.enqueueHere(here);
+  }
+
+  /** Claims and queues here (`since`: how long they have waited already, for a want handed by another instance). */
+  private async enqueueHere(entries: Entry[], since?: number): Promise<void> {
     let mine = entries;
     try {
       const now = this.now();
@@ -160,7 +221,7 @@ export class FirmLoader {
     const now = this.now();
     for (const e of mine) {
       this.inflight.delete(e.id);
-      e.since = now;
+      e.since = since ?? now;
       this.pending.set(e.id, e);
     }
     if (this.pending.size > 0) this.schedule();
@@ -172,6 +233,9 @@ export class FirmLoader {
     this.timer = null;
     if (this.pollTimer) clearTimeout(this.pollTimer);
     this.pollTimer = null;
+    this.shared?.close();
+    void this.leases?.close(); // another instance leads at once
+    if (!this.o.writes) this.writes.close();
   }
 
   /**
@@ -224,11 +288,16 @@ export class FirmLoader {
   }
 
   private settleFromStore(entries: readonly Entry[], stored: Map<string, StoredAnswer>): void {
+    this.settled(entries, new Map(entries.map((e) => [e.id, stored.get(e.id)!.body ?? null])));
+  }
+
+  private settled(entries: readonly Entry[], values: Map<string, unknown>): void {
     const until = this.now() + RECENT_MS;
     for (const e of entries) {
-      const value = stored.get(e.id)!.body ?? null;
+      const value = values.get(e.id) ?? null;
       this.recent.set(e.id, { value, until });
       this.inflight.delete(e.id);
+      this.pending.delete(e.id);
       e.resolve(value);
     }
   }
@@ -236,12 +305,8 @@ export class FirmLoader {
   /** Lets go of the claims on these entries (after their answers are stored, or their call failed). */
   private async release(entries: readonly Entry[]): Promise<void> {
     if (entries.length === 0) return;
-    await this.o.store
-      .releaseClaims(
-        entries.map((e) => e.id),
-        this.owner,
-      )
-      .catch((e) => this.o.onStoreError?.(e));
+    const keys = entries.map((e) => e.id);
+    await this.writes.write("claims let go", () => this.o.store.releaseClaims(keys, this.owner));
   }
 
   private watch(entries: readonly Entry[]): void {
@@ -290,11 +355,15 @@ export class FirmLoader {
         throw e;
       }
       await this.account(payer, charged);
+      if (charged && this.shared) {
+        const e = call.entries.find((x) => x.waiters.includes(payer.req));
+        if (e) this.shared.paidBy(e, payer.req);
+      }
       if (answer.plan) this.plan = answer.plan;
       if (answer.status === 429) {
         const now = this.now();
         const until = planStopEnd(now, answer.plan ?? this.plan, answer.retryAfterMs);
-        await this.o.store.stopPlan(until).catch((e) => this.o.onStoreError?.(e));
+        await this.writes.write("the plan's stop", () => this.o.store.stopPlan(until));
         throw new CallFailure(429, "plan_stopped", { until }, null, until - now);
       }
       if (answer.status !== 200 && answer.status !== 404) throw failureOf(answer);
@@ -307,13 +376,7 @@ export class FirmLoader {
       }
       this.learnInclude(call.entries, values);
       await this.keep(values);
-      const until = this.now() + RECENT_MS;
-      for (const e of call.entries) {
-        const value = values.get(e.id) ?? null;
-        this.recent.set(e.id, { value, until });
-        this.inflight.delete(e.id);
-        e.resolve(value);
-      }
+      this.settled(call.entries, values);
     } catch (e) {
       for (const entry of call.entries) {
         this.inflight.delete(entry.id);
@@ -341,53 +404,18 @@ export class FirmLoader {
       fetchedAt: now,
       expiresAt: now + lifetime(key, body, now),
     }));
-    try {
-      await this.o.store.putAnswers(answers);
-    } catch (e) {
-      this.o.onStoreError?.(e);
-    }
+    await this.writes.write("answers", () => this.o.store.putAnswers(answers));
   }
 
-  /** The person who pays: by how many of the call's answers they wait for, then who asked first. */
-  private async reserve(call: Call): Promise<{ req: Requester; user: string; month: string; day: string }> {
-    const now = this.now();
-    const day = bucharestDay(now);
-    const month = day.slice(0, 7);
-    const people = new Map<string, { n: number; first: number; requests: Map<Requester, number> }>();
-    for (const e of call.entries) {
-      for (const r of e.waiters) {
-        const p = people.get(r.user) ?? { n: 0, first: r.id, requests: new Map<Requester, number>() };
-        p.n++;
-        p.first = Math.min(p.first, r.id);
-        p.requests.set(r, (p.requests.get(r) ?? 0) + 1);
-        people.set(r.user, p);
-      }
-    }
-    const order = [...people].sort(([, a], [, b]) => b.n - a.n || a.first - b.first);
-    for (const [user, p] of order) {
-      let r: Awaited<ReturnType<FirmStore["reserveCredit"]>>;
-      try {
-        r = await this.o.store.reserveCredit({ user, month, day, maxPerDay: this.o.maxPerDay, now });
-      } catch {
-        throw new CallFailure(503, "store_unavailable");
-      }
-      if (r === "ok") {
-        const req = [...p.requests].sort(([a, x], [b, y]) => y - x || a.id - b.id)[0][0];
-        return { req, user, month, day };
-      }
-      if (r === "day_limit") throw new CallFailure(429, "day_limit", { limit: this.o.maxPerDay ?? 0 });
-      if (r === "plan_stopped") {
-        const until = (await this.o.store.planStoppedUntil(now).catch(() => null)) ?? now;
-        throw new CallFailure(429, "plan_stopped", { until }, null, until - now);
-      }
-    }
-    throw new CallFailure(429, "budget_exhausted");
+  /** The person who pays, her credit reserved (loader-credits.ts): fail-closed when the database does not take it. */
+  private reserve(call: Call): Promise<Payer> {
+    return reservePayer(this.o.store, call, this.o.maxPerDay, this.now(), this.o.onStoreError);
   }
 
   /** A charged call is the payer's request's credit; one the service did not charge gives it back. */
-  private async account(p: { req: Requester; user: string; month: string; day: string }, charged: boolean): Promise<void> {
+  private async account(p: Payer, charged: boolean): Promise<void> {
     this.o.onCall?.(charged);
     if (charged) p.req.credits++;
-    else await this.o.store.releaseCredit(p.user, p.month, p.day).catch((e) => this.o.onStoreError?.(e));
+    else await this.writes.write("a credit given back", () => this.o.store.releaseCredit(p.user, p.month, p.day));
   }
 }

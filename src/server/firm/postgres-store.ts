@@ -4,9 +4,13 @@
  * database alone. Counters change in transactions whose upserts lock the rows they touch (a person's
  * month, then the firm's day: always in that order, so two transactions never wait on each other in
  * a circle); the migrations run under an advisory lock, so instances starting together migrate once.
+ * Each instance holds the schema it writes (schema-hold.ts): a newer FIRMA's migration waits for it,
+ * and after a restart of the database its writes wait until the hold is taken again. The pool
+ * replaces the connections a restart dropped by itself; what fails meanwhile is "unreachable".
  */
 import { Pool, types, type PoolClient, type PoolConfig } from "pg";
-import { migrate, type SqlRunner } from "./schema";
+import { migrate, SCHEMA_VERSION, type MigrateOptions, type SqlRunner } from "./schema";
+import { SchemaHold } from "./schema-hold";
 import { SqlFirmStore, type SqlDriver } from "./sql-store";
 import { FirmStoreError, type FirmStore } from "./firm-store";
 
@@ -15,6 +19,8 @@ export interface PostgresStoreOptions {
   maxConnections?: number;
   /** How long to wait for a connection before saying the database is unreachable. @default 5000 */
   connectTimeoutMs?: number;
+  /** The migrations and the callbacks of schema.ts's migrate (a newer FIRMA is this one with more migrations). */
+  schema?: MigrateOptions;
 }
 
 /** int8 (BIGINT, COUNT) as a JS number: every figure here (milliseconds, credits) is far below 2^53. */
@@ -39,10 +45,19 @@ export async function openPostgresStore(url: string, where: string, options: Pos
   // An idle connection the server dropped: the pool replaces it at the next query; nothing to crash for.
   pool.on("error", ignore);
   const secret = passwordOf(url);
-  const driver = new PostgresDriver(pool, where, secret);
+  const hold = new SchemaHold({
+    config: { connectionString: url, connectionTimeoutMillis: config.connectionTimeoutMillis },
+    where,
+    version: options.schema?.migrations?.length ?? SCHEMA_VERSION,
+  });
+  const driver = new PostgresDriver(pool, where, secret, hold);
   try {
-    await driver.transaction((tx) => migrate(tx, "postgres", where));
+    await driver.transaction((tx) => migrate(tx, "postgres", where, options.schema), false);
+    await hold.take().catch((e: unknown) => {
+      throw postgresError(e, where, secret);
+    });
   } catch (e) {
+    await hold.close();
     await pool.end().catch(() => undefined);
     throw e;
   }
@@ -56,9 +71,11 @@ class PostgresDriver implements SqlDriver {
     private readonly pool: Pool,
     private readonly where: string,
     private readonly secret: string,
+    private readonly hold: SchemaHold,
   ) {}
 
   async all<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+    if (WRITE.test(sql)) this.hold.check();
     try {
       return (await this.pool.query(numbered(sql), [...params])).rows as T[];
     } catch (e) {
@@ -67,6 +84,7 @@ class PostgresDriver implements SqlDriver {
   }
 
   async run(sql: string, params: readonly unknown[] = []): Promise<number> {
+    if (WRITE.test(sql)) this.hold.check();
     try {
       return (await this.pool.query(numbered(sql), [...params])).rowCount ?? 0;
     } catch (e) {
@@ -74,7 +92,8 @@ class PostgresDriver implements SqlDriver {
     }
   }
 
-  async transaction<T>(fn: (tx: SqlRunner) => Promise<T>): Promise<T> {
+  async transaction<T>(fn: (tx: SqlRunner) => Promise<T>, guarded = true): Promise<T> {
+    if (guarded) this.hold.check();
     // A deadlock or serialization failure is PostgreSQL asking for the transaction again.
     for (let attempt = 1; ; attempt++) {
       let client: PoolClient;
@@ -102,12 +121,20 @@ class PostgresDriver implements SqlDriver {
     }
   }
 
+  async writable(): Promise<void> {
+    this.hold.check();
+  }
+
   async close(): Promise<void> {
+    await this.hold.close();
     await this.pool.end();
   }
 }
 
 function ignore(): void {}
+
+/** A statement that changes the database: refused while this instance does not hold its schema. */
+const WRITE = /^\s*(INSERT|UPDATE|DELETE|CREATE|DROP|ALTER)\b/i;
 
 function runnerOn(client: PoolClient): SqlRunner {
   return {

@@ -16,7 +16,10 @@ import type {
   ReserveRequest,
   StoredAnswer,
   AnswerSource,
+  HandedWant,
+  WantOutcome,
 } from "./firm-store";
+import { SqlQueue } from "./sql-queue";
 import { FirmStoreError } from "./firm-store";
 
 /** What an engine gives the shared store. */
@@ -27,12 +30,16 @@ export interface SqlDriver extends SqlRunner {
    * commits when it resolves, rolls back when it throws.
    */
   transaction<T>(fn: (tx: SqlRunner) => Promise<T>): Promise<T>;
+  /** Throws when this instance may not write (a newer FIRMA migrated the database, or its schema lock is not held). */
+  writable(): Promise<void>;
   close(): Promise<void>;
 }
 
 type UserRow = { name: string; budget: number; created_at: number; revoked_at: number | null; last_seen_at: number | null };
 type AuditRow = { at: number; user_name: string; endpoint: string; cuis: string; source: string; credits: number; status: number };
 
+/** The store's errors of a database that answers but takes no writes. */
+const CANNOT_WRITE = new Set<string>(["read_only", "disk_full", "newer_schema"]);
 /** Keys per `IN (…)` query: far below both engines' limits on parameters. */
 const CHUNK = 500;
 /** Audit lines per INSERT (7 parameters each). */
@@ -56,6 +63,7 @@ class Refused {
 
 export class SqlFirmStore implements FirmStore {
   readonly engine: Engine;
+  private readonly queue: SqlQueue;
 
   private readonly hot: HotAnswers;
   private readonly auditQueue: AuditWaiter[] = [];
@@ -67,6 +75,28 @@ export class SqlFirmStore implements FirmStore {
   ) {
     this.engine = db.engine;
     this.hot = new HotAnswers(options.hotAnswers ?? HOT_ANSWERS);
+    this.queue = new SqlQueue(db);
+  }
+
+  // ---- leases and the shared queue (sql-queue.ts) ----------------------------------------------
+
+  takeLease(name: string, holder: string, now: number, until: number): Promise<{ holder: string; until: number }> {
+    return this.queue.takeLease(name, holder, now, until);
+  }
+  releaseLease(name: string, holder: string): Promise<void> {
+    return this.queue.releaseLease(name, holder);
+  }
+  handWants(wants: readonly HandedWant[]): Promise<void> {
+    return this.queue.handWants(wants);
+  }
+  takeWants(groups: readonly string[], taker: string): Promise<HandedWant[]> {
+    return this.queue.takeWants(groups, taker);
+  }
+  settleWants(outcomes: ReadonlyArray<WantOutcome & { origin: string }>): Promise<void> {
+    return this.queue.settleWants(outcomes);
+  }
+  collectWants(origin: string): Promise<WantOutcome[]> {
+    return this.queue.collectWants(origin);
   }
 
   // ---- people ----------------------------------------------------------------------------------
@@ -111,12 +141,18 @@ export class SqlFirmStore implements FirmStore {
     if (!row) return null;
     const user: FirmUser & { spent?: number } = toUser(row);
     if (user.lastSeenAt === null || now - user.lastSeenAt >= SEEN_EVERY_MS) {
-      await this.db.run("UPDATE firm_users SET last_seen_at = ? WHERE name = ? AND (last_seen_at IS NULL OR last_seen_at < ?)", [
-        now,
-        user.name,
-        now,
-      ]);
-      user.lastSeenAt = now;
+      try {
+        await this.db.run("UPDATE firm_users SET last_seen_at = ? WHERE name = ? AND (last_seen_at IS NULL OR last_seen_at < ?)", [
+          now,
+          user.name,
+          now,
+        ]);
+        user.lastSeenAt = now;
+      } catch (e) {
+        // A database that takes no writes (read-only, full, upgraded under this instance) still says who
+        // a token is, so that what the store holds is still given; "last seen" waits.
+        if (!(e instanceof FirmStoreError && CANNOT_WRITE.has(e.code))) throw e;
+      }
     }
     if (month !== undefined) user.spent = Number(row.spent ?? 0);
     return user;
@@ -342,6 +378,7 @@ export class SqlFirmStore implements FirmStore {
 
   async health(): Promise<void> {
     await this.db.all("SELECT 1 AS one");
+    await this.db.writable();
   }
 
   close(): Promise<void> {

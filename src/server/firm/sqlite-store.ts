@@ -5,17 +5,24 @@
  * `firma serve`), and write transactions begun IMMEDIATE, so that two processes never both read a
  * counter before either writes it. Inside the process every statement goes through one queue: a
  * transaction's `await`s cannot let another statement slip into it.
+ *
+ * Every write runs in such a transaction and first checks, under the write lock, that no newer FIRMA
+ * has migrated the file since this one opened it (`PRAGMA schema_version` moves with any change of
+ * the schema): if one has, this instance writes nothing more (schema.ts). A full disk or a read-only
+ * file at run time is the store's `disk_full` / `read_only`; SQLite's transactions leave no half-written row.
  */
 import Database from "better-sqlite3";
 import { mkdirSync } from "fs";
 import { dirname } from "path";
-import { migrate, type SqlRunner } from "./schema";
+import { migrate, migratedWhileRunning, SCHEMA_VERSION, type MigrateOptions, type SqlRunner } from "./schema";
 import { SqlFirmStore, type SqlDriver } from "./sql-store";
 import { FirmStoreError, type FirmStore } from "./firm-store";
 
 export interface SqliteStoreOptions {
   /** How long to wait for another process's write lock before giving up. @default 5000 */
   busyTimeoutMs?: number;
+  /** The migrations and the callbacks of schema.ts's migrate (a newer FIRMA is this one with more migrations). */
+  schema?: MigrateOptions;
 }
 
 /** Opens (creating it and its folder if needed) and migrates the file; throws FirmStoreError when it cannot. */
@@ -32,7 +39,8 @@ export async function openSqliteStore(path: string, options: SqliteStoreOptions 
     db.pragma("journal_mode = WAL");
     db.pragma("synchronous = NORMAL");
     db.pragma("foreign_keys = ON");
-    await driver.transaction((tx) => migrate(tx, "sqlite", path));
+    await driver.transaction((tx) => migrate(tx, "sqlite", path, options.schema));
+    driver.guard(options.schema?.migrations?.length ?? SCHEMA_VERSION);
   } catch (e) {
     db.close();
     throw e instanceof FirmStoreError ? e : sqliteError(e, path);
@@ -44,6 +52,10 @@ class SqliteDriver implements SqlDriver {
   readonly engine = "sqlite" as const;
   private readonly statements = new Map<string, Database.Statement>();
   private tail: Promise<unknown> = Promise.resolve();
+  /** The schema this instance writes (after its migration), and PRAGMA schema_version then; null: not yet checked. */
+  private known: { version: number; cookie: number } | null = null;
+  /** Set once a newer FIRMA migrated the file: every write is refused with it. */
+  private stopped: Error | null = null;
   /** Runs directly on the connection: for use inside the queue only. */
   private readonly direct: SqlRunner = {
     all: async <T>(sql: string, params: readonly unknown[] = []) => this.statement(sql).all(...params) as T[],
@@ -58,18 +70,52 @@ class SqliteDriver implements SqlDriver {
     private readonly path: string,
   ) {}
 
-  all<T>(sql: string, params?: readonly unknown[]): Promise<T[]> {
+  all<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+    if (WRITE.test(sql)) return this.queued(async () => this.written(() => this.statement(sql).all(...params) as T[]));
     return this.queued(() => this.direct.all<T>(sql, params));
   }
 
-  run(sql: string, params?: readonly unknown[]): Promise<number> {
+  run(sql: string, params: readonly unknown[] = []): Promise<number> {
+    if (WRITE.test(sql)) {
+      return this.queued(async () =>
+        this.written(() => {
+          const s = this.statement(sql);
+          return s.reader ? s.all(...params).length : s.run(...params).changes;
+        }),
+      );
+    }
     return this.queued(() => this.direct.run(sql, params));
+  }
+
+  /**
+   * One statement in a write transaction that checks the schema first, all at once (no `await` inside:
+   * the busy wait for another process's lock must not hold up this one's own transaction).
+   */
+  private written<T>(fn: () => T): T {
+    if (this.stopped) throw this.stopped;
+    this.db.exec("BEGIN IMMEDIATE");
+    try {
+      this.checkSchema();
+      const result = fn();
+      this.db.exec("COMMIT");
+      return result;
+    } catch (e) {
+      if (this.db.inTransaction) this.db.exec("ROLLBACK");
+      throw e;
+    }
+  }
+
+  /** From now on every write checks that the schema is still `version` (the one this instance migrated to). */
+  guard(version: number): void {
+    this.known = { version, cookie: Number(this.db.pragma("schema_version", { simple: true })) };
   }
 
   transaction<T>(fn: (tx: SqlRunner) => Promise<T>): Promise<T> {
     return this.queued(async () => {
+      if (this.stopped) throw this.stopped;
       this.db.exec("BEGIN IMMEDIATE");
       try {
+        this.checkSchema();
         const result = await fn(this.direct);
         this.db.exec("COMMIT");
         return result;
@@ -78,6 +124,24 @@ class SqliteDriver implements SqlDriver {
         throw e;
       }
     });
+  }
+
+  writable(): Promise<void> {
+    return this.queued(async () => this.checkSchema());
+  }
+
+  /** Inside the write lock (or for /healthz): a schema changed since this instance opened the file is a newer FIRMA's, or harmless. */
+  private checkSchema(): void {
+    if (this.stopped) throw this.stopped;
+    if (!this.known) return;
+    const cookie = Number(this.db.pragma("schema_version", { simple: true }));
+    if (cookie === this.known.cookie) return;
+    const found = Number((this.statement("SELECT MAX(version) AS v FROM firm_schema_migrations").get() as { v: number | null }).v ?? 0);
+    if (found > this.known.version) {
+      this.stopped = migratedWhileRunning(this.path, found, this.known.version);
+      throw this.stopped;
+    }
+    this.known = { ...this.known, cookie };
   }
 
   async close(): Promise<void> {
@@ -104,12 +168,18 @@ class SqliteDriver implements SqlDriver {
   }
 }
 
+/** A statement that changes the file: run in a write transaction that checks the schema first. */
+const WRITE = /^\s*(INSERT|UPDATE|DELETE|REPLACE|CREATE|DROP|ALTER)\b/i;
+
 /** SQLite's error as the store's: read-only, or cannot be opened (any other error passes through when `all` is false). */
 function sqliteError(e: unknown, path: string, all = true): unknown {
   const code = String((e as { code?: unknown })?.code ?? "");
   const detail = e instanceof Error ? e.message : String(e);
   if (code.startsWith("SQLITE_READONLY") || code === "EROFS") {
     return new FirmStoreError("read_only", `The firm's database ${path} is read-only: ${detail}`, { database: path, detail });
+  }
+  if (code === "SQLITE_FULL" || code === "ENOSPC" || (/^SQLITE_IOERR/.test(code) && /disk is full|ENOSPC/i.test(detail))) {
+    return new FirmStoreError("disk_full", `The disk under the firm's database ${path} is full: ${detail}`, { database: path, detail });
   }
   if (all || /^SQLITE_(CANTOPEN|NOTADB|BUSY|LOCKED|IOERR|PERM|AUTH|CORRUPT)/.test(code)) {
     return new FirmStoreError("unreachable", `The firm's database ${path} cannot be opened: ${detail}`, { database: path, detail });

@@ -1,0 +1,260 @@
+/**
+ * One batch queue per batch kind for all the instances on one database (PostgreSQL): each kind — the
+ * identification batches of one `include`, the financial batches of one year — is led by one instance
+ * at a time (a lease, lease.ts, `queue:<kind>`), and the others hand it their wants of that kind (a
+ * row each in `firm_wants`) instead of filling partial batches of their own. The leader takes the
+ * handed wants every `pollMs` into its own queue, where they join its own people's (the same entry
+ * for the same company), are claimed and fetched as any want of its own (loader.ts; the claims of
+ * `firm_claims` still keep the other kinds, and answers on their way, from being paid twice), and
+ * settles each row with the answer or the failure, and the request that paid the call, if it was one
+ * of the asking instance's; the asking instance collects them every `pollMs` and hands them out.
+ *
+ * A leader that stops lets go of its leases; one killed lets them lapse (3 s): the next instance that
+ * has wants of that kind takes the lease, then the rows the old leader had taken and not settled
+ * (their claims with them), its own included — so no want is lost, and none is asked twice unless
+ * the old leader was killed with its call on the way (that call's companies are asked once more).
+ */
+import { CallFailure } from "./upstream";
+import type { Want } from "./request-wants";
+import type { Entry, Requester } from "./loader-calls";
+import type { FirmStore, HandedWant, WantOutcome } from "./firm-store";
+import type { Leases } from "./lease";
+
+/** What the loader gives the shared queue. */
+export interface QueueHost {
+  /** This instance's name (its claims, its leases, its handed wants). */
+  readonly owner: string;
+  /** Queues entries here, as new wants of this instance. */
+  queueHere(entries: Entry[]): void;
+  /** The entries of wants handed here: this instance's own for each want (joined) or new ones, queued here together. */
+  entriesFor(wants: ReadonlyArray<{ want: Want; waiters: Requester[]; since: number }>): Entry[];
+  /** A handed want's answer came back: hand it out. */
+  settled(entry: Entry, value: unknown): void;
+  failed(entry: Entry, e: unknown): void;
+}
+
+export interface SharedQueueOptions {
+  store: FirmStore;
+  host: QueueHost;
+  leases: Leases;
+  /** Writes that must not be lost (store-faults.ts WriteBehind.write). */
+  write: (what: string, fn: () => Promise<void>) => Promise<void>;
+  /** @default 25 */
+  pollMs?: number;
+  now?: () => number;
+  onError?: (e: unknown) => void;
+}
+
+/** The batch kind of a want (null: not a batch, fetched by whichever instance claims it). */
+export function batchKind(w: Want): string | null {
+  if (w.kind === "ident") return `i:${w.include}`;
+  if (w.kind === "fin" && w.family === "batch") return `f:${w.year}`;
+  return null;
+}
+
+const LEASE = (kind: string) => `queue:${kind}`;
+
+export class SharedQueue {
+  /** This instance's wants waiting for their leader, by key. */
+  private readonly handed = new Map<string, Entry>();
+  /** The requests of other instances whose wants were taken here, by `origin request-id`. */
+  private readonly remote = new Map<string, Requester>();
+  private readonly remoteOf = new WeakMap<Requester, { origin: string; request: number }>();
+  private readonly toSettle: Array<WantOutcome & { origin: string }> = [];
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private closed = false;
+  private serial = 0;
+  /** Rows of this instance's own settled here (after it took over their kind): collected, then forgotten. */
+  private own = 0;
+
+  constructor(private readonly o: SharedQueueOptions) {}
+
+  /** New entries: those of kinds this instance leads (or of no kind) are returned to be queued here; the others are handed on. */
+  async route(entries: Entry[]): Promise<Entry[]> {
+    const here: Entry[] = [];
+    const hand: Entry[] = [];
+    const leads = new Map<string, Promise<boolean>>();
+    for (const e of entries) {
+      const kind = batchKind(e.want);
+      if (kind === null) {
+        here.push(e);
+        continue;
+      }
+      if (!leads.has(kind)) leads.set(kind, this.o.leases.lead(LEASE(kind)));
+      ((await leads.get(kind)!) ? here : hand).push(e);
+    }
+    if (hand.length > 0) {
+      const now = this.o.now?.() ?? Date.now();
+      const rows: HandedWant[] = hand.map((e) => ({
+        key: e.id,
+        origin: this.o.host.owner,
+        grp: batchKind(e.want)!,
+        want: JSON.stringify(e.want),
+        users: e.waiters.map((r): [number, string] => [r.id, r.user]),
+        since: now,
+      }));
+      try {
+        await this.o.store.handWants(rows);
+        for (const e of hand) {
+          e.sent = true; // its payer is chosen among the people waiting now
+          this.handed.set(e.id, e);
+        }
+      } catch (err) {
+        this.o.onError?.(err);
+        here.push(...hand); // the database cannot take them: fetched here (claimed first)
+      }
+    }
+    this.schedule();
+    return here;
+  }
+
+  /** A call of this instance's queue was paid by `req`: if it is another instance's request, that instance is told (on one row). */
+  paidBy(entry: Entry, req: Requester): void {
+    if (this.remoteOf.has(req)) entry.paidBy = req;
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  private schedule(): void {
+    if (this.closed || this.timer) return;
+    // A leader goes on polling while its lease's renewal is late (a busy thread): the others' wants wait on it.
+    if (this.handed.size === 0 && !this.o.leases.any() && this.toSettle.length === 0 && this.own === 0) return;
+    this.timer = setTimeout(() => {
+      void this.poll().finally(() => {
+        this.timer = null;
+        this.schedule();
+      });
+    }, this.o.pollMs ?? 25);
+  }
+
+  private async poll(): Promise<void> {
+    try {
+      const kinds = this.o.leases
+        .held()
+        .filter((n) => n.startsWith("queue:"))
+        .map((n) => n.slice(6));
+      if (kinds.length > 0) {
+        const rows = await this.o.store.takeWants(kinds, this.o.host.owner);
+        if (rows.length > 0) await this.adopt(rows);
+      }
+      if (this.toSettle.length > 0) {
+        const rows = this.toSettle.splice(0);
+        await this.o.write("handed wants settled", () => this.o.store.settleWants(rows));
+      }
+      if (this.handed.size > 0 || this.own > 0) {
+        this.own = 0;
+        for (const out of await this.o.store.collectWants(this.o.host.owner)) this.collect(out);
+        // A kind whose leader lapsed is taken over by whoever still waits for it.
+        const waiting = new Set([...this.handed.values()].map((e) => batchKind(e.want)!));
+        for (const kind of waiting) void this.o.leases.lead(LEASE(kind));
+      }
+    } catch (e) {
+      this.o.onError?.(e);
+    }
+  }
+
+  /** Handed wants taken here: joined to this instance's queue all at once (one claim for them all), each row settled when its entry is. */
+  private async adopt(rows: HandedWant[]): Promise<void> {
+    // A leader that stopped: its claims on what it had taken go with them.
+    const before = new Map<string, string[]>();
+    for (const r of rows)
+      if (r.takenBefore && r.takenBefore !== this.o.host.owner) before.set(r.takenBefore, [...(before.get(r.takenBefore) ?? []), r.key]);
+    for (const [owner, keys] of before) await this.o.store.releaseClaims(keys, owner).catch((e) => this.o.onError?.(e));
+    const mine: Entry[] = [];
+    const theirs: Array<{ want: Want; waiters: Requester[]; since: number }> = [];
+    const of: Array<{ row: HandedWant; entry: () => Entry | undefined }> = [];
+    for (const row of rows) {
+      if (row.origin === this.o.host.owner) {
+        // Its own want, handed before this instance led the kind.
+        const e = this.handed.get(row.key);
+        if (!e) {
+          this.settleRow(row, null, JSON.stringify({ gone: true }));
+          continue;
+        }
+        this.handed.delete(row.key);
+        e.sent = false;
+        mine.push(e);
+        of.push({ row, entry: () => e });
+      } else {
+        const i =
+          theirs.push({
+            want: JSON.parse(row.want) as Want,
+            waiters: row.users.map(([q, u]) => this.requester(row.origin, q, u)),
+            since: row.since,
+          }) - 1;
+        of.push({ row, entry: () => entries[i] });
+      }
+    }
+    const entries = this.o.host.entriesFor(theirs);
+    if (mine.length > 0) this.o.host.queueHere(mine);
+    for (const { row, entry } of of) {
+      const e = entry();
+      if (!e) continue;
+      e.promise.then(
+        (value) => {
+          const paid = e.paidBy && this.remoteOf.get(e.paidBy);
+          this.settleRow(row, paid && paid.origin === row.origin ? paid.request : null, JSON.stringify({ ok: true, value }));
+        },
+        (err: unknown) => this.settleRow(row, null, JSON.stringify({ failure: failureJson(err) })),
+      );
+    }
+  }
+
+  private settleRow(row: HandedWant, paidRequest: number | null, outcome: string): void {
+    if (row.origin === this.o.host.owner) this.own++;
+    this.toSettle.push({ key: row.key, origin: row.origin, outcome, paidRequest });
+    this.schedule();
+  }
+
+  private requester(origin: string, request: number, user: string): Requester {
+    const id = `${origin} ${request}`;
+    let r = this.remote.get(id);
+    if (!r) {
+      // Ordered after this instance's own requests of the moment: "who asked first" among equals.
+      r = { id: 1e12 + ++this.serial, user, credits: 0, fetched: true };
+      this.remote.set(id, r);
+      this.remoteOf.set(r, { origin, request });
+      if (this.remote.size > 50_000) this.remote.clear();
+    }
+    return r;
+  }
+
+  /** A want this instance handed came back settled. */
+  private collect(out: WantOutcome): void {
+    const entry = this.handed.get(out.key);
+    if (!entry) return;
+    this.handed.delete(out.key);
+    const o = JSON.parse(out.outcome) as { ok?: true; value?: unknown; failure?: FailureJson; gone?: true };
+    if (o.ok) {
+      if (out.paidRequest !== null) {
+        const payer = entry.waiters.find((r) => r.id === out.paidRequest);
+        if (payer) payer.credits++;
+      }
+      this.o.host.settled(entry, o.value ?? null);
+    } else if (o.failure) {
+      const f = o.failure;
+      this.o.host.failed(entry, new CallFailure(f.status, f.code, f.params, f.serviceMessage, f.retryAfterMs));
+    } else {
+      entry.sent = false;
+      this.o.host.queueHere([entry]);
+    }
+  }
+}
+
+interface FailureJson {
+  status: number;
+  code: string;
+  params: Record<string, string | number>;
+  serviceMessage: string | null;
+  retryAfterMs: number | null;
+}
+
+function failureJson(e: unknown): FailureJson {
+  if (e instanceof CallFailure)
+    return { status: e.status, code: e.code, params: e.params, serviceMessage: e.serviceMessage, retryAfterMs: e.retryAfterMs };
+  return { status: 502, code: "upstream_failed", params: { status: 0 }, serviceMessage: null, retryAfterMs: null };
+}

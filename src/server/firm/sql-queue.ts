@@ -1,0 +1,95 @@
+/**
+ * The SQL of the leases and of the queue the instances share (firm-store.ts SharedQueueStore), on
+ * both engines: a lease is one row that its holder renews and anyone may take once it has lapsed; a
+ * handed want is one row per want and asking instance, taken by the leader of its batch kind and
+ * settled with its answer (or its failure), which the asking instance collects.
+ */
+import type { SqlDriver } from "./sql-store";
+import type { HandedWant, SharedQueueStore, WantOutcome } from "./firm-store";
+
+type WantRow = { key: string; origin: string; grp: string; want: string; users: string; since: number; taken_by: string | null };
+
+export class SqlQueue implements SharedQueueStore {
+  constructor(private readonly db: SqlDriver) {}
+
+  async takeLease(name: string, holder: string, now: number, until: number): Promise<{ holder: string; until: number }> {
+    const [taken] = await this.db.all<{ holder: string; until: number }>(
+      `INSERT INTO firm_leases (name, holder, until) VALUES (?, ?, ?)
+       ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, until = excluded.until
+         WHERE firm_leases.until <= ? OR firm_leases.holder = excluded.holder
+       RETURNING holder, until`,
+      [name, holder, until, now],
+    );
+    if (taken) return { holder: taken.holder, until: Number(taken.until) };
+    const [row] = await this.db.all<{ holder: string; until: number }>("SELECT holder, until FROM firm_leases WHERE name = ?", [name]);
+    return row ? { holder: row.holder, until: Number(row.until) } : { holder: "", until: 0 };
+  }
+
+  async releaseLease(name: string, holder: string): Promise<void> {
+    await this.db.run("DELETE FROM firm_leases WHERE name = ? AND holder = ?", [name, holder]);
+  }
+
+  async handWants(wants: readonly HandedWant[]): Promise<void> {
+    if (wants.length === 0) return;
+    await this.db.transaction(async (tx) => {
+      for (let i = 0; i < wants.length; i += 100) {
+        const part = wants.slice(i, i + 100);
+        await tx.run(
+          `INSERT INTO firm_wants (key, origin, grp, want, users, since) VALUES ${part.map(() => "(?, ?, ?, ?, ?, ?)").join(", ")}
+           ON CONFLICT (key, origin) DO NOTHING`,
+          part.flatMap((w) => [w.key, w.origin, w.grp, w.want, JSON.stringify(w.users), w.since]),
+        );
+      }
+    });
+  }
+
+  async takeWants(groups: readonly string[], taker: string): Promise<HandedWant[]> {
+    if (groups.length === 0) return [];
+    const marks = groups.map(() => "?").join(", ");
+    return this.db.transaction(async (tx) => {
+      const rows = await tx.all<WantRow>(
+        `SELECT key, origin, grp, want, users, since, taken_by FROM firm_wants
+          WHERE outcome IS NULL AND grp IN (${marks}) AND (taken_by IS NULL OR taken_by <> ?) ORDER BY since LIMIT 5000`,
+        [...groups, taker],
+      );
+      for (let i = 0; i < rows.length; i += 200) {
+        const part = rows.slice(i, i + 200);
+        await tx.run(
+          `UPDATE firm_wants SET taken_by = ? WHERE outcome IS NULL AND (${part.map(() => "(key = ? AND origin = ?)").join(" OR ")})`,
+          [taker, ...part.flatMap((r) => [r.key, r.origin])],
+        );
+      }
+      return rows.map((r) => ({
+        key: r.key,
+        origin: r.origin,
+        grp: r.grp,
+        want: r.want,
+        users: JSON.parse(r.users) as Array<[number, string]>,
+        since: Number(r.since),
+        takenBefore: r.taken_by,
+      }));
+    });
+  }
+
+  async settleWants(outcomes: ReadonlyArray<WantOutcome & { origin: string }>): Promise<void> {
+    if (outcomes.length === 0) return;
+    await this.db.transaction(async (tx) => {
+      for (const o of outcomes) {
+        await tx.run("UPDATE firm_wants SET outcome = ?, paid_request = ? WHERE key = ? AND origin = ? AND outcome IS NULL", [
+          o.outcome,
+          o.paidRequest,
+          o.key,
+          o.origin,
+        ]);
+      }
+    });
+  }
+
+  async collectWants(origin: string): Promise<WantOutcome[]> {
+    const rows = await this.db.all<{ key: string; outcome: string; paid_request: number | null }>(
+      "DELETE FROM firm_wants WHERE origin = ? AND outcome IS NOT NULL RETURNING key, outcome, paid_request",
+      [origin],
+    );
+    return rows.map((r) => ({ key: r.key, outcome: r.outcome, paidRequest: r.paid_request === null ? null : Number(r.paid_request) }));
+  }
+}

@@ -1,0 +1,142 @@
+/**
+ * One batch queue per kind across two `firma serve` instances on one PostgreSQL (real processes: the
+ * servers as child processes, a throwaway cluster): the people of both instances asking at once fill
+ * the same batches (the fewest calls for the union, no company asked twice), and a leader killed with
+ * SIGKILL while it holds the other's wants hands over: the other takes its lease once it lapses and
+ * fetches them, each once, nothing lost (shared-queue.ts, lease.ts). The queue is experimental and
+ * asked for with FIRMA_SHARED_QUEUE=1.
+ */
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { openFirmStore } from "../../src/server/firm/open-store";
+import { hashToken, newToken } from "../../src/server/firm/tokens";
+import { bucharestMonth } from "../../src/engine/credits/bucharest-time";
+import { startSandbox, type Sandbox } from "../../sandbox/server";
+import * as data from "../../sandbox/dataset";
+import { postgresBinDir, startPostgres, type PostgresCluster } from "../support/postgres";
+import { ask, minimalDist, startFirmServer, until, type FirmServer } from "../support/firm-server";
+
+const installed = postgresBinDir() !== null;
+const suite = installed ? describe : describe.skip;
+
+let sb: Sandbox;
+let pg: PostgresCluster;
+let dir: string;
+let dist: string;
+let serial = 0;
+const servers: FirmServer[] = [];
+
+beforeAll(async () => {
+  if (!installed) return;
+  sb = await startSandbox({ port: 0 });
+  pg = await startPostgres();
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "firma-shared-queue-"));
+  dist = minimalDist(dir);
+}, 120_000);
+afterAll(async () => {
+  if (!installed) return;
+  for (const s of servers) if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill("SIGKILL");
+  await Promise.all(servers.map((s) => s.exited));
+  await sb.close();
+  await pg.stop();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** Two instances on a new database, with one firm key, and `people` (budget 1,000). */
+async function twoInstances(people: string[]) {
+  const db = `queue${++serial}`;
+  const url = await pg.createDatabase(db);
+  const key = `demo-business-queue${serial}`;
+  const keyFile = path.join(dir, `key${serial}`);
+  fs.writeFileSync(keyFile, `${key}\n`);
+  const setup = await openFirmStore(url);
+  const tokens: string[] = [];
+  for (const p of people) {
+    const t = newToken();
+    await setup.addUser(p, 1000, hashToken(t), Date.now());
+    tokens.push(t);
+  }
+  await setup.close();
+  const env = { FIRMA_SHARED_QUEUE: "1" };
+  const a = await startFirmServer({ keyFile, database: url, upstream: sb.url, dist, env });
+  const b = await startFirmServer({ keyFile, database: url, upstream: sb.url, dist, env });
+  servers.push(a, b);
+  /** The companies the sandbox was asked for with this key, and how often. */
+  const asked = () => {
+    const n = new Map<number, number>();
+    for (const r of sb.requests)
+      if (r.key === key)
+        for (const c of (new URLSearchParams(r.query).get("cui") ?? "").split(",")) if (c) n.set(Number(c), (n.get(Number(c)) ?? 0) + 1);
+    return n;
+  };
+  const spent = async () => {
+    const s = await openFirmStore(url);
+    try {
+      return (await s.listUsers(bucharestMonth(Date.now()))).reduce((n, u) => n + u.spent, 0);
+    } finally {
+      await s.close();
+    }
+  };
+  return { a, b, key, tokens, db, asked, spent };
+}
+
+const CUIS = data.sampleCuis(2000, 77_003).filter((c) => data.company(c));
+const batch = (cuis: number[]) => `/v4/firme/batch?cui=${cuis.join(",")}`;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+suite("one batch queue across two instances on PostgreSQL", () => {
+  test("two people through two instances, 50 new companies each at the same moment: one full batch of 100 between them, not two partial ones; no company asked twice", async () => {
+    sb.config.latencyMs = 100;
+    const f = await twoInstances(["ana", "ion"]);
+    try {
+      for (let round = 0; round < 3; round++) {
+        const calls = sb.usage(f.key).calls;
+        const mine = CUIS.slice(500 + round * 100, 550 + round * 100);
+        const theirs = CUIS.slice(550 + round * 100, 600 + round * 100);
+        const [x, y] = await Promise.all([ask(f.a, f.tokens[0], batch(mine)), ask(f.b, f.tokens[1], batch(theirs))]);
+        expect([x.status, y.status, x.body.length, y.body.length]).toEqual([200, 200, 50, 50]);
+        expect(sb.usage(f.key).calls - calls).toBe(1);
+      }
+      // Asked again, through either instance: from the store.
+      const again = await ask(f.b, f.tokens[0], batch(CUIS.slice(500, 600)));
+      expect(again.status).toBe(200);
+      expect(sb.usage(f.key).calls).toBe(3);
+      expect([...f.asked().values()].filter((n) => n > 1)).toEqual([]);
+      expect(await f.spent()).toBe(sb.usage(f.key).total);
+    } finally {
+      sb.config.latencyMs = 0;
+    }
+  }, 120_000);
+
+  test("the leader killed (SIGKILL) while it holds the other's wants: the other takes over once its lease lapses, each want fetched once, none lost", async () => {
+    sb.config.latencyMs = 50;
+    const f = await twoInstances(["ana", "ion"]);
+    // Instance a leads the identification batches: it asked first.
+    expect((await ask(f.a, f.tokens[0], batch(CUIS.slice(300, 301)))).status).toBe(200);
+    const wanted = CUIS.slice(400, 430);
+    const handed = ask(f.b, f.tokens[1], batch(wanted));
+    // The moment a has taken b's wants into its queue (a partial batch waits up to 200 ms to fill), it is killed.
+    await until(
+      async () => {
+        const r = await pg.sql("SELECT COUNT(*)::int AS n FROM firm_wants WHERE taken_by IS NOT NULL AND outcome IS NULL", f.db);
+        return r[0].n === wanted.length;
+      },
+      20_000,
+      5,
+    );
+    f.a.child.kill("SIGKILL");
+    await f.a.exited;
+    const callsAtKill = sb.usage(f.key).calls;
+    const r = await handed;
+    expect(r.status).toBe(200);
+    expect(r.body.map((x: { cui: number }) => x.cui)).toEqual([...wanted].sort((x, y) => x - y));
+    expect(callsAtKill).toBe(1); // a had not sent them
+    const asked = f.asked();
+    expect(wanted.map((c) => asked.get(c))).toEqual(wanted.map(() => 1));
+    expect(sb.usage(f.key).calls).toBe(2);
+    await sleep(200);
+    expect(await f.spent()).toBe(sb.usage(f.key).total);
+    sb.config.latencyMs = 0;
+  }, 120_000);
+});

@@ -6,6 +6,7 @@
  * same SQL serves both engines but for the few types that differ (`Dialect`).
  */
 import { FirmStoreError } from "./firm-store";
+import { watchMigration } from "./watch-schema";
 
 export type Engine = "sqlite" | "postgres";
 
@@ -66,6 +67,8 @@ const MIGRATIONS: ReadonlyArray<(d: Dialect) => string[]> = [
   // 2: answers an instance is fetching, so that another instance on the same database waits for them
   // instead of paying for them again (loader.ts); a claim past `until` is anyone's to take over.
   (d) => [`CREATE TABLE firm_claims (key TEXT NOT NULL PRIMARY KEY, owner TEXT NOT NULL, until ${d.big} NOT NULL)`],
+  // 3: the watch lists, their companies, what each list last saw, their log (watch-schema.ts).
+  watchMigration,
 ];
 
 /** The schema version this FIRMA writes and reads. */

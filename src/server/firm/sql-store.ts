@@ -18,6 +18,7 @@ import type {
   AnswerSource,
 } from "./firm-store";
 import { FirmStoreError } from "./firm-store";
+import { SqlWatchStore, type WatchStore } from "./watch-store";
 
 /** What an engine gives the shared store. */
 export interface SqlDriver extends SqlRunner {
@@ -56,6 +57,7 @@ class Refused {
 
 export class SqlFirmStore implements FirmStore {
   readonly engine: Engine;
+  readonly watch: WatchStore;
 
   private readonly hot: HotAnswers;
   private readonly auditQueue: AuditWaiter[] = [];
@@ -67,6 +69,7 @@ export class SqlFirmStore implements FirmStore {
   ) {
     this.engine = db.engine;
     this.hot = new HotAnswers(options.hotAnswers ?? HOT_ANSWERS);
+    this.watch = new SqlWatchStore(db);
   }
 
   // ---- people ----------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 /**
  * The watch's tables (schema.ts runs them as one migration): the lists (a person's or the firm's),
  * the companies each holds, the last value the list saw for each company and field (its own
- * baseline, never an older answer in the store), and the list's log (what was added, removed,
+ * baseline, never an older answer in the store), the changes a check found (committed with the
+ * baseline they moved, each with the id a receiver de-duplicates by), and the list's log (what was added, removed,
  * stopped, checked). `owner` null is the firm's list; a person's list names them. A person gains
  * an e-mail address, where their lists' alerts go.
  */
@@ -29,6 +30,16 @@ export function watchMigration(d: { big: string; serial: string }): string[] {
       value TEXT NOT NULL,
       seen_at ${d.big} NOT NULL,
       PRIMARY KEY (list, cui, field))`,
+    `CREATE TABLE firm_watch_changes (
+      id ${d.serial},
+      list TEXT NOT NULL,
+      cui ${d.big} NOT NULL,
+      field TEXT NOT NULL,
+      before_value TEXT NOT NULL,
+      after_value TEXT NOT NULL,
+      name TEXT,
+      seen_at ${d.big} NOT NULL)`,
+    `CREATE INDEX firm_watch_changes_list ON firm_watch_changes (list, id)`,
     `CREATE TABLE firm_watch_log (
       id ${d.serial},
       at ${d.big} NOT NULL,

@@ -5,6 +5,7 @@
  * to. Each change of a list is one transaction, with its line in the list's log.
  */
 import type { SqlRunner } from "./schema";
+import type { Diff, Seen, WatchChange } from "./watch-diff";
 
 export interface WatchList {
   name: string;
@@ -29,6 +30,13 @@ export interface WatchLogEntry {
   /** `added`, `changed`, `removed`, `members_removed`, `stopped`, … */
   kind: string;
   detail: Record<string, unknown>;
+}
+
+/** A change as committed: with its id (a receiver de-duplicates by it) and when it was seen. */
+export interface StoredChange extends WatchChange {
+  id: number;
+  list: string;
+  seenAt: number;
 }
 
 export interface NewWatchList {
@@ -65,6 +73,15 @@ export interface WatchStore {
   /** Marks a list stopped (its owner revoked…), with a line in its log; false when it already was. */
   stopList(name: string, reason: string, now: number): Promise<boolean>;
   appendLog(entry: WatchLogEntry): Promise<void>;
+  /** What the list last saw of each company and field (its baseline). */
+  seen(list: string): Promise<Seen>;
+  /**
+   * Commits what a check found, all or nothing: the baseline's new values, the changes (numbered),
+   * and a line in the log; resolves to the changes as stored.
+   */
+  commitCheck(list: string, found: Diff, now: number): Promise<StoredChange[]>;
+  /** The changes of a list (all lists when omitted) with an id above `afterId`, oldest first. */
+  changes(list?: string, afterId?: number): Promise<StoredChange[]>;
   /** Sets (or with null clears) a person's e-mail address; false when there is no such person. */
   setEmail(user: string, email: string | null): Promise<boolean>;
   /** A person's e-mail address (null: none, or no such person). */
@@ -209,6 +226,76 @@ export class SqlWatchStore implements WatchStore {
 
   appendLog(entry: WatchLogEntry): Promise<void> {
     return writeLog(this.db, entry);
+  }
+
+  async seen(list: string): Promise<Seen> {
+    const rows = await this.db.all<{ cui: number | string; field: string; value: string }>(
+      "SELECT cui, field, value FROM firm_watch_seen WHERE list = ?",
+      [list],
+    );
+    const out: Seen = new Map();
+    for (const r of rows) {
+      const cui = Number(r.cui);
+      const fields = out.get(cui) ?? new Map<string, unknown>();
+      fields.set(r.field, JSON.parse(r.value));
+      out.set(cui, fields);
+    }
+    return out;
+  }
+
+  async commitCheck(list: string, found: Diff, now: number): Promise<StoredChange[]> {
+    return this.db.transaction(async (tx) => {
+      for (let i = 0; i < found.updates.length; i += ROWS_PER_INSERT) {
+        const part = found.updates.slice(i, i + ROWS_PER_INSERT);
+        await tx.run(
+          `INSERT INTO firm_watch_seen (list, cui, field, value, seen_at) VALUES ${part.map(() => "(?, ?, ?, ?, ?)").join(", ")}
+           ON CONFLICT (list, cui, field) DO UPDATE SET value = excluded.value, seen_at = excluded.seen_at`,
+          part.flatMap((u) => [list, u.cui, u.field, JSON.stringify(u.value ?? null), now]),
+        );
+      }
+      const stored: StoredChange[] = [];
+      for (const c of found.changes) {
+        const [row] = await tx.all<{ id: number | string }>(
+          `INSERT INTO firm_watch_changes (list, cui, field, before_value, after_value, name, seen_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+          [list, c.cui, c.field, JSON.stringify(c.before ?? null), JSON.stringify(c.after ?? null), c.name, now],
+        );
+        stored.push({ ...c, id: Number(row.id), list, seenAt: now });
+      }
+      await writeLog(tx, {
+        at: now,
+        list,
+        kind: "checked",
+        detail: { changes: found.changes.length, firstSeen: found.updates.length - found.changes.length, unknown: found.unknown.length },
+      });
+      return stored;
+    });
+  }
+
+  async changes(list?: string, afterId = 0): Promise<StoredChange[]> {
+    const rows = await this.db.all<{
+      id: number | string;
+      list: string;
+      cui: number | string;
+      field: string;
+      before_value: string;
+      after_value: string;
+      name: string | null;
+      seen_at: number | string;
+    }>(
+      `SELECT id, list, cui, field, before_value, after_value, name, seen_at FROM firm_watch_changes
+        WHERE id > ? ${list === undefined ? "" : "AND list = ?"} ORDER BY id`,
+      list === undefined ? [afterId] : [afterId, list],
+    );
+    return rows.map((r) => ({
+      id: Number(r.id),
+      list: r.list,
+      cui: Number(r.cui),
+      field: r.field,
+      before: JSON.parse(r.before_value) as unknown,
+      after: JSON.parse(r.after_value) as unknown,
+      name: r.name,
+      seenAt: Number(r.seen_at),
+    }));
   }
 
   async setEmail(user: string, email: string | null): Promise<boolean> {

@@ -7,6 +7,7 @@
 //                     sandbox service in this process, from here: the product never imports it.
 //   firma users …     src/server/firm (the firm's people and their tokens: add, list, revoke)
 //   firma audit …     src/server/firm (the firm's audit trail)
+//   firma watch …     src/server/firm (the firm's watch lists: add, set, list, show, remove, log)
 require("tsx/cjs");
 // A reader that stops early (`firma --help | head`) closes the pipe: what is left to print is dropped,
 // the command goes on (a workbook being written is finished), and no stack trace is shown.
@@ -17,7 +18,7 @@ for (const stream of [process.stdout, process.stderr]) {
 }
 const argv = process.argv.slice(2);
 const io = { stdout: process.stdout, stderr: process.stderr, env: process.env };
-const FIRM = { users: "users-command.ts", audit: "audit-command.ts" };
+const FIRM = { users: "users-command.ts", audit: "audit-command.ts", watch: "watch-command.ts" };
 const run = Object.hasOwn(FIRM, argv[0] ?? "")
   ? require(`../src/server/firm/${FIRM[argv[0]]}`).main(argv.slice(1), io)
   : argv[0] === "serve"

@@ -7,7 +7,7 @@
 import { extname } from "path";
 import { cellKey, colToLetters, lettersToCol, MAX_COLS } from "../shared/sheet/a1";
 import type { ReadValue } from "../shared/sheet/cell-values";
-import { CsvReadError, readCsv, type CsvRead } from "./csv-read";
+import { CsvReadError, readCsv, type CsvRead } from "../shared/csv-read";
 import { Workbook } from "./workbook";
 
 export interface Table {

@@ -20,6 +20,9 @@ const FIELD_KEYS: Record<Change["field"], MessageKey> = {
   platitor_tva: "changes.field.vat",
   denumire: "changes.field.name",
   adresa: "changes.field.address",
+  judet: "changes.field.county",
+  caen_principal: "changes.field.caen",
+  j_cod: "changes.field.registry",
 };
 
 /** A value as the user reads it: booleans in words, nothing for a missing value. */

@@ -84,11 +84,11 @@ describe("firma users add", () => {
     expect(TOKEN.exec(a.out)![0]).not.toBe(TOKEN.exec(b.out)![0]);
   });
 
-  test("--json: {name, budget, token}, nothing else on stdout", async () => {
+  test("--json: {name, budget, email, token}, nothing else on stdout", async () => {
     const r = await users(["add", "ana", "--budget", "0", "--database", db, "--json"]);
     expect(r.code).toBe(0);
     const o = JSON.parse(r.out) as Record<string, unknown>;
-    expect(Object.keys(o)).toEqual(["name", "budget", "token"]);
+    expect(Object.keys(o)).toEqual(["name", "budget", "email", "token"]);
     expect(o).toMatchObject({ name: "ana", budget: 0 });
     expect(o.token).toMatch(new RegExp(`^${TOKEN.source}$`));
   });

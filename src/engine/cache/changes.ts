@@ -10,8 +10,8 @@
  */
 import { KeyValueStore, readJson } from "./store";
 
-/** The profile fields watched: those a user acts on when they change (a company struck off, VAT lost…). */
-export const WATCHED_FIELDS = ["stare", "platitor_tva", "denumire", "adresa"] as const;
+/** The profile fields watched: those a user acts on when they change (a company struck off, VAT lost, moved to another county, another main activity, a new trade-registry number); the firm server's watch lists compare the same ones. */
+export const WATCHED_FIELDS = ["stare", "platitor_tva", "denumire", "adresa", "judet", "caen_principal", "j_cod"] as const;
 export type WatchedField = (typeof WATCHED_FIELDS)[number];
 
 export interface Change {
@@ -79,7 +79,7 @@ export class ChangeLog {
     for (const field of WATCHED_FIELDS) {
       const b = before[field];
       const a = after[field];
-      if (b === undefined || a === undefined || same(b, a)) continue;
+      if (b === undefined || a === undefined || sameValue(b, a)) continue;
       this.list.push({ cui, field, before: b, after: a, beforeFetchedAt: beforeFetchedAt ?? null, afterFetchedAt, name });
       this.dirty = true;
     }
@@ -115,7 +115,8 @@ export class ChangeLog {
 }
 
 /** Text compared as the service may vary it: case and runs of spaces are no change of name or address. */
-function same(a: unknown, b: unknown): boolean {
+/** Two values of a watched field alike: text compared trimmed, spaces collapsed, case aside. */
+export function sameValue(a: unknown, b: unknown): boolean {
   if (typeof a === "string" && typeof b === "string") return norm(a) === norm(b);
   return a === b;
 }

@@ -12,6 +12,7 @@
  * older instance stops writing the moment a newer one has migrated. Never both write.
  */
 import { FirmStoreError } from "./firm-store";
+import { watchMigration } from "./watch-schema";
 
 export type Engine = "sqlite" | "postgres";
 
@@ -92,6 +93,8 @@ export const MIGRATIONS: Migrations = [
     `CREATE INDEX firm_wants_grp ON firm_wants (grp, outcome)`,
     `CREATE INDEX firm_wants_origin ON firm_wants (origin, outcome)`,
   ],
+  // 4: the watch lists, their companies, what each list last saw, their log (watch-schema.ts).
+  watchMigration,
 ];
 
 /** The schema version this FIRMA writes and reads. */

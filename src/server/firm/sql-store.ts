@@ -21,6 +21,7 @@ import type {
 } from "./firm-store";
 import { SqlQueue } from "./sql-queue";
 import { FirmStoreError } from "./firm-store";
+import { SqlWatchStore, type WatchStore } from "./watch-store";
 
 /** What an engine gives the shared store. */
 export interface SqlDriver extends SqlRunner {
@@ -64,6 +65,7 @@ class Refused {
 export class SqlFirmStore implements FirmStore {
   readonly engine: Engine;
   private readonly queue: SqlQueue;
+  readonly watch: WatchStore;
 
   private readonly hot: HotAnswers;
   private readonly auditQueue: AuditWaiter[] = [];
@@ -76,6 +78,7 @@ export class SqlFirmStore implements FirmStore {
     this.engine = db.engine;
     this.hot = new HotAnswers(options.hotAnswers ?? HOT_ANSWERS);
     this.queue = new SqlQueue(db);
+    this.watch = new SqlWatchStore(db);
   }
 
   // ---- leases and the shared queue (sql-queue.ts) ----------------------------------------------

@@ -29,6 +29,17 @@ import { hashToken, isUserName, newToken, parseBudget } from "./tokens";
 
 interface AddFlags extends CommonFlags {
   budget?: string;
+  email?: string;
+}
+
+const EMAIL = /^[^\s@,;<>"()]+@[^\s@,;<>"()]+\.[^\s@,;<>"()]+$/;
+
+/** An address as typed, checked; "" clears it (null). */
+function checkedEmail(email: string, lang: Lang): string | null {
+  const e = email.trim();
+  if (e === "") return null;
+  if (!EMAIL.test(e)) throw new CommandFailure(t(lang, "users.badEmail", { value: email }), EXIT.usage);
+  return e;
 }
 
 /** A name as typed, checked: a usage failure (exit 2) when it is not one. */
@@ -43,9 +54,13 @@ async function add(name: string | undefined, flags: AddFlags, io: CommandIo, lan
   if (flags.budget === undefined) throw new CommandFailure(t(lang, "users.noBudget"), EXIT.usage);
   const budget = parseBudget(flags.budget);
   if (budget === null) throw new CommandFailure(t(lang, "users.badBudget", { value: flags.budget }), EXIT.usage);
+  const email = flags.email === undefined ? null : checkedEmail(flags.email, lang);
   const token = newToken();
-  await withStore(flags, io, lang, (store) => store.addUser(user, budget, hashToken(token), (io.now ?? Date.now)()));
-  if (flags.json) writeJson(io, { name: user, budget, token });
+  await withStore(flags, io, lang, async (store) => {
+    await store.addUser(user, budget, hashToken(token), (io.now ?? Date.now)());
+    if (email !== null) await store.watch.setEmail(user, email);
+  });
+  if (flags.json) writeJson(io, { name: user, budget, email, token });
   else
     io.stdout.write(
       `${t(lang, "users.added", { name: user, budget: count(budget, "credit", lang) })}\n${t(lang, "users.tokenOnce")}\n\n  ${token}\n\n`,
@@ -97,6 +112,17 @@ async function revoke(name: string | undefined, flags: CommonFlags, io: CommandI
   else io.stdout.write(`${t(lang, "users.revoked", { name: user })}\n`);
 }
 
+async function setUser(name: string | undefined, flags: AddFlags, io: CommandIo, lang: Lang): Promise<void> {
+  const user = checkedName(name, lang);
+  if (flags.email === undefined) throw new CommandFailure(t(lang, "users.noChange"), EXIT.usage);
+  const email = checkedEmail(flags.email, lang);
+  await withStore(flags, io, lang, async (store) => {
+    if (!(await store.watch.setEmail(user, email))) throw new CommandFailure(t(lang, "users.unknown", { name: user }), EXIT.failed);
+  });
+  if (flags.json) writeJson(io, { name: user, email });
+  else io.stdout.write(`${t(lang, "users.emailSet", { name: user, email: email ?? "—" })}\n`);
+}
+
 /** `firma users …`; resolves to the exit code (0, 1: the database or the person, 2: usage). */
 export async function main(argv: string[], io: CommandIo): Promise<number> {
   const lang = commandLang(argv, io.env);
@@ -108,7 +134,12 @@ export async function main(argv: string[], io: CommandIo): Promise<number> {
   withCommonOptions(cmd.command("add").description(t(lang, "users.help.add")), lang)
     .argument("[name]", t(lang, "users.help.name"))
     .option("--budget <credits>", t(lang, "users.help.budget"))
+    .option("--email <address>", t(lang, "users.help.email"))
     .action((name: string | undefined, flags: AddFlags) => add(name, flags, io, of(flags)));
+  withCommonOptions(cmd.command("set").description(t(lang, "users.help.set")), lang)
+    .argument("[name]", t(lang, "users.help.name"))
+    .option("--email <address>", t(lang, "users.help.email"))
+    .action((name: string | undefined, flags: AddFlags) => setUser(name, flags, io, of(flags)));
   withCommonOptions(cmd.command("list").description(t(lang, "users.help.list")), lang).action((flags: CommonFlags) =>
     list(flags, io, of(flags)),
   );

@@ -176,6 +176,9 @@ export const en: Readonly<Record<MessageKey, string>> = {
   "changes.field.vat": "VAT registered",
   "changes.field.name": "Name",
   "changes.field.address": "Address",
+  "changes.field.county": "County",
+  "changes.field.caen": "Main CAEN code",
+  "changes.field.registry": "Trade-registry no.",
   "changes.yes": "yes",
   "changes.no": "no",
 

@@ -185,6 +185,9 @@ export const ro = {
   "changes.field.vat": "Plătitor de TVA",
   "changes.field.name": "Denumire",
   "changes.field.address": "Adresă",
+  "changes.field.county": "Județ",
+  "changes.field.caen": "Cod CAEN principal",
+  "changes.field.registry": "Nr. Registrul Comerțului",
   "changes.yes": "da",
   "changes.no": "nu",
 

@@ -1,0 +1,73 @@
+/**
+ * What a watch list costs and when it runs. A schedule is a cron expression of five fields (minute
+ * hour day-of-month month day-of-week) in Bucharest time, read by croner; the default runs at 06:00
+ * every day. A check pays only for companies not fetched since the last Bucharest midnight (a second
+ * check on the same day reuses the first's answers), so a month costs at most one check per day
+ * the schedule runs on, in the longest month (31 days). Per check: ⌈companies / 100⌉ identification
+ * batches when their items carry the watched fields; where they do not, one profile per company on
+ * top (the upper bound until the service has shown what it does, docs/spec-open-points.md O10); and
+ * once a month ⌈companies / 50⌉ financial batches for the financial-year check.
+ */
+import { Cron } from "croner";
+import { bucharestDay, bucharestMidnight, nextBucharestMidnight } from "../../engine/credits/bucharest-time";
+
+export const DEFAULT_SCHEDULE = "0 6 * * *";
+export const BUCHAREST = "Europe/Bucharest";
+
+/** Companies per identification batch, per financial batch (the service's limits). */
+export const IDENT_BATCH = 100;
+export const FIN_BATCH = 50;
+
+/** A schedule checked: its expression, or why it is not one (croner's words). */
+export type ScheduleCheck = { ok: true; cron: Cron } | { ok: false; reason: string };
+
+/** Reads a five-field cron expression in Bucharest time; never throws. */
+export function parseSchedule(expr: string): ScheduleCheck {
+  const text = expr.trim().replace(/\s+/g, " ");
+  try {
+    const cron = new Cron(text, { timezone: BUCHAREST, paused: true, mode: "5-part" });
+    // A pattern that can never fire (30 February) has no next run.
+    if (cron.nextRun() === null) return { ok: false, reason: "never runs" };
+    return { ok: true, cron };
+  } catch (e) {
+    return { ok: false, reason: (e as Error).message.replace(/^CronPattern:\s*/, "") };
+  }
+}
+
+/** The Bucharest days, among the 31 from `from`'s, on which the schedule runs at least once. */
+export function checkDaysIn31(cron: Cron, from: number): number {
+  let days = 0;
+  let dayStart = bucharestMidnight(bucharestDay(from)) ?? from;
+  for (let i = 0; i < 31; i++) {
+    const dayEnd = nextBucharestMidnight(dayStart);
+    const next = cron.nextRun(new Date(dayStart - 1));
+    if (next !== null && next.getTime() < dayEnd && bucharestDay(next.getTime()) === bucharestDay(dayStart)) days++;
+    dayStart = dayEnd;
+  }
+  return days;
+}
+
+export interface CostRange {
+  companies: number;
+  /** Checks that may each pay, in a month (days the schedule runs on). */
+  checksPerMonth: number;
+  /** One check: batches only; batches and one profile per company. */
+  perCheck: { low: number; high: number };
+  /** The month's financial-year check. */
+  financial: number;
+  /** The month: checks × per check + the financial-year check. */
+  monthly: { low: number; high: number };
+}
+
+export function costRange(companies: number, checksPerMonth: number): CostRange {
+  const batches = Math.ceil(companies / IDENT_BATCH);
+  const perCheck = { low: batches, high: batches + companies };
+  const financial = Math.ceil(companies / FIN_BATCH);
+  return {
+    companies,
+    checksPerMonth,
+    perCheck,
+    financial,
+    monthly: { low: checksPerMonth * perCheck.low + financial, high: checksPerMonth * perCheck.high + financial },
+  };
+}

@@ -79,7 +79,7 @@ let written: [string, Json][] | null = null;
 export function linkedWritten(sheet: Sheet, r: number, c: number, v: Json): void {
   if (!written) {
     const batch: [string, Json][] = (written = []);
-    queueMicrotask(() => {
+    void Promise.resolve().then(() => {
       written = null;
       track(S.linked.insert(batch));
     });

@@ -42,7 +42,10 @@ export function domainOptions(lang: Lang, refresh: LinkedRefresh): Excel.LinkedE
 export async function registerCompanyDomain(onError: (e: unknown) => void = () => {}): Promise<boolean> {
   if (!linkedEntitiesSupported()) return false;
   try {
-    const settings = await loadSettings().catch(() => getSettings());
+    // The settings as now saved: loadSettings() resolves to what its first read found (it reads once),
+    // so a choice saved since (Settings, "on load") is in getSettings(), not in its answer.
+    await loadSettings().catch(() => undefined);
+    const settings = getSettings();
     const want = settings.linkedRefresh;
     await Excel.run(async (context) => {
       const domains = context.workbook.linkedEntityDataDomains;

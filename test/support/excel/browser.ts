@@ -85,6 +85,7 @@ const api = {
     }
     S.active = S.order[0];
     S.selection = null;
+    S.linked.cells.clear(); // a new workbook: no linked entity cells (the add-in's domains stay registered)
     EXTRAS.selectionAreas = 1;
     EXTRAS.protectedSheets = new Set((def.protected ?? []).map((n) => n.toLowerCase()));
     EXTRAS.hiddenRows = new Map(Object.entries(def.hiddenRows ?? {}).map(([n, rows]) => [n.toLowerCase(), new Set(rows)]));

@@ -1,6 +1,6 @@
 /**
  * The Excel JavaScript API over the browser stand-in's workbook: `Excel.run(batch)` with a
- * RequestContext, its workbook (worksheets, settings, custom XML parts, the selection, the
+ * RequestContext, its workbook (worksheets, settings, custom XML parts, linked entity data domains, the selection, the
  * application's calculate) and `sync()`: the queued operations applied in order, Excel on the web's
  * 5 MB limit on every request and answer, then the formulas entered or calculated. The proxies' load/sync
  * discipline is in proxy.ts, ranges and worksheets in ranges.ts.
@@ -8,6 +8,7 @@
 import { calculateAll, calculateCells } from "./calculation";
 import { excelError, requireApi, sheetOf } from "./cells";
 import { ClientObject } from "./proxy";
+import { LinkedEntityDataDomainCollection } from "./linked-domains";
 import { Range, Worksheet } from "./ranges";
 import { activeCell, SelectedAreas } from "./sheet-extras";
 import { utf8Bytes } from "./rules";
@@ -99,6 +100,8 @@ export class RequestContext {
       worksheets: new WorksheetCollection(ctx),
       settings: new SettingsCollection(ctx),
       customXmlParts: new CustomXmlPartCollection(ctx),
+      /** The linked entity data domains (ExcelApi 1.19, linked-domains.ts). */
+      linkedEntityDataDomains: new LinkedEntityDataDomainCollection(ctx),
       getSelectedRange(): Range {
         return new Range(ctx, () => (S.selection ? { sheet: sheetOf(S.selection.sheet), box: S.selection.box } : null));
       },

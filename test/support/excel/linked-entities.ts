@@ -27,17 +27,36 @@ export interface Domain {
 /** The load service as Excel calls it: the request as a JSON string (the page's function does JSON.parse(request)). */
 export type LoadService = (request: string) => unknown;
 
+/** LinkedEntityDataDomainCreateOptions (https://learn.microsoft.com/javascript/api/excel/excel.linkedentitydatadomaincreateoptions). */
+export type DomainOptions = Omit<Domain, "refreshMode" | "supportedRefreshModes"> & { supportedRefreshModes?: string[] };
+
 export interface LinkedOptions {
-  /** The ExcelApi version this Excel supports. @default "1.19" */
-  excelApi?: string;
+  /** The ExcelApi version this Excel supports (a function: asked at each use, as the browser stand-in's can change). @default "1.19" */
+  excelApi?: string | (() => string);
   /** The add-in's load service (its loadFunctionId's function); null: the add-in is not loaded. */
   load?: LoadService | null;
+  /** The load service by a domain's loadFunctionId (the browser stand-in: the function the add-in associated); before `load`. */
+  loadFor?: (loadFunctionId: string) => LoadService | null;
 }
 
 /** What a saved workbook keeps: the cells' values and each domain's refresh mode. */
 export interface SavedWorkbook {
   cells: [string, Json][];
   modes: [string, string][];
+}
+
+/**
+ * What Excel refuses in a linked entity the add-in writes into a cell (Range.valuesAsJson): "You must
+ * specify a serviceId of 268436224", "You must specify a culture", no "!" in entityId or domainId (the page).
+ */
+export function linkedCellProblems(v: Json): string[] {
+  const id = v?.id ?? {};
+  if (v?.type !== "LinkedEntity") return ["not a LinkedEntity"];
+  const out: string[] = [];
+  if (id.serviceId !== ADDIN_SERVICE_ID) out.push(`serviceId must be ${ADDIN_SERVICE_ID}`);
+  if (typeof id.culture !== "string" || id.culture === "") out.push("no culture");
+  if (String(id.entityId).includes("!") || String(id.domainId).includes("!")) out.push('"!" in an id');
+  return out;
 }
 
 const connectError = () => ({ type: "Error", basicType: "Error", basicValue: "#CONNECT!", errorType: "Connect" });
@@ -51,12 +70,17 @@ export class LinkedEntityWorkbook {
   /** Answers the pages do not allow (a wrong count or order, a malformed entity). */
   readonly violations: string[] = [];
   private readonly savedModes = new Map<string, string>();
-  private readonly excelApi: string;
+  /** Told each cell's value once Excel has it from the load service (or the #CONNECT! error): the browser stand-in shows it. */
+  onSettle: ((address: string, value: Json) => void) | null = null;
+  private readonly api: () => string;
   private load: LoadService | null;
+  private readonly loadFor: ((loadFunctionId: string) => LoadService | null) | null;
 
   constructor(options: LinkedOptions = {}, saved?: SavedWorkbook) {
-    this.excelApi = options.excelApi ?? "1.19";
+    const api = options.excelApi ?? "1.19";
+    this.api = typeof api === "function" ? api : () => api;
     this.load = options.load ?? null;
+    this.loadFor = options.loadFor ?? null;
     for (const [a, v] of saved?.cells ?? []) this.cells.set(a, v);
     for (const [d, m] of saved?.modes ?? []) this.savedModes.set(d, m);
   }
@@ -68,8 +92,14 @@ export class LinkedEntityWorkbook {
    * refresh mode is the one saved in the workbook, else "the first value in the array", else Manual
    * ("always supported even if not specified"). OnLoad and Periodic refresh "when the data domain is registered".
    */
-  async add(o: Omit<Domain, "refreshMode" | "supportedRefreshModes"> & { supportedRefreshModes?: string[] }): Promise<void> {
-    if (!atLeast(this.excelApi, "1.19")) throw new Error("ApiNotFound: LinkedEntityDataDomainCollection.add needs ExcelApi 1.19");
+  async add(o: DomainOptions): Promise<void> {
+    const domain = this.register(o);
+    if (domain.refreshMode !== "Manual") await this.refresh(o.id);
+  }
+
+  /** add()'s registration, at once (the refresh it starts is add()'s, or the caller's); throws what Excel refuses. */
+  register(o: DomainOptions): Domain {
+    if (!atLeast(this.api(), "1.19")) throw new Error("ApiNotFound: LinkedEntityDataDomainCollection.add needs ExcelApi 1.19");
     if (this.domains.has(o.id)) throw new Error(`InvalidArgument: the domain id ${o.id} is taken`);
     for (const d of this.domains.values()) if (d.name === o.name) throw new Error(`InvalidArgument: the domain name ${o.name} is taken`);
     if (o.id.includes("!")) throw new Error("InvalidArgument: no exclamation marks in a domainId (the page)");
@@ -82,7 +112,7 @@ export class LinkedEntityWorkbook {
     const refreshMode = saved && allowed.has(saved) ? saved : (supported[0] ?? "Manual");
     const domain: Domain = { ...o, supportedRefreshModes: supported, refreshMode };
     this.domains.set(o.id, domain);
-    if (refreshMode !== "Manual") await this.refresh(o.id);
+    return domain;
   }
 
   /** LinkedEntityDataDomain.refreshMode: "If the refresh mode being set is not supported by this linked entity data domain, then the current refresh mode is not changed." */
@@ -104,11 +134,8 @@ export class LinkedEntityWorkbook {
    */
   async insert(entries: [string, Json][]): Promise<void> {
     for (const [address, v] of entries) {
-      const id = v?.id ?? {};
-      if (v?.type !== "LinkedEntity") throw new Error(`${address}: not a LinkedEntity`);
-      if (id.serviceId !== ADDIN_SERVICE_ID) throw new Error(`${address}: serviceId must be ${ADDIN_SERVICE_ID}`);
-      if (typeof id.culture !== "string" || id.culture === "") throw new Error(`${address}: no culture`);
-      if (String(id.entityId).includes("!") || String(id.domainId).includes("!")) throw new Error(`${address}: "!" in an id`);
+      const problems = linkedCellProblems(v);
+      if (problems.length > 0) throw new Error(`${address}: ${problems[0]}`);
       this.cells.set(address, v);
     }
     await this.loadCells(entries.map(([a]) => a));
@@ -149,19 +176,23 @@ export class LinkedEntityWorkbook {
       const index = new Map([...order.keys()].map((k, i) => [k, i]));
       for (const a of cells) {
         const i = index.get(keyOf(this.cells.get(a)!))!;
-        this.cells.set(a, answered ? answered[i] : connectError());
+        const value = answered ? answered[i] : connectError();
+        this.cells.set(a, value);
+        this.onSettle?.(a, value);
       }
     }
   }
 
   /** One request to the load service; its entities, or null when Excel shows #CONNECT!. */
   private async ask(domainId: string, entities: { entityId: string; culture: string }[]): Promise<Json[] | null> {
-    if (!this.load || !this.domains.has(domainId)) return null;
+    const domain = this.domains.get(domainId);
+    const load = domain && this.loadFor ? this.loadFor(domain.loadFunctionId) : this.load;
+    if (!load || !domain) return null;
     const request = JSON.stringify({ domainId, entities });
     this.requests.push(request);
     let result: any;
     try {
-      result = await this.load(request);
+      result = await load(request);
     } catch {
       return null;
     }

@@ -5,7 +5,8 @@
  * add-in did, for the tests to check.
  */
 import type { Box } from "./a1";
-import { FunctionsRuntime, type CancelOrder, type FunctionMeta, type Invocation } from "./functions-runtime";
+import { FunctionsRuntime, StandInError, type CancelOrder, type FunctionMeta, type Invocation } from "./functions-runtime";
+import { LinkedEntityWorkbook } from "./linked-entities";
 import { PAYLOAD_LIMIT_BYTES } from "./rules";
 
 /** A data type a cell holds (an entity card), as its cell value JSON. */
@@ -141,13 +142,37 @@ export function createState() {
     notLoaded: null as unknown as FunctionsRuntime["notLoaded"],
     /** Functions loaded only as the named exception of rules.ts NAMING_EXCEPTIONS (FIRMA.CA). */
     namingExceptions: [] as string[],
+    /**
+     * Excel's linked entities (linked-entities.ts): the domains the add-in registered through
+     * workbook.linkedEntityDataDomains (linked-domains.ts), the cells holding linked entities ("Sheet!A1"),
+     * the requests Excel sent the load service, and answers no page allows (`linked.violations`).
+     */
+    linked: null as unknown as LinkedEntityWorkbook,
     /** functions.json's top-level flags, read with the metadata. */
     get flags(): { allowCustomData: boolean; allowErrors: boolean } {
       return { allowCustomData: state.runtime.allowCustomData, allowErrors: state.runtime.allowErrors };
     },
   };
   const runtime = new FunctionsRuntime(() => state.customFunctionsRuntime);
+  // Excel calls the domain's loadFunctionId: the function the add-in associated under that id, if its
+  // metadata flags it linkedEntityLoadService; a CustomFunctions.Error it answers is a failed request (#CONNECT!).
+  const linked = new LinkedEntityWorkbook({
+    excelApi: () => state.excelApi,
+    loadFor: (id) => {
+      const fn = runtime.associated.get(id);
+      if (!fn || !runtime.meta(id)?.options?.linkedEntityLoadService) {
+        linked.violations.push(`loadFunctionId ${id} names no function of the add-in flagged linkedEntityLoadService`);
+        return null;
+      }
+      return async (request) => {
+        const answer = await runtime.run(id, fn, [request]);
+        if (answer instanceof StandInError) throw answer;
+        return answer;
+      };
+    },
+  });
   Object.assign(state, {
+    linked,
     runtime,
     functions: runtime.associated,
     violations: runtime.violations,

@@ -3,9 +3,11 @@
  * them, cell value JSON as Range.valuesAsJson takes it, and results (spilled, or #SPILL! when blocked).
  */
 import { k, rc } from "./a1";
-import { CODE_OF_ERROR_TYPE, cellAt, emptyCell, ensureCell, ERROR_VALUES, excelError, isEmpty } from "./cells";
+import { CODE_OF_ERROR_TYPE, cellAt, emptyCell, ensureCell, ERROR_VALUES, excelError, isEmpty, requireApi } from "./cells";
 import { evaluatePlain } from "./formulas";
 import { StandInError } from "./functions-runtime";
+import { linkedWritten } from "./linked-domains";
+import { linkedCellProblems } from "./linked-entities";
 import { entityProblems } from "./rules";
 import type { Cell, Sheet } from "./state";
 
@@ -114,6 +116,18 @@ export function writeJson(sheet: Sheet, r: number, c: number, v: unknown): void 
       cell.rich = { ...JSON.parse(JSON.stringify(j)), basicType: "Error", basicValue: "#VALUE!" };
       cell.value = "#VALUE!";
       break;
+    case "LinkedEntity": {
+      // An add-in's linked entity (ExcelApi 1.19): held to the page's rules, shown by its text until
+      // Excel has called the load service (https://learn.microsoft.com/office/dev/add-ins/excel/excel-data-types-linked-entity-cell-values).
+      requireApi("1.19", "a linked entity cell value");
+      const problems = linkedCellProblems(j);
+      if (problems.length > 0) throw bad(problems.join("; "));
+      cell.rich = { ...JSON.parse(JSON.stringify(j)), basicType: "Error", basicValue: "#VALUE!" };
+      cell.value = "#VALUE!";
+      sheet.cells.set(key, cell);
+      linkedWritten(sheet, r, c, j);
+      return;
+    }
     default:
       throw bad(`type ${j.type}`);
   }

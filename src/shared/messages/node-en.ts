@@ -256,12 +256,14 @@ export const nodeEn: Readonly<Record<NodeOnlyKey, string>> = {
   "serve.badRateLimit": '--rate-limit "{value}" is not a whole number ≥ 0.',
   "serve.badMaxCredits": '--max-credits-per-day "{value}" is not a whole number ≥ 0.',
   "serve.custodyNeedsUpstream": "custody mode (--key-file) needs the service: give --upstream https://… or --sandbox.",
-  "serve.custodyOnly": "--database, --max-credits-per-day and --rate-limit go with custody mode only: give --key-file too (or FIRMA_UPSTREAM_KEY).",
+  "serve.custodyOnly":
+    "--database, --max-credits-per-day and --rate-limit go with custody mode only: give --key-file too (or FIRMA_UPSTREAM_KEY).",
   "serve.db.unknownScheme": 'the database "{database}" is not understood: give a SQLite file\'s path or a postgres://… address',
   "serve.db.unreachable": "the database {database} cannot be opened ({reason}).",
   "serve.db.readOnly": "the database {database} is read-only: the firm's server must write to it.",
   "serve.db.newerSchema": "the database {database} was written by a newer FIRMA; update FIRMA.",
-  "serve.db.waitingForOlder": "the database {database} is used by instances of an older FIRMA: its schema is upgraded once they have all stopped; waiting.",
+  "serve.db.waitingForOlder":
+    "the database {database} is used by instances of an older FIRMA: its schema is upgraded once they have all stopped; waiting.",
   "serve.db.diskFull": "the disk under the database {database} is full: the firm's server must write to it; free some space.",
   "serve.custodyOn":
     "Custody mode: the firm's key stays on this server; people use personal tokens (firma users add). Database: {database}.",
@@ -281,9 +283,11 @@ export const nodeEn: Readonly<Record<NodeOnlyKey, string>> = {
   "custody.upstreamShape": "The service's answer could not be read; try again.",
   "custody.upstreamNotConfigured": "The firm's server has no data service configured (--upstream).",
   "custody.storeUnavailable": "The firm's server's database does not answer; try again shortly.",
-  "custody.storeReadOnly": "The firm's server cannot write to its database (read-only); answers it holds are still given. Tell the firm's administrator.",
+  "custody.storeReadOnly":
+    "The firm's server cannot write to its database (read-only); answers it holds are still given. Tell the firm's administrator.",
   "custody.storeFull": "The disk of the firm's server's database is full; answers it holds are still given. Tell the firm's administrator.",
-  "custody.storeUpgraded": "The firm's database was upgraded by a newer FIRMA; this server no longer writes to it until it is updated. Try again shortly.",
+  "custody.storeUpgraded":
+    "The firm's database was upgraded by a newer FIRMA; this server no longer writes to it until it is updated. Try again shortly.",
   "custody.serviceRefused": "The service refused the request ({status}).",
   "custody.internal": "The firm's server could not answer; try again.",
   "custody.notApiPath": "Not an API v4 path.",

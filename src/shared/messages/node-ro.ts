@@ -261,16 +261,19 @@ export const nodeRo = {
   "serve.keyFileUnreadable": "fișierul cu cheia firmei {file} nu poate fi citit ({reason}).",
   "serve.keyEmpty": "{source} nu conține nicio cheie API.",
   "serve.keyBad": "{source} nu conține o cheie API pe un singur rând, din caractere vizibile.",
-  "serve.help.rateLimit": "cel mult atâtea cereri pe secundă de la o persoană, numărate pe 10 s (modul de custodie; 0: fără limită; implicit 150)",
+  "serve.help.rateLimit":
+    "cel mult atâtea cereri pe secundă de la o persoană, numărate pe 10 s (modul de custodie; 0: fără limită; implicit 150)",
   "serve.badRateLimit": "--rate-limit „{value}” nu este un număr întreg ≥ 0.",
   "serve.badMaxCredits": "--max-credits-per-day „{value}” nu este un număr întreg ≥ 0.",
   "serve.custodyNeedsUpstream": "modul de custodie (--key-file) are nevoie de serviciu: dați --upstream https://… sau --sandbox.",
-  "serve.custodyOnly": "--database, --max-credits-per-day și --rate-limit merg doar cu modul de custodie: dați și --key-file (sau FIRMA_UPSTREAM_KEY).",
+  "serve.custodyOnly":
+    "--database, --max-credits-per-day și --rate-limit merg doar cu modul de custodie: dați și --key-file (sau FIRMA_UPSTREAM_KEY).",
   "serve.db.unknownScheme": "baza de date „{database}” nu este înțeleasă: dați calea unui fișier SQLite sau o adresă postgres://…",
   "serve.db.unreachable": "baza de date {database} nu poate fi deschisă ({reason}).",
   "serve.db.readOnly": "baza de date {database} este doar pentru citire: serverul firmei trebuie să scrie în ea.",
   "serve.db.newerSchema": "baza de date {database} a fost scrisă de o versiune mai nouă a FIRMA; actualizați FIRMA.",
-  "serve.db.waitingForOlder": "baza de date {database} este folosită de instanțe ale unei versiuni mai vechi a FIRMA: schema ei este actualizată după ce se opresc toate; se așteaptă.",
+  "serve.db.waitingForOlder":
+    "baza de date {database} este folosită de instanțe ale unei versiuni mai vechi a FIRMA: schema ei este actualizată după ce se opresc toate; se așteaptă.",
   "serve.db.diskFull": "discul bazei de date {database} este plin: serverul firmei trebuie să scrie în ea; eliberați spațiu.",
   "serve.custodyOn":
     "Mod de custodie: cheia firmei rămâne pe acest server; oamenii folosesc tokenuri personale (firma users add). Baza de date: {database}.",
@@ -290,9 +293,12 @@ export const nodeRo = {
   "custody.upstreamShape": "Răspunsul serviciului nu a putut fi citit; încercați din nou.",
   "custody.upstreamNotConfigured": "Serverul firmei nu are un serviciu de date configurat (--upstream).",
   "custody.storeUnavailable": "Baza de date a serverului firmei nu răspunde; încercați din nou peste puțin timp.",
-  "custody.storeReadOnly": "Serverul firmei nu poate scrie în baza sa de date (doar citire); răspunsurile pe care le are sunt date în continuare. Anunțați administratorul firmei.",
-  "custody.storeFull": "Discul bazei de date a serverului firmei este plin; răspunsurile pe care le are sunt date în continuare. Anunțați administratorul firmei.",
-  "custody.storeUpgraded": "Baza de date a firmei a fost actualizată de o versiune mai nouă a FIRMA; acest server nu mai scrie în ea până nu este actualizat. Încercați din nou peste puțin timp.",
+  "custody.storeReadOnly":
+    "Serverul firmei nu poate scrie în baza sa de date (doar citire); răspunsurile pe care le are sunt date în continuare. Anunțați administratorul firmei.",
+  "custody.storeFull":
+    "Discul bazei de date a serverului firmei este plin; răspunsurile pe care le are sunt date în continuare. Anunțați administratorul firmei.",
+  "custody.storeUpgraded":
+    "Baza de date a firmei a fost actualizată de o versiune mai nouă a FIRMA; acest server nu mai scrie în ea până nu este actualizat. Încercați din nou peste puțin timp.",
   "custody.serviceRefused": "Serviciul a refuzat cererea ({status}).",
   "custody.internal": "Serverul firmei nu a putut răspunde; încercați din nou.",
   "custody.notApiPath": "Nu este o cale a API-ului v4.",

@@ -36,6 +36,17 @@ function profileSheet(cuis: number[]): Record<string, unknown> {
   return sheet;
 }
 
+/** `cuis` in A from row 1, their name in B and revenue in C. */
+function nameAndRevenue(cuis: number[]): Record<string, unknown> {
+  const sheet: Record<string, unknown> = {};
+  cuis.forEach((c, i) => {
+    sheet[`A${i + 1}`] = c;
+    sheet[`B${i + 1}`] = `=FIRMA.DENUMIRE(A${i + 1})`;
+    sheet[`C${i + 1}`] = `=FIRMA.CA(A${i + 1})`;
+  });
+  return sheet;
+}
+
 withChromium("the pane's credit controls", () => {
   beforeAll(async () => {
     h = await startHarness();
@@ -151,12 +162,7 @@ withChromium("the pane's credit controls", () => {
 
     // Names and revenue of 8 companies: more than one call, so over the limit of 1.
     const cuis = data.sampleCuis(8, 4200);
-    const sheet: Record<string, unknown> = {};
-    cuis.forEach((c, i) => {
-      sheet[`A${i + 1}`] = c;
-      sheet[`B${i + 1}`] = `=FIRMA.DENUMIRE(A${i + 1})`;
-      sheet[`C${i + 1}`] = `=FIRMA.CA(A${i + 1})`;
-    });
+    const sheet = nameAndRevenue(cuis);
     await setup(page, { sheets: { Foaie1: sheet } });
     const sent = requestsOf(key);
     await calculateAll(page);
@@ -187,12 +193,7 @@ withChromium("the pane's credit controls", () => {
 
     // Renunță: another held burst is dismissed, nothing spent, the cells keep the message.
     const more = data.sampleCuis(8, 4300);
-    const sheet2: Record<string, unknown> = {};
-    more.forEach((c, i) => {
-      sheet2[`A${i + 1}`] = c;
-      sheet2[`B${i + 1}`] = `=FIRMA.DENUMIRE(A${i + 1})`;
-      sheet2[`C${i + 1}`] = `=FIRMA.CA(A${i + 1})`;
-    });
+    const sheet2 = nameAndRevenue(more);
     await new Promise((r) => setTimeout(r, 10_500)); // past the confirmed burst
     await setup(page, { sheets: { Foaie2: sheet2 } });
     await calculateAll(page);
@@ -213,12 +214,7 @@ withChromium("the pane's credit controls", () => {
     await page.fill("#guard-threshold", "5");
     await act(page, "#save-settings");
     const cuis = data.sampleCuis(600, 6000);
-    const sheet: Record<string, unknown> = {};
-    cuis.forEach((c, i) => {
-      sheet[`A${i + 1}`] = c;
-      sheet[`B${i + 1}`] = `=FIRMA.DENUMIRE(A${i + 1})`;
-      sheet[`C${i + 1}`] = `=FIRMA.CA(A${i + 1})`;
-    });
+    const sheet = nameAndRevenue(cuis);
     await setup(page, { sheets: { Foaie1: sheet } });
     await calculateAll(page);
     await page.waitForSelector("#guard-box", { state: "visible" });

@@ -3,7 +3,10 @@
  * (functions.json, Romanian, and functions-en.json, English: generated from the JSDoc of
  * src/functions/functions.ts, texts from src/shared/function-names.ts; see scripts/localize-functions.js and
  * docs/excel.md), the task pane page (which, in the shared runtime, is also the
- * page that loads the functions), the icons, the manifest and a local copy of office.js.
+ * page that loads the functions), the icons, the manifests and a local copy of office.js. Two manifests
+ * of one add-in (docs/excel.md, "Two manifests"): manifest.xml, which every Excel loads, and
+ * manifest-legate.xml, the linked edition (the Company data type), which Office activates only with
+ * ExcelApi 1.19 and whose metadata (functions-legate*.json) carries the linked entity load service.
  *
  *   FIRMA_ADDIN_URL=https://… npm run build
  *                       production, for that address (scripts/deployment.js: FIRMA_ADDIN_URL, and
@@ -11,8 +14,6 @@
  *                       placeholder address stops the build naming the variable); office.js from the
  *                       Office CDN and no copy of it; a Content-Security-Policy in the page; the manifest's
  *                       URLs carry the build's content hash and its <Version> package.json's
- *   FIRMA_LINKED_ENTITIES=off   without the linked entity load service and the Company domain (an older
- *                       Excel: docs/excel.md, "Linked companies")
  *   npm run build:dev   development: manifest URLs stay on https://localhost:3000/, local office.js
  *   npm run dev-server  development, served over https on port 3000 (office-addin-dev-certs)
  * Beside the add-in, firma-build.json says which address it was built for (`firma serve` reads it).
@@ -23,7 +24,7 @@ const CopyWebpackPlugin = require("copy-webpack-plugin");
 const CustomFunctionsMetadataPlugin = require("custom-functions-metadata-plugin");
 const HtmlWebpackPlugin = require("html-webpack-plugin");
 const { LocalizeFunctionsMetadataPlugin } = require("./scripts/localize-functions");
-const { contentHash, contentSecurityPolicy, deploymentOf, manifestFor, manifestVersion } = require("./scripts/deployment");
+const { contentHash, contentSecurityPolicy, deploymentOf, linkedEdition, manifestFor, manifestVersion } = require("./scripts/deployment");
 const { version } = require("./package.json");
 
 const officeJsCdn = "https://appsforoffice.microsoft.com/lib/1/hosted/office.js";
@@ -49,10 +50,20 @@ async function getHttpsOptions() {
 }
 
 /** The assets whose content decides the manifest's `?v=` (what Excel loads for the functions). */
-const HASHED = ["runtime.js", "shared.js", "functions.js", "taskpane.js", "functions.json", "functions-en.json", "taskpane.html"];
+const HASHED = [
+  "runtime.js",
+  "shared.js",
+  "functions.js",
+  "taskpane.js",
+  "functions.json",
+  "functions-en.json",
+  "functions-legate.json",
+  "functions-legate-en.json",
+  "taskpane.html",
+];
 
 /**
- * webpack plugin: writes manifest.xml (from the repository's, for the deployment: scripts/deployment.js)
+ * webpack plugin: writes manifest.xml and manifest-legate.xml (from the repository's, for the deployment: scripts/deployment.js)
  * and firma-build.json, once every asset it hashes is final.
  */
 class DeploymentPlugin {
@@ -70,9 +81,11 @@ class DeploymentPlugin {
           .filter(Boolean)
           .map((a) => a.source.buffer());
         const source = require("fs").readFileSync(path.resolve(__dirname, "manifest.xml"), "utf8");
+        const hash = contentHash(parts);
+        compilation.emitAsset("manifest.xml", new sources.RawSource(manifestFor(source, this.deployment, this.manifestVersion, hash)));
         compilation.emitAsset(
-          "manifest.xml",
-          new sources.RawSource(manifestFor(source, this.deployment, this.manifestVersion, contentHash(parts))),
+          "manifest-legate.xml",
+          new sources.RawSource(manifestFor(linkedEdition(source), this.deployment, this.manifestVersion, hash)),
         );
         const build = {
           addinUrl: this.deployment.addinUrl,
@@ -91,9 +104,6 @@ module.exports = async (env, options) => {
   const serving = Boolean(env && env.WEBPACK_SERVE);
   // Where this build is deployed; a production build without a real address stops here, naming the variable.
   const deployment = deploymentOf(process.env, !dev);
-  // The linked entity load service and the Company domain; off for an organisation whose Excel is older
-  // than the metadata option (scripts/localize-functions.js, 5.; docs/excel.md, "Linked companies").
-  const linkedEntities = process.env.FIRMA_LINKED_ENTITIES !== "off";
 
   const config = {
     devtool: dev ? "source-map" : false,
@@ -149,16 +159,16 @@ module.exports = async (env, options) => {
         FIRMA_DEFAULT_BASE_URL: JSON.stringify(deployment.serviceUrl),
         // The pane's "get a key" link: FIRMA_KEY_URL, or "" for the add-in's help page (src/taskpane/help.ts keyPageUrl)
         FIRMA_KEY_URL: JSON.stringify(deployment.keyUrl),
-        FIRMA_LINKED_ENTITIES: JSON.stringify(linkedEntities),
       }),
       // https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-json-autogeneration
       new CustomFunctionsMetadataPlugin({
         output: "functions.json",
-        input: "./src/functions/functions.ts",
+        // The linked companies' load service is a file of its own (its association depends on the edition).
+        input: ["./src/functions/functions.ts", "./src/functions/linked-functions.ts"],
       }),
-      // Then: one metadata file per language, allowErrorForDataTypeAny (scripts/localize-functions.js).
+      // Then: one metadata file per language and edition, allowErrorForDataTypeAny (scripts/localize-functions.js).
       // and the help pages each function's helpUrl points to, on the deployment's address.
-      new LocalizeFunctionsMetadataPlugin({ addinUrl: deployment.addinUrl, keyUrl: deployment.keyUrl, linkedEntities }),
+      new LocalizeFunctionsMetadataPlugin({ addinUrl: deployment.addinUrl, keyUrl: deployment.keyUrl }),
       new HtmlWebpackPlugin({
         filename: "taskpane.html",
         template: "./src/taskpane/taskpane.html",

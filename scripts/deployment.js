@@ -170,8 +170,34 @@ function manifestFor(source, d, four, hash) {
   let xml = source.replace(/<!--[\s\S]*?-->\n?/g, "").replace(/<Version>[^<]*<\/Version>/, `<Version>${four}</Version>`);
   xml = xml.replace(/(<SupportUrl DefaultValue=")[^"]*(")/, `$1${d.supportUrl}$2`);
   xml = xml.replace(/(<bt:Url id="GetStarted\.LearnMoreUrl" DefaultValue=")[^"]*(")/, `$1${d.supportUrl}$2`);
-  if (hash) xml = xml.replace(/(https:\/\/localhost:3000\/(?:functions(?:-en)?\.json|functions\.js|taskpane\.html))"/g, `$1?v=${hash}"`);
+  if (hash)
+    xml = xml.replace(
+      /(https:\/\/localhost:3000\/(?:functions(?:-legate)?(?:-en)?\.json|functions\.js|taskpane\.html))(\?legate=1)?"/g,
+      (_m, url, legate) => `${url}?${legate ? "legate=1&amp;" : ""}v=${hash}"`,
+    );
   return xml.split(DEV_ADDIN_URL).join(d.addinUrl);
+}
+
+/** What marks the linked edition's page address: the runtime reads it (src/office/linked-support.ts). */
+const LINKED_EDITION_QUERY = "legate=1";
+
+/**
+ * The linked edition's manifest (manifest-legate.xml) from the repository's manifest.xml, before manifestFor:
+ * the same add-in (same Id: an organisation deploys one of the two), which Office activates only where
+ * ExcelApi 1.19 is supported (a <Set> of the base manifest's <Requirements> names "a requirement set ...
+ * that your Office Add-in needs in order to be activated by Office": learn.microsoft.com/javascript/api/manifest/set),
+ * whose metadata carries the linked entity load service (functions-legate*.json) and whose page address
+ * says so to the runtime (`?legate=1`). docs/excel.md, "Two manifests".
+ */
+function linkedEdition(source) {
+  let xml = source;
+  const sets = /(<Requirements>\s*<Sets[^>]*>)/;
+  if (!sets.test(xml))
+    throw new DeploymentError("manifest.xml has no <Requirements><Sets>: the linked edition cannot require ExcelApi 1.19");
+  xml = xml.replace(sets, `$1\n      <Set Name="ExcelApi" MinVersion="1.19"/>`);
+  xml = xml.replace(/(https:\/\/localhost:3000\/functions)(-en)?\.json"/g, (_m, base, en) => `${base}-legate${en ?? ""}.json"`);
+  xml = xml.replace(/(https:\/\/localhost:3000\/taskpane\.html)"/g, `$1?${LINKED_EDITION_QUERY}"`);
+  return xml;
 }
 
 module.exports = {
@@ -185,4 +211,6 @@ module.exports = {
   contentHash,
   manifestFor,
   manifestVersion,
+  linkedEdition,
+  LINKED_EDITION_QUERY,
 };

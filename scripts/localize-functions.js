@@ -36,11 +36,13 @@
  *    manifest's. AppSource: "Custom functions must include a helpUrl" (certification policy 1120.5.1).
  *    https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-json (`helpUrl`)
  *
- * 5. The linked entity load service (INCARCA_FIRME, `options.linkedEntityLoadService`) has its helpUrl
- *    as every function. Microsoft's pages do not say what an Excel that predates the option does with it,
- *    and the schema Microsoft published for this file (2019) allows no option it does not name: a build
- *    with `linkedEntities: false` (FIRMA_LINKED_ENTITIES=off) leaves the load service out of both files
- *    and the help pages, for an organisation whose Excel is older (docs/excel.md, "Linked companies").
+ * 5. Two editions (docs/excel.md, "Two manifests"). The linked entity load service (INCARCA_FIRME,
+ *    `options.linkedEntityLoadService`) has its helpUrl as every function, but sits only in the linked
+ *    edition's files (functions-legate.json, functions-legate-en.json), which manifest-legate.xml points to
+ *    and which Office activates only where ExcelApi 1.19 is supported. Microsoft's pages do not say what an
+ *    Excel that predates the option does with it, and the schema Microsoft published for this file (2019)
+ *    allows no option it does not name: the default files (functions.json, functions-en.json, manifest.xml)
+ *    leave it out, so every Excel loads them.
  */
 "use strict";
 
@@ -56,6 +58,8 @@ const NAMES_FILE = path.join(ROOT, "src", "shared", "function-names.ts");
 
 /** The metadata file of each language; the first is the default (DefaultValue of the JSON.Url resource). */
 const OUTPUTS = { ro: "functions.json", en: "functions-en.json" };
+/** The same for the linked edition (manifest-legate.xml): with the linked entity load service (5. above). */
+const LINKED_OUTPUTS = { ro: "functions-legate.json", en: "functions-legate-en.json" };
 
 /**
  * Loads src/shared/function-names.ts (self-contained TypeScript) without webpack: transpiled with the
@@ -135,7 +139,7 @@ function sortedKeys(o) {
   );
 }
 
-/** The generated metadata without the linked entity load service when `linkedEntities` is false (see 5. above). */
+/** The generated metadata without the linked entity load service when `linkedEntities` is false (the default edition: 5. above). */
 function forBuild(generated, linkedEntities) {
   if (linkedEntities !== false) return generated;
   return { ...generated, functions: generated.functions.filter((f) => !(f.options && f.options.linkedEntityLoadService)) };
@@ -174,10 +178,15 @@ function localize(generated, table, lang, addinUrl = DEV_ADDIN_URL, options = {}
   };
 }
 
-/** Every language's file from the generated metadata: { "functions.json": {...}, "functions-en.json": {...} }. */
-function localizeAll(generated, table = loadTable(), addinUrl = DEV_ADDIN_URL, options = {}) {
+/**
+ * Every language's file of both editions from the generated metadata: { "functions.json": {...},
+ * "functions-en.json": {...} } without the load service, and "functions-legate.json", "functions-legate-en.json" with it.
+ */
+function localizeAll(generated, table = loadTable(), addinUrl = DEV_ADDIN_URL) {
   const out = {};
-  for (const [lang, file] of Object.entries(OUTPUTS)) out[file] = localize(generated, table, lang, addinUrl, options);
+  for (const [lang, file] of Object.entries(OUTPUTS)) out[file] = localize(generated, table, lang, addinUrl, { linkedEntities: false });
+  for (const [lang, file] of Object.entries(LINKED_OUTPUTS))
+    out[file] = localize(generated, table, lang, addinUrl, { linkedEntities: true });
   return out;
 }
 
@@ -189,7 +198,7 @@ function helpPages(generated, table = loadTable(), keyUrl = "") {
 }
 
 /**
- * webpack plugin: replaces the generated functions.json and adds functions-en.json, before the assets
+ * webpack plugin: replaces the generated functions.json and adds the other three files, before the assets
  * are written (or served by the dev server). A mismatch with names.ts is a build error.
  */
 class LocalizeFunctionsMetadataPlugin {
@@ -199,7 +208,6 @@ class LocalizeFunctionsMetadataPlugin {
     this.namesFile = options.namesFile || NAMES_FILE;
     this.addinUrl = options.addinUrl || DEV_ADDIN_URL;
     this.keyUrl = options.keyUrl || "";
-    this.linkedEntities = options.linkedEntities;
   }
 
   apply(compiler) {
@@ -214,9 +222,10 @@ class LocalizeFunctionsMetadataPlugin {
           try {
             const generated = JSON.parse(asset.source.source().toString());
             const table = loadTable(this.namesFile);
-            const files = localizeAll(generated, table, this.addinUrl, { linkedEntities: this.linkedEntities });
+            const files = localizeAll(generated, table, this.addinUrl);
             const texts = Object.entries(files).map(([file, json]) => [file, `${JSON.stringify(json, null, 2)}\n`]);
-            texts.push(...Object.entries(helpPages(forBuild(generated, this.linkedEntities), table, this.keyUrl)));
+            // One help page per language for both editions: it names the load service too.
+            texts.push(...Object.entries(helpPages(generated, table, this.keyUrl)));
             for (const [file, text] of texts) {
               const content = new sources.RawSource(text);
               if (compilation.getAsset(file)) compilation.updateAsset(file, content);
@@ -231,4 +240,14 @@ class LocalizeFunctionsMetadataPlugin {
   }
 }
 
-module.exports = { LocalizeFunctionsMetadataPlugin, localize, localizeAll, helpPages, check, loadTable, OUTPUTS, NAMES_FILE };
+module.exports = {
+  LocalizeFunctionsMetadataPlugin,
+  localize,
+  localizeAll,
+  helpPages,
+  check,
+  loadTable,
+  OUTPUTS,
+  LINKED_OUTPUTS,
+  NAMES_FILE,
+};

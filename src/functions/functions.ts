@@ -15,7 +15,8 @@
 import { registerWhereSupported } from "../office/linked-support";
 import { useOfficeStorage } from "../office/storage";
 import { run } from "./invocation";
-import { loadService } from "./linked-service";
+// The linked companies' load service: its own file, associated only in the linked edition (see there).
+import "./linked-functions";
 
 export { entityValue } from "./excel-results";
 
@@ -294,20 +295,4 @@ export function top(slug: any, limit: any, invocation: CustomFunctions.Invocatio
  */
 export function judete(invocation: CustomFunctions.Invocation) {
   return run("JUDETE", [], invocation);
-}
-
-// Excel's load service for linked companies (the "Firmă" / "Company" data type): Excel calls it with a
-// request naming many companies and their cultures, and takes them back in the request's order
-// (src/shared/linked-company.ts, through the one engine). Not a formula function ("They don't appear to
-// end users for usage in formulas"); neither volatile nor streaming, which load services do not support
-// (https://learn.microsoft.com/office/dev/add-ins/excel/excel-data-types-linked-entity-cell-values).
-// Its texts are in src/shared/function-names.ts, as every function's.
-/**
- * @customfunction INCARCA_FIRME
- * @linkedEntityLoadService
- * @param request
- * @returns {any}
- */
-export function incarcaFirme(request: any) {
-  return loadService(request);
 }

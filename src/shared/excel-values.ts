@@ -11,6 +11,8 @@
  *  - a formatted number: `{ type: "Double", basicValue, numberFormat }`, or the older
  *    `{ type: "FormattedNumber", … }` (https://learn.microsoft.com/javascript/api/excel/excel.formattednumbercellvalue);
  *  - a string or boolean data type: `{ type: "String" | "Boolean", basicValue }`;
+ *  - a linked company (FIRMA's "Firmă" data type): `{ type: "LinkedEntity", id: { entityId, domainId, serviceId, culture }, text }`,
+ *    its CUI the entity's id (https://learn.microsoft.com/javascript/api/excel/excel.linkedentitycellvalue);
  *  - an error cell: `{ type: "Error", errorType: "Div0", basicValue: "#DIV/0!" }`
  *    (https://learn.microsoft.com/javascript/api/excel/excel.errorcellvalue). The pages do not show
  *    the object an error input arrives as; the ErrorCellValue shape is what the data-types page implies
@@ -21,6 +23,8 @@
  * with that error, as Excel does for a function that takes no errors) and `UnreadableInput` (a card
  * without a CUI, an image: #VALUE! naming it). Nothing here costs a call.
  */
+
+import { ADDIN_SERVICE_ID, COMPANY_DOMAIN_ID } from "./linked-ids";
 
 /** An argument cell that holds an Excel error (its code, "#DIV/0!"). */
 export class ErrorInput {
@@ -62,6 +66,7 @@ interface CellValueJson {
   text?: unknown;
   properties?: unknown;
   code?: unknown;
+  id?: unknown;
 }
 
 function errorCode(o: CellValueJson): string {
@@ -81,6 +86,23 @@ function cuiOfCard(o: CellValueJson): unknown {
   return typeof v === "number" || (typeof v === "string" && v.trim() !== "") ? v : new UnreadableInput("card", shown);
 }
 
+/**
+ * A linked entity's CUI: FIRMA's own linked company is its entity id (linked-company.ts linkedStub);
+ * another provider's entity is read as a card (a property named CUI), else it is unreadable.
+ */
+function cuiOfLinked(o: CellValueJson): unknown {
+  const id = o.id !== null && typeof o.id === "object" ? (o.id as Record<string, unknown>) : {};
+  if (
+    id.domainId === COMPANY_DOMAIN_ID &&
+    Number(id.serviceId) === ADDIN_SERVICE_ID &&
+    typeof id.entityId === "string" &&
+    id.entityId !== ""
+  )
+    return id.entityId;
+  const card = cuiOfCard(o);
+  return card instanceof UnreadableInput ? new UnreadableInput("dataType", "LinkedEntity") : card;
+}
+
 /** One value as Excel passed it → what FIRMA reads (see the module's comment). */
 export function plainValue(v: unknown): unknown {
   if (v === null || typeof v !== "object") return v;
@@ -90,6 +112,8 @@ export function plainValue(v: unknown): unknown {
       return new ErrorInput(errorCode(o));
     case "Entity":
       return cuiOfCard(o);
+    case "LinkedEntity":
+      return cuiOfLinked(o);
     case "Empty":
       return "";
     case "Double":

@@ -23,6 +23,7 @@ import { companyCard } from "./company-card";
 import type { EvalContext } from "./eval-context";
 import { headers } from "./headers";
 import { fill, t } from "./messages";
+import { ADDIN_SERVICE_ID, COMPANY_DOMAIN_ID } from "./linked-ids";
 import { linkedEn } from "./messages/linked-en";
 import { linkedRo, type LinkedMessageKey } from "./messages/linked-ro";
 
@@ -31,10 +32,7 @@ function lt(lang: Lang, key: LinkedMessageKey, params: Record<string, string> = 
   return fill((lang === "en" ? linkedEn : linkedRo)[key], key, lang, params);
 }
 
-/** "You must specify a serviceId of 268436224 for any linked entity cell values you return" (the page). */
-export const ADDIN_SERVICE_ID = 268436224;
-/** The domain's id: no "!", and never changed once published (the page's best practices). */
-export const COMPANY_DOMAIN_ID = "firma-company";
+export { ADDIN_SERVICE_ID, COMPANY_DOMAIN_ID };
 /** The load service's custom function id (functions.ts; both metadata files). */
 export const LOAD_FUNCTION_ID = "INCARCA_FIRME";
 export const DATA_PROVIDER = "FIRMA";

@@ -4,10 +4,13 @@
  * src/shared/function-names.ts), and the list separator of that language's Excel — ";" in Romanian, where
  * "," is the decimal separator, "," in English. The descriptions, the function's and each parameter's, are
  * that table's too: the words Excel shows.
- * test/taskpane/help.test.ts checks this list against the functions the add-in registers.
+ * test/taskpane/help.test.ts checks this list against the functions the add-in registers. A chunk of its
+ * own, loaded when the Help section is first opened (pane.ts): not in the startup scripts.
  */
 import { FUNCTION_TEXTS } from "../shared/function-names";
 import { t, type Lang, type TextKey } from "./i18n";
+
+export { keyPageUrl } from "./key-page";
 
 export interface FunctionHelp {
   /** Without the FIRMA. namespace. */
@@ -54,16 +57,6 @@ export const FUNCTION_HELP: readonly FunctionHelp[] = [
   { name: "TOP", params: ["id_top", "[limita]"], example: '=FIRMA.TOP("top-cifra-afaceri-2024-judet-cj", 20)' },
   { name: "JUDETE", params: [], example: "=FIRMA.JUDETE()" },
 ];
-
-/**
- * Where the pane's "get a key" link goes: the service's page for a key when the build names one
- * (FIRMA_KEY_URL, scripts/deployment.js), else the key section of the add-in's help page in `lang`
- * (ajutor.html / help.html, built beside the pane: scripts/help-pages.js), a relative address that
- * resolves against the pane's own. `configured`: for tests; outside webpack it is "".
- */
-export function keyPageUrl(lang: Lang, configured: string = typeof FIRMA_KEY_URL === "string" ? FIRMA_KEY_URL : ""): string {
-  return configured || (lang === "ro" ? "ajutor.html#cheie" : "help.html#cheie");
-}
 
 /** The argument separator a formula is typed with in Excel of that language. */
 export function listSeparator(lang: Lang): string {

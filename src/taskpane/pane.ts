@@ -8,7 +8,7 @@
  */
 import type { FirmaEngine } from "../engine/engine";
 import type { Scope } from "./excel";
-import { keyPageUrl, renderHelp } from "./help";
+import { keyPageUrl } from "./key-page";
 import { applyTexts, t, type Lang } from "./i18n";
 import { getSettings, loadSettings, setDisplayLanguage } from "../shared/settings";
 import { ChangesSection } from "./pane/changes-section";
@@ -147,6 +147,8 @@ export class Pane {
     on("guard-fill", "click", () => this.onGuardFill());
     on("guard-dismiss", "click", () => this.onGuardDismiss());
     on("quota-retry", "click", () => this.onRetryNow());
+    // The functions' help is rendered when its section is first opened (its code a chunk of its own).
+    on("help-section", "toggle", () => (this.helpOpen() ? this.renderHelpList() : undefined));
     // Escape closes an open confirmation with its safe answer, wherever the focus is: a keyboard
     // user leaves a dialog without spending or freezing anything.
     this.doc.addEventListener("keydown", (e) => {
@@ -194,6 +196,23 @@ export class Pane {
     }
   }
 
+  /** The language the help list was last rendered in (null: not rendered, or the language changed since). */
+  private helpLang: Lang | null = null;
+
+  private helpOpen(): boolean {
+    return (this.el["help-section"] as HTMLDetailsElement).open;
+  }
+
+  /** Renders the functions' help in the pane's language, its chunk loaded the first time. */
+  async renderHelpList(): Promise<void> {
+    const lang = this.ctx.lang;
+    if (this.helpLang === lang) return;
+    const { renderHelp } = await import(/* webpackChunkName: "help" */ "./help");
+    if (this.ctx.lang !== lang) return; // the language changed meanwhile: that change renders it
+    renderHelp(this.el["help-list"], lang);
+    this.helpLang = lang;
+  }
+
   /** Puts every text of the pane in `lang`: the page's, the sections', and the messages shown. */
   applyLanguage(lang: Lang): void {
     this.ctx.lang = lang;
@@ -201,7 +220,8 @@ export class Pane {
     this.el["key-get"].setAttribute("href", keyPageUrl(lang));
     this.key.renderKeyState();
     this.key.renderToggle();
-    renderHelp(this.el["help-list"], lang);
+    this.helpLang = null;
+    if (this.helpOpen()) void this.track(this.renderHelpList());
     this.settings.renderTexts(lang);
     this.ctx.renderMessages();
     this.refresh.renderLastEstimate();

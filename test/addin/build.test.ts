@@ -47,12 +47,15 @@ describe.each([
       "shared.js",
       "functions.json",
       "functions-en.json",
+      "functions-legate.json",
+      "functions-legate-en.json",
       "taskpane.js",
       "taskpane.html",
       "taskpane.css",
       "sections.css",
       "themes.css",
       "manifest.xml",
+      "manifest-legate.xml",
       ...(dir() === dev ? ["office-js/office.js", "office-js/excel-win32-16.01.js", "office-js/ro-ro/office_strings.js"] : []),
       ...[16, 32, 64, 80, 128].map((s) => `assets/icon-${s}.png`),
     ]) {
@@ -97,6 +100,24 @@ describe.each([
     const file = path.join(dir(), "manifest.xml");
     expect(read(dir(), "manifest.xml")).toMatch(/<bt:Override Locale="en-US" Value="[^"]*\/functions-en\.json\?v=[0-9a-f]{12}"\/>/);
     expect(validateManifest(file)).toMatchObject({ status: "valid" });
+  });
+
+  test("the linked edition's manifest: manifest.xml's add-in, activated only with ExcelApi 1.19, with the load service's metadata and a page that says so; it fits the XSD", () => {
+    const plain = read(dir(), "manifest.xml");
+    const linked = read(dir(), "manifest-legate.xml");
+    // The same add-in (Id, version, namespace) and only these differences:
+    expect(linked.match(/<Id>[^<]+<\/Id>/)![0]).toBe(plain.match(/<Id>[^<]+<\/Id>/)![0]);
+    expect(linked).toMatch(/<Requirements>\s*<Sets DefaultMinVersion="1.1">\s*<Set Name="ExcelApi" MinVersion="1.19"\/>/);
+    expect(plain).not.toContain('Name="ExcelApi"');
+    expect(linked).toMatch(/<bt:Url id="JSON.Url" DefaultValue="[^"]*\/functions-legate\.json\?v=[0-9a-f]{12}">/);
+    expect(linked).toMatch(/<bt:Override Locale="en-US" Value="[^"]*\/functions-legate-en\.json\?v=[0-9a-f]{12}"\/>/);
+    expect(linked).toMatch(/<bt:Url id="Taskpane.Url" DefaultValue="[^"]*\/taskpane\.html\?legate=1&amp;v=[0-9a-f]{12}"\/>/);
+    const undo = linked
+      .replace(/\s*<Set Name="ExcelApi" MinVersion="1.19"\/>/, "")
+      .replace(/functions-legate(-en)?\.json/g, "functions$1.json")
+      .replace(/taskpane\.html\?legate=1&amp;/g, "taskpane.html?");
+    expect(undo).toBe(plain);
+    if (fs.existsSync(MANIFEST_XSD)) expect(validateManifest(path.join(dir(), "manifest-legate.xml"))).toMatchObject({ status: "valid" });
   });
 
   test("the functions bundle registers DENUMIRE", () => {

@@ -17,15 +17,11 @@ import { FUNCTIONS_SCHEMA, ROOT } from "./paths";
 
 const localizer = require("../../scripts/localize-functions.js") as {
   localize(generated: Metadata, table: typeof FUNCTION_TEXTS, lang: string): Metadata;
-  localizeAll(
-    generated: Metadata,
-    table?: typeof FUNCTION_TEXTS,
-    addinUrl?: string,
-    options?: { linkedEntities?: boolean },
-  ): Record<string, Metadata>;
+  localizeAll(generated: Metadata, table?: typeof FUNCTION_TEXTS, addinUrl?: string): Record<string, Metadata>;
   check(generated: Metadata, table: typeof FUNCTION_TEXTS): string[];
   loadTable(): typeof FUNCTION_TEXTS;
   OUTPUTS: Record<string, string>;
+  LINKED_OUTPUTS: Record<string, string>;
 };
 
 interface Parameter {
@@ -54,7 +50,10 @@ let generated: Metadata;
 let files: Record<string, Metadata>;
 
 beforeAll(async () => {
-  const result = await generateCustomFunctionsMetadata([path.join(ROOT, "src", "functions", "functions.ts")], false);
+  const result = await generateCustomFunctionsMetadata(
+    ["functions.ts", "linked-functions.ts"].map((f) => path.join(ROOT, "src", "functions", f)),
+    false,
+  );
   expect(result.errors).toEqual([]);
   generated = JSON.parse(result.metadataJson);
   files = localizer.localizeAll(generated);
@@ -63,24 +62,28 @@ beforeAll(async () => {
 const clone = <T>(x: T): T => JSON.parse(JSON.stringify(x));
 
 describe("one metadata file per language", () => {
-  test("functions.json is Romanian (the manifest's default), functions-en.json English", () => {
+  test("functions.json is Romanian (the manifest's default), functions-en.json English; the linked edition's files likewise", () => {
     expect(localizer.OUTPUTS).toEqual({ ro: "functions.json", en: "functions-en.json" });
-    expect(Object.keys(files).sort()).toEqual(["functions-en.json", "functions.json"]);
+    expect(localizer.LINKED_OUTPUTS).toEqual({ ro: "functions-legate.json", en: "functions-legate-en.json" });
+    expect(Object.keys(files).sort()).toEqual(["functions-en.json", "functions-legate-en.json", "functions-legate.json", "functions.json"]);
     expect(files["functions.json"].functions.find((f) => f.id === "DENUMIRE")?.name).toBe("DENUMIRE");
     expect(files["functions-en.json"].functions.find((f) => f.id === "DENUMIRE")?.name).toBe("NAME");
   });
 
-  test.each(["functions.json", "functions-en.json"])("%s fits Microsoft's custom-functions schema", (file) => {
-    if (!fs.existsSync(FUNCTIONS_SCHEMA)) {
-      console.log(`functions metadata schema check SKIPPED: ${FUNCTIONS_SCHEMA} not found (the shared folder is absent).`);
-      return;
-    }
-    const ajv = new Ajv({ strict: false, allErrors: true });
-    const validate = ajv.compile(JSON.parse(fs.readFileSync(FUNCTIONS_SCHEMA, "utf8")));
-    const ok = validate(files[file]);
-    expect(validate.errors ?? []).toEqual([]);
-    expect(ok).toBe(true);
-  });
+  test.each(["functions.json", "functions-en.json", "functions-legate.json", "functions-legate-en.json"])(
+    "%s fits Microsoft's custom-functions schema",
+    (file) => {
+      if (!fs.existsSync(FUNCTIONS_SCHEMA)) {
+        console.log(`functions metadata schema check SKIPPED: ${FUNCTIONS_SCHEMA} not found (the shared folder is absent).`);
+        return;
+      }
+      const ajv = new Ajv({ strict: false, allErrors: true });
+      const validate = ajv.compile(JSON.parse(fs.readFileSync(FUNCTIONS_SCHEMA, "utf8")));
+      const ok = validate(files[file]);
+      expect(validate.errors ?? []).toEqual([]);
+      expect(ok).toBe(true);
+    },
+  );
 
   test("the same ids in the same order, and every parameter the same but for its name, description and help page", () => {
     const strip = (m: Metadata) =>
@@ -88,12 +91,12 @@ describe("one metadata file per language", () => {
         ...rest,
         parameters: parameters.map(({ name: _pn, description: _pd, ...p }) => p),
       }));
-    const ro = files["functions.json"];
-    const en = files["functions-en.json"];
+    const ro = files["functions-legate.json"];
+    const en = files["functions-legate-en.json"];
     expect(en.functions.map((f) => f.id)).toEqual(ro.functions.map((f) => f.id));
     expect(en.functions.map((f) => f.parameters.length)).toEqual(ro.functions.map((f) => f.parameters.length));
     expect(strip(en)).toEqual(strip(ro));
-    // …and what the generator decided from functions.ts is kept.
+    // …and what the generator decided from functions.ts is kept (the linked edition's files hold every function).
     expect(strip(ro)).toEqual(strip(generated));
     // The help page of each language (docs/appsource.md, policy 1120.5.1; test/addin/help-url.test.ts).
     expect(ro.functions.map((f) => f.helpUrl)).toEqual(ro.functions.map((f) => `https://localhost:3000/ajutor.html#${f.id}`));
@@ -253,11 +256,11 @@ test("a function name means one function in either language, so a formula read i
 describe("the linked entity load service (INCARCA_FIRME)", () => {
   const UPSTREAM = FUNCTIONS_SCHEMA.replace(/custom-functions\.schema\.json$/, "upstream/custom-functions.schema.json");
 
-  test("is in both files, flagged linkedEntityLoadService, named by the naming rules in both languages, with its helpUrl", () => {
+  test("is in both of the linked edition's files, flagged linkedEntityLoadService, named by the naming rules in both languages, with its helpUrl", () => {
     const withHelp = localizer.localizeAll(generated, undefined, "https://firma.example/");
     for (const [file, name, page] of [
-      ["functions.json", "INCARCA_FIRME", "ajutor.html"],
-      ["functions-en.json", "LOAD_COMPANIES", "help.html"],
+      ["functions-legate.json", "INCARCA_FIRME", "ajutor.html"],
+      ["functions-legate-en.json", "LOAD_COMPANIES", "help.html"],
     ]) {
       const f = withHelp[file].functions.find((x) => x.id === "INCARCA_FIRME")!;
       expect(f.name).toBe(name);
@@ -269,9 +272,13 @@ describe("the linked entity load service (INCARCA_FIRME)", () => {
     }
   });
 
-  test("FIRMA_LINKED_ENTITIES=off leaves it out of both files, and what is left fits the schema Microsoft published (which names no such option)", () => {
-    const off = localizer.localizeAll(generated, undefined, undefined, { linkedEntities: false });
-    for (const m of Object.values(off)) expect(m.functions.map((f) => f.id)).not.toContain("INCARCA_FIRME");
+  test("the default files (manifest.xml's) leave it out, fit the schema Microsoft published (which names no such option), and differ from the linked edition's by it alone", () => {
+    for (const f of ["functions.json", "functions-en.json"]) expect(files[f].functions.map((x) => x.id)).not.toContain("INCARCA_FIRME");
+    for (const [plain, linked] of [
+      ["functions.json", "functions-legate.json"],
+      ["functions-en.json", "functions-legate-en.json"],
+    ])
+      expect({ ...files[linked], functions: files[linked].functions.filter((x) => x.id !== "INCARCA_FIRME") }).toEqual(files[plain]);
     if (!fs.existsSync(UPSTREAM)) return void console.log(`upstream schema check SKIPPED: ${UPSTREAM} not found.`);
     const upstream = JSON.parse(fs.readFileSync(UPSTREAM, "utf8"));
     delete upstream.properties.functions.items.properties.result.required; // empty: draft-04 forbids it (the shared README)
@@ -283,7 +290,7 @@ describe("the linked entity load service (INCARCA_FIRME)", () => {
       return (validate.errors ?? []).filter((e) => /options/.test(e.instancePath) && e.keyword === "additionalProperties");
     };
     // The 2019 schema refuses the option by name; with the load service left out, no option of FIRMA's is refused.
-    expect(optionErrors(files["functions.json"]).map((e) => e.params)).toEqual([{ additionalProperty: "linkedEntityLoadService" }]);
-    expect(optionErrors(off["functions.json"])).toEqual([]);
+    expect(optionErrors(files["functions-legate.json"]).map((e) => e.params)).toEqual([{ additionalProperty: "linkedEntityLoadService" }]);
+    for (const f of ["functions.json", "functions-en.json"]) expect(optionErrors(files[f])).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@
  * Every custom function has a helpUrl, and it lands on a page the build made (AppSource certification
  * policy 1120.5.1; `helpUrl` in https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-json).
  * In both metadata files, on the deployment's address (FIRMA_ADDIN_URL, as the manifest's URLs): Romanian
- * functions.json → ajutor.html#<id>, English functions-en.json → help.html#<id>; each page has a section
+ * functions(-legate).json → ajutor.html#<id>, English functions(-legate)-en.json → help.html#<id>; each page has a section
  * with that id naming the function as Excel of that language does, and a key section (#cheie) that links
  * to FIRMA_KEY_URL when the build has one. Also served by `firma serve` (it serves dist/ as it is).
  * The builds: test/support/builds.js (the development one and the production one for DEPLOY_URL).
@@ -50,9 +50,10 @@ const first = (html: string, tag: string) =>
 const hrefs = (html: string) => [...html.matchAll(/<a [^>]*href=(?:"([^"]*)"|([^\s>"]+))/g)].map((m) => unescape(m[1] ?? m[2]));
 const functionsOf = (dir: string, file: string): Fn[] => JSON.parse(read(dir, file)).functions;
 
+// The linked edition's files hold every function (the default ones all but the load service): one help page serves both.
 describe.each([
-  ["functions.json", "ajutor.html", "ro"],
-  ["functions-en.json", "help.html", "en"],
+  ["functions-legate.json", "ajutor.html", "ro"],
+  ["functions-legate-en.json", "help.html", "en"],
 ] as const)("%s", (file, page, lang) => {
   test.each([
     ["production, for FIRMA_ADDIN_URL", () => prod, () => DEPLOY_URL],

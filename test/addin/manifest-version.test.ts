@@ -43,3 +43,11 @@ test("a build for this computer (development, the tests' local build) is never s
   expect(manifestVersion("0.1.0", {}, LOCAL, git(1041, true))).toBe("0.1.0.1041");
   expect(manifestVersion("0.1.0", {}, LOCAL, git(null))).toBe("0.1.0.0");
 });
+
+test("package.json's version makes a <Version> AppSource's submission form takes: the first part from 1 to 9999, the others up to 9999", () => {
+  const { version } = require("../../package.json") as { version: string };
+  const parts = manifestVersion(version, { FIRMA_BUILD_NUMBER: "9999" }, REAL, git(1)).split(".").map(Number);
+  expect(parts).toHaveLength(4);
+  expect(parts[0]).toBeGreaterThanOrEqual(1);
+  for (const p of parts) expect(p).toBeLessThanOrEqual(9999);
+});

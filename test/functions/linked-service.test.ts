@@ -35,11 +35,19 @@ function excel(key: string, guard?: string): ExcelStandIn {
   storage.data.set("firma.apiKey", key);
   storage.data.set("firma.baseUrl", sb.url);
   storage.data.set("firma.batchWindowMs", "5");
-  return new ExcelStandIn(storage, undefined, { requirementSets: { CustomFunctionsRuntime: "1.5", ExcelApi: "1.19" } });
+  // The linked edition (manifest-legate.xml): its metadata carries the load service.
+  return new ExcelStandIn(storage, undefined, {
+    requirementSets: { CustomFunctionsRuntime: "1.5", ExcelApi: "1.19" },
+    manifest: "manifest-legate.xml",
+  });
 }
 
-test("both metadata files carry the load service with linkedEntityLoadService, and the bundle associates it", () => {
+test("the linked edition's metadata files carry the load service with linkedEntityLoadService, the default ones do not; the bundle associates it", () => {
   for (const file of ["functions.json", "functions-en.json"]) {
+    const m = JSON.parse(fs.readFileSync(path.join(DIST, file), "utf8"));
+    expect(m.functions.map((x: { id: string }) => x.id)).not.toContain("INCARCA_FIRME");
+  }
+  for (const file of ["functions-legate.json", "functions-legate-en.json"]) {
     const m = JSON.parse(fs.readFileSync(path.join(DIST, file), "utf8"));
     const f = m.functions.find((x: { id: string }) => x.id === "INCARCA_FIRME");
     expect(f.options).toEqual(expect.objectContaining({ linkedEntityLoadService: true }));
@@ -47,6 +55,10 @@ test("both metadata files carry the load service with linkedEntityLoadService, a
   }
   const xl = excel("demo-enterprise-linked-built0");
   expect(xl.associated.has("INCARCA_FIRME")).toBe(true);
+  // loaded by manifest.xml (no `legate=1` in its page's address): nothing associated that its metadata lacks
+  const plain = new ExcelStandIn(new StandInStorage(), undefined, { manifest: "manifest.xml" });
+  expect(plain.associated.has("INCARCA_FIRME")).toBe(false);
+  expect([...plain.associated.keys()].sort()).toEqual(plain.metadata.map((m) => m.id).sort());
   expect(xl.notLoaded.has("INCARCA_FIRME")).toBe(false);
   // its work is not in the startup scripts: the chunk is loaded when Excel first calls it
   expect(fs.readFileSync(path.join(DIST, "shared.js"), "utf8")).not.toContain("Valori din");

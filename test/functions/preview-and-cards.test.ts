@@ -219,6 +219,24 @@ describe("cards and data types as input", () => {
     expect(calls() - before).toBe(1); // OTHER only
   });
 
+  test("a linked company (the Firmă data type) reads as its CUI; another provider's linked entity is #VALUE! naming it, at no cost", async () => {
+    const { xl, calls } = excel(today);
+    // A LinkedEntityCellValue as Excel keeps it in the cell (the id FIRMA gave it: linked-company.ts linkedStub).
+    const linked = (entityId: string, domainId = "firma-company") => ({
+      type: "LinkedEntity",
+      id: { entityId, domainId, serviceId: 268436224, culture: "ro-RO" },
+      text: "O firmă",
+      basicType: "Error",
+      basicValue: "#VALUE!",
+    });
+    const r = (await xl.call("DENUMIRE", [[[linked(String(CUI))], [linked(String(OTHER))], [linked("123", "stocks")]]])) as unknown[][];
+    expect(r[0][0]).toBe(data.company(CUI)!.denumire);
+    expect(r[1][0]).toBe(data.company(OTHER)!.denumire);
+    expect(r[2][0]).toMatchObject({ code: "#VALUE!", message: expect.stringMatching(/LinkedEntity/) });
+    expect(calls()).toBe(1); // one batch for both companies; the foreign entity costs nothing
+    expect(xl.violations).toEqual([]);
+  });
+
   test("an error cell keeps its code where Excel accepts it as an answer (#DIV/0! shows no message: only #VALUE! and #N/A carry one)", async () => {
     const { xl, calls } = excel(today);
     const r = (await xl.call("DENUMIRE", [errorCell("#DIV/0!")])) as StandInError;

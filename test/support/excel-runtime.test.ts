@@ -37,9 +37,9 @@ describe("what loads (custom-functions-naming)", () => {
 
   test("'Only asynchronous custom functions which return one value can use the @cancelable JSDoc tag': a cancelable matrix function does not load", () => {
     // custom-functions-web-reqs#cancel-a-function. FIRMA's functions return a matrix and are not cancelable.
-    const xl = new ExcelStandIn(storage());
+    const xl = new ExcelStandIn(storage(), undefined, { manifest: "manifest-legate.xml" });
     expect(xl.metadata.filter((f) => f.options?.cancelable)).toEqual([]);
-    // Every one that returns a matrix (the linked companies' load service returns one value).
+    // Every one that returns a matrix (the linked companies' load service, in the linked edition's metadata, returns one value).
     const matrix = xl.metadata.filter((f) => f.result?.dimensionality === "matrix");
     expect(matrix.length).toBe(xl.metadata.length - 1);
     xl.runtime.load({ functions: matrix.map((f) => ({ ...f, options: { ...f.options, cancelable: true } })) });

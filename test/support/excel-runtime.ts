@@ -27,6 +27,7 @@ import {
 } from "./excel/functions-runtime";
 import { atLeast, ERROR_CODES } from "./excel/rules";
 import { StandInStorage } from "./standin-storage";
+import { manifestUrls, type Manifest } from "./manifest-urls";
 
 export { StandInStorage } from "./standin-storage";
 
@@ -47,8 +48,13 @@ export interface StandInOptions {
    * when office.js has not told the functions anything.
    */
   requirementSets?: Record<string, string>;
-  /** The metadata file read (its flags decide what Excel passes and accepts). @default "functions.json" */
+  /** The metadata file read (its flags decide what Excel passes and accepts). @default "functions.json", or the manifest's */
   metadataFile?: string;
+  /**
+   * The manifest Excel loaded the add-in by (in `dist`): its metadata file is read, and the runtime's page
+   * address (`location`) is its Taskpane.Url, as Excel opens it. @default none: functions.json, taskpane.html
+   */
+  manifest?: Manifest;
   /**
    * The browser's IndexedDB (an IDBFactory, e.g. fake-indexeddb's), for a runtime that is a browser page
    * (the shared runtime: WebView2, WKWebView, the browser of Excel on the web), with the Blob and
@@ -87,7 +93,8 @@ export class ExcelStandIn {
   ) {
     const file = path.join(dist, "functions.js");
     if (!fs.existsSync(file)) throw new Error(`${file} is missing: not a build of the add-in`);
-    const json = JSON.parse(fs.readFileSync(path.join(dist, options.metadataFile ?? "functions.json"), "utf8")) as FunctionsJson;
+    const loaded = options.manifest ? manifestUrls(dist, options.manifest) : { page: "taskpane.html", metadata: "functions.json" };
+    const json = JSON.parse(fs.readFileSync(path.join(dist, options.metadataFile ?? loaded.metadata), "utf8")) as FunctionsJson;
     // Data types need the flag and CustomFunctionsRuntime 1.4 (the manifest asks 1.3: an Excel may have less).
     const cfRuntime = options.requirementSets?.CustomFunctionsRuntime ?? "1.3";
     const rt = (this.runtime = new FunctionsRuntime(() => cfRuntime));
@@ -109,6 +116,8 @@ export class ExcelStandIn {
         // ErrorCode arrives after the bundle has run, as in office.js (see below).
       } as Record<string, unknown>,
       OfficeRuntime: { storage },
+      // The shared runtime is a page: its address, as the manifest names it.
+      location: new URL(loaded.page, "https://localhost:3000/"),
       fetch,
       AbortController,
       AbortSignal,

@@ -16,6 +16,7 @@ import { startSandbox, type Sandbox } from "../../sandbox/server";
 import { standInScriptPath } from "../support/excel/bundle";
 const { ensureBuild } = require("../support/builds") as { ensureBuild(kind: "dev" | "local" | "deploy"): Promise<string> };
 
+import { manifestUrls, type Manifest } from "../support/manifest-urls";
 export const ROOT = path.resolve(__dirname, "..", "..");
 export const CHROMIUM = process.env.FIRMA_CHROMIUM || "/usr/bin/chromium";
 export const haveChromium = fs.existsSync(CHROMIUM);
@@ -125,6 +126,11 @@ export const BLACK_THEME = {
 export interface PaneOptions {
   /** Inject the Excel stand-in (host Excel); false: a plain browser (host null). @default true */
   excel?: boolean;
+  /**
+   * The manifest Excel loaded the add-in by (in dist/): the page is opened at its Taskpane.Url and the
+   * functions are loaded from its JSON.Url, as Excel does. @default "manifest.xml"
+   */
+  manifest?: Manifest;
   /** Office's display language the stand-in reports. @default "ro-RO" */
   displayLanguage?: string;
   /** The newest ExcelApi requirement set the stand-in supports. @default the stand-in's ("1.17") */
@@ -157,7 +163,7 @@ export interface OpenPane {
   blocked: string[];
 }
 
-/** Opens taskpane.html in a fresh browser context and waits until the pane is wired. */
+/** Opens the manifest's page (taskpane.html) in a fresh browser context and waits until the pane is wired. */
 export async function openPane(h: Harness, options: PaneOptions = {}): Promise<OpenPane> {
   const excel = options.excel ?? true;
   const context = await h.browser.newContext({
@@ -172,8 +178,13 @@ export async function openPane(h: Harness, options: PaneOptions = {}): Promise<O
     out.blocked.push(url);
     return route.abort();
   });
+  const loaded = manifestUrls(h.dist, options.manifest ?? "manifest.xml");
   if (excel) {
     await context.addInitScript({ path: standInScriptPath() });
+    await context.addInitScript((file: string) => {
+      const s = (window as unknown as { __firmaStandIn?: { metadataFile: string } }).__firmaStandIn;
+      if (s) s.metadataFile = file;
+    }, loaded.metadata);
     await context.addInitScript((lang: string) => {
       const s = (window as unknown as { __firmaStandIn?: { displayLanguage: string } }).__firmaStandIn;
       if (s) s.displayLanguage = lang;
@@ -224,7 +235,7 @@ export async function openPane(h: Harness, options: PaneOptions = {}): Promise<O
   page.on("console", (m) => out.console.push(`${m.type()}: ${m.text()}`));
   page.on("pageerror", (e) => out.pageErrors.push(String(e)));
   page.on("request", (r) => out.requests.push(r.url()));
-  await page.goto(`${h.origin}/taskpane.html`);
+  await page.goto(`${h.origin}/${loaded.page}`);
   await page.waitForFunction(() => document.getElementById("pane")?.getAttribute("aria-busy") === "false", null, { timeout: 20_000 });
   return out;
 }

@@ -9,9 +9,11 @@ import { FUNCTIONS } from "../../src/shared/evaluate";
 import { FUNCTION_TEXTS, LOAD_SERVICES } from "../../src/shared/function-names";
 import { FUNCTION_HELP, listSeparator, localized, syntaxOf } from "../../src/taskpane/help";
 
-/** @customfunction NAME and its @param lines (without the invocation), from functions.ts. */
+/** @customfunction NAME and its @param lines (without the invocation), from functions.ts and linked-functions.ts. */
 function declared(): Map<string, string[]> {
-  const src = fs.readFileSync(path.resolve(__dirname, "../../src/functions/functions.ts"), "utf8");
+  const src = ["functions.ts", "linked-functions.ts"]
+    .map((f) => fs.readFileSync(path.resolve(__dirname, "../../src/functions", f), "utf8"))
+    .join("\n");
   const out = new Map<string, string[]>();
   for (const block of src.split("/**").slice(1)) {
     const name = /@customfunction\s+(\w+)/.exec(block)?.[1];

@@ -27,8 +27,11 @@ let serial = 0;
 const keyFor = () => `demo-pro-linked${++serial}-${process.pid}`;
 type Win = Window & { __firmaStandIn: StandIn };
 const DOMAIN = "firma-company";
-/** Excel with linked data types for add-ins (ExcelApi 1.19) and data types in custom functions (the FISA card). */
-const DESKTOP = { excelApi: "1.19", customFunctionsRuntime: "1.4" };
+/**
+ * Excel with linked data types for add-ins (ExcelApi 1.19) and data types in custom functions (the FISA card),
+ * FIRMA loaded by its linked edition's manifest (the metadata with the load service).
+ */
+const DESKTOP = { excelApi: "1.19", customFunctionsRuntime: "1.4", manifest: "manifest-legate.xml" } as const;
 
 const focused = (page: Page) => page.evaluate(() => document.activeElement?.id ?? "");
 const press = async (page: Page, key: string) => {
@@ -160,6 +163,18 @@ withChromium("linked companies in the pane", () => {
     ]);
     expect(after.violations).toEqual([]);
     expect(h.sandbox.usage(key).month).toBe(spent);
+
+    // The linked companies read as their CUIs: selected again, the same three are found, and cost nothing
+    await page.focus("#linked-convert");
+    await page.keyboard.press("Enter");
+    await page.waitForSelector("#linked-confirm", { state: "visible" });
+    expect(await text(page, "#linked-confirm-text")).toMatch(/^3 celule devin firme legate/);
+    await page.keyboard.press("Shift+Tab");
+    await press(page, "Enter");
+    await settled(page);
+    expect(await text(page, "#linked-status")).toBe("3 celule transformate în firme legate. Cost: 0 credite.");
+    expect(h.sandbox.usage(key).month).toBe(spent);
+    expect((await cellOf(page, "Foaie1", "A3")).rich).toMatchObject({ type: "LinkedEntity", text: c1.denumire });
     expect(pageErrors).toEqual([]);
     await page.context().close();
   });
@@ -242,6 +257,67 @@ withChromium("linked companies in the pane", () => {
     expect((await cellOf(page, "Sheet1", "B3")).formula).toMatch(/^=FIRMA\.FISA\(\$?A\$?3/);
     expect((await cellOf(page, "Sheet1", "B2")).rich).toMatchObject({ type: "Entity", text: c0.denumire });
     expect((await linked(page)).count).toBe(0);
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
+
+  test("the default manifest in Excel with 1.19: no domain (its metadata has no load service); the pane names the linked edition, spends nothing", async () => {
+    const { page, pageErrors } = await openPane(h, { ...DESKTOP, manifest: "manifest.xml" });
+    const key = keyFor();
+    await saveKey(page, key);
+    await setup(page, { sheets: { Foaie1: { A1: c0.cui } }, selection: "Foaie1!A1" });
+    await openColumns(page);
+    await act(page, "#linked-convert");
+    expect(await text(page, "#linked-status")).toMatch(
+      /^Firmele legate vin cu ediția FIRMA pentru tipul de date Firmă \(manifest-legate\.xml\)/,
+    );
+    expect(await page.isVisible("#linked-fisa")).toBe(true);
+    const l = await linked(page);
+    expect(l.count).toBe(0);
+    expect(l.violations).toEqual([]);
+    expect((await cellOf(page, "Foaie1", "A1")).value).toBe(c0.cui);
+    expect(h.sandbox.usage(key).month).toBe(0);
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
+
+  test("Excel refuses the domain (its name is another provider's): the reason is shown, nothing is fetched or written; Settings says so too", async () => {
+    const { page, pageErrors } = await openPane(h, DESKTOP);
+    await waitDomain(page, "Manual");
+    const key = keyFor();
+    await saveKey(page, key);
+    // Another add-in's domain takes the name before FIRMA registers again.
+    await page.evaluate((id) => {
+      const l = (window as unknown as Win).__firmaStandIn.linked;
+      l.delete(id);
+      l.register({ dataProvider: "Contoso", id: "contoso-firme", name: "Firmă", loadFunctionId: "CONTOSO_LOAD" });
+    }, DOMAIN);
+    await setup(page, { sheets: { Foaie1: { A1: c0.cui, A2: c1.cui } }, selection: "Foaie1!A1:A2" });
+    await openColumns(page);
+    await page.focus("#linked-convert");
+    await page.keyboard.press("Enter");
+    await page.waitForSelector("#linked-confirm", { state: "visible" });
+    await page.keyboard.press("Shift+Tab");
+    await press(page, "Enter");
+    await settled(page);
+    expect(await text(page, "#linked-status")).toMatch(
+      /^Excel nu a înregistrat tipul de date Firmă \(InvalidArgument: .*Firmă is taken\), deci nu s-a cheltuit și nu s-a scris nimic\./,
+    );
+    expect(await page.isVisible("#linked-fisa")).toBe(true);
+    expect((await cellOf(page, "Foaie1", "A1")).value).toBe(c0.cui);
+    expect((await cellOf(page, "Foaie1", "A2")).value).toBe(c1.cui);
+    expect(h.sandbox.usage(key).month).toBe(0);
+    // Settings: a change of the refresh choice registers again; the refusal is said, not "saved" alone
+    await page.focus("#settings-section summary");
+    await press(page, "Enter");
+    await page.focus("#linked-refresh");
+    await press(page, "Space");
+    await page.focus("#save-settings");
+    await press(page, "Enter");
+    await page.waitForFunction(() => /tipul de date Firmă/.test(document.getElementById("settings-status")?.textContent ?? ""));
+    expect(await text(page, "#settings-status")).toMatch(
+      /^Setările au fost salvate, dar Excel a refuzat tipul de date Firmă \(InvalidArgument/,
+    );
     expect(pageErrors).toEqual([]);
     await page.context().close();
   });

@@ -904,6 +904,7 @@ withChromium("the task pane in a browser", () => {
     await page.click("#settings-section summary");
     await act(page, "#save-settings");
     await page.click("#help-section summary");
+    await page.waitForSelector("#help-list dd"); // its chunk loads when the section first opens
 
     const seen = await page.evaluate(() => {
       const s = (window as unknown as Win).__firmaStandIn;
@@ -1093,8 +1094,9 @@ withChromium("the task pane in a browser", () => {
   });
 
   test("Help lists every function a formula can call with its syntax and an example (not the linked companies' load service, which Excel calls)", async () => {
-    const { page, context } = await openPane(h);
-    const all = JSON.parse(fs.readFileSync(path.join(h.dist, "functions.json"), "utf8")).functions as {
+    // The linked edition: its metadata holds every function, the load service too.
+    const { page, context } = await openPane(h, { manifest: "manifest-legate.xml" });
+    const all = JSON.parse(fs.readFileSync(path.join(h.dist, "functions-legate.json"), "utf8")).functions as {
       id: string;
       parameters: { name: string; optional?: boolean }[];
       options?: { linkedEntityLoadService?: boolean };
@@ -1102,6 +1104,7 @@ withChromium("the task pane in a browser", () => {
     const meta = all.filter((m) => !m.options?.linkedEntityLoadService);
     expect(all.length - meta.length).toBe(1);
     await page.click("#help-section summary");
+    await page.waitForSelector("#help-list dd"); // its chunk loads when the section first opens
     const shown = await page.$$eval("#help-list dd", (dds) =>
       dds.map((dd) => ({
         fn: (dd as HTMLElement).dataset.fn!,
@@ -1133,6 +1136,7 @@ withChromium("the task pane in a browser", () => {
       parameters: { name: string; optional?: boolean }[];
     }[];
     await en.page.click("#help-section summary");
+    await en.page.waitForSelector("#help-list dd"); // its chunk loads when the section first opens
     const ca = metaEn.find((m) => m.id === "CA")!;
     expect(ca.name).toBe("TURNOVER");
     const syntax = await text(en.page, '#help-list dd[data-fn="CA"] .help-syntax code');
@@ -1167,6 +1171,7 @@ withChromium("the task pane in a browser", () => {
 
     await page.click("#settings-section summary");
     await page.click("#help-section summary");
+    await page.waitForSelector("#help-list dd"); // its chunk loads when the section first opens
     // the flows' controls are labelled once their sections open (their texts load with them)
     await page.click("#columns-section summary");
     await page.click("#match-section summary");

@@ -303,6 +303,7 @@ export const en: Readonly<Record<MessageKey, string>> = {
   "settings.advancedHint": "For troubleshooting and the test service; the defaults suit most users.",
   "settings.badGuard": "The credit limit for one calculation must be a whole number ≥ 0 (or empty, for no limit).",
   "settings.save": "Save settings",
+  "settings.linkedFailed": "The settings were saved, but Excel refused the Company data type ({code}: {message}).",
   "settings.saved": "The settings were saved.",
   "settings.badUrl": "Invalid address: use https://… (http only for 127.0.0.1 or localhost).",
   "settings.badWindow": "The batch window must be a whole number from 0 to 5000.",

@@ -313,6 +313,7 @@ export const ro = {
   "settings.advancedHint": "Pentru depanare și pentru serviciul de test; valorile implicite se potrivesc majorității utilizatorilor.",
   "settings.badGuard": "Limita de credite pentru un calcul trebuie să fie un număr întreg ≥ 0 (sau gol, fără limită).",
   "settings.save": "Salvează setările",
+  "settings.linkedFailed": "Setările au fost salvate, dar Excel a refuzat tipul de date Firmă ({code}: {message}).",
   "settings.saved": "Setările au fost salvate.",
   "settings.badUrl": "Adresă invalidă: folosiți https://… (http doar pentru 127.0.0.1 sau localhost).",
   "settings.badWindow": "Fereastra de grupare trebuie să fie un număr întreg între 0 și 5000.",

@@ -5,11 +5,13 @@
  * what is not cached is fetched in one plan under that budget (the same as FISA cells would cost), so
  * that Excel's load service then answers from the cache; the cells get the linked entity (its text the
  * company's name) and Excel loads the rest (src/shared/linked-company.ts). Where ExcelApi 1.19 is missing
- * (Excel on the web, an older Excel), it says so and offers FIRMA.FISA formulas instead (add columns).
+ * (Excel on the web, an older Excel), where the add-in runs as its default edition (manifest.xml, without
+ * the load service), or where Excel refuses the domain, it says so and offers FIRMA.FISA formulas instead
+ * (add columns); nothing is spent before the domain is registered.
  * https://learn.microsoft.com/office/dev/add-ins/excel/excel-data-types-linked-entity-cell-values
  */
 import { parseCui } from "../../api/cui";
-import { linkedEntitiesSupported } from "../../office/linked-support";
+import { lastRegistrationFailure, linkedSupport, registerWhereSupported, type LinkedSupport } from "../../office/linked-support";
 import type { Area } from "../blocks";
 import { count, formatNumber } from "../i18n";
 import type { PaneContext } from "../pane/context";
@@ -56,8 +58,8 @@ export class LinkedFlow {
     private readonly ctx: PaneContext,
     private readonly deps: FlowDeps,
     private readonly columns: ColumnsFlow,
-    /** Whether this Excel registers linked data domains (ExcelApi 1.19); asked at each use. */
-    private readonly supported: () => boolean = linkedEntitiesSupported,
+    /** Whether linked companies can be had here (the linked edition, ExcelApi 1.19); asked at each use. */
+    private readonly supported: () => LinkedSupport = linkedSupport,
   ) {
     this.confirm = new Confirm(ctx, "linked-confirm", "linked-confirm-text", "linked-yes", "linked-no");
     byId(ctx.doc, "linked-convert").addEventListener("click", () => void deps.track(this.convert()));
@@ -75,9 +77,10 @@ export class LinkedFlow {
     if (ctx.working) return;
     const sheet = await this.deps.sheet();
     if (!sheet) return void ctx.say(this.status, noSheet(ctx), "warn");
-    if (!this.supported()) {
+    const support = this.supported();
+    if (support !== "ok") {
       fisa.hidden = false;
-      return void ctx.say(this.status, (l) => ft(l, "linked.unsupported"), "warn");
+      return void ctx.say(this.status, (l) => ft(l, support === "edition" ? "linked.otherEdition" : "linked.unsupported"), "warn");
     }
     fisa.hidden = true;
     const src = await this.columns.read();
@@ -107,17 +110,19 @@ export class LinkedFlow {
       ft(l, "linked.confirm", { cells: count(cuis.length, "cell", l), credits: count(est.credits, "credit", l) }),
     );
     if (!yes) return void ctx.say(this.status, (l) => ft(l, "flow.notWritten"), "info");
+    // The domain first (free): where Excel refuses it, nothing is fetched or written.
+    if (!(await registerWhereSupported())) {
+      fisa.hidden = false;
+      const f = lastRegistrationFailure() ?? { code: "Error", message: "" };
+      return void ctx.say(this.status, (l) => ft(l, "linked.registerFailed", { code: f.code, message: f.message }), "error");
+    }
     ctx.setWorking(true);
     const before = engine.credits().usage().month;
     const budget = engine.credits().openBudget(est.credits);
     try {
       if (est.credits > 0) await engine.prefetch(requests);
       // The domain's code and the entity's shape: the chunk the load service uses too (not in the startup scripts).
-      const [{ registerCompanyDomain }, { linkedStub }] = await Promise.all([
-        import(/* webpackChunkName: "linked" */ "../../office/linked-domain"),
-        import(/* webpackChunkName: "linked" */ "../../shared/linked-company"),
-      ]);
-      await registerCompanyDomain();
+      const { linkedStub } = await import(/* webpackChunkName: "linked" */ "../../shared/linked-company");
       const lang = ctx.lang;
       // Each run of rows with a valid CUI is one write; the other rows are left as they are.
       const writes: { area: Area; property: "valuesAsJson"; data: unknown[][] }[] = [];

@@ -58,6 +58,10 @@ export const flowEn: Readonly<Record<FlowKey, string>> = {
   "linked.confirm":
     "{cells} become linked companies (the CUI is replaced by the company). Cost: at most {credits}, what the same FISA cells would cost.",
   "linked.done": "{cells} turned into linked companies. Cost: {credits}.",
+  "linked.otherEdition":
+    "Linked companies come with FIRMA's Company data type edition (manifest-legate.xml), which your administrator installs; this FIRMA is the usual edition. Use FIRMA.FISA formulas instead.",
+  "linked.registerFailed":
+    "Excel did not register the Company data type ({code}: {message}), so nothing was spent or written. Use FIRMA.FISA formulas instead.",
   "linked.unsupported":
     "This Excel has no linked data types for add-ins (they need Excel desktop with ExcelApi 1.19; Excel on the web has none). Use FIRMA.FISA formulas instead.",
   "columns.noHeader": "The selection starts on the first row: there was no room for a header.",

@@ -61,6 +61,10 @@ export const flowRo = {
   "linked.fisa": "Folosește formule FIRMA.FISA",
   "linked.confirm": "{cells} devin firme legate (CUI-ul e înlocuit de firmă). Cost: cel mult {credits}, cât ar costa aceleași celule FISA.",
   "linked.done": "{cells} transformate în firme legate. Cost: {credits}.",
+  "linked.otherEdition":
+    "Firmele legate vin cu ediția FIRMA pentru tipul de date Firmă (manifest-legate.xml), pe care o instalează administratorul; acest FIRMA e ediția obișnuită. Folosiți în schimb formule FIRMA.FISA.",
+  "linked.registerFailed":
+    "Excel nu a înregistrat tipul de date Firmă ({code}: {message}), deci nu s-a cheltuit și nu s-a scris nimic. Folosiți în schimb formule FIRMA.FISA.",
   "linked.unsupported":
     "Acest Excel nu are tipuri de date legate pentru add-in-uri (cer Excel desktop cu ExcelApi 1.19; Excel pe web nu le are). Folosiți în schimb formule FIRMA.FISA.",
   "columns.noHeader": "Selecția începe pe primul rând: nu a rămas loc pentru antet.",

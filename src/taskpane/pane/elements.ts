@@ -82,6 +82,7 @@ const IDS = [
   "guard-threshold",
   "linked-refresh",
   "settings-status",
+  "help-section",
   "help-list",
 ] as const;
 export type Id = (typeof IDS)[number];

@@ -4,7 +4,7 @@
  */
 import type { FirmaEngine } from "../../engine/engine";
 import { DEFAULT_BASE_URL, getSettings, languageFor, saveBaseUrl, saveGuardThreshold, saveSetting } from "../../shared/settings";
-import { registerWhereSupported } from "../../office/linked-support";
+import { lastRegistrationFailure, registerWhereSupported } from "../../office/linked-support";
 import { t, type Lang } from "../i18n";
 import type { PaneContext } from "./context";
 import type { Id } from "./elements";
@@ -84,7 +84,7 @@ export class SettingsSection {
       const linkedChanged = s.linkedRefresh !== getSettings().linkedRefresh;
       await saveSetting("linkedRefresh", s.linkedRefresh);
       // The Company domain follows the choice where this Excel has it (its supported modes are fixed when added).
-      if (linkedChanged) void registerWhereSupported();
+      if (linkedChanged) await registerWhereSupported();
     } catch {
       ctx.say(status, (l) => t(l, "settings.failed"), "error");
       return;
@@ -95,7 +95,9 @@ export class SettingsSection {
     } catch {
       /* no engine yet: start() applies the saved threshold when it makes one */
     }
-    ctx.say(status, (l) => t(l, "settings.saved"), "ok");
+    const refused = lastRegistrationFailure();
+    if (refused) ctx.say(status, (l) => t(l, "settings.linkedFailed", { code: refused.code, message: refused.message }), "warn");
+    else ctx.say(status, (l) => t(l, "settings.saved"), "ok");
     if (getSettings().language !== ctx.lang) this.applyLanguage(getSettings().language);
   }
 }

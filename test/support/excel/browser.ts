@@ -96,10 +96,10 @@ const api = {
     await api.loadMeta();
   },
 
-  /** Reads functions.json from the page's folder, once: the metadata the runtime calls by. */
+  /** Reads the manifest's metadata file (functions.json by default) from the page's folder, once: the metadata the runtime calls by. */
   loadMeta(): Promise<void> {
     if (!S.metaPromise)
-      S.metaPromise = fetch("functions.json")
+      S.metaPromise = fetch(S.metadataFile)
         .then((r) => r.json())
         .then((j: FunctionsJson) => {
           S.runtime.load(j);

@@ -65,6 +65,12 @@ export function createState() {
     selection: null as { sheet: string; box: Box } | null,
     meta: null as FunctionMeta[] | null,
     metaPromise: null as Promise<void> | null,
+    /**
+     * The metadata file the add-in's manifest names (its JSON.Url), relative to the page: Excel loads the
+     * functions by it. manifest.xml's is functions.json; the linked edition's (manifest-legate.xml)
+     * functions-legate.json. The harness sets it from the manifest it opens the page by.
+     */
+    metadataFile: "functions.json",
     pending: new Set<Promise<unknown>>(),
     /** Every FIRMA function call made by calculation: { id, args }. */
     calls: [] as { id: string; args: unknown[] }[],

@@ -1,7 +1,7 @@
 /**
- * The "Firmă" / "Company" linked data domain, registered with Excel where ExcelApi 1.19 is supported
- * (asked at run time: the manifest does not require it, so an older Excel loads every function and
- * simply has no domain). https://learn.microsoft.com/office/dev/add-ins/excel/excel-data-types-linked-entity-cell-values
+ * The "Firmă" / "Company" linked data domain, registered by the linked edition (manifest-legate.xml, which
+ * requires ExcelApi 1.19) where linked-support.ts says linked companies can be had (not on the web).
+ * https://learn.microsoft.com/office/dev/add-ins/excel/excel-data-types-linked-entity-cell-values
  *
  * Refresh modes (Excel.LinkedEntityDataDomainCreateOptions.supportedRefreshModes): "Manual ... is always
  * supported even if not specified", and "If the refresh mode was not saved in the workbook, the first

@@ -7,7 +7,7 @@
  * https://learn.microsoft.com/office/dev/add-ins/excel/excel-data-types-linked-entity-cell-values
  */
 
-/** "ok", or why not: "edition" (manifest.xml's metadata has no load service), "excel" (no ExcelApi 1.19). */
+/** "ok", or why not: "edition" (manifest.xml's metadata has no load service), "excel" (no ExcelApi 1.19, or Excel on the web). */
 export type LinkedSupport = "ok" | "edition" | "excel";
 
 /** Whether this runtime's page was loaded by the linked edition's manifest. */
@@ -19,10 +19,18 @@ export function linkedEdition(search: string = typeof location !== "undefined" ?
   }
 }
 
+/**
+ * Excel on the web claims ExcelApi 1.19, yet "Linked entity cell values aren't supported in Excel on the
+ * web" (the page): the platform is asked too, as understand-requirement-configuration advises (a manifest
+ * cannot name a platform).
+ */
 export function linkedSupport(): LinkedSupport {
   let excel = false;
   try {
-    excel = typeof Office !== "undefined" && !!Office.context?.requirements?.isSetSupported("ExcelApi", "1.19");
+    excel =
+      typeof Office !== "undefined" &&
+      !!Office.context?.requirements?.isSetSupported("ExcelApi", "1.19") &&
+      String(Office.context.platform) !== "OfficeOnline";
   } catch {
     excel = false;
   }

@@ -135,6 +135,8 @@ export interface PaneOptions {
   displayLanguage?: string;
   /** The newest ExcelApi requirement set the stand-in supports. @default the stand-in's ("1.17") */
   excelApi?: string;
+  /** Office.context.platform the stand-in reports ("OfficeOnline": Excel on the web). @default "PC" */
+  platform?: string;
   /** The CustomFunctionsRuntime set the stand-in supports ("1.4" and up: data types). @default the stand-in's ("1.3") */
   customFunctionsRuntime?: string;
   /** Office.context.officeTheme the stand-in reports (null: none). @default the stand-in's (Colorful) */
@@ -194,6 +196,12 @@ export async function openPane(h: Harness, options: PaneOptions = {}): Promise<O
         const s = (window as unknown as { __firmaStandIn?: { excelApi: string } }).__firmaStandIn;
         if (s) s.excelApi = v;
       }, options.excelApi);
+    }
+    if (options.platform) {
+      await context.addInitScript((v: string) => {
+        const s = (window as unknown as { __firmaStandIn?: { platform: string } }).__firmaStandIn;
+        if (s) s.platform = v;
+      }, options.platform);
     }
     if (options.customFunctionsRuntime) {
       await context.addInitScript((v: string) => {

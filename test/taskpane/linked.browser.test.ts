@@ -281,6 +281,23 @@ withChromium("linked companies in the pane", () => {
     await page.context().close();
   });
 
+  test("Excel on the web with the linked edition (it claims ExcelApi 1.19, has no linked data domains): no domain tried, the pane says so, spends nothing", async () => {
+    const { page, pageErrors } = await openPane(h, { ...DESKTOP, platform: "OfficeOnline", displayLanguage: "en-US" });
+    const key = keyFor();
+    await saveKey(page, key);
+    await setup(page, { sheets: { Sheet1: { A1: c0.cui } }, selection: "Sheet1!A1" });
+    await openColumns(page);
+    await act(page, "#linked-convert");
+    expect(await text(page, "#linked-status")).toMatch(/Excel on the web has none\)\. Use FIRMA\.FISA formulas instead\.$/);
+    expect(await page.isVisible("#linked-fisa")).toBe(true);
+    const l = await linked(page);
+    expect(l.count).toBe(0);
+    expect(l.violations).toEqual([]);
+    expect(h.sandbox.usage(key).month).toBe(0);
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
+
   test("Excel refuses the domain (its name is another provider's): the reason is shown, nothing is fetched or written; Settings says so too", async () => {
     const { page, pageErrors } = await openPane(h, DESKTOP);
     await waitDomain(page, "Manual");

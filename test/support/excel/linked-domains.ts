@@ -187,6 +187,9 @@ export class LinkedEntityDataDomainCollection extends ClientObject {
     const o = JSON.parse(JSON.stringify(options ?? {})) as DomainOptions;
     this._ctx._queue(() => {
       requireApi("1.19", "LinkedEntityDataDomainCollection.add");
+      // "This class isn't supported in Excel on the web", which claims ExcelApi 1.19 all the same.
+      if (S.platform === "OfficeOnline")
+        throw excelError("LinkedEntityDataDomainCollection isn't supported in Excel on the web.", "ApiNotFound");
       for (const k of ["dataProvider", "id", "name", "loadFunctionId"] as const)
         if (typeof o[k] !== "string" || o[k] === "")
           throw excelError(`LinkedEntityDataDomainCreateOptions.${k} is required`, "InvalidArgument");

@@ -51,6 +51,7 @@ export function attachOffice(win: Record<string, unknown>): void {
       const define = (obj: object, name: string, value: unknown) =>
         Object.defineProperty(obj, name, { value, configurable: true, writable: true });
       define(context, "displayLanguage", S.displayLanguage);
+      define(context, "platform", S.platform);
       if (S.officeTheme) define(context, "officeTheme", S.officeTheme);
       // https://learn.microsoft.com/office/dev/add-ins/develop/specify-api-requirements-runtime
       define(context, "requirements", {
@@ -70,7 +71,7 @@ export function attachOffice(win: Record<string, unknown>): void {
           },
         },
       });
-      const info = { host: S.host === "Excel" ? O.HostType.Excel : null, platform: O.PlatformType ? O.PlatformType.PC : "PC" };
+      const info = { host: S.host === "Excel" ? O.HostType.Excel : null, platform: S.platform };
       if (callback) callback(info);
       return info;
     });

@@ -82,6 +82,12 @@ export function createState() {
     /** The newest ExcelApi requirement set this Excel supports ("1.17": Excel on the web today). */
     excelApi: "1.17",
     /**
+     * Office.context.platform (Office.PlatformType: "PC", "Mac", "OfficeOnline"…). Excel on the web claims
+     * ExcelApi 1.19 yet has no linked data domains: "This class isn't supported in Excel on the web"
+     * (https://learn.microsoft.com/javascript/api/excel/excel.linkedentitydatadomaincollection).
+     */
+    platform: "PC",
+    /**
      * The CustomFunctionsRuntime requirement set. Data types (FISA's card, cards as arguments) need 1.4
      * and allowCustomDataForDataTypeAny in functions.json
      * (https://learn.microsoft.com/javascript/api/requirement-sets/excel/custom-functions-requirement-sets).

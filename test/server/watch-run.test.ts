@@ -152,7 +152,7 @@ test("a budget spent mid-check: the check stops and says INCOMPLETE (exit 3), it
   // The firm's lists' budget: --watch-budget, on the same meter.
   await withStore((s) => s.watch.addList({ name: "firma", owner: null, schedule: null, notify: [], cuis: valid.slice(300, 600) }, T0));
   const firm = await run(T0, "firma", "--watch-budget", "1");
-  expect([firm.code, firm.out.split(" — ")[1]?.slice(0, 26)]).toEqual([3, "the monthly budget is spent"]);
+  expect([firm.code, firm.out.split(" — ")[1]?.slice(0, 27)]).toEqual([3, "the monthly budget is spent"]);
   expect(credits()).toBe(3);
 });
 

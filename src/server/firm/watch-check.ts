@@ -157,7 +157,11 @@ async function run(d: CheckDeps, list: WatchList, id: number, creditsBefore: num
     try {
       const r = await store.reserveCredit({ user: payer, month: day.slice(0, 7), day, maxPerDay: d.maxPerDay, now: at });
       if (r === "ok") {
+        // Counted on the check's record as it is reserved: a process killed during the call leaves it
+        // counted, as the service counts it.
         reserved = { month: day.slice(0, 7), day };
+        credits++;
+        await store.watchChecks.credit(id).catch((e) => d.onError?.(e, "watch check: credit not counted"));
         return true;
       }
       stopped = r === "budget" ? "budget_exhausted" : r;
@@ -167,15 +171,14 @@ async function run(d: CheckDeps, list: WatchList, id: number, creditsBefore: num
     }
     return false;
   };
-  /** After a call: its credit counted on the check's record, or given back when the service did not charge it. */
+  /** After a call: its credit given back when the service did not charge it (on the meter and the check's record). */
   const account = async (charged: boolean): Promise<void> => {
     const r = reserved;
     reserved = null;
-    if (!r) return;
-    if (charged) {
-      credits++;
-      await store.watchChecks.credit(id).catch((e) => d.onError?.(e, "watch check: credit not counted"));
-    } else await store.releaseCredit(payer, r.month, r.day).catch((e) => d.onError?.(e, "watch check: credit not given back"));
+    if (!r || charged) return;
+    credits--;
+    await store.releaseCredit(payer, r.month, r.day).catch((e) => d.onError?.(e, "watch check: credit not given back"));
+    await store.watchChecks.credit(id, -1).catch((e) => d.onError?.(e, "watch check: credit not counted"));
   };
   /** One call upstream: accounted, a 429 stops the plan for everyone (as loader.ts does), a refused key stops the check. */
   const call = async (path: string): Promise<{ status: number; body: unknown }> => {

@@ -49,8 +49,8 @@ export interface WatchChecks {
    * tick); null when this tick's check is already finished.
    */
   begin(list: string, tick: string, holder: string, now: number): Promise<CheckRecord | null>;
-  /** One more credit charged for a check. */
-  credit(id: number): Promise<void>;
+  /** A credit reserved for a check's call (`n` = -1: given back, the service did not charge it). */
+  credit(id: number, n?: number): Promise<void>;
   finish(id: number, outcome: string, now: number): Promise<void>;
   /** The checks begun and not finished: the lists and ticks to finish. */
   unfinished(): Promise<Array<{ list: string; tick: string; holder: string }>>;
@@ -89,8 +89,8 @@ export class SqlWatchChecks implements WatchChecks {
     });
   }
 
-  async credit(id: number): Promise<void> {
-    await this.db.run("UPDATE firm_watch_checks SET credits = credits + 1 WHERE id = ?", [id]);
+  async credit(id: number, n = 1): Promise<void> {
+    await this.db.run("UPDATE firm_watch_checks SET credits = credits + ? WHERE id = ?", [n, id]);
   }
 
   async finish(id: number, outcome: string, now: number): Promise<void> {

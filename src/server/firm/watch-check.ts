@@ -111,7 +111,11 @@ export const leaseOf = (list: string): string => `watch:${list}`;
 export async function checkList(d: CheckDeps, name: string, tick: string): Promise<CheckResult> {
   const now = d.now ?? Date.now;
   const base = { list: name, tick, companies: 0, reused: 0, credits: 0, changes: [], unknown: 0, reason: null, resumed: false };
-  if (!(await d.leases.lead(leaseOf(name)))) return { ...base, outcome: "busy" };
+  if (!(await d.leases.lead(leaseOf(name)))) {
+    // Held by another instance (as last read): this tick may be done already.
+    const done = await d.store.watchChecks.finished(name, tick).catch(() => false);
+    return { ...base, outcome: done ? "done" : "busy" };
+  }
   try {
     const list = await d.store.watch.list(name);
     if (!list) return { ...base, outcome: "unknown" };

@@ -137,14 +137,19 @@ suite("two instances on one PostgreSQL", () => {
       const cuis = valid.slice(0, 1000);
       await b.store.watch.addList({ name: "mare", owner: null, schedule: null, notify: [], cuis }, Date.now());
       sb.config.latencyMs = 150;
-      const child = spawn(process.execPath, [path.join(ROOT, "bin", "firma.js"), "watch", "run", "mare", "--database", url, "--upstream", sb.url], {
-        cwd: ROOT,
-        env: { ...process.env, FIRMA_UPSTREAM_KEY: key, FIRMA_WATCH_LEASE_MS: "1000" },
-        stdio: ["ignore", "pipe", "pipe"],
-      });
+      const child = spawn(
+        process.execPath,
+        [path.join(ROOT, "bin", "firma.js"), "watch", "run", "mare", "--database", url, "--upstream", sb.url],
+        {
+          cwd: ROOT,
+          env: { ...process.env, FIRMA_UPSTREAM_KEY: key, FIRMA_WATCH_LEASE_MS: "1000" },
+          stdio: ["ignore", "pipe", "pipe"],
+        },
+      );
       const exited = new Promise((done) => child.once("exit", (code, signal) => done(signal ?? code)));
       const start = Date.now();
-      while (sb.requests.filter((r) => r.key === key).length < 4 && Date.now() - start < 30_000) await new Promise((r) => setTimeout(r, 10));
+      while (sb.requests.filter((r) => r.key === key).length < 4 && Date.now() - start < 30_000)
+        await new Promise((r) => setTimeout(r, 10));
       child.kill("SIGKILL");
       expect(await exited).toBe("SIGKILL");
       sb.config.latencyMs = 0;

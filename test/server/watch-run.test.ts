@@ -83,7 +83,11 @@ test("first check: the baseline, no change; the registry changes four fields: th
   await withStore((s) => s.watch.addList({ name: "clienti", owner: null, schedule: null, notify: [], cuis }, T0));
 
   const first = await run(T0, "clienti");
-  expect(first).toEqual({ code: 0, out: "clienti: 251 companies checked (0 from answers fetched today), 4 credits, 0 changes.\n", err: "" });
+  expect(first).toEqual({
+    code: 0,
+    out: "clienti: 251 companies checked (0 from answers fetched today), 4 credits, 0 changes.\n",
+    err: "",
+  });
   // ⌈251 / 100⌉ batches and the one profile call that confirms the company the batches left out
   expect(credits()).toBe(4);
 
@@ -93,7 +97,12 @@ test("first check: the baseline, no change; the registry changes four fields: th
 
   const before = await withStore(async (s) => (await s.watch.seen("clienti")).get(valid[7])!);
   sb.config.overrides = {
-    [valid[7]]: { stare: "INACTIVA", platitor_tva: !before.get("platitor_tva"), denumire: "NUME NOU SRL", adresa: "Str. Nouă nr. 2, Cluj-Napoca" },
+    [valid[7]]: {
+      stare: "INACTIVA",
+      platitor_tva: !before.get("platitor_tva"),
+      denumire: "NUME NOU SRL",
+      adresa: "Str. Nouă nr. 2, Cluj-Napoca",
+    },
   };
   const second = await run(T0 + DAY, "clienti");
   expect(second.out).toBe("clienti: 251 companies checked (0 from answers fetched today), 4 credits, 4 changes.\n");
@@ -193,13 +202,27 @@ test("what is typed wrong: no key, no service, a bad budget, an unknown list; a 
   fs.writeFileSync(path.join(dist, "taskpane.html"), "<!doctype html>");
   fs.writeFileSync(path.join(dist, "manifest.xml"), "<OfficeApp/>");
   fs.writeFileSync(path.join(dist, "firma-build.json"), JSON.stringify({ addinUrl: "https://a.test/", serviceUrl: "", version: "0" }));
-  const args = ["--http", "--port", "0", "--dist", dist, "--key-file", keyFile, "--database", database, "--upstream", sb.url, "--lang", "en"];
+  const args = [
+    "--http",
+    "--port",
+    "0",
+    "--dist",
+    dist,
+    "--key-file",
+    keyFile,
+    "--database",
+    database,
+    "--upstream",
+    sb.url,
+    "--lang",
+    "en",
+  ];
   await expect(serve([...args, "--watch-schedule", "0 25 * * *"], { ...io, env: {} })).rejects.toThrow(
     /the schedule "0 25 \* \* \*" is not a cron expression \(.+\): give 5 fields, minute hour day-of-month month day-of-week, Romanian time; for example "0 6 \* \* \*"/,
   );
-  await expect(serve(["--http", "--port", "0", "--dist", dist, "--watch-budget", "10", "--lang", "en"], { ...io, env: {} })).rejects.toThrow(
-    /--watch-budget go with custody mode only/,
-  );
+  await expect(
+    serve(["--http", "--port", "0", "--dist", dist, "--watch-budget", "10", "--lang", "en"], { ...io, env: {} }),
+  ).rejects.toThrow(/--watch-budget go with custody mode only/);
 }, 30_000);
 
 test("firma watch run killed (SIGKILL) during a check: the next run finishes it, asks nothing it had been answered, and the firm's meter equals the service's count", async () => {
@@ -238,7 +261,9 @@ test("firma watch run killed (SIGKILL) during a check: the next run finishes it,
   });
   expect(code).toBe(0);
   expect(out).toMatch(
-    new RegExp(`^mare: 1,000 companies checked \\(${answered.size.toLocaleString("en")} from answers fetched today\\), \\d+ credits, 0 changes\\. \\(a check cut short earlier, finished`),
+    new RegExp(
+      `^mare: 1,000 companies checked \\(${answered.size.toLocaleString("en")} from answers fetched today\\), \\d+ credits, 0 changes\\. \\(a check cut short earlier, finished`,
+    ),
   );
   const after = sb.requests.filter((r) => r.key === key).slice(askedBefore);
   const askedAgain = after.flatMap((r) => new URLSearchParams(r.query).get("cui")!.split(",").map(Number));

@@ -405,7 +405,15 @@ function watchScheduler(
     sweepMs: Math.max(1000, (w.leaseMs ?? 30_000) / 3),
     onResult: (r) =>
       app.log.info(
-        { watch: r.list, tick: r.tick, outcome: r.outcome, companies: r.companies, credits: r.credits, changes: r.changes.length, reason: r.reason },
+        {
+          watch: r.list,
+          tick: r.tick,
+          outcome: r.outcome,
+          companies: r.companies,
+          credits: r.credits,
+          changes: r.changes.length,
+          reason: r.reason,
+        },
         "watch check",
       ),
   });

@@ -142,7 +142,13 @@ export async function checkList(d: CheckDeps, name: string, tick: string): Promi
   }
 }
 
-async function run(d: CheckDeps, list: WatchList, id: number, creditsBefore: number, base: Omit<CheckResult, "outcome">): Promise<CheckResult> {
+async function run(
+  d: CheckDeps,
+  list: WatchList,
+  id: number,
+  creditsBefore: number,
+  base: Omit<CheckResult, "outcome">,
+): Promise<CheckResult> {
   const now = d.now ?? Date.now;
   const store = d.store;
   const payer = list.owner ?? FIRM_ACCOUNT;
@@ -283,9 +289,15 @@ async function run(d: CheckDeps, list: WatchList, id: number, creditsBefore: num
  * watched field. An identification answer with nothing (an absent batch item) is not reused: it needs
  * its profile call to tell "gone" from "left out".
  */
-async function reuse(store: FirmStore, cuis: readonly number[], now: number): Promise<{ observations: Map<number, Observation>; reused: number }> {
+async function reuse(
+  store: FirmStore,
+  cuis: readonly number[],
+  now: number,
+): Promise<{ observations: Map<number, Observation>; reused: number }> {
   const since = bucharestMidnight(bucharestDay(now)) ?? now;
-  const includes = [WATCH_INCLUDE, "all"].filter((i) => WATCHED_FIELDS.every((f) => f === "denumire" || f === "stare" || fieldsOf(i).includes(f)));
+  const includes = [WATCH_INCLUDE, "all"].filter((i) =>
+    WATCHED_FIELDS.every((f) => f === "denumire" || f === "stare" || fieldsOf(i).includes(f)),
+  );
   const keys = cuis.flatMap((c) => [`profile:${c}`, ...includes.map((i) => `ident:${c}:${i}`)]);
   const stored = await store.getAnswers(keys, now);
   const observations = new Map<number, Observation>();

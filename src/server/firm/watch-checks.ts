@@ -74,9 +74,10 @@ export class SqlWatchChecks implements WatchChecks {
 
   begin(list: string, tick: string, holder: string, now: number): Promise<CheckRecord | null> {
     return this.db.transaction(async (tx) => {
-      const [open] = await tx.all<Row>("SELECT id, list, tick, credits, finished_at FROM firm_watch_checks WHERE list = ? AND finished_at IS NULL", [
-        list,
-      ]);
+      const [open] = await tx.all<Row>(
+        "SELECT id, list, tick, credits, finished_at FROM firm_watch_checks WHERE list = ? AND finished_at IS NULL",
+        [list],
+      );
       if (open) {
         await tx.run("UPDATE firm_watch_checks SET holder = ? WHERE id = ?", [holder, open.id]);
         return { id: Number(open.id), list, tick: open.tick, credits: Number(open.credits), resumed: true };

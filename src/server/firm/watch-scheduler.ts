@@ -71,7 +71,9 @@ export class WatchScheduler {
       this.o.deps.onError?.(e, "watch lists not read");
       return;
     }
-    const wanted = new Map(lists.filter((l) => l.stoppedAt === null).map((l) => [l.name, l.schedule ?? this.o.defaultSchedule ?? DEFAULT_SCHEDULE]));
+    const wanted = new Map(
+      lists.filter((l) => l.stoppedAt === null).map((l) => [l.name, l.schedule ?? this.o.defaultSchedule ?? DEFAULT_SCHEDULE]),
+    );
     for (const [name, job] of this.jobs) {
       if (wanted.get(name) === job.pattern) continue;
       job.cron.stop();

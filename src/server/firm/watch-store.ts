@@ -267,7 +267,11 @@ export class SqlWatchStore implements WatchStore {
         );
         stored.push({ ...c, id: Number(row.id), list, seenAt: now });
       }
-      const counts = { changes: found.changes.length, firstSeen: found.updates.length - found.changes.length, unknown: found.unknown.length };
+      const counts = {
+        changes: found.changes.length,
+        firstSeen: found.updates.length - found.changes.length,
+        unknown: found.unknown.length,
+      };
       await writeLog(tx, { at: now, list, kind: line?.kind ?? "checked", detail: { ...counts, ...line?.detail } });
       return stored;
     });

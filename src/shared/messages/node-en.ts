@@ -252,7 +252,8 @@ export const nodeEn: Readonly<Record<NodeOnlyKey, string>> = {
   "serve.keyFileUnreadable": "the firm's key file {file} cannot be read ({reason}).",
   "serve.keyEmpty": "{source} holds no API key.",
   "serve.keyBad": "{source} does not hold an API key on one line of visible characters.",
-  "serve.help.watchSchedule": 'when the watch lists without a schedule of their own are checked: a 5-field cron expression, Romanian time (custody mode; default "0 6 * * *")',
+  "serve.help.watchSchedule":
+    'when the watch lists without a schedule of their own are checked: a 5-field cron expression, Romanian time (custody mode; default "0 6 * * *")',
   "serve.help.watchBudget": "credits a month for the firm's watch lists (custody mode); a person's list is paid from their own budget",
   "serve.help.rateLimit": "at most this many requests a second from one person, counted over 10 s (custody mode; 0: no limit; default 150)",
   "serve.badRateLimit": '--rate-limit "{value}" is not a whole number ≥ 0.',
@@ -431,7 +432,8 @@ export const nodeEn: Readonly<Record<NodeOnlyKey, string>> = {
   "watch.run.exitCodes":
     "Exit codes: 0 every list checked; 3 a check incomplete (budget, the firm's daily limit, the plan, the service) or the list stopped; 1 the database, or a list another server held too long; 2 something typed wrong.",
   "watch.run.needsKey": "checking needs the firm's key: give --key-file F (or FIRMA_UPSTREAM_KEY), as to firma serve.",
-  "watch.run.needsUpstream": "checking needs the data service's address: give --upstream https://… (or FIRMA_UPSTREAM_URL), as to firma serve.",
+  "watch.run.needsUpstream":
+    "checking needs the data service's address: give --upstream https://… (or FIRMA_UPSTREAM_URL), as to firma serve.",
   "watch.run.none": "No list to check: add one with firma watch add clienti --file clienti.csv --firm.",
   "watch.run.checked": "{list}: {companies} companies checked ({reused} from answers fetched today), {credits}, {changes} changes.",
   "watch.run.incomplete":

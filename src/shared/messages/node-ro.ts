@@ -263,7 +263,8 @@ export const nodeRo = {
   "serve.keyBad": "{source} nu conține o cheie API pe un singur rând, din caractere vizibile.",
   "serve.help.watchSchedule":
     "când sunt verificate listele urmărite fără program propriu: o expresie cron cu 5 câmpuri, ora României (modul de custodie; implicit „0 6 * * *”)",
-  "serve.help.watchBudget": "credite pe lună pentru listele urmărite ale firmei (modul de custodie); lista unei persoane se plătește din bugetul ei",
+  "serve.help.watchBudget":
+    "credite pe lună pentru listele urmărite ale firmei (modul de custodie); lista unei persoane se plătește din bugetul ei",
   "serve.help.rateLimit":
     "cel mult atâtea cereri pe secundă de la o persoană, numărate pe 10 s (modul de custodie; 0: fără limită; implicit 150)",
   "serve.badRateLimit": "--rate-limit „{value}” nu este un număr întreg ≥ 0.",

@@ -20,7 +20,7 @@ import { custodySettings } from "./custody-setup";
 import { Leases } from "./lease";
 import { isUserName, parseBudget } from "./tokens";
 import { upstream } from "./upstream";
-import { checkList, type AfterCheck, type CheckResult } from "./watch-check";
+import { checkList, type AfterCheck, type CheckOutcome, type CheckResult } from "./watch-check";
 
 /** The alerts' mail settings, as typed: handed to the delivery, never shown (`--smtp-file` holds a password). */
 export interface DeliveryFlags {
@@ -153,18 +153,31 @@ export function line(r: CheckResult, lang: Lang): string {
     reason: r.reason === null ? "" : reasonText(r.reason, lang),
   };
   const resumed = r.resumed ? ` ${t(lang, "watch.run.resumed")}` : "";
-  switch (r.outcome) {
-    case "checked":
-      return t(lang, "watch.run.checked", p) + resumed;
-    case "incomplete":
-      return t(lang, "watch.run.incomplete", p) + resumed;
-    default:
-      return t(lang, `watch.run.${r.outcome}` as MessageKey, p);
-  }
+  return t(lang, OUTCOMES[r.outcome], p) + (r.outcome === "checked" || r.outcome === "incomplete" ? resumed : "");
 }
 
-const REASONS = ["budget_exhausted", "day_limit", "plan_stopped", "firm_key_refused", "store_unavailable", "upstream_failed", "closing"];
+const OUTCOMES: Record<CheckOutcome, MessageKey> = {
+  checked: "watch.run.checked",
+  incomplete: "watch.run.incomplete",
+  done: "watch.run.done",
+  busy: "watch.run.busy",
+  stopped: "watch.run.stopped",
+  unknown: "watch.run.unknown",
+  interrupted: "watch.run.interrupted",
+  failed: "watch.run.failed",
+};
 
+const REASONS: Record<string, MessageKey> = {
+  budget_exhausted: "watch.reason.budgetExhausted",
+  day_limit: "watch.reason.dayLimit",
+  plan_stopped: "watch.reason.planStopped",
+  firm_key_refused: "watch.reason.firmKeyRefused",
+  store_unavailable: "watch.reason.storeUnavailable",
+  upstream_failed: "watch.reason.upstreamFailed",
+  closing: "watch.reason.closing",
+};
+
+/** A stop reason in the user's words (a list's stopped reason is already in words). */
 function reasonText(reason: string, lang: Lang): string {
-  return REASONS.includes(reason) ? t(lang, `watch.reason.${reason}` as MessageKey) : reason;
+  return reason in REASONS ? t(lang, REASONS[reason]) : reason;
 }

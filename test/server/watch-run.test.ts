@@ -20,6 +20,7 @@ import { main } from "../../src/server/firm/watch-command";
 import { WATCH_INCLUDE } from "../../src/server/firm/watch-check";
 import { FIRM_ACCOUNT } from "../../src/server/firm/watch-checks";
 import { serve } from "../../src/server/main";
+import { buildApp } from "../../src/server/app";
 import { startSandbox, type Sandbox } from "../../sandbox/server";
 
 const ROOT = path.resolve(__dirname, "..", "..");
@@ -280,3 +281,40 @@ test("firma watch run killed (SIGKILL) during a check: the next run finishes it,
   // At most the call cut off in flight was paid twice: 10 batches, one more.
   expect(credits()).toBeLessThanOrEqual(11);
 }, 60_000);
+
+test("firma serve in custody mode: the scheduler starts with the server, finishes a check a killed instance left open, and /metrics counts it", async () => {
+  const cuis = valid.slice(0, 120);
+  await withStore(async (s) => {
+    await s.watch.addList({ name: "clienti", owner: null, schedule: "15 6 * * *", notify: [], cuis }, Date.now());
+    // What a killed instance leaves: the check begun, its lease gone with it.
+    expect(await s.watchChecks.begin("clienti", "2026-03-10T04:15Z", "killed-instance", Date.now())).toMatchObject({ resumed: false });
+  });
+  const dist = path.join(dir, "dist");
+  fs.mkdirSync(dist);
+  fs.writeFileSync(path.join(dist, "taskpane.html"), "<!doctype html>");
+  fs.writeFileSync(path.join(dist, "manifest.xml"), "<OfficeApp/>");
+  fs.writeFileSync(path.join(dist, "firma-build.json"), JSON.stringify({ addinUrl: "https://a.test/", serviceUrl: "", version: "0" }));
+  const store = await openFirmStore(database);
+  const app = await buildApp({
+    dist,
+    publicUrl: "https://a.test/",
+    upstream: sb.url,
+    custody: { store, key, maxCreditsPerDay: null, watch: { defaultSchedule: "0 6 * * *", budget: 40, leaseMs: 1000 } },
+  });
+  try {
+    await app.ready();
+    const until = Date.now() + 20_000;
+    while ((await store.watchChecks.unfinished()).length > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    expect(await store.watchChecks.unfinished()).toEqual([]);
+    expect((await store.watch.log("clienti")).filter((e) => e.kind === "checked").map((e) => e.detail.credits)).toEqual([2]);
+    expect(await store.usageOf(FIRM_ACCOUNT, bucharestMonth(Date.now()))).toEqual({ budget: 40, spent: 2 });
+    const metrics = await (await app.inject({ url: "/metrics" })).body;
+    expect(metrics).toContain('firma_watch_checks_total{outcome="checked"} 1\n');
+    expect(metrics).toContain("firma_watch_companies_total 120\n");
+    expect(metrics).toContain("firma_watch_credits_total 2\n");
+    expect(credits()).toBe(2);
+  } finally {
+    await app.close();
+    await store.close();
+  }
+}, 30_000);

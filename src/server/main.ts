@@ -21,6 +21,7 @@ import type { FirmStore } from "./firm/firm-store";
 import { parseBudget } from "./firm/tokens";
 import { DEFAULT_SCHEDULE, parseSchedule } from "./firm/watch-cost";
 import type { AfterCheck } from "./firm/watch-check";
+import { watchLeaseMs } from "./firm/watch-run";
 
 export interface ServeIo {
   stdout: { write(s: string): unknown };
@@ -120,8 +121,7 @@ function watchSettings(
     budget = parseBudget(f.watchBudget);
     if (budget === null) throw die("watch.badBudget", { value: f.watchBudget.slice(0, 20) });
   }
-  const lease = parseBudget(env.FIRMA_WATCH_LEASE_MS ?? "");
-  return { defaultSchedule: schedule, budget, leaseMs: lease !== null && lease >= 300 ? lease : 30_000 };
+  return { defaultSchedule: schedule, budget, leaseMs: watchLeaseMs(env) };
 }
 
 /** Parses, checks, starts; resolves to the running server, or rejects with a one-line ServeError. */

@@ -79,6 +79,16 @@ async function run(at: number, ...args: string[]): Promise<{ code: number; out: 
 
 const credits = () => sb.usage(key).total;
 
+/** What `firma serve` asks of a build: its page, manifest and metadata. */
+function fakeDist(): string {
+  const dist = path.join(dir, "dist");
+  fs.mkdirSync(dist);
+  fs.writeFileSync(path.join(dist, "taskpane.html"), "<!doctype html>");
+  fs.writeFileSync(path.join(dist, "manifest.xml"), "<OfficeApp/>");
+  fs.writeFileSync(path.join(dist, "firma-build.json"), JSON.stringify({ addinUrl: "https://a.test/", serviceUrl: "", version: "0" }));
+  return dist;
+}
+
 test("first check: the baseline, no change; the registry changes four fields: the next day's check finds exactly those; the day after, none; the same day again: no credit", async () => {
   const cuis = [...valid.slice(0, 250), missing];
   await withStore((s) => s.watch.addList({ name: "clienti", owner: null, schedule: null, notify: [], cuis }, T0));
@@ -198,11 +208,7 @@ test("what is typed wrong: no key, no service, a bad budget, an unknown list; a 
   expect(said).toContain("-1");
   expect((await run(T0, "nu-exista")).code).toBe(1);
 
-  const dist = path.join(dir, "dist");
-  fs.mkdirSync(dist);
-  fs.writeFileSync(path.join(dist, "taskpane.html"), "<!doctype html>");
-  fs.writeFileSync(path.join(dist, "manifest.xml"), "<OfficeApp/>");
-  fs.writeFileSync(path.join(dist, "firma-build.json"), JSON.stringify({ addinUrl: "https://a.test/", serviceUrl: "", version: "0" }));
+  const dist = fakeDist();
   const args = [
     "--http",
     "--port",
@@ -289,11 +295,7 @@ test("firma serve in custody mode: the scheduler starts with the server, finishe
     // What a killed instance leaves: the check begun, its lease gone with it.
     expect(await s.watchChecks.begin("clienti", "2026-03-10T04:15Z", "killed-instance", Date.now())).toMatchObject({ resumed: false });
   });
-  const dist = path.join(dir, "dist");
-  fs.mkdirSync(dist);
-  fs.writeFileSync(path.join(dist, "taskpane.html"), "<!doctype html>");
-  fs.writeFileSync(path.join(dist, "manifest.xml"), "<OfficeApp/>");
-  fs.writeFileSync(path.join(dist, "firma-build.json"), JSON.stringify({ addinUrl: "https://a.test/", serviceUrl: "", version: "0" }));
+  const dist = fakeDist();
   const store = await openFirmStore(database);
   const app = await buildApp({
     dist,

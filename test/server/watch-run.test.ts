@@ -180,6 +180,8 @@ test("an owner revoked: the list stops with a line in its log, costs nothing, an
   await withStore(async (s) => {
     await s.addUser("ion", 50, hashToken(newToken()), T0);
     await s.watch.addList({ name: "ion-clienti", owner: "ion", schedule: null, notify: [], cuis: valid.slice(0, 20) }, T0);
+    // a check of it a killed process left open: closed with the list, never swept again
+    await s.watchChecks.begin("ion-clienti", "2026-03-09T04:00Z", "killed", T0);
     await s.revokeUser("ion", T0);
   });
   const r = await run(T0, "ion-clienti");
@@ -188,6 +190,7 @@ test("an owner revoked: the list stops with a line in its log, costs nothing, an
   const all = await run(T0 + DAY);
   expect([all.code, all.out]).toEqual([1, "No list to check: add one with firma watch add clienti --file clienti.csv --firm.\n"]);
   expect(credits()).toBe(0);
+  expect(await withStore((s) => s.watchChecks.unfinished())).toEqual([]);
   const log = await withStore((s) => s.watch.log("ion-clienti"));
   expect(log.map((e) => [e.kind, e.detail.reason])).toEqual([
     ["added", undefined],

@@ -118,13 +118,21 @@ export async function checkList(d: CheckDeps, name: string, tick: string): Promi
   }
   try {
     const list = await d.store.watch.list(name);
-    if (!list) return { ...base, outcome: "unknown" };
-    if (list.stoppedAt !== null) return { ...base, outcome: "stopped", reason: list.stoppedReason };
+    // A list removed or stopped: a check left open for it is closed, never swept again.
+    if (!list) {
+      await d.store.watchChecks.abandon(name, "unknown", now());
+      return { ...base, outcome: "unknown" };
+    }
+    if (list.stoppedAt !== null) {
+      await d.store.watchChecks.abandon(name, "stopped", now());
+      return { ...base, outcome: "stopped", reason: list.stoppedReason };
+    }
     if (list.owner !== null) {
       const owner = (await d.store.listUsers(bucharestMonth(now()))).find((u) => u.name === list.owner);
       if (!owner || owner.revokedAt !== null) {
         const reason = d.revokedReason(list.owner);
         await d.store.watch.stopList(name, reason, now());
+        await d.store.watchChecks.abandon(name, "stopped", now());
         return { ...base, outcome: "stopped", reason };
       }
     }

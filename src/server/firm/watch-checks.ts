@@ -52,6 +52,8 @@ export interface WatchChecks {
   /** A credit reserved for a check's call (`n` = -1: given back, the service did not charge it). */
   credit(id: number, n?: number): Promise<void>;
   finish(id: number, outcome: string, now: number): Promise<void>;
+  /** Closes the open checks of a list that is gone or stopped (nothing left to finish them for). */
+  abandon(list: string, outcome: string, now: number): Promise<void>;
   /** The checks begun and not finished: the lists and ticks to finish. */
   unfinished(): Promise<Array<{ list: string; tick: string; holder: string }>>;
   /** Whether `list`'s check of `tick` is finished. */
@@ -96,6 +98,14 @@ export class SqlWatchChecks implements WatchChecks {
 
   async finish(id: number, outcome: string, now: number): Promise<void> {
     await this.db.run("UPDATE firm_watch_checks SET finished_at = ?, outcome = ? WHERE id = ?", [now, outcome, id]);
+  }
+
+  async abandon(list: string, outcome: string, now: number): Promise<void> {
+    await this.db.run("UPDATE firm_watch_checks SET finished_at = ?, outcome = ? WHERE list = ? AND finished_at IS NULL", [
+      now,
+      outcome,
+      list,
+    ]);
   }
 
   async unfinished(): Promise<Array<{ list: string; tick: string; holder: string }>> {

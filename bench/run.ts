@@ -12,7 +12,7 @@
  *
  * The hardening workloads W7 (500,000 cells), W8 (estimate vs charged when `include` is ignored),
  * W9 (free key) and FAULTS (fault mix) are in hardening.ts; W10 (a firm through its custody server) in w10.ts;
- * W11 (names to CUIs under each search setting) in w11.ts; W13 (the firm's server under load) in w13.ts;
+ * W11 (names to CUIs under each search setting) in w11.ts; W12 (one check of a 10,000-company watch list) in w12.ts; W13 (the firm's server under load) in w13.ts;
  * BROWSER (the built add-in in headless Chromium: W5's 10,000 names for time, 100,000 for heap) in browser.ts.
  *
  *   npm run bench                       everything (the one-call-per-cell baseline on W3–W5 and W7 take minutes)
@@ -39,6 +39,7 @@ import { faultMixes, hardeningMarkdown, HardeningResults, hardeningTargets, w7, 
 import { browserFill, W5_NAMES } from "./browser";
 import { w10, w10Markdown, W10Result, w10Targets } from "./w10";
 import { w11, w11Markdown, W11Result, w11Targets } from "./w11";
+import { w12, w12Markdown, W12Result, w12Targets } from "./w12";
 import { w13, w13Markdown, W13Result, w13Targets } from "./w13";
 
 /** FIRMA's default concurrency (engine.ts) and batching window (settings), which the bench leaves as they are. */
@@ -68,7 +69,7 @@ interface Args {
   w13Minutes: number;
 }
 
-const WORKLOADS = ["W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8", "W9", "FAULTS", "W10", "W11", "W13", "BROWSER"];
+const WORKLOADS = ["W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8", "W9", "FAULTS", "W10", "W11", "W12", "W13", "BROWSER"];
 
 function parseArgs(argv: string[]): Args {
   const args: Args = { latencyMs: 100, quick: false, only: null, render: false, phaseLimitMs: 600_000, compare: null, w13Minutes: 10 };
@@ -509,6 +510,8 @@ interface Results {
   w10?: W10Result;
   /** W11: names to CUIs under each search setting (w11.ts). */
   w11?: W11Result;
+  /** W12: one check of a 10,000-company watch list (w12.ts). */
+  w12?: W12Result;
   /** W13: the firm's server under load (w13.ts). */
   w13?: W13Result;
   /** The workloads the last run measured, when it was filtered (the others come from earlier runs). */
@@ -669,6 +672,7 @@ function markdown(res: Results): string {
   if (res.hardening) lines.push(...hardeningMarkdown(res.hardening, s.latencyMs));
   if (res.w10) lines.push(...w10Markdown(res.w10, s.latencyMs));
   if (res.w11) lines.push(...w11Markdown(res.w11, s.latencyMs));
+  if (res.w12) lines.push(...w12Markdown(res.w12));
   if (res.w13) lines.push(...w13Markdown(res.w13));
   lines.push("## Scripts loaded at startup", "");
   lines.push(
@@ -697,6 +701,7 @@ async function main(): Promise<void> {
       ...targets(saved.rows, saved.w6, saved.bundle, saved.hardening ?? {}),
       ...w10Targets(saved.w10),
       ...w11Targets(saved.w11),
+      ...w12Targets(saved.w12),
       ...w13Targets(saved.w13),
     ];
     fs.writeFileSync(path.join(__dirname, "results.json"), JSON.stringify(saved, null, 2) + "\n");
@@ -711,6 +716,7 @@ async function main(): Promise<void> {
   let w6Result: CpuResult | null = null;
   let w10Result: W10Result | undefined;
   let w11Result: W11Result | undefined;
+  let w12Result: W12Result | undefined;
   let w13Result: W13Result | undefined;
   const hardening: HardeningResults = {};
   try {
@@ -728,6 +734,7 @@ async function main(): Promise<void> {
     if (want("FAULTS")) hardening.faults = await faultMixes(service);
     if (want("W10")) w10Result = await w10(service);
     if (want("W11")) w11Result = await w11(service);
+    if (want("W12")) w12Result = await w12(service, args.latencyMs);
     if (want("W13")) w13Result = await w13(service, args.latencyMs, args.w13Minutes);
     if (want("BROWSER")) {
       // W5's 10,000 names first (time to the last cell), then 100,000 (the heap a webview holds).
@@ -765,6 +772,7 @@ async function main(): Promise<void> {
   const hardeningAll: HardeningResults = { ...(kept?.hardening ?? {}), ...hardening };
   const w10All = w10Result ?? kept?.w10;
   const w11All = w11Result ?? kept?.w11;
+  const w12All = w12Result ?? kept?.w12;
   const w13All = w13Result ?? kept?.w13;
   const results: Results = {
     machine: machine(),
@@ -782,9 +790,16 @@ async function main(): Promise<void> {
     hardening: hardeningAll,
     w10: w10All,
     w11: w11All,
+    w12: w12All,
     w13: w13All,
     lastRun: args.only === null ? undefined : [...args.only],
-    targets: [...targets(allRows, w6All, bundle, hardeningAll), ...w10Targets(w10All), ...w11Targets(w11All), ...w13Targets(w13All)],
+    targets: [
+      ...targets(allRows, w6All, bundle, hardeningAll),
+      ...w10Targets(w10All),
+      ...w11Targets(w11All),
+      ...w12Targets(w12All),
+      ...w13Targets(w13All),
+    ],
   };
   const md = markdown(results);
   process.stdout.write(md + "\n");

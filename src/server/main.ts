@@ -18,6 +18,10 @@ import { buildApp, readBuild } from "./app";
 import { custodySettings, openCustodyStore, type CustodyFlags } from "./firm/custody-setup";
 import { describeDatabase } from "./firm/open-store";
 import type { FirmStore } from "./firm/firm-store";
+import { parseBudget } from "./firm/tokens";
+import { DEFAULT_SCHEDULE, parseSchedule } from "./firm/watch-cost";
+import type { AfterCheck } from "./firm/watch-check";
+import { watchLeaseMs } from "./firm/watch-run";
 
 export interface ServeIo {
   stdout: { write(s: string): unknown };
@@ -27,6 +31,8 @@ export interface ServeIo {
   startSandbox?: () => Promise<{ url: string; close(): Promise<void> }>;
   /** Opens the firm's database in custody mode (tests inject one); openFirmStore by default. */
   openStore?: (url: string) => Promise<FirmStore>;
+  /** After each committed check of a watch list: the alerts' delivery (custody mode). */
+  afterCheck?: AfterCheck;
 }
 
 interface Flags extends CustodyFlags {
@@ -41,6 +47,8 @@ interface Flags extends CustodyFlags {
   trustProxy?: boolean;
   dist: string;
   lang?: Lang;
+  watchSchedule?: string;
+  watchBudget?: string;
 }
 
 /** A running server, for the tests and for the signal handlers. */
@@ -90,6 +98,32 @@ function devCertificate(): { key: Buffer; cert: Buffer } | null {
   return existsSync(key) && existsSync(cert) ? { key: readFileSync(key), cert: readFileSync(cert) } : null;
 }
 
+/**
+ * The watch lists' settings of custody mode: `--watch-schedule` (a cron expression, Romanian time; the
+ * message shows the expected form), `--watch-budget N`, and FIRMA_WATCH_LEASE_MS (how long a killed
+ * instance's check waits before another takes it over, 30 s by default).
+ */
+function watchSettings(
+  f: Flags,
+  env: ServeIo["env"],
+  custody: boolean,
+  die: (key: Parameters<typeof t>[1], params?: Record<string, string | number>) => Error,
+): { defaultSchedule: string; budget: number | null; leaseMs: number } | null {
+  if (!custody) {
+    if (f.watchSchedule !== undefined || f.watchBudget !== undefined) throw die("serve.custodyOnly");
+    return null;
+  }
+  const schedule = (f.watchSchedule ?? DEFAULT_SCHEDULE).trim().replace(/\s+/g, " ");
+  const s = parseSchedule(schedule);
+  if (!s.ok) throw die("watch.badSchedule", { value: f.watchSchedule ?? "", reason: s.reason });
+  let budget: number | null = null;
+  if (f.watchBudget !== undefined) {
+    budget = parseBudget(f.watchBudget);
+    if (budget === null) throw die("watch.badBudget", { value: f.watchBudget.slice(0, 20) });
+  }
+  return { defaultSchedule: schedule, budget, leaseMs: watchLeaseMs(env) };
+}
+
 /** Parses, checks, starts; resolves to the running server, or rejects with a one-line ServeError. */
 export async function serve(argv: string[], io: ServeIo): Promise<Running> {
   const lang = langOf(argv, io.env);
@@ -123,7 +157,9 @@ export async function serve(argv: string[], io: ServeIo): Promise<Running> {
     .addOption(new Option("--key-file <file>", t(lang, "serve.help.keyFile")))
     .addOption(new Option("--database <url>", t(lang, "serve.help.database")))
     .addOption(new Option("--max-credits-per-day <n>", t(lang, "serve.help.maxCreditsPerDay")))
-    .addOption(new Option("--rate-limit <n>", t(lang, "serve.help.rateLimit")));
+    .addOption(new Option("--rate-limit <n>", t(lang, "serve.help.rateLimit")))
+    .addOption(new Option("--watch-schedule <cron>", t(lang, "serve.help.watchSchedule")))
+    .addOption(new Option("--watch-budget <credits>", t(lang, "serve.help.watchBudget")));
   program.parse(argv, { from: "user" });
   const f = program.opts<Flags>();
 
@@ -158,6 +194,7 @@ export async function serve(argv: string[], io: ServeIo): Promise<Running> {
   if (f.sandbox && f.upstream) throw die("serve.sandboxAndUpstream");
   // Custody mode: the firm's key read once (never shown), the database opened before anything listens.
   const custody = custodySettings(f, io.env, die);
+  const watch = watchSettings(f, io.env, custody !== null, die);
   if (custody && !f.sandbox && !f.upstream) throw die("serve.custodyNeedsUpstream");
   let upstream = f.upstream ?? "";
   let sandbox: { url: string; close(): Promise<void> } | null = null;
@@ -203,6 +240,7 @@ export async function serve(argv: string[], io: ServeIo): Promise<Running> {
             maxCreditsPerDay: custody.maxCreditsPerDay,
             rateLimit: custody.ratePerSecond > 0 ? { max: custody.ratePerSecond * 10, windowMs: 10_000 } : null,
             shareQueue: io.env.FIRMA_SHARED_QUEUE === "1",
+            watch: watch && { ...watch, afterCheck: io.afterCheck },
           }
         : null,
   });

@@ -15,6 +15,7 @@
  * rate limit (@fastify/rate-limit, keyed by her token's hash) get a 429 `rate_limited` before the
  * database is asked, so an add-in stuck in a loop costs no credit and slows no one else.
  */
+import { randomUUID } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { bucharestMonth } from "../../engine/credits/bucharest-time";
 import { t, type Lang, type MessageKey } from "../../shared/messages/node";
@@ -27,6 +28,9 @@ import { hashToken, isTokenFormat } from "./tokens";
 import { CallFailure, upstream } from "./upstream";
 import { FirmStoreError } from "./firm-store";
 import { storeCallFailure, WriteBehind } from "./store-faults";
+import { Leases } from "./lease";
+import type { AfterCheck } from "./watch-check";
+import { WatchScheduler } from "./watch-scheduler";
 
 export interface CustodyOptions {
   store: FirmStore;
@@ -55,6 +59,19 @@ export interface CustodyOptions {
    * null: no limit. @default { max: 1500, windowMs: 10000 }
    */
   rateLimit?: { max: number; windowMs: number } | null;
+  /** The watch lists' scheduled checks (watch-scheduler.ts); null: none (the tests of requests). */
+  watch?: WatchOptions | null;
+}
+
+export interface WatchOptions {
+  /** `--watch-schedule`: the schedule of a list without one. */
+  defaultSchedule: string;
+  /** `--watch-budget`: the firm's lists' credits a month; null: as set before (none at first). */
+  budget: number | null;
+  /** How long a check's lease holds unrenewed: a killed instance's check is taken over after it. @default 30000 */
+  leaseMs?: number;
+  /** After each committed check (the alerts' delivery). */
+  afterCheck?: AfterCheck;
 }
 
 /** The default per-person limit: 150 requests a second, counted over 10 s (an add-in refreshing from the store stays far below it). */
@@ -63,6 +80,8 @@ export const RATE_LIMIT = { max: 1500, windowMs: 10_000 };
 export interface Custody {
   metrics: Metrics;
   loader: FirmLoader;
+  /** The watch lists' scheduler (null without `watch`). */
+  watch: WatchScheduler | null;
 }
 
 /** What each failure of a call tells the person. */
@@ -136,9 +155,10 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
     onError: (e, what, kept) =>
       storeError(e, kept ? `firm store: ${what} not written yet; kept and tried again` : `firm store: ${what} lost`),
   });
+  const firmUpstream = upstream({ base: o.upstream, key: o.key, timeoutMs: o.timeoutMs ?? 30_000, fetch: o.fetch });
   const loader = new FirmLoader({
     store,
-    upstream: upstream({ base: o.upstream, key: o.key, timeoutMs: o.timeoutMs ?? 30_000, fetch: o.fetch }),
+    upstream: firmUpstream,
     maxPerDay: o.maxCreditsPerDay,
     windowMs: o.windowMs,
     // A claim outlives the longest call (the upstream timeout), so a slow call is not paid twice.
@@ -150,7 +170,9 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
     // Several instances on one PostgreSQL: one batch queue per kind between them (shared-queue.ts), when asked.
     shareQueue: (o.shareQueue ?? false) && store.engine === "postgres",
   });
+  const watch = o.watch ? watchScheduler(app, o, o.watch, firmUpstream, metrics, now, storeError) : null;
   app.addHook("onClose", async () => {
+    await watch?.close();
     loader.close();
     // What waits for the database: a little longer, then said (store-faults.ts).
     if (!(await writes.drain(10_000))) app.log.error(`firm store: ${writes.pending} writes lost at close`);
@@ -350,5 +372,57 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
   app.get("/metrics", async (_req, reply) =>
     reply.header("content-type", "text/plain; version=0.0.4; charset=utf-8").header("cache-control", "no-store").send(metrics.text()),
   );
-  return { metrics, loader };
+  return { metrics, loader, watch };
+}
+
+/** The scheduler of the watch lists' checks, started once the server is ready, each check's result in the log. */
+function watchScheduler(
+  app: FastifyInstance,
+  o: CustodyOptions,
+  w: WatchOptions,
+  firmUpstream: ReturnType<typeof upstream>,
+  metrics: Metrics,
+  now: () => number,
+  storeError: (e: unknown, what?: string) => void,
+): WatchScheduler {
+  const lang = o.lang ?? "ro";
+  const holder = randomUUID();
+  const leases = new Leases({ store: o.store, holder, ttlMs: w.leaseMs ?? 30_000, now, onError: (e) => storeError(e, "watch lease") });
+  const scheduler = new WatchScheduler({
+    deps: {
+      store: o.store,
+      upstream: firmUpstream,
+      maxPerDay: o.maxCreditsPerDay,
+      leases,
+      holder,
+      now,
+      metrics,
+      afterCheck: w.afterCheck,
+      revokedReason: (owner) => t(lang, "watch.ownerRevokedReason", { owner }),
+      onError: (e, what) => storeError(e, what),
+    },
+    defaultSchedule: w.defaultSchedule,
+    sweepMs: Math.max(1000, (w.leaseMs ?? 30_000) / 3),
+    onResult: (r) =>
+      app.log.info(
+        {
+          watch: r.list,
+          tick: r.tick,
+          outcome: r.outcome,
+          companies: r.companies,
+          credits: r.credits,
+          changes: r.changes.length,
+          reason: r.reason,
+        },
+        "watch check",
+      ),
+  });
+  app.addHook("onReady", async () => {
+    await o.store.watchChecks.firmAccount(w.budget, now());
+    await scheduler.start();
+  });
+  app.addHook("onClose", async () => {
+    await leases.close();
+  });
+  return scheduler;
 }

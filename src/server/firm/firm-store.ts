@@ -11,6 +11,7 @@
  * ("2026-11", "2026-11-25"), where the service's counters turn over (src/engine/credits/bucharest-time.ts).
  */
 import type { WatchStore } from "./watch-store";
+import type { WatchChecks } from "./watch-checks";
 
 /** A person of the firm. The token itself is never stored: only its SHA-256 (tokens.ts). */
 export interface FirmUser {
@@ -113,6 +114,8 @@ export interface FirmStore extends SharedQueueStore {
   readonly engine: "sqlite" | "postgres";
   /** The watch lists, their companies, what they saw and their log (watch-store.ts). */
   readonly watch: WatchStore;
+  /** The record of each check of a watch list, and the firm's lists' account (watch-checks.ts). */
+  readonly watchChecks: WatchChecks;
 
   // ---- people ----------------------------------------------------------------------------------
   /** Adds a person; throws FirmStoreError("user_exists") when the name is taken (revoked or not). */

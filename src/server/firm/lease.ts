@@ -66,6 +66,12 @@ export class Leases {
     return t;
   }
 
+  /** Lets go of one lease (its job is done): another instance may take it at once. */
+  async release(name: string): Promise<void> {
+    if (!this.mine.delete(name)) return;
+    await this.o.store.releaseLease(name, this.o.holder).catch((e) => this.o.onError?.(e));
+  }
+
   /** Lets go of every lease (the server is stopping): another instance takes them over at once. */
   async close(): Promise<void> {
     if (this.timer) clearInterval(this.timer);

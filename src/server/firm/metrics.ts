@@ -5,11 +5,13 @@
  * instance behind a load balancer is scraped on its own); no person, token or key is ever a label.
  */
 import type { AnswerSource } from "./firm-store";
+import type { CheckOutcome, WatchCounters } from "./watch-check";
 
 /** Seconds; the relay's own overhead sits in the first buckets, an upstream call in the later ones. */
+const WATCH_OUTCOMES: readonly CheckOutcome[] = ["checked", "incomplete", "done", "busy", "stopped", "unknown", "interrupted", "failed"];
 const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-export class Metrics {
+export class Metrics implements WatchCounters {
   private readonly requests = new Map<AnswerSource, number>([
     ["store", 0],
     ["upstream", 0],
@@ -22,6 +24,10 @@ export class Metrics {
   private readonly bucketCounts = BUCKETS.map(() => 0);
   private durationSum = 0;
   private durationCount = 0;
+  private readonly watchChecks = new Map<CheckOutcome, number>();
+  private watchCompanies = 0;
+  private watchCredits = 0;
+  private watchChanges = 0;
 
   request(source: AnswerSource, seconds: number): void {
     this.requests.set(source, (this.requests.get(source) ?? 0) + 1);
@@ -44,6 +50,14 @@ export class Metrics {
   call(charged: boolean): void {
     this.upstreamCalls++;
     if (charged) this.upstreamCredits++;
+  }
+
+  /** A check of a watch list (watch-check.ts): its outcome, the companies it looked at, its credits, the changes it found. */
+  watchCheck(outcome: CheckOutcome, companies: number, credits: number, changes: number): void {
+    this.watchChecks.set(outcome, (this.watchChecks.get(outcome) ?? 0) + 1);
+    this.watchCompanies += companies;
+    this.watchCredits += credits;
+    this.watchChanges += changes;
   }
 
   /** The exposition text (Content-Type: text/plain; version=0.0.4). */
@@ -70,6 +84,18 @@ export class Metrics {
       `firma_request_duration_seconds_bucket{le="+Inf"} ${this.durationCount}`,
       `firma_request_duration_seconds_sum ${this.durationSum}`,
       `firma_request_duration_seconds_count ${this.durationCount}`,
+      "# HELP firma_watch_checks_total Checks of watch lists run by this instance, by outcome (checked, incomplete, done, busy, stopped, unknown, interrupted, failed).",
+      "# TYPE firma_watch_checks_total counter",
+      ...WATCH_OUTCOMES.map((o) => `firma_watch_checks_total{outcome="${o}"} ${this.watchChecks.get(o) ?? 0}`),
+      "# HELP firma_watch_companies_total Companies the watch lists' checks looked at.",
+      "# TYPE firma_watch_companies_total counter",
+      `firma_watch_companies_total ${this.watchCompanies}`,
+      "# HELP firma_watch_credits_total Credits the watch lists' checks cost.",
+      "# TYPE firma_watch_credits_total counter",
+      `firma_watch_credits_total ${this.watchCredits}`,
+      "# HELP firma_watch_changes_total Changes the watch lists' checks found and committed.",
+      "# TYPE firma_watch_changes_total counter",
+      `firma_watch_changes_total ${this.watchChanges}`,
     ];
     return lines.join("\n") + "\n";
   }

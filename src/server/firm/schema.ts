@@ -13,6 +13,7 @@
  */
 import { FirmStoreError } from "./firm-store";
 import { watchMigration } from "./watch-schema";
+import { watchChecksMigration } from "./watch-checks";
 
 export type Engine = "sqlite" | "postgres";
 
@@ -95,6 +96,10 @@ export const MIGRATIONS: Migrations = [
   ],
   // 4: the watch lists, their companies, what each list last saw, their log (watch-schema.ts).
   watchMigration,
+  // 5: reserved for the alerts' delivery (the outbox and its attempts), merged with it.
+  () => [],
+  // 6: the record of each check of a watch list, so that a check cut short is finished once (watch-checks.ts).
+  watchChecksMigration,
 ];
 
 /** The schema version this FIRMA writes and reads. */

@@ -22,6 +22,7 @@ import type {
 import { SqlQueue } from "./sql-queue";
 import { FirmStoreError } from "./firm-store";
 import { SqlWatchStore, type WatchStore } from "./watch-store";
+import { FIRM_ACCOUNT, SqlWatchChecks, type WatchChecks } from "./watch-checks";
 
 /** What an engine gives the shared store. */
 export interface SqlDriver extends SqlRunner {
@@ -66,6 +67,7 @@ export class SqlFirmStore implements FirmStore {
   readonly engine: Engine;
   private readonly queue: SqlQueue;
   readonly watch: WatchStore;
+  readonly watchChecks: WatchChecks;
 
   private readonly hot: HotAnswers;
   private readonly auditQueue: AuditWaiter[] = [];
@@ -79,6 +81,7 @@ export class SqlFirmStore implements FirmStore {
     this.hot = new HotAnswers(options.hotAnswers ?? HOT_ANSWERS);
     this.queue = new SqlQueue(db);
     this.watch = new SqlWatchStore(db);
+    this.watchChecks = new SqlWatchChecks(db);
   }
 
   // ---- leases and the shared queue (sql-queue.ts) ----------------------------------------------
@@ -124,7 +127,9 @@ export class SqlFirmStore implements FirmStore {
          FROM firm_users u LEFT JOIN firm_usage_month m ON m.user_name = u.name AND m.month = ?`,
       [month],
     );
+    // The firm's lists' account (watch-checks.ts) is no person.
     return rows
+      .filter((r) => r.name !== FIRM_ACCOUNT)
       .map((r) => ({ ...toUser(r), month, spent: Number(r.spent ?? 0) }))
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }

@@ -17,6 +17,7 @@ import { isUserName, parseBudget } from "./tokens";
 import { checkDaysIn31, costRange, DEFAULT_SCHEDULE, parseSchedule, type CostRange } from "./watch-cost";
 import { readWatchFile, WatchFileError, type WatchFile } from "./watch-file";
 import type { WatchList } from "./watch-store";
+import { addRunCommand, type RunIo } from "./watch-run";
 
 interface ListFlags extends kit.CommonFlags {
   file?: string;
@@ -301,8 +302,8 @@ async function log(name: string | undefined, flags: kit.CommonFlags, io: kit.Com
   io.stdout.write(kit.table(t(lang, "watch.logHeader").split("|"), rows, new Set()));
 }
 
-/** `firma watch …`; resolves to the exit code (0, 1: the database, the file or the budget, 2: usage). */
-export async function main(argv: string[], io: kit.CommandIo): Promise<number> {
+/** `firma watch …`; resolves to the exit code (0, 1: the database, the file or the budget, 2: usage; `run`: 3 a check incomplete). */
+export async function main(argv: string[], io: RunIo): Promise<number> {
   const lang = kit.commandLang(argv, io.env);
   // --lang before or after the subcommand: the language is read from argv before parsing (commandLang)
   const cmd = kit
@@ -342,5 +343,7 @@ export async function main(argv: string[], io: kit.CommandIo): Promise<number> {
     .withCommonOptions(cmd.command("log").description(t(lang, "watch.help.log")), lang)
     .argument("[list]", t(lang, "watch.help.list"))
     .action((n: string | undefined, f: kit.CommonFlags) => log(n, f, io, of(f)));
-  return kit.run(cmd, argv, io, "firma watch");
+  const ran = addRunCommand(cmd, io, lang);
+  const code = await kit.run(cmd, argv, io, "firma watch");
+  return code === kit.EXIT.ok ? ran() : code;
 }

@@ -77,9 +77,10 @@ export interface WatchStore {
   seen(list: string): Promise<Seen>;
   /**
    * Commits what a check found, all or nothing: the baseline's new values, the changes (numbered),
-   * and a line in the log; resolves to the changes as stored.
+   * and a line in the log (`checked` with its counts, unless `line` gives another: a check that
+   * could not look at every company says so); resolves to the changes as stored.
    */
-  commitCheck(list: string, found: Diff, now: number): Promise<StoredChange[]>;
+  commitCheck(list: string, found: Diff, now: number, line?: { kind: string; detail: Record<string, unknown> }): Promise<StoredChange[]>;
   /** The changes of a list (all lists when omitted) with an id above `afterId`, oldest first. */
   changes(list?: string, afterId?: number): Promise<StoredChange[]>;
   /** Sets (or with null clears) a person's e-mail address; false when there is no such person. */
@@ -243,7 +244,12 @@ export class SqlWatchStore implements WatchStore {
     return out;
   }
 
-  async commitCheck(list: string, found: Diff, now: number): Promise<StoredChange[]> {
+  async commitCheck(
+    list: string,
+    found: Diff,
+    now: number,
+    line?: { kind: string; detail: Record<string, unknown> },
+  ): Promise<StoredChange[]> {
     return this.db.transaction(async (tx) => {
       for (let i = 0; i < found.updates.length; i += ROWS_PER_INSERT) {
         const part = found.updates.slice(i, i + ROWS_PER_INSERT);
@@ -261,12 +267,12 @@ export class SqlWatchStore implements WatchStore {
         );
         stored.push({ ...c, id: Number(row.id), list, seenAt: now });
       }
-      await writeLog(tx, {
-        at: now,
-        list,
-        kind: "checked",
-        detail: { changes: found.changes.length, firstSeen: found.updates.length - found.changes.length, unknown: found.unknown.length },
-      });
+      const counts = {
+        changes: found.changes.length,
+        firstSeen: found.updates.length - found.changes.length,
+        unknown: found.unknown.length,
+      };
+      await writeLog(tx, { at: now, list, kind: line?.kind ?? "checked", detail: { ...counts, ...line?.detail } });
       return stored;
     });
   }

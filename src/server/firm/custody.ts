@@ -55,6 +55,8 @@ export interface CustodyOptions {
    * null: no limit. @default { max: 1500, windowMs: 10000 }
    */
   rateLimit?: { max: number; windowMs: number } | null;
+  /** The counters /metrics shows, when the caller counts in them too (the watch's deliverer). @default a new Metrics */
+  metrics?: Metrics;
 }
 
 /** The default per-person limit: 150 requests a second, counted over 10 s (an add-in refreshing from the store stays far below it). */
@@ -121,7 +123,7 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
   const lang = o.lang ?? "ro";
   const now = o.now ?? Date.now;
   const store = o.store;
-  const metrics = new Metrics();
+  const metrics = o.metrics ?? new Metrics();
   let upgradedSaid = false;
   /** The database failing: logged; a newer FIRMA's migration once, as the line that says this instance stopped writing. */
   const storeError = (e: unknown, what = "firm store write failed") => {

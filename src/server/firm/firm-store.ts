@@ -10,6 +10,7 @@
  * Times are milliseconds since the epoch; a period (`month`, `day`) is the Bucharest calendar's
  * ("2026-11", "2026-11-25"), where the service's counters turn over (src/engine/credits/bucharest-time.ts).
  */
+import type { SqlWatchOutbox } from "./watch-outbox";
 import type { WatchStore } from "./watch-store";
 
 /** A person of the firm. The token itself is never stored: only its SHA-256 (tokens.ts). */
@@ -113,6 +114,8 @@ export interface FirmStore extends SharedQueueStore {
   readonly engine: "sqlite" | "postgres";
   /** The watch lists, their companies, what they saw and their log (watch-store.ts). */
   readonly watch: WatchStore;
+  /** The watch's alerts and their deliveries, the lists' webhooks (watch-outbox.ts). */
+  readonly outbox: SqlWatchOutbox;
 
   // ---- people ----------------------------------------------------------------------------------
   /** Adds a person; throws FirmStoreError("user_exists") when the name is taken (revoked or not). */

@@ -5,6 +5,8 @@
  * instance behind a load balancer is scraped on its own); no person, token or key is ever a label.
  */
 import type { AnswerSource } from "./firm-store";
+import type { DeliveryOutcome } from "./watch-deliver";
+import type { AlertTarget } from "./watch-outbox";
 
 /** Seconds; the relay's own overhead sits in the first buckets, an upstream call in the later ones. */
 const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -22,6 +24,10 @@ export class Metrics {
   private readonly bucketCounts = BUCKETS.map(() => 0);
   private durationSum = 0;
   private durationCount = 0;
+  /** The watch's delivery attempts, by target and outcome (watch-deliver.ts). */
+  private readonly deliveries = new Map<string, number>(
+    (["email", "webhook"] as const).flatMap((t) => (["sent", "retry", "failed"] as const).map((o) => [`${t}|${o}`, 0] as [string, number])),
+  );
 
   request(source: AnswerSource, seconds: number): void {
     this.requests.set(source, (this.requests.get(source) ?? 0) + 1);
@@ -44,6 +50,12 @@ export class Metrics {
   call(charged: boolean): void {
     this.upstreamCalls++;
     if (charged) this.upstreamCredits++;
+  }
+
+  /** One attempt to deliver a watch alert, and what came of it. */
+  delivery(target: AlertTarget, outcome: DeliveryOutcome): void {
+    const k = `${target}|${outcome}`;
+    this.deliveries.set(k, (this.deliveries.get(k) ?? 0) + 1);
   }
 
   /** The exposition text (Content-Type: text/plain; version=0.0.4). */
@@ -70,6 +82,12 @@ export class Metrics {
       `firma_request_duration_seconds_bucket{le="+Inf"} ${this.durationCount}`,
       `firma_request_duration_seconds_sum ${this.durationSum}`,
       `firma_request_duration_seconds_count ${this.durationCount}`,
+      "# HELP firma_watch_deliveries_total Attempts to deliver a watch list's alert, by target (email, webhook) and outcome (sent, retry, failed).",
+      "# TYPE firma_watch_deliveries_total counter",
+      ...[...this.deliveries].map(([k, n]) => {
+        const [target, outcome] = k.split("|");
+        return `firma_watch_deliveries_total{target="${target}",outcome="${outcome}"} ${n}`;
+      }),
     ];
     return lines.join("\n") + "\n";
   }

@@ -12,6 +12,7 @@
  * older instance stops writing the moment a newer one has migrated. Never both write.
  */
 import { FirmStoreError } from "./firm-store";
+import { alertsMigration } from "./watch-outbox";
 import { watchMigration } from "./watch-schema";
 
 export type Engine = "sqlite" | "postgres";
@@ -95,6 +96,8 @@ export const MIGRATIONS: Migrations = [
   ],
   // 4: the watch lists, their companies, what each list last saw, their log (watch-schema.ts).
   watchMigration,
+  // 5: the watch's alerts, their deliveries (an outbox) and the lists' webhooks (watch-outbox.ts).
+  alertsMigration,
 ];
 
 /** The schema version this FIRMA writes and reads. */

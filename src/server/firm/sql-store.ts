@@ -22,6 +22,7 @@ import type {
 import { SqlQueue } from "./sql-queue";
 import { FirmStoreError } from "./firm-store";
 import { SqlWatchStore, type WatchStore } from "./watch-store";
+import { SqlWatchOutbox } from "./watch-outbox";
 
 /** What an engine gives the shared store. */
 export interface SqlDriver extends SqlRunner {
@@ -66,6 +67,7 @@ export class SqlFirmStore implements FirmStore {
   readonly engine: Engine;
   private readonly queue: SqlQueue;
   readonly watch: WatchStore;
+  readonly outbox: SqlWatchOutbox;
 
   private readonly hot: HotAnswers;
   private readonly auditQueue: AuditWaiter[] = [];
@@ -79,6 +81,7 @@ export class SqlFirmStore implements FirmStore {
     this.hot = new HotAnswers(options.hotAnswers ?? HOT_ANSWERS);
     this.queue = new SqlQueue(db);
     this.watch = new SqlWatchStore(db);
+    this.outbox = new SqlWatchOutbox(db);
   }
 
   // ---- leases and the shared queue (sql-queue.ts) ----------------------------------------------

@@ -316,7 +316,8 @@ export class SqlWatchStore implements WatchStore {
   }
 }
 
-async function writeLog(db: SqlRunner, e: WatchLogEntry): Promise<void> {
+/** One line of a list's log, in the caller's transaction (the outbox's too, watch-outbox.ts). */
+export async function writeLog(db: SqlRunner, e: WatchLogEntry): Promise<void> {
   await db.run("INSERT INTO firm_watch_log (at, list, kind, detail) VALUES (?, ?, ?, ?)", [e.at, e.list, e.kind, JSON.stringify(e.detail)]);
 }
 

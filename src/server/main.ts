@@ -247,7 +247,8 @@ export async function serve(argv: string[], io: ServeIo): Promise<Running> {
         onError: (e) => app.log.error({ err: { message: (e as Error)?.message } }, "watch delivery failed; tried again later"),
       })
     : null;
-  if (custody) io.stderr.write(`${smtp ? t(lang, "alert.smtpOn", { server: describeSmtp(smtp.url), from: smtp.from }) : t(lang, "alert.smtpOff")}\n`);
+  if (custody)
+    io.stderr.write(`${smtp ? t(lang, "alert.smtpOn", { server: describeSmtp(smtp.url), from: smtp.from }) : t(lang, "alert.smtpOff")}\n`);
   deliverer?.start(DELIVER_EVERY_MS);
   io.stderr.write(
     `${t(lang, "serve.listening", { url, manifest: `${publicUrl}manifest.xml`, upstream: f.sandbox ? t(lang, "serve.theSandbox", { url: upstream }) : upstream })}\n`,

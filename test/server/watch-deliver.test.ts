@@ -57,7 +57,11 @@ function changes(): WatchChange[] {
 
 /** Commits a check's changes as a check does (one transaction, numbered), at `at`. */
 async function commit(list: string, found: WatchChange[], at = clock) {
-  return store.watch.commitCheck(list, { changes: found, updates: found.map((c) => ({ cui: c.cui, field: c.field, value: c.after })), unknown: [] }, at);
+  return store.watch.commitCheck(
+    list,
+    { changes: found, updates: found.map((c) => ({ cui: c.cui, field: c.field, value: c.after })), unknown: [] },
+    at,
+  );
 }
 
 function deliverer(o: Partial<DelivererOptions> & { smtp?: string | null } = {}): Deliverer {
@@ -129,7 +133,11 @@ describe("e-mail", () => {
     const csv = mail.attachments[0];
     expect(csv.contentType).toBe("text/csv");
     expect(csv.filename).toMatch(/^firma-clienti-2026-11-25-\d+\.csv$/);
-    const lines = csv.content.toString("utf8").replace(/^\ufeff/, "").trimEnd().split("\r\n");
+    const lines = csv.content
+      .toString("utf8")
+      .replace(/^\ufeff/, "")
+      .trimEnd()
+      .split("\r\n");
     expect(lines).toHaveLength(3);
     expect(lines[0]).toBe("nr/id,lista/list,CUI,firma/company,câmp/field,înainte/before,după/after,văzut/seen");
     expect(lines[1]).toBe(
@@ -252,7 +260,12 @@ describe("webhook", () => {
     // A receiver with another secret would refuse it.
     const { verify } = await import("../support/alert-receivers");
     expect(
-      verify("another-secret-of-enough-length", { headers: { "x-firma-timestamp": String(call.timestamp), "x-firma-signature": "sha256=00" } } as never, call.body, clock),
+      verify(
+        "another-secret-of-enough-length",
+        { headers: { "x-firma-timestamp": String(call.timestamp), "x-firma-signature": "sha256=00" } } as never,
+        call.body,
+        clock,
+      ),
     ).toBe(false);
     expect(metrics.text()).toContain('firma_watch_deliveries_total{target="webhook",outcome="sent"} 1');
   });

@@ -110,7 +110,12 @@ export async function startHookReceiver(secret: string, clock: () => number = Da
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const body = Buffer.concat(chunks).toString("utf8");
-      r.calls.push({ body, json: JSON.parse(body), verified: verify(secret, req, body, clock()), timestamp: Number(req.headers["x-firma-timestamp"]) });
+      r.calls.push({
+        body,
+        json: JSON.parse(body),
+        verified: verify(secret, req, body, clock()),
+        timestamp: Number(req.headers["x-firma-timestamp"]),
+      });
       if (r.answer === "hang") return void hanging.push(res);
       res.writeHead(r.answer).end();
     });

@@ -157,7 +157,8 @@ export class Deliverer {
     const list = await store.watch.list(d.list);
     const changes = await store.outbox.changesOf(d.alert);
     const mail: AlertMail = { list: d.list, owner: list?.owner ?? null, alert: d.alert, seenAt: d.seenAt, changes };
-    const attempt = list === null ? refused("list_removed") : d.target === "email" ? await this.email(mail, list.notify) : await this.webhook(mail);
+    const attempt =
+      list === null ? refused("list_removed") : d.target === "email" ? await this.email(mail, list.notify) : await this.webhook(mail);
     const now = this.now();
     const attempts = d.attempts + 1;
     const base = { alert: d.alert, target: d.target, changes: changes.length, attempts };
@@ -173,7 +174,10 @@ export class Deliverer {
       const nextAt = now + Math.min(this.retry.maxDelayMs, this.retry.baseMs * 2 ** d.attempts);
       settlement = { state: "pending", nextAt, error: attempt.reason };
       // The first failure is said at once (the changes wait); the next ones only in the delivery's row.
-      log = d.attempts === 0 ? { kind: "delivery_waiting", detail: { ...base, reason: attempt.reason, next: new Date(nextAt).toISOString() } } : null;
+      log =
+        d.attempts === 0
+          ? { kind: "delivery_waiting", detail: { ...base, reason: attempt.reason, next: new Date(nextAt).toISOString() } }
+          : null;
     } else {
       outcome = "failed";
       settlement = { state: "failed", error: attempt.reason };
@@ -213,7 +217,11 @@ export class Deliverer {
     const hook = await this.o.store.outbox.hookOf(mail.list);
     if (!hook) return refused("no_webhook");
     try {
-      const status = await postAlert(hook.url, hook.secret, mail, { timeoutMs: this.o.webhookTimeoutMs, fetch: this.o.fetch, now: this.now });
+      const status = await postAlert(hook.url, hook.secret, mail, {
+        timeoutMs: this.o.webhookTimeoutMs,
+        fetch: this.o.fetch,
+        now: this.now,
+      });
       return { ok: true, status, reason: "", retryable: false, detail: {} };
     } catch (e) {
       if (!(e instanceof WebhookFailure)) throw e;

@@ -57,7 +57,14 @@ function csvValue(v: unknown): CsvValue {
 function rowsOf(changes: readonly StoredChange[], lang: Lang): string[][] {
   return changes
     .slice(0, MAX_TABLE_ROWS)
-    .map((c) => [String(c.id), String(c.cui), c.name ?? "", fieldLabel(c.field, lang), changeValue(c.before, lang), changeValue(c.after, lang)]);
+    .map((c) => [
+      String(c.id),
+      String(c.cui),
+      c.name ?? "",
+      fieldLabel(c.field, lang),
+      changeValue(c.before, lang),
+      changeValue(c.after, lang),
+    ]);
 }
 
 function headerOf(lang: Lang): string[] {

@@ -69,10 +69,7 @@ export interface ClaimedDelivery {
 }
 
 /** What became of one attempt. */
-export type Settlement =
-  | { state: "sent" }
-  | { state: "pending"; nextAt: number; error: string }
-  | { state: "failed"; error: string };
+export type Settlement = { state: "sent" } | { state: "pending"; nextAt: number; error: string } | { state: "failed"; error: string };
 
 export interface Delivery {
   alert: number;
@@ -193,7 +190,9 @@ export class SqlWatchOutbox {
       after_value: string;
       name: string | null;
       seen_at: number | string;
-    }>("SELECT id, list, cui, field, before_value, after_value, name, seen_at FROM firm_watch_changes WHERE alert = ? ORDER BY id", [alert]);
+    }>("SELECT id, list, cui, field, before_value, after_value, name, seen_at FROM firm_watch_changes WHERE alert = ? ORDER BY id", [
+      alert,
+    ]);
     return rows.map((r) => ({
       id: Number(r.id),
       list: r.list,

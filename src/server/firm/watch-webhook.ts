@@ -124,7 +124,11 @@ export async function postAlert(url: string, secret: string, a: AlertMail, o: Po
     await res.body?.cancel().catch(() => undefined);
   } catch (e) {
     const cause = (e as { cause?: { code?: string } }).cause?.code;
-    throw new WebhookFailure(abort.signal.aborted ? `no answer in ${timeoutMs} ms` : `unreachable (${cause ?? (e as Error).message})`, 0, true);
+    throw new WebhookFailure(
+      abort.signal.aborted ? `no answer in ${timeoutMs} ms` : `unreachable (${cause ?? (e as Error).message})`,
+      0,
+      true,
+    );
   } finally {
     clearTimeout(timer);
   }

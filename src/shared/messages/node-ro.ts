@@ -369,7 +369,8 @@ export const nodeRo = {
   "audit.none": "Nicio cerere de la {since}.",
   "audit.total": "Total de la {since}: {requests}, dintre care {fromStore} din depozitul firmei; {credits} cheltuite la serviciu.",
   // the watch's alerts: e-mail and webhook (watch-mail.ts, watch-webhook.ts, watch-alert-options.ts, firma watch hook)
-  "alert.help.smtp": "serverul SMTP al alertelor pe e-mail, fără parolă: smtp://gazda:port (smtps:// pentru TLS); cu parolă: --smtp-file sau FIRMA_SMTP_URL",
+  "alert.help.smtp":
+    "serverul SMTP al alertelor pe e-mail, fără parolă: smtp://gazda:port (smtps:// pentru TLS); cu parolă: --smtp-file sau FIRMA_SMTP_URL",
   "alert.help.smtpFile": "fișierul cu adresa serverului SMTP pe primul rând, cu utilizator și parolă (smtp://utilizator:parola@gazda:587)",
   "alert.help.smtpFrom": "expeditorul alertelor: alerte@firma.ro sau „FIRMA <alerte@firma.ro>” (implicit FIRMA_SMTP_FROM)",
   "alert.smtpBoth": "dați fie --smtp, fie --smtp-file, nu amândouă.",
@@ -382,12 +383,15 @@ export const nodeRo = {
   "alert.smtpFromOnly": "--smtp-from are nevoie de un server SMTP: dați și --smtp, --smtp-file sau FIRMA_SMTP_URL.",
   "alert.smtpCustodyOnly": "alertele pe e-mail (--smtp, --smtp-file) sunt ale modului de custodie: dați și --key-file.",
   "alert.smtpOn": "Alertele listelor urmărite pleacă pe e-mail prin {server}, de la {from}.",
-  "alert.smtpOff": "Niciun server SMTP (--smtp, --smtp-file sau FIRMA_SMTP_URL): alertele pe e-mail ale listelor urmărite așteaptă; webhook-urile pleacă.",
+  "alert.smtpOff":
+    "Niciun server SMTP (--smtp, --smtp-file sau FIRMA_SMTP_URL): alertele pe e-mail ale listelor urmărite așteaptă; webhook-urile pleacă.",
   "alert.mail.subject": "FIRMA: {changes} în lista {list}",
   "alert.mail.intro": "Verificarea listei {list} ({owner}) din {at}, ora României, a găsit {changes}:",
   "alert.mail.more": "… și încă {more}, toate în fișierul atașat.",
-  "alert.mail.csv": "Schimbările sunt și în fișierul CSV atașat, câte una pe rând. Numărul (Nr.) fiecăreia o identifică: o alertă primită de două ori are aceleași numere.",
-  "alert.mail.footer": "Trimis de FIRMA pentru lista {list}; destinatarii se schimbă cu firma watch set {list} --notify, sau firma users set --email.",
+  "alert.mail.csv":
+    "Schimbările sunt și în fișierul CSV atașat, câte una pe rând. Numărul (Nr.) fiecăreia o identifică: o alertă primită de două ori are aceleași numere.",
+  "alert.mail.footer":
+    "Trimis de FIRMA pentru lista {list}; destinatarii se schimbă cu firma watch set {list} --notify, sau firma users set --email.",
   "alert.mail.col.id": "Nr.",
   "watch.help.hook": "webhook-ul unei liste: adresa (https) unde merg alertele ei, semnate cu un secret comun; --remove îl șterge",
   "watch.help.url": "adresa webhook-ului: https://… (http doar pe acest calculator)",
@@ -401,7 +405,8 @@ export const nodeRo = {
   "watch.hook.credentials": "fără utilizator sau parolă în adresă (receptorul verifică semnătura)",
   "watch.hook.noSecret": "lipsește secretul comun: dați --secret-file FIȘIER (un secret nu se dă pe linia de comandă).",
   "watch.hook.secretUnreadable": "fișierul {file} nu poate fi citit ({reason}); nu s-a scris nimic.",
-  "watch.hook.badSecret": "secretul din {file} nu este acceptat: un singur rând de {min}–{max} caractere ASCII vizibile, fără spații. Nu s-a scris nimic.",
+  "watch.hook.badSecret":
+    "secretul din {file} nu este acceptat: un singur rând de {min}–{max} caractere ASCII vizibile, fără spații. Nu s-a scris nimic.",
   "watch.hook.set": "Alertele listei {name} merg și la {url}, semnate cu secretul din {file} (păstrat în baza de date a firmei).",
   "watch.hook.removed": "Lista {name} nu mai are webhook.",
   "watch.hook.none": "Lista {name} nu avea webhook.",

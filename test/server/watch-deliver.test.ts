@@ -20,6 +20,8 @@ import { AlertMailer } from "../../src/server/firm/watch-mail";
 import { smtpSettings } from "../../src/server/firm/watch-alert-options";
 import { main as watchMain } from "../../src/server/firm/watch-command";
 import type { WatchChange } from "../../src/server/firm/watch-diff";
+import { main as serveMain, serve, type ServeIo } from "../../src/server/main";
+import { startSandbox } from "../../sandbox/server";
 import { startHookReceiver, startMailbox, type HookReceiver, type Mailbox } from "../support/alert-receivers";
 
 const NOW = Date.UTC(2026, 10, 25, 4, 0); // 06:00 in Bucharest
@@ -372,5 +374,77 @@ describe("SMTP options", () => {
     expect(() => settings({ smtpFrom: "a@b.ro" })).toThrow(/alert\.smtpFromOnly/);
     expect(() => settings({ smtp: "smtp://relay:25", smtpFile: "f", smtpFrom: "a@b.ro" })).toThrow(/alert\.smtpBoth/);
     expect(() => settings({ smtpFile: path.join(dir, "nope"), smtpFrom: "a@b.ro" })).toThrow(/alert\.smtpFileUnreadable.*ENOENT/);
+  });
+});
+
+describe("firma serve", () => {
+  const KEY = "demo-business-watch-alerts-s3cr3t";
+  function serveIo(): ServeIo & { err: string[] } {
+    const err: string[] = [];
+    return { err, stdout: { write: () => true }, stderr: { write: (x: string) => err.push(x) }, env: { LANG: "en_US.UTF-8" } };
+  }
+  async function startArgs(): Promise<string[]> {
+    const sb = await startSandbox({ port: 0 });
+    open.push(sb);
+    const dist = path.join(dir, "dist");
+    fs.mkdirSync(dist, { recursive: true });
+    fs.writeFileSync(path.join(dist, "taskpane.html"), "<!doctype html><title>FIRMA</title>");
+    fs.writeFileSync(
+      path.join(dist, "manifest.xml"),
+      '<OfficeApp><SourceLocation DefaultValue="https://addin.test.example.ro/taskpane.html"/></OfficeApp>',
+    );
+    fs.writeFileSync(
+      path.join(dist, "firma-build.json"),
+      JSON.stringify({ addinUrl: "https://addin.test.example.ro/", serviceUrl: "", version: "0.1.0" }),
+    );
+    fs.writeFileSync(path.join(dir, "key"), `${KEY}\n`);
+    return [
+      "--host",
+      "127.0.0.1",
+      "--port",
+      "0",
+      "--dist",
+      dist,
+      "--http",
+      "--upstream",
+      sb.url,
+      "--key-file",
+      path.join(dir, "key"),
+      "--database",
+      db,
+    ];
+  }
+
+  test("in custody mode with --smtp, what a check committed is e-mailed at start, and /metrics counts it", async () => {
+    const box = await mailbox();
+    await commit("clienti", changes());
+    const io = serveIo();
+    const arrived = box.next();
+    const s = await serve([...(await startArgs()), "--smtp", box.url, "--smtp-from", "alerte@firma.ro"], io);
+    try {
+      expect(io.err.join("")).toContain(`The watch lists' alerts are e-mailed through smtp://127.0.0.1:${box.port}, from alerte@firma.ro.`);
+      expect((await arrived).subject).toBe("FIRMA: 2 schimbări în lista clienti / FIRMA: 2 changes in the list clienti");
+      const deadline = Date.now() + 5_000;
+      let metrics = "";
+      while (!metrics.includes('outcome="sent"} 1') && Date.now() < deadline) metrics = await (await fetch(`${s.url}metrics`)).text();
+      expect(metrics).toContain('firma_watch_deliveries_total{target="email",outcome="sent"} 1');
+    } finally {
+      await s.close();
+    }
+    expect(box.messages).toHaveLength(1);
+  });
+
+  test("a password in --smtp, or --smtp without custody mode: one line, exit 1, the password in no line", async () => {
+    const args = await startArgs();
+    const io = serveIo();
+    expect(await serveMain([...args, "--smtp", "smtp://alerte:Parola-Secreta-9@mail.firma.ro:587", "--smtp-from", "a@firma.ro"], io)).toBe(
+      1,
+    );
+    expect(io.err.join("")).toContain("--smtp takes no user or password");
+    expect(io.err.join("")).not.toContain("Parola-Secreta-9");
+    const plain = serveIo();
+    const withoutKey = args.slice(0, args.indexOf("--key-file"));
+    expect(await serveMain([...withoutKey, "--smtp", "smtp://relay:25", "--smtp-from", "a@firma.ro"], plain)).toBe(1);
+    expect(plain.err.join("")).toContain("e-mail alerts (--smtp, --smtp-file) belong to custody mode");
   });
 });

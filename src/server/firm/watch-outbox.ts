@@ -15,8 +15,7 @@
  * secret, kept as it is (the signature needs it: it is not a password that could be hashed).
  */
 import type { Dialect, SqlRunner } from "./schema";
-import type { StoredChange, WatchSql } from "./watch-store";
-import { writeLog } from "./watch-store";
+import { CHANGE_COLUMNS, toChange, writeLog, type ChangeRow, type StoredChange, type WatchSql } from "./watch-store";
 
 /** Migration 5: the alerts, their deliveries, the lists' webhooks; each change gains the alert it went out in. */
 export function alertsMigration(d: Dialect): string[] {
@@ -181,28 +180,8 @@ export class SqlWatchOutbox {
 
   /** The changes an alert carries, oldest first. */
   async changesOf(alert: number): Promise<StoredChange[]> {
-    const rows = await this.db.all<{
-      id: number | string;
-      list: string;
-      cui: number | string;
-      field: string;
-      before_value: string;
-      after_value: string;
-      name: string | null;
-      seen_at: number | string;
-    }>("SELECT id, list, cui, field, before_value, after_value, name, seen_at FROM firm_watch_changes WHERE alert = ? ORDER BY id", [
-      alert,
-    ]);
-    return rows.map((r) => ({
-      id: Number(r.id),
-      list: r.list,
-      cui: Number(r.cui),
-      field: r.field,
-      before: JSON.parse(r.before_value) as unknown,
-      after: JSON.parse(r.after_value) as unknown,
-      name: r.name,
-      seenAt: Number(r.seen_at),
-    }));
+    const rows = await this.db.all<ChangeRow>(`SELECT ${CHANGE_COLUMNS} FROM firm_watch_changes WHERE alert = ? ORDER BY id`, [alert]);
+    return rows.map(toChange);
   }
 
   /**

@@ -225,6 +225,14 @@ describe("e-mail", () => {
     ]);
   });
 
+  test("an owner revoked: the alert goes to the --notify addresses only, never to someone who left", async () => {
+    const box = await mailbox();
+    await commit("clienti", changes());
+    await store.revokeUser("ana", NOW);
+    expect(await deliverer({ smtp: box.url }).deliverDue()).toMatchObject({ sent: 1 });
+    expect(box.messages.map((m) => m.rcpt)).toEqual([["contabil@firma.ro"]]);
+  });
+
   test("a process without an SMTP server leaves the e-mail to one that has it, and sends the webhook", async () => {
     const hook = await receiver();
     expect((await watch(["hook", "clienti", "--url", hook.url, "--secret-file", secretFile()])).code).toBe(0);

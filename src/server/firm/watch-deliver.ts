@@ -2,7 +2,7 @@
  * The deliverer: takes what the watch's checks committed to the outbox (watch-outbox.ts) to the
  * people and systems the lists name, at least once, never losing a change. One pass (`deliverDue`)
  * plans the changes no alert holds yet, then claims the deliveries that are due and sends each: the
- * e-mail (watch-mail.ts) to the list owner's address and its `--notify` addresses, the webhook
+ * e-mail (watch-mail.ts) to the list owner's address (unless revoked) and its `--notify` addresses, the webhook
  * (watch-webhook.ts). An attempt that fails is tried again later, each time twice as late (up to a
  * limit of attempts, then the delivery is marked failed with the reason in `firma watch log`); the
  * check itself is never repeated for it. Every attempt leaves a line in the audit trail and counts in
@@ -154,11 +154,11 @@ export class Deliverer {
   /** One attempt at one delivery, recorded. */
   private async deliver(d: ClaimedDelivery): Promise<DeliveryOutcome | null> {
     const store = this.o.store;
-    const list = await store.watch.list(d.list);
+    const list = await store.outbox.recipients(d.list);
     const changes = await store.outbox.changesOf(d.alert);
     const mail: AlertMail = { list: d.list, owner: list?.owner ?? null, alert: d.alert, seenAt: d.seenAt, changes };
     const attempt =
-      list === null ? refused("list_removed") : d.target === "email" ? await this.email(mail, list.notify) : await this.webhook(mail);
+      list === null ? refused("list_removed") : d.target === "email" ? await this.email(mail, list.to) : await this.webhook(mail);
     const now = this.now();
     const attempts = d.attempts + 1;
     const base = { alert: d.alert, target: d.target, changes: changes.length, attempts };
@@ -199,9 +199,7 @@ export class Deliverer {
     return outcome;
   }
 
-  private async email(mail: AlertMail, notify: readonly string[]): Promise<Attempt> {
-    const own = mail.owner === null ? null : await this.o.store.watch.emailOf(mail.owner);
-    const to = [...new Set([...(own ? [own] : []), ...notify])];
+  private async email(mail: AlertMail, to: readonly string[]): Promise<Attempt> {
     if (to.length === 0) return refused("no_recipients");
     try {
       const r = await this.o.mailer!.send(to, mail);

@@ -256,6 +256,21 @@ export class SqlWatchOutbox {
     }));
   }
 
+  /**
+   * Who a list's e-mail goes to now: its owner's address (unless the owner was revoked: someone who left
+   * the firm gets none of its alerts) and its `--notify` addresses; null when the list is gone.
+   */
+  async recipients(list: string): Promise<{ owner: string | null; to: string[] } | null> {
+    const [l] = await this.db.all<{ owner: string | null; notify: string; email: string | null }>(
+      `SELECT l.owner, l.notify, u.email FROM firm_watch_lists l
+         LEFT JOIN firm_users u ON u.name = l.owner AND u.revoked_at IS NULL WHERE l.name = ?`,
+      [list],
+    );
+    if (!l) return null;
+    const own = l.email ?? "";
+    return { owner: l.owner, to: [...new Set([...(own === "" ? [] : [own]), ...(JSON.parse(l.notify) as string[])])] };
+  }
+
   /** Sets a list's webhook (replacing one it had), with a line in its log (never the secret). */
   async setHook(list: string, url: string, secret: string, now: number): Promise<void> {
     await this.db.transaction(async (tx) => {
@@ -287,12 +302,13 @@ export class SqlWatchOutbox {
 }
 
 /**
- * Where a list's alert goes, as the database says at planning: an e-mail when its owner has an
- * address or it has `--notify` addresses, a webhook when it has one. A list removed meanwhile: nowhere.
+ * Where a list's alert goes, as the database says at planning: an e-mail when its owner (not revoked)
+ * has an address or it has `--notify` addresses, a webhook when it has one. A list removed meanwhile: nowhere.
  */
 async function targetsOf(tx: SqlRunner, list: string): Promise<AlertTarget[]> {
   const [l] = await tx.all<{ notify: string; email: string | null }>(
-    `SELECT l.notify, u.email FROM firm_watch_lists l LEFT JOIN firm_users u ON u.name = l.owner WHERE l.name = ?`,
+    `SELECT l.notify, u.email FROM firm_watch_lists l
+       LEFT JOIN firm_users u ON u.name = l.owner AND u.revoked_at IS NULL WHERE l.name = ?`,
     [list],
   );
   const targets: AlertTarget[] = [];

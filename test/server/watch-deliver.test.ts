@@ -185,6 +185,9 @@ describe("e-mail", () => {
     const waiting = await watch(["log", "clienti"]);
     expect(waiting.out).toMatch(/delivery_waiting .*"target":"email".*ECONNREFUSED/);
     const checks = (await store.watch.log("clienti")).filter((e) => e.kind === "checked");
+    expect((await watch(["show", "clienti", "--lang", "en"])).out).toContain(
+      "Alerts waiting (email): 1; firma watch log clienti says why.",
+    );
 
     // Not due yet: nothing tried.
     const box = await mailbox(port);
@@ -215,6 +218,7 @@ describe("e-mail", () => {
     expect(box.messages).toHaveLength(0);
     const log = await watch(["log", "clienti"]);
     expect(log.out).toMatch(/delivery_failed .*"target":"email".*"attempts":3.*550/);
+    expect((await watch(["show", "clienti"])).out).toContain("Alerte eșuate (email): 1; firma watch log clienti spune de ce.");
     expect(metrics.text()).toContain('firma_watch_deliveries_total{target="email",outcome="retry"} 2');
     expect(metrics.text()).toContain('firma_watch_deliveries_total{target="email",outcome="failed"} 1');
     const audit = await store.auditSince(0);

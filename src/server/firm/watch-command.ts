@@ -267,15 +267,21 @@ async function show(name: string | undefined, flags: kit.CommonFlags, io: kit.Co
   const found = await kit.withStore(flags, io, lang, async (store) => {
     const l = await store.watch.list(list);
     if (!l) throw fail(t(lang, "watch.unknown", { name: list }), kit.EXIT.failed);
-    return { list: l, cuis: await store.watch.members(list), hook: (await store.outbox.hookOf(list))?.url ?? null };
+    const hook = (await store.outbox.hookOf(list))?.url ?? null;
+    return { list: l, cuis: await store.watch.members(list), hook, undelivered: await store.outbox.tally(list) };
   });
   const cost = costOf(found.list.companies, found.list.schedule, now);
-  if (flags.json) return kit.writeJson(io, { ...listJson(found.list), webhook: found.hook, cuis: found.cuis, cost });
+  if (flags.json)
+    return kit.writeJson(io, { ...listJson(found.list), webhook: found.hook, undelivered: found.undelivered, cuis: found.cuis, cost });
   const l = found.list;
   io.stdout.write(`${t(lang, "watch.added", { name: l.name, owner: l.owner ?? t(lang, "watch.theFirm"), n: l.companies })}\n`);
   io.stdout.write(`${t(lang, "watch.schedule", { schedule: l.schedule ?? `${DEFAULT_SCHEDULE} ${t(lang, "watch.default")}` })}\n`);
   if (l.notify.length > 0) io.stdout.write(`${t(lang, "watch.notify", { to: l.notify.join(", ") })}\n`);
   if (found.hook !== null) io.stdout.write(`${t(lang, "watch.hook.shown", { url: found.hook })}\n`);
+  for (const u of found.undelivered)
+    io.stdout.write(
+      `${t(lang, u.state === "pending" ? "alert.show.pending" : "alert.show.failed", { n: u.n, target: u.target, name: l.name })}\n`,
+    );
   if (l.stoppedAt !== null)
     io.stdout.write(`${t(lang, "watch.stopped", { at: bucharestTime(l.stoppedAt), reason: l.stoppedReason ?? "" })}\n`);
   io.stdout.write(`${costLine(cost, lang)}\n\n${found.cuis.join("\n")}\n`);

@@ -271,6 +271,16 @@ export class SqlWatchOutbox {
     return { owner: l.owner, to: [...new Set([...(own === "" ? [] : [own]), ...(JSON.parse(l.notify) as string[])])] };
   }
 
+  /** How many of a list's deliveries wait and how many failed, by target. */
+  async tally(list: string): Promise<Array<{ target: AlertTarget; state: DeliveryState; n: number }>> {
+    const rows = await this.db.all<{ target: AlertTarget; state: DeliveryState; n: number | string }>(
+      `SELECT d.target, d.state, COUNT(*) AS n FROM firm_watch_deliveries d JOIN firm_watch_alerts a ON a.id = d.alert
+        WHERE a.list = ? AND d.state <> 'sent' GROUP BY d.target, d.state ORDER BY d.target, d.state`,
+      [list],
+    );
+    return rows.map((r) => ({ target: r.target, state: r.state, n: Number(r.n) }));
+  }
+
   /** Sets a list's webhook (replacing one it had), with a line in its log (never the secret). */
   async setHook(list: string, url: string, secret: string, now: number): Promise<void> {
     await this.db.transaction(async (tx) => {

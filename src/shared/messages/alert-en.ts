@@ -18,6 +18,8 @@ export const alertEn: Readonly<Record<AlertMessageKey, string>> = {
   "alert.smtpCustodyOnly": "e-mail alerts (--smtp, --smtp-file) belong to custody mode: give --key-file too.",
   "alert.smtpOn": "The watch lists' alerts are e-mailed through {server}, from {from}.",
   "alert.smtpOff": "No SMTP server (--smtp, --smtp-file or FIRMA_SMTP_URL): the watch lists' e-mail alerts wait; webhooks are sent.",
+  "alert.show.pending": "Alerts waiting ({target}): {n}; firma watch log {name} says why.",
+  "alert.show.failed": "Alerts failed ({target}): {n}; firma watch log {name} says why.",
   "alert.mail.subject": "FIRMA: {changes} in the list {list}",
   "alert.mail.intro": "The check of the list {list} ({owner}) at {at}, Bucharest time, found {changes}:",
   "alert.mail.more": "… and {more} more, all in the attached file.",

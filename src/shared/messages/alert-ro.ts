@@ -21,6 +21,8 @@ export const alertRo = {
   "alert.smtpOn": "Alertele listelor urmărite pleacă pe e-mail prin {server}, de la {from}.",
   "alert.smtpOff":
     "Niciun server SMTP (--smtp, --smtp-file sau FIRMA_SMTP_URL): alertele pe e-mail ale listelor urmărite așteaptă; webhook-urile pleacă.",
+  "alert.show.pending": "Alerte care așteaptă ({target}): {n}; firma watch log {name} spune de ce.",
+  "alert.show.failed": "Alerte eșuate ({target}): {n}; firma watch log {name} spune de ce.",
   "alert.mail.subject": "FIRMA: {changes} în lista {list}",
   "alert.mail.intro": "Verificarea listei {list} ({owner}) din {at}, ora României, a găsit {changes}:",
   "alert.mail.more": "… și încă {more}, toate în fișierul atașat.",

@@ -22,6 +22,10 @@ import { parseBudget } from "./firm/tokens";
 import { DEFAULT_SCHEDULE, parseSchedule } from "./firm/watch-cost";
 import type { AfterCheck } from "./firm/watch-check";
 import { watchLeaseMs } from "./firm/watch-run";
+import { Metrics } from "./firm/metrics";
+import { describeSmtp, smtpSettings, withAlertOptions, type AlertFlags } from "./firm/watch-alert-options";
+import { Deliverer } from "./firm/watch-deliver";
+import { AlertMailer } from "./firm/watch-mail";
 
 export interface ServeIo {
   stdout: { write(s: string): unknown };
@@ -35,7 +39,7 @@ export interface ServeIo {
   afterCheck?: AfterCheck;
 }
 
-interface Flags extends CustodyFlags {
+interface Flags extends CustodyFlags, AlertFlags {
   host: string;
   port: number;
   publicUrl?: string;
@@ -51,9 +55,14 @@ interface Flags extends CustodyFlags {
   watchBudget?: string;
 }
 
+/** How often `firma serve` looks for alerts due (the checks also wake it as they commit). */
+const DELIVER_EVERY_MS = 30_000;
+
 /** A running server, for the tests and for the signal handlers. */
 export interface Running {
   url: string;
+  /** The watch's deliverer in custody mode (a check kicks it after committing); null otherwise. */
+  deliverer: Deliverer | null;
   close(): Promise<void>;
 }
 
@@ -160,6 +169,7 @@ export async function serve(argv: string[], io: ServeIo): Promise<Running> {
     .addOption(new Option("--rate-limit <n>", t(lang, "serve.help.rateLimit")))
     .addOption(new Option("--watch-schedule <cron>", t(lang, "serve.help.watchSchedule")))
     .addOption(new Option("--watch-budget <credits>", t(lang, "serve.help.watchBudget")));
+  withAlertOptions(program, lang);
   program.parse(argv, { from: "user" });
   const f = program.opts<Flags>();
 
@@ -196,6 +206,9 @@ export async function serve(argv: string[], io: ServeIo): Promise<Running> {
   const custody = custodySettings(f, io.env, die);
   const watch = watchSettings(f, io.env, custody !== null, die);
   if (custody && !f.sandbox && !f.upstream) throw die("serve.custodyNeedsUpstream");
+  // The watch's e-mail alerts: the SMTP server read once, its password kept in memory only.
+  const smtp = smtpSettings(f, io.env, die);
+  if (smtp && !custody) throw die("alert.smtpCustodyOnly");
   let upstream = f.upstream ?? "";
   let sandbox: { url: string; close(): Promise<void> } | null = null;
   if (!f.sandbox && !upstream) {
@@ -224,6 +237,9 @@ export async function serve(argv: string[], io: ServeIo): Promise<Running> {
     sandbox = await io.startSandbox();
     upstream = sandbox.url;
   }
+  const metrics = new Metrics();
+  // Made once the server listens (it logs through it); a check that commits before then is delivered by its first pass.
+  let deliverer: Deliverer | null = null;
   const app = await buildApp({
     dist,
     publicUrl: () => publicUrl,
@@ -240,7 +256,15 @@ export async function serve(argv: string[], io: ServeIo): Promise<Running> {
             maxCreditsPerDay: custody.maxCreditsPerDay,
             rateLimit: custody.ratePerSecond > 0 ? { max: custody.ratePerSecond * 10, windowMs: 10_000 } : null,
             shareQueue: io.env.FIRMA_SHARED_QUEUE === "1",
-            watch: watch && { ...watch, afterCheck: io.afterCheck },
+            // After each committed check: its alerts go out at once (the deliverer's own timer would find them too).
+            watch: watch && {
+              ...watch,
+              afterCheck: async (list, changes, result) => {
+                await io.afterCheck?.(list, changes, result);
+                deliverer?.kick();
+              },
+            },
+            metrics,
           }
         : null,
   });
@@ -260,12 +284,28 @@ export async function serve(argv: string[], io: ServeIo): Promise<Running> {
   const url = `${scheme}://${shownHost}:${port}/`;
   if (local) publicUrl = `${scheme}://localhost:${port}/`;
   if (custody) io.stderr.write(`${t(lang, "serve.custodyOn", { database: describeDatabase(custody.database) })}\n`);
+  // The watch's alerts: whatever the checks committed goes out from here (watch-deliver.ts).
+  const mailer = smtp ? new AlertMailer(smtp) : null;
+  deliverer = store
+    ? new Deliverer({
+        store,
+        mailer,
+        onOutcome: (target, outcome) => metrics.delivery(target, outcome),
+        onError: (e) => app.log.error({ err: { message: (e as Error)?.message } }, "watch delivery failed; tried again later"),
+      })
+    : null;
+  if (custody)
+    io.stderr.write(`${smtp ? t(lang, "alert.smtpOn", { server: describeSmtp(smtp.url), from: smtp.from }) : t(lang, "alert.smtpOff")}\n`);
+  deliverer?.start(DELIVER_EVERY_MS);
   io.stderr.write(
     `${t(lang, "serve.listening", { url, manifest: `${publicUrl}manifest.xml`, upstream: f.sandbox ? t(lang, "serve.theSandbox", { url: upstream }) : upstream })}\n`,
   );
   return {
     url,
+    deliverer,
     async close() {
+      await deliverer?.stop();
+      mailer?.close();
       // Fastify stops taking requests and lets those in flight finish; a connection kept alive after its
       // last answer is closed as soon as it is idle (Fastify keeps them 72 s otherwise).
       const idle = setInterval(() => app.server.closeIdleConnections(), 100);

@@ -25,6 +25,11 @@ const FIELD_KEYS: Record<Change["field"], MessageKey> = {
   j_cod: "changes.field.registry",
 };
 
+/** A watched field's name in the user's language; a field this table does not know, as its code. */
+export function fieldLabel(field: string, lang: Lang): string {
+  return Object.prototype.hasOwnProperty.call(FIELD_KEYS, field) ? t(lang, FIELD_KEYS[field as Change["field"]]) : field;
+}
+
 /** A value as the user reads it: booleans in words, nothing for a missing value. */
 export function changeValue(v: unknown, lang: Lang): string {
   if (v === null || v === undefined) return "";
@@ -59,7 +64,7 @@ export function changeTable(changes: readonly Change[], lang: Lang): ChangeTable
   const rows = changes.map((c) => [
     c.cui,
     c.name ?? "",
-    t(lang, FIELD_KEYS[c.field]),
+    fieldLabel(c.field, lang),
     changeValue(c.before, lang),
     changeValue(c.after, lang),
     changeDate(c.beforeFetchedAt),

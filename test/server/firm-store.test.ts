@@ -255,8 +255,11 @@ function behaviour(engine: EngineUnderTest) {
     await s.reserveCredit(ask("ana"));
     await s.close();
     for (const table of ["firm_claims", "firm_leases", "firm_wants"]) await engine.raw(url, `DROP TABLE ${table}`);
-    // and what the later migrations added: the watch lists (watch-schema.ts) and the people's e-mail
+    // and what the later migrations added: the watch lists (watch-schema.ts), the people's e-mail, the alerts (watch-outbox.ts)
     for (const table of [
+      "firm_watch_deliveries",
+      "firm_watch_alerts",
+      "firm_watch_hooks",
       "firm_watch_seen",
       "firm_watch_members",
       "firm_watch_changes",
@@ -273,6 +276,7 @@ function behaviour(engine: EngineUnderTest) {
     expect(await again.watch.addList({ name: "clienti", owner: "ana", schedule: null, notify: [], cuis: [19] }, NOW)).toBe(true);
     expect(await again.watch.setEmail("ana", "ana@firma.ro")).toBe(true);
     expect(await again.watchChecks.begin("clienti", "t", "A", NOW)).toMatchObject({ list: "clienti", tick: "t", resumed: false });
+    expect(await again.outbox.plan(NOW)).toBe(0);
   });
 
   test("claims on answers being fetched: a live one is not taken, an expired one or the owner's own is, and only the owner lets go", async () => {

@@ -22,6 +22,7 @@ import { FIRM_ACCOUNT } from "../../src/server/firm/watch-checks";
 import { serve } from "../../src/server/main";
 import { buildApp } from "../../src/server/app";
 import { startSandbox, type Sandbox } from "../../sandbox/server";
+import { startMailbox } from "../support/alert-receivers";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const DAY = 86_400_000;
@@ -88,6 +89,47 @@ function fakeDist(): string {
   fs.writeFileSync(path.join(dist, "firma-build.json"), JSON.stringify({ addinUrl: "https://a.test/", serviceUrl: "", version: "0" }));
   return dist;
 }
+
+test("end to end by e-mail: `watch run --smtp` mails the second check's four changes to the owner and --notify (a real SMTP server), the first and third check mail nothing", async () => {
+  const box = await startMailbox();
+  try {
+    const cuis = valid.slice(300, 420);
+    await withStore(async (s) => {
+      const t = newToken();
+      await s.addUser("ana", 1000, hashToken(t), T0);
+      await s.watch.setEmail("ana", "ana@firma.ro");
+      await s.watch.addList({ name: "furnizori", owner: "ana", schedule: null, notify: ["contabil@firma.ro"], cuis }, T0);
+    });
+    const mailed = (at: number) => run(at, "furnizori", "--smtp", box.url, "--smtp-from", "FIRMA <alerte@firma.ro>");
+    expect((await mailed(T0)).out).toBe("furnizori: 120 companies checked (0 from answers fetched today), 2 credits, 0 changes.\n");
+    expect(box.messages).toHaveLength(0); // a first check sets the baseline and alerts nothing
+    const c = cuis[11];
+    const before = await withStore(async (s) => (await s.watch.seen("furnizori")).get(c)!);
+    sb.config.overrides = {
+      [c]: { stare: "RADIATA", platitor_tva: !before.get("platitor_tva"), denumire: '=HYPERLINK("http://x")', adresa: "Str. Alta 1" },
+    };
+    const second = await mailed(T0 + DAY);
+    expect(second.out).toBe("furnizori: 120 companies checked (0 from answers fetched today), 2 credits, 4 changes.\n");
+    expect(second.code).toBe(0);
+    expect(box.messages).toHaveLength(1);
+    const [{ mail, rcpt }] = box.messages;
+    expect(rcpt.sort()).toEqual(["ana@firma.ro", "contabil@firma.ro"]);
+    const ids = (await withStore((s) => s.watch.changes("furnizori"))).map((x) => x.id);
+    expect(ids).toHaveLength(4);
+    // the attached CSV: one row per change, its CUI in a column of its own, the hostile name made safe
+    const csv = mail.attachments.find((a) => /\.csv$/.test(a.filename ?? ""))!.content.toString("utf8");
+    for (const id of ids) expect(csv).toMatch(new RegExp(`(^|\\n)"?${id}"?[,;]`));
+    expect(csv.split(/\r?\n/).filter((l) => l.includes(String(c)))).toHaveLength(4);
+    expect(csv).not.toMatch(/(^|[,;])=HYPERLINK/m);
+    // the third check finds nothing and mails nothing; a run again delivers nothing twice
+    expect((await mailed(T0 + 2 * DAY)).out).toBe(
+      "furnizori: 120 companies checked (0 from answers fetched today), 2 credits, 0 changes.\n",
+    );
+    expect(box.messages).toHaveLength(1);
+  } finally {
+    await box.close();
+  }
+});
 
 test("first check: the baseline, no change; the registry changes four fields: the next day's check finds exactly those; the day after, none; the same day again: no credit", async () => {
   const cuis = [...valid.slice(0, 250), missing];

@@ -59,6 +59,8 @@ export interface CustodyOptions {
    * null: no limit. @default { max: 1500, windowMs: 10000 }
    */
   rateLimit?: { max: number; windowMs: number } | null;
+  /** The counters /metrics shows, when the caller counts in them too (the watch's deliverer). @default a new Metrics */
+  metrics?: Metrics;
   /** The watch lists' scheduled checks (watch-scheduler.ts); null: none (the tests of requests). */
   watch?: WatchOptions | null;
 }
@@ -140,7 +142,7 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
   const lang = o.lang ?? "ro";
   const now = o.now ?? Date.now;
   const store = o.store;
-  const metrics = new Metrics();
+  const metrics = o.metrics ?? new Metrics();
   let upgradedSaid = false;
   /** The database failing: logged; a newer FIRMA's migration once, as the line that says this instance stopped writing. */
   const storeError = (e: unknown, what = "firm store write failed") => {

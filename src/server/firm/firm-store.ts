@@ -10,6 +10,7 @@
  * Times are milliseconds since the epoch; a period (`month`, `day`) is the Bucharest calendar's
  * ("2026-11", "2026-11-25"), where the service's counters turn over (src/engine/credits/bucharest-time.ts).
  */
+import type { SqlWatchOutbox } from "./watch-outbox";
 import type { WatchStore } from "./watch-store";
 import type { WatchChecks } from "./watch-checks";
 
@@ -116,6 +117,8 @@ export interface FirmStore extends SharedQueueStore {
   readonly watch: WatchStore;
   /** The record of each check of a watch list, and the firm's lists' account (watch-checks.ts). */
   readonly watchChecks: WatchChecks;
+  /** The watch's alerts and their deliveries, the lists' webhooks (watch-outbox.ts). */
+  readonly outbox: SqlWatchOutbox;
 
   // ---- people ----------------------------------------------------------------------------------
   /** Adds a person; throws FirmStoreError("user_exists") when the name is taken (revoked or not). */

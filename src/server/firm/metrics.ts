@@ -6,6 +6,8 @@
  */
 import type { AnswerSource } from "./firm-store";
 import type { CheckOutcome, WatchCounters } from "./watch-check";
+import type { DeliveryOutcome } from "./watch-deliver";
+import type { AlertTarget } from "./watch-outbox";
 
 /** Seconds; the relay's own overhead sits in the first buckets, an upstream call in the later ones. */
 const WATCH_OUTCOMES: readonly CheckOutcome[] = ["checked", "incomplete", "done", "busy", "stopped", "unknown", "interrupted", "failed"];
@@ -28,6 +30,10 @@ export class Metrics implements WatchCounters {
   private watchCompanies = 0;
   private watchCredits = 0;
   private watchChanges = 0;
+  /** The watch's delivery attempts, by target and outcome (watch-deliver.ts). */
+  private readonly deliveries = new Map<string, number>(
+    (["email", "webhook"] as const).flatMap((t) => (["sent", "retry", "failed"] as const).map((o) => [`${t}|${o}`, 0] as [string, number])),
+  );
 
   request(source: AnswerSource, seconds: number): void {
     this.requests.set(source, (this.requests.get(source) ?? 0) + 1);
@@ -58,6 +64,12 @@ export class Metrics implements WatchCounters {
     this.watchCompanies += companies;
     this.watchCredits += credits;
     this.watchChanges += changes;
+  }
+
+  /** One attempt to deliver a watch alert, and what came of it. */
+  delivery(target: AlertTarget, outcome: DeliveryOutcome): void {
+    const k = `${target}|${outcome}`;
+    this.deliveries.set(k, (this.deliveries.get(k) ?? 0) + 1);
   }
 
   /** The exposition text (Content-Type: text/plain; version=0.0.4). */
@@ -96,6 +108,12 @@ export class Metrics implements WatchCounters {
       "# HELP firma_watch_changes_total Changes the watch lists' checks found and committed.",
       "# TYPE firma_watch_changes_total counter",
       `firma_watch_changes_total ${this.watchChanges}`,
+      "# HELP firma_watch_deliveries_total Attempts to deliver a watch list's alert, by target (email, webhook) and outcome (sent, retry, failed).",
+      "# TYPE firma_watch_deliveries_total counter",
+      ...[...this.deliveries].map(([k, n]) => {
+        const [target, outcome] = k.split("|");
+        return `firma_watch_deliveries_total{target="${target}",outcome="${outcome}"} ${n}`;
+      }),
     ];
     return lines.join("\n") + "\n";
   }

@@ -12,6 +12,7 @@
  * older instance stops writing the moment a newer one has migrated. Never both write.
  */
 import { FirmStoreError } from "./firm-store";
+import { alertsMigration } from "./watch-outbox";
 import { watchMigration } from "./watch-schema";
 import { watchChecksMigration } from "./watch-checks";
 
@@ -96,8 +97,8 @@ export const MIGRATIONS: Migrations = [
   ],
   // 4: the watch lists, their companies, what each list last saw, their log (watch-schema.ts).
   watchMigration,
-  // 5: reserved for the alerts' delivery (the outbox and its attempts), merged with it.
-  () => [],
+  // 5: the watch's alerts, their deliveries (an outbox) and the lists' webhooks (watch-outbox.ts).
+  alertsMigration,
   // 6: the record of each check of a watch list, so that a check cut short is finished once (watch-checks.ts).
   watchChecksMigration,
 ];

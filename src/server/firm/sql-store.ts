@@ -23,6 +23,7 @@ import { SqlQueue } from "./sql-queue";
 import { FirmStoreError } from "./firm-store";
 import { SqlWatchStore, type WatchStore } from "./watch-store";
 import { FIRM_ACCOUNT, SqlWatchChecks, type WatchChecks } from "./watch-checks";
+import { SqlWatchOutbox } from "./watch-outbox";
 
 /** What an engine gives the shared store. */
 export interface SqlDriver extends SqlRunner {
@@ -68,6 +69,7 @@ export class SqlFirmStore implements FirmStore {
   private readonly queue: SqlQueue;
   readonly watch: WatchStore;
   readonly watchChecks: WatchChecks;
+  readonly outbox: SqlWatchOutbox;
 
   private readonly hot: HotAnswers;
   private readonly auditQueue: AuditWaiter[] = [];
@@ -82,6 +84,7 @@ export class SqlFirmStore implements FirmStore {
     this.queue = new SqlQueue(db);
     this.watch = new SqlWatchStore(db);
     this.watchChecks = new SqlWatchChecks(db);
+    this.outbox = new SqlWatchOutbox(db);
   }
 
   // ---- leases and the shared queue (sql-queue.ts) ----------------------------------------------

@@ -18,6 +18,13 @@ import { checkDaysIn31, costRange, DEFAULT_SCHEDULE, parseSchedule, type CostRan
 import { readWatchFile, WatchFileError, type WatchFile } from "./watch-file";
 import type { WatchList } from "./watch-store";
 import { addRunCommand, type RunIo } from "./watch-run";
+import { checkWebhookSecret, checkWebhookUrl, SECRET_LENGTH } from "./watch-webhook";
+
+interface HookFlags extends kit.CommonFlags {
+  url?: string;
+  secretFile?: string;
+  remove?: boolean;
+}
 
 interface ListFlags extends kit.CommonFlags {
   file?: string;
@@ -261,14 +268,21 @@ async function show(name: string | undefined, flags: kit.CommonFlags, io: kit.Co
   const found = await kit.withStore(flags, io, lang, async (store) => {
     const l = await store.watch.list(list);
     if (!l) throw fail(t(lang, "watch.unknown", { name: list }), kit.EXIT.failed);
-    return { list: l, cuis: await store.watch.members(list) };
+    const hook = (await store.outbox.hookOf(list))?.url ?? null;
+    return { list: l, cuis: await store.watch.members(list), hook, undelivered: await store.outbox.tally(list) };
   });
   const cost = costOf(found.list.companies, found.list.schedule, now);
-  if (flags.json) return kit.writeJson(io, { ...listJson(found.list), cuis: found.cuis, cost });
+  if (flags.json)
+    return kit.writeJson(io, { ...listJson(found.list), webhook: found.hook, undelivered: found.undelivered, cuis: found.cuis, cost });
   const l = found.list;
   io.stdout.write(`${t(lang, "watch.added", { name: l.name, owner: l.owner ?? t(lang, "watch.theFirm"), n: l.companies })}\n`);
   io.stdout.write(`${t(lang, "watch.schedule", { schedule: l.schedule ?? `${DEFAULT_SCHEDULE} ${t(lang, "watch.default")}` })}\n`);
   if (l.notify.length > 0) io.stdout.write(`${t(lang, "watch.notify", { to: l.notify.join(", ") })}\n`);
+  if (found.hook !== null) io.stdout.write(`${t(lang, "watch.hook.shown", { url: found.hook })}\n`);
+  for (const u of found.undelivered)
+    io.stdout.write(
+      `${t(lang, u.state === "pending" ? "alert.show.pending" : "alert.show.failed", { n: u.n, target: u.target, name: l.name })}\n`,
+    );
   if (l.stoppedAt !== null)
     io.stdout.write(`${t(lang, "watch.stopped", { at: bucharestTime(l.stoppedAt), reason: l.stoppedReason ?? "" })}\n`);
   io.stdout.write(`${costLine(cost, lang)}\n\n${found.cuis.join("\n")}\n`);
@@ -300,6 +314,47 @@ async function log(name: string | undefined, flags: kit.CommonFlags, io: kit.Com
   if (entries.length === 0) return void io.stdout.write(`${t(lang, "watch.noLog")}\n`);
   const rows = entries.map((e) => [bucharestTime(e.at), e.list, e.kind, JSON.stringify(e.detail)]);
   io.stdout.write(kit.table(t(lang, "watch.logHeader").split("|"), rows, new Set()));
+}
+
+/**
+ * `firma watch hook LIST --url URL --secret-file F` (or `--remove`): the list's webhook, the
+ * administrator's only. The secret is read from a file, never typed (argv is visible to every user of
+ * the computer), and never shown again.
+ */
+async function hook(name: string | undefined, flags: HookFlags, io: kit.CommandIo, lang: Lang): Promise<void> {
+  const list = checkedListName(name, lang);
+  if (flags.remove && flags.url !== undefined) throw fail(t(lang, "watch.hook.urlAndRemove"));
+  if (!flags.remove && flags.url === undefined) throw fail(t(lang, "watch.hook.nothing"));
+  const now = (io.now ?? Date.now)();
+  if (flags.remove) {
+    const removed = await kit.withStore(flags, io, lang, async (store) => {
+      if (!(await store.watch.list(list))) throw fail(t(lang, "watch.unknown", { name: list }), kit.EXIT.failed);
+      return store.outbox.removeHook(list, now);
+    });
+    if (flags.json) return kit.writeJson(io, { name: list, webhook: null, removed });
+    return void io.stdout.write(`${t(lang, removed ? "watch.hook.removed" : "watch.hook.none", { name: list })}\n`);
+  }
+  const url = checkWebhookUrl(flags.url ?? "");
+  if (!url.ok)
+    throw fail(t(lang, "watch.hook.badUrl", { value: (flags.url ?? "").slice(0, 200), reason: t(lang, `watch.hook.${url.problem}`) }));
+  if (flags.secretFile === undefined) throw fail(t(lang, "watch.hook.noSecret"));
+  let raw: string;
+  try {
+    raw = readFileSync(flags.secretFile, "utf8");
+  } catch (e) {
+    throw fail(
+      t(lang, "watch.hook.secretUnreadable", { file: flags.secretFile, reason: (e as NodeJS.ErrnoException).code ?? "?" }),
+      kit.EXIT.failed,
+    );
+  }
+  const secret = checkWebhookSecret(raw);
+  if (secret === null) throw fail(t(lang, "watch.hook.badSecret", { file: flags.secretFile, ...SECRET_LENGTH }));
+  await kit.withStore(flags, io, lang, async (store) => {
+    if (!(await store.watch.list(list))) throw fail(t(lang, "watch.unknown", { name: list }), kit.EXIT.failed);
+    await store.outbox.setHook(list, url.url, secret, now);
+  });
+  if (flags.json) return kit.writeJson(io, { name: list, webhook: url.url });
+  io.stdout.write(`${t(lang, "watch.hook.set", { name: list, url: url.url, file: flags.secretFile })}\n`);
 }
 
 /** `firma watch …`; resolves to the exit code (0, 1: the database, the file or the budget, 2: usage; `run`: 3 a check incomplete). */
@@ -339,6 +394,13 @@ export async function main(argv: string[], io: RunIo): Promise<number> {
     .argument("[list]", t(lang, "watch.help.list"))
     .argument("[cui...]", t(lang, "watch.help.cuis"))
     .action((n: string | undefined, cuis: string[], f: kit.CommonFlags) => remove(n, cuis, f, io, of(f)));
+  kit
+    .withCommonOptions(cmd.command("hook").description(t(lang, "watch.help.hook")), lang)
+    .argument("[list]", t(lang, "watch.help.list"))
+    .option("--url <url>", t(lang, "watch.help.url"))
+    .option("--secret-file <file>", t(lang, "watch.help.secretFile"))
+    .option("--remove", t(lang, "watch.help.removeHook"))
+    .action((n: string | undefined, f: HookFlags) => hook(n, f, io, of(f)));
   kit
     .withCommonOptions(cmd.command("log").description(t(lang, "watch.help.log")), lang)
     .argument("[list]", t(lang, "watch.help.list"))

@@ -3,7 +3,8 @@
  * system timer (cron, a systemd timer) as much as for a person. It takes the options of `firma serve`
  * a check needs: the firm's database (`--database`), its key (`--key-file`, or FIRMA_UPSTREAM_KEY),
  * the service (`--upstream`, or FIRMA_UPSTREAM_URL), `--max-credits-per-day`, `--watch-budget`, and the
- * alerts' mail settings (`--smtp`, `--smtp-file`), handed to the delivery (`RunIo.afterCheck`).
+ * alerts' mail settings (`--smtp`, `--smtp-file`, `--smtp-from`: watch-alert-options.ts). After its checks
+ * it delivers what is due (watch-deliver.ts): the alerts of these checks and any left waiting before.
  *
  * A check another instance is running is waited for as long as its lease may last (a killed instance's
  * lease lapses, and its check is finished here); a check left open by a killed process is finished
@@ -20,16 +21,16 @@ import { custodySettings } from "./custody-setup";
 import { Leases } from "./lease";
 import { isUserName, parseBudget } from "./tokens";
 import { upstream } from "./upstream";
+import { smtpSettings, withAlertOptions, type AlertFlags } from "./watch-alert-options";
 import { checkList, type AfterCheck, type CheckOutcome, type CheckResult } from "./watch-check";
+import { Deliverer } from "./watch-deliver";
+import { AlertMailer } from "./watch-mail";
 
 /** The alerts' mail settings, as typed: handed to the delivery, never shown (`--smtp-file` holds a password). */
-export interface DeliveryFlags {
-  smtp?: string;
-  smtpFile?: string;
-}
+export type DeliveryFlags = AlertFlags;
 
 export interface RunIo extends kit.CommandIo {
-  /** The alerts' delivery for these settings (plugged in where it is built); none: changes are committed only. */
+  /** Also after each committed check (tests); the alerts are delivered after the checks in any case. */
   afterCheck?: (delivery: DeliveryFlags, lang: Lang) => AfterCheck | undefined;
 }
 
@@ -55,15 +56,13 @@ export function watchLeaseMs(env: kit.CommandIo["env"]): number {
 /** Adds `firma watch run` to the `firma watch` program; resolves the exit code its run gave (0 until it ran). */
 export function addRunCommand(cmd: ReturnType<typeof kit.program>, io: RunIo, lang: Lang): () => number {
   let exit: number = kit.EXIT.ok;
-  kit
-    .withCommonOptions(cmd.command("run").description(t(lang, "watch.help.run")), lang)
+  const run = kit.withCommonOptions(cmd.command("run").description(t(lang, "watch.help.run")), lang);
+  withAlertOptions(run, lang)
     .argument("[list]", t(lang, "watch.help.list"))
     .addOption(new Option("--key-file <file>", t(lang, "serve.help.keyFile")))
     .addOption(new Option("--upstream <url>", t(lang, "serve.help.upstream")).env("FIRMA_UPSTREAM_URL"))
     .addOption(new Option("--max-credits-per-day <n>", t(lang, "serve.help.maxCreditsPerDay")))
     .addOption(new Option("--watch-budget <credits>", t(lang, "serve.help.watchBudget")))
-    .addOption(new Option("--smtp <url>", t(lang, "watch.help.smtp")))
-    .addOption(new Option("--smtp-file <file>", t(lang, "watch.help.smtpFile")))
     .addHelpText("after", `\n${t(lang, "watch.run.exitCodes")}`)
     .action(async (name: string | undefined, f: RunFlags) => {
       exit = await runChecks(name, f, io, f.lang ?? lang);
@@ -87,7 +86,9 @@ async function runChecks(name: string | undefined, f: RunFlags, io: RunIo, lang:
   }
   const now = io.now ?? Date.now;
   const leaseMs = watchLeaseMs(io.env);
-  const afterCheck = io.afterCheck?.({ smtp: f.smtp, smtpFile: f.smtpFile }, lang);
+  // The mail settings checked before anything is paid for; the password stays in its file.
+  const smtp = smtpSettings(f, io.env, die);
+  const afterCheck = io.afterCheck?.({ smtp: f.smtp, smtpFile: f.smtpFile, smtpFrom: f.smtpFrom }, lang);
   const results = await kit.withStore(f, io, lang, async (store) => {
     const holder = randomUUID();
     const leases = new Leases({ store, holder, ttlMs: leaseMs, now });
@@ -122,6 +123,13 @@ async function runChecks(name: string | undefined, f: RunFlags, io: RunIo, lang:
           r = await checkList(deps, n, tick);
         }
         out.push(r);
+      }
+      // What these checks committed, and whatever waited before, goes out now (a timer calls this process).
+      const mailer = smtp ? new AlertMailer(smtp) : null;
+      try {
+        await new Deliverer({ store, mailer, onError: (e) => void errors.push(`delivery: ${(e as Error)?.message ?? e}`) }).deliverDue();
+      } finally {
+        mailer?.close();
       }
       return { out, errors };
     } finally {

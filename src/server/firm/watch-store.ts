@@ -278,30 +278,12 @@ export class SqlWatchStore implements WatchStore {
   }
 
   async changes(list?: string, afterId = 0): Promise<StoredChange[]> {
-    const rows = await this.db.all<{
-      id: number | string;
-      list: string;
-      cui: number | string;
-      field: string;
-      before_value: string;
-      after_value: string;
-      name: string | null;
-      seen_at: number | string;
-    }>(
-      `SELECT id, list, cui, field, before_value, after_value, name, seen_at FROM firm_watch_changes
+    const rows = await this.db.all<ChangeRow>(
+      `SELECT ${CHANGE_COLUMNS} FROM firm_watch_changes
         WHERE id > ? ${list === undefined ? "" : "AND list = ?"} ORDER BY id`,
       list === undefined ? [afterId] : [afterId, list],
     );
-    return rows.map((r) => ({
-      id: Number(r.id),
-      list: r.list,
-      cui: Number(r.cui),
-      field: r.field,
-      before: JSON.parse(r.before_value) as unknown,
-      after: JSON.parse(r.after_value) as unknown,
-      name: r.name,
-      seenAt: Number(r.seen_at),
-    }));
+    return rows.map(toChange);
   }
 
   async setEmail(user: string, email: string | null): Promise<boolean> {
@@ -322,7 +304,34 @@ export class SqlWatchStore implements WatchStore {
   }
 }
 
-async function writeLog(db: SqlRunner, e: WatchLogEntry): Promise<void> {
+/** A change's row as read (the outbox reads them too, watch-outbox.ts). */
+export const CHANGE_COLUMNS = "id, list, cui, field, before_value, after_value, name, seen_at";
+export type ChangeRow = {
+  id: number | string;
+  list: string;
+  cui: number | string;
+  field: string;
+  before_value: string;
+  after_value: string;
+  name: string | null;
+  seen_at: number | string;
+};
+
+export function toChange(r: ChangeRow): StoredChange {
+  return {
+    id: Number(r.id),
+    list: r.list,
+    cui: Number(r.cui),
+    field: r.field,
+    before: JSON.parse(r.before_value) as unknown,
+    after: JSON.parse(r.after_value) as unknown,
+    name: r.name,
+    seenAt: Number(r.seen_at),
+  };
+}
+
+/** One line of a list's log, in the caller's transaction (the outbox's too, watch-outbox.ts). */
+export async function writeLog(db: SqlRunner, e: WatchLogEntry): Promise<void> {
   await db.run("INSERT INTO firm_watch_log (at, list, kind, detail) VALUES (?, ?, ?, ?)", [e.at, e.list, e.kind, JSON.stringify(e.detail)]);
 }
 

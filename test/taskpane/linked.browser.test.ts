@@ -49,6 +49,16 @@ const linked = (page: Page) =>
 const waitDomain = (page: Page, mode: string) =>
   page.waitForFunction(([id, m]) => (window as unknown as Win).__firmaStandIn.linked.domains.get(id)?.refreshMode === m, [DOMAIN, mode]);
 
+/** Where linked companies are not to be had: the pane says `why`, offers FISA formulas, registers nothing and spends nothing. */
+async function expectFisaOffered(page: Page, key: string, why: RegExp): Promise<void> {
+  expect(await text(page, "#linked-status")).toMatch(why);
+  expect(await page.isVisible("#linked-fisa")).toBe(true);
+  const l = await linked(page);
+  expect(l.count).toBe(0);
+  expect(l.violations).toEqual([]);
+  expect(h.sandbox.usage(key).month).toBe(0);
+}
+
 /** Opens Add columns with the keyboard (its summary, Enter) and waits for the flows' chunk. */
 async function openColumns(page: Page): Promise<void> {
   await page.focus("#columns-section summary");
@@ -268,15 +278,8 @@ withChromium("linked companies in the pane", () => {
     await setup(page, { sheets: { Foaie1: { A1: c0.cui } }, selection: "Foaie1!A1" });
     await openColumns(page);
     await act(page, "#linked-convert");
-    expect(await text(page, "#linked-status")).toMatch(
-      /^Firmele legate vin cu ediția FIRMA pentru tipul de date Firmă \(manifest-legate\.xml\)/,
-    );
-    expect(await page.isVisible("#linked-fisa")).toBe(true);
-    const l = await linked(page);
-    expect(l.count).toBe(0);
-    expect(l.violations).toEqual([]);
+    await expectFisaOffered(page, key, /^Firmele legate vin cu ediția FIRMA pentru tipul de date Firmă \(manifest-legate\.xml\)/);
     expect((await cellOf(page, "Foaie1", "A1")).value).toBe(c0.cui);
-    expect(h.sandbox.usage(key).month).toBe(0);
     expect(pageErrors).toEqual([]);
     await page.context().close();
   });
@@ -288,12 +291,7 @@ withChromium("linked companies in the pane", () => {
     await setup(page, { sheets: { Sheet1: { A1: c0.cui } }, selection: "Sheet1!A1" });
     await openColumns(page);
     await act(page, "#linked-convert");
-    expect(await text(page, "#linked-status")).toMatch(/Excel on the web has none\)\. Use FIRMA\.FISA formulas instead\.$/);
-    expect(await page.isVisible("#linked-fisa")).toBe(true);
-    const l = await linked(page);
-    expect(l.count).toBe(0);
-    expect(l.violations).toEqual([]);
-    expect(h.sandbox.usage(key).month).toBe(0);
+    await expectFisaOffered(page, key, /Excel on the web has none\)\. Use FIRMA\.FISA formulas instead\.$/);
     expect(pageErrors).toEqual([]);
     await page.context().close();
   });

@@ -11,16 +11,25 @@
  * `checkIntervalMs`), a connection silent both ways is closed after `connectionTimeoutMs` (longer than
  * an upstream call can take), an idle kept-alive one after `keepAliveTimeoutMs`; headers over
  * `maxHeaderBytes` are refused by Node (431) and a body over 1 KB by Fastify (413), before any handler.
+ * With a certificate it speaks HTTP/2, and HTTP/1.1 to clients that do not offer HTTP/2; the same
+ * limits hold over both (connections.ts).
  */
 import { existsSync, readFileSync } from "fs";
 import { join } from "path";
-import type { Socket } from "net";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import fastifyStatic from "@fastify/static";
 import fastifyRateLimit from "@fastify/rate-limit";
 import { registerRelay } from "./relay";
 import { t } from "../shared/messages/node";
 import { registerCustody, type CustodyOptions } from "./firm/custody";
+import { http2Settings, watchConnections, type ConnectionLimits } from "./connections";
+
+const CLOSE_IDLE = "firmaCloseIdle";
+
+/** Closes the connections of `app` that carry no request now (called again and again while it stops). */
+export function closeIdleConnections(app: FastifyInstance): void {
+  (app as unknown as Record<string, () => void>)[CLOSE_IDLE]();
+}
 
 /** What the build wrote beside the add-in (webpack.config.js): the address it was built for. */
 export interface BuildInfo {
@@ -84,32 +93,35 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   const publicUrl = typeof o.publicUrl === "function" ? o.publicUrl : () => o.publicUrl as string;
   const l = o.limits ?? {};
   const headersTimeout = l.headersTimeoutMs ?? 10_000;
-  // Node's own: checked every connectionsCheckingInterval, for requests still arriving.
-  const socket = {
-    headersTimeout,
-    connectionsCheckingInterval: l.checkIntervalMs ?? 1000,
-    maxHeaderSize: l.maxHeaderBytes ?? 16_384,
+  const limits: ConnectionLimits = {
+    headersTimeoutMs: headersTimeout,
+    requestTimeoutMs: Math.max(headersTimeout, l.requestTimeoutMs ?? 30_000),
+    keepAliveTimeoutMs: l.keepAliveTimeoutMs ?? 72_000,
+    checkIntervalMs: l.checkIntervalMs ?? 1000,
+    maxHeaderBytes: l.maxHeaderBytes ?? 16_384,
   };
   const app = Fastify({
     logger: o.logger ?? false,
     trustProxy: o.trustProxy ?? false,
     // GET requests carry no body: a small limit for anything else.
     bodyLimit: 1024,
-    requestTimeout: Math.max(headersTimeout, l.requestTimeoutMs ?? 30_000),
-    keepAliveTimeout: l.keepAliveTimeoutMs ?? 72_000,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
     connectionTimeout: l.connectionTimeoutMs ?? 2 * (o.upstreamTimeoutMs ?? 30_000) + 30_000,
-    ...(o.https ? { https: { ...o.https, ...socket, handshakeTimeout: headersTimeout } } : { http: socket }),
+    // With TLS: HTTP/2, and HTTP/1.1 for a client that does not offer it (ALPN); without: HTTP/1.1.
+    ...(o.https
+      ? {
+          http2: true,
+          http2SessionTimeout: limits.keepAliveTimeoutMs,
+          https: { allowHTTP1: true, ...o.https, handshakeTimeout: headersTimeout, settings: http2Settings(limits) },
+        }
+      : {
+          // Node's own: checked every connectionsCheckingInterval, for requests still arriving.
+          http: { headersTimeout, connectionsCheckingInterval: limits.checkIntervalMs, maxHeaderSize: limits.maxHeaderBytes },
+        }),
   } as FastifyServerOptions);
-
-  // A connection that sends nothing at all is no request Node's headersTimeout watches: closed when no
-  // request has begun on it after the same time (TLS: once its handshake is done, which has its own limit).
-  const begun = new WeakSet<object>();
-  app.server.on("request", (req: { socket: object }) => begun.add(req.socket));
-  app.server.on(o.https ? "secureConnection" : "connection", (socket: Socket) => {
-    const timer = setTimeout(() => !begun.has(socket) && socket.destroy(), headersTimeout);
-    timer.unref();
-    socket.once("close", () => clearTimeout(timer));
-  });
+  const connections = watchConnections(app.server as never, !!o.https, limits);
+  app.decorate(CLOSE_IDLE, () => connections.closeIdle());
 
   // What the build wrote for this server is not for the users.
   app.addHook("onRequest", async (req, reply) => {

@@ -14,7 +14,7 @@ import { Socket } from "net";
 import { getValidBaseUrl, isLoopbackHost } from "../api/options";
 import { t, type Lang } from "../shared/messages/node";
 import { commandWords } from "../shared/command-words";
-import { buildApp, readBuild } from "./app";
+import { buildApp, closeIdleConnections, readBuild } from "./app";
 import { custodySettings, openCustodyStore, type CustodyFlags } from "./firm/custody-setup";
 import { describeDatabase } from "./firm/open-store";
 import type { FirmStore } from "./firm/firm-store";
@@ -230,7 +230,7 @@ export async function serve(argv: string[], io: ServeIo): Promise<Running> {
     async close() {
       // Fastify stops taking requests and lets those in flight finish; a connection kept alive after its
       // last answer is closed as soon as it is idle (Fastify keeps them 72 s otherwise).
-      const idle = setInterval(() => app.server.closeIdleConnections(), 100);
+      const idle = setInterval(() => closeIdleConnections(app), 100);
       try {
         await app.close();
       } finally {

@@ -2,7 +2,7 @@
  * `firma serve`'s application: the built add-in (dist/) as static files, its manifest generated for
  * the address users reach it at, the same-origin relay of the API (relay.ts) — or, in custody mode,
  * the firm's server (firm/custody.ts: the firm's key kept here, personal tokens, answers paid once,
- * /firm/me, /metrics) — and /healthz, which in custody mode also asks the database (503 when it does
+ * /firm/me, /metrics); either way the calls at the upstream at once are governed (upstream-governor.ts) — and /healthz, which in custody mode also asks the database (503 when it does
  * not answer). Fastify, with @fastify/static (and @fastify/rate-limit in custody mode); the request
  * log never holds a key or a token (it logs no headers, and both come in a header only).
  *
@@ -20,6 +20,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastif
 import fastifyStatic from "@fastify/static";
 import fastifyRateLimit from "@fastify/rate-limit";
 import { registerRelay } from "./relay";
+import { UpstreamGovernor } from "./upstream-governor";
 import { t } from "../shared/messages/node";
 import { registerCustody, type CustodyOptions } from "./firm/custody";
 import { http2Settings, watchConnections, type ConnectionLimits } from "./connections";
@@ -52,11 +53,13 @@ export interface AppOptions {
   trustProxy?: boolean;
   /** Per-request limit towards the upstream. @default 30000 */
   upstreamTimeoutMs?: number;
+  /** The most calls at the upstream at once; fewer while it shows signs of load (upstream-governor.ts). @default 64 */
+  upstreamConcurrency?: number;
   https?: { key: Buffer; cert: Buffer } | null;
   /** How long a client may take, and how much it may send (the module's header). */
   limits?: ServerLimits;
   /** Custody mode: the firm's database and key (the upstream and its time limit are the options above). */
-  custody?: Omit<CustodyOptions, "upstream" | "timeoutMs"> | null;
+  custody?: Omit<CustodyOptions, "upstream" | "timeoutMs" | "upstreamConcurrency"> | null;
 }
 
 export interface ServerLimits {
@@ -152,8 +155,14 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   app.get("/", async (_req, reply) => reply.redirect("/taskpane.html"));
   // The per-person limit (custody.ts): its routes say their own; nothing else is limited.
   if (o.custody) await app.register(fastifyRateLimit, { global: false });
-  if (o.custody) registerCustody(app, { ...o.custody, upstream: () => o.upstream, timeoutMs: o.upstreamTimeoutMs });
-  else registerRelay(app, { upstream: () => o.upstream, timeoutMs: o.upstreamTimeoutMs });
+  if (o.custody)
+    registerCustody(app, { ...o.custody, upstream: () => o.upstream, timeoutMs: o.upstreamTimeoutMs, upstreamConcurrency: o.upstreamConcurrency });
+  else
+    registerRelay(app, {
+      upstream: () => o.upstream,
+      timeoutMs: o.upstreamTimeoutMs,
+      governor: new UpstreamGovernor({ ceiling: o.upstreamConcurrency }),
+    });
   await app.register(fastifyStatic, {
     root: o.dist,
     index: false,

@@ -17,6 +17,7 @@ import { commandWords } from "../shared/command-words";
 import { buildApp, closeIdleConnections, readBuild } from "./app";
 import { custodySettings, openCustodyStore, type CustodyFlags } from "./firm/custody-setup";
 import { describeDatabase } from "./firm/open-store";
+import { GOVERNOR_DEFAULTS } from "./upstream-governor";
 import type { FirmStore } from "./firm/firm-store";
 
 export interface ServeIo {
@@ -39,6 +40,7 @@ interface Flags extends CustodyFlags {
   tlsKey?: string;
   http?: boolean;
   trustProxy?: boolean;
+  upstreamConcurrency: number;
   dist: string;
   lang?: Lang;
 }
@@ -114,6 +116,13 @@ export async function serve(argv: string[], io: ServeIo): Promise<Running> {
     .addOption(new Option("--public-url <url>", t(lang, "serve.help.publicUrl")))
     .addOption(new Option("--upstream <url>", t(lang, "serve.help.upstream")).env("FIRMA_UPSTREAM_URL"))
     .addOption(new Option("--sandbox", t(lang, "serve.help.sandbox")))
+    .addOption(
+      new Option("--upstream-concurrency <n>", t(lang, "serve.help.upstreamConcurrency")).default(GOVERNOR_DEFAULTS.ceiling).argParser((v) => {
+        const n = Number(v);
+        if (!/^\d+$/.test(v) || n < 1 || n > 1000) throw die("serve.badUpstreamConcurrency", { value: v.slice(0, 20) });
+        return n;
+      }),
+    )
     .addOption(new Option("--tls-cert <file>", t(lang, "serve.help.tlsCert")))
     .addOption(new Option("--tls-key <file>", t(lang, "serve.help.tlsKey")))
     .addOption(new Option("--http", t(lang, "serve.help.http")))
@@ -193,6 +202,7 @@ export async function serve(argv: string[], io: ServeIo): Promise<Running> {
     upstream,
     https,
     trustProxy: !!f.trustProxy,
+    upstreamConcurrency: f.upstreamConcurrency,
     // One JSON line per request (pino): method, URL, status, time; never a header, so never the key.
     logger: { level: "info", stream: { write: (line: string) => io.stdout.write(line) } } as never,
     custody:

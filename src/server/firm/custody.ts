@@ -27,6 +27,7 @@ import { hashToken, isTokenFormat } from "./tokens";
 import { CallFailure, upstream } from "./upstream";
 import { FirmStoreError } from "./firm-store";
 import { storeCallFailure, WriteBehind } from "./store-faults";
+import { UpstreamGovernor } from "../upstream-governor";
 
 export interface CustodyOptions {
   store: FirmStore;
@@ -38,6 +39,8 @@ export interface CustodyOptions {
   maxCreditsPerDay: number | null;
   /** Per-call limit towards the service. @default 30000 */
   timeoutMs?: number;
+  /** The most calls at the service at once; fewer while it shows signs of load (../upstream-governor.ts). @default 64 */
+  upstreamConcurrency?: number;
   /** The window that gathers concurrent requests into one upstream batch. @default 40 */
   windowMs?: number;
   fetch?: typeof fetch;
@@ -63,6 +66,7 @@ export const RATE_LIMIT = { max: 1500, windowMs: 10_000 };
 export interface Custody {
   metrics: Metrics;
   loader: FirmLoader;
+  governor: UpstreamGovernor;
 }
 
 /** What each failure of a call tells the person. */
@@ -136,9 +140,12 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
     onError: (e, what, kept) =>
       storeError(e, kept ? `firm store: ${what} not written yet; kept and tried again` : `firm store: ${what} lost`),
   });
+  const governor = new UpstreamGovernor({ ceiling: o.upstreamConcurrency });
+  metrics.governor = governor;
   const loader = new FirmLoader({
     store,
-    upstream: upstream({ base: o.upstream, key: o.key, timeoutMs: o.timeoutMs ?? 30_000, fetch: o.fetch }),
+    upstream: upstream({ base: o.upstream, key: o.key, timeoutMs: o.timeoutMs ?? 30_000, fetch: o.fetch, governor }),
+    gate: (task) => governor.run(task),
     maxPerDay: o.maxCreditsPerDay,
     windowMs: o.windowMs,
     // A claim outlives the longest call (the upstream timeout), so a slow call is not paid twice.
@@ -350,5 +357,5 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
   app.get("/metrics", async (_req, reply) =>
     reply.header("content-type", "text/plain; version=0.0.4; charset=utf-8").header("cache-control", "no-store").send(metrics.text()),
   );
-  return { metrics, loader };
+  return { metrics, loader, governor };
 }

@@ -50,8 +50,10 @@ export interface LoaderOptions {
    * partial one: every call costs a credit however few companies it holds. @default 200
    */
   maxWaitMs?: number;
-  /** Upstream calls at once. @default 8 */
+  /** Upstream calls at once, when no `gate` is given. @default 8 */
   concurrency?: number;
+  /** Where each call waits for its place among those at once: the upstream governor's (../upstream-governor.ts). */
+  gate?: <T>(task: () => Promise<T>) => Promise<T>;
   now?: () => number;
   /** Each upstream call, for the metrics. */
   onCall?: (charged: boolean) => void;
@@ -104,7 +106,7 @@ export class FirmLoader {
   private readonly writes: WriteBehind;
 
   constructor(private readonly o: LoaderOptions) {
-    this.limit = limiter(o.concurrency ?? 8);
+    this.limit = o.gate ?? limiter(o.concurrency ?? 8);
     this.now = o.now ?? Date.now;
     this.writes = o.writes ?? new WriteBehind({ onError: (e) => o.onStoreError?.(e) });
     if (o.shareQueue) {

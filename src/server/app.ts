@@ -156,7 +156,12 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   // The per-person limit (custody.ts): its routes say their own; nothing else is limited.
   if (o.custody) await app.register(fastifyRateLimit, { global: false });
   if (o.custody)
-    registerCustody(app, { ...o.custody, upstream: () => o.upstream, timeoutMs: o.upstreamTimeoutMs, upstreamConcurrency: o.upstreamConcurrency });
+    registerCustody(app, {
+      ...o.custody,
+      upstream: () => o.upstream,
+      timeoutMs: o.upstreamTimeoutMs,
+      upstreamConcurrency: o.upstreamConcurrency,
+    });
   else
     registerRelay(app, {
       upstream: () => o.upstream,

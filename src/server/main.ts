@@ -117,11 +117,13 @@ export async function serve(argv: string[], io: ServeIo): Promise<Running> {
     .addOption(new Option("--upstream <url>", t(lang, "serve.help.upstream")).env("FIRMA_UPSTREAM_URL"))
     .addOption(new Option("--sandbox", t(lang, "serve.help.sandbox")))
     .addOption(
-      new Option("--upstream-concurrency <n>", t(lang, "serve.help.upstreamConcurrency")).default(GOVERNOR_DEFAULTS.ceiling).argParser((v) => {
-        const n = Number(v);
-        if (!/^\d+$/.test(v) || n < 1 || n > 1000) throw die("serve.badUpstreamConcurrency", { value: v.slice(0, 20) });
-        return n;
-      }),
+      new Option("--upstream-concurrency <n>", t(lang, "serve.help.upstreamConcurrency"))
+        .default(GOVERNOR_DEFAULTS.ceiling)
+        .argParser((v) => {
+          const n = Number(v);
+          if (!/^\d+$/.test(v) || n < 1 || n > 1000) throw die("serve.badUpstreamConcurrency", { value: v.slice(0, 20) });
+          return n;
+        }),
     )
     .addOption(new Option("--tls-cert <file>", t(lang, "serve.help.tlsCert")))
     .addOption(new Option("--tls-key <file>", t(lang, "serve.help.tlsKey")))

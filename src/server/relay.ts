@@ -43,13 +43,16 @@ function fail(reply: FastifyReply, status: number, code: string, message: string
     .send(JSON.stringify({ error: { code, message } }));
 }
 
-type Relayed =
-  | { res: Response; body: Buffer; verdict: Verdict }
-  | { status: number; code: string; message: string; verdict: Verdict };
+type Relayed = { res: Response; body: Buffer; verdict: Verdict } | { status: number; code: string; message: string; verdict: Verdict };
 
 /** One call to the service and its whole answer, or why there is none. */
 async function relayed(doFetch: typeof fetch, url: string, headers: Record<string, string>, timeoutMs: number): Promise<Relayed> {
-  const timedOut = { status: 504, code: "upstream_timeout", message: `The service did not answer within ${timeoutMs} ms.`, verdict: "overload" } as const;
+  const timedOut = {
+    status: 504,
+    code: "upstream_timeout",
+    message: `The service did not answer within ${timeoutMs} ms.`,
+    verdict: "overload",
+  } as const;
   // The service's time, not this thread's (src/api/service-timer.ts): a busy server must not time
   // out an answer that came in time (the add-in would try again, and pay again).
   const deadline = serviceDeadline(timeoutMs);

@@ -23,7 +23,7 @@ import { registerRelay } from "./relay";
 import { UpstreamGovernor } from "./upstream-governor";
 import { t } from "../shared/messages/node";
 import { registerCustody, type CustodyOptions } from "./firm/custody";
-import { http2Settings, watchConnections, type ConnectionLimits } from "./connections";
+import { headersTooLarge, http2Settings, watchConnections, type ConnectionLimits } from "./connections";
 
 const CLOSE_IDLE = "firmaCloseIdle";
 
@@ -126,8 +126,13 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   const connections = watchConnections(app.server as never, !!o.https, limits);
   app.decorate(CLOSE_IDLE, () => connections.closeIdle());
 
-  // What the build wrote for this server is not for the users.
+  // What the build wrote for this server is not for the users; an HTTP/2 header block over the limit is
+  // refused here, before any other hook or handler (HTTP/1.1's is refused by Node).
   app.addHook("onRequest", async (req, reply) => {
+    if (headersTooLarge(req.raw, limits))
+      return reply
+        .code(431)
+        .send({ error: { code: "headers_too_large", message: `The request's headers are over ${limits.maxHeaderBytes} bytes.` } });
     if (req.url.split("?")[0] === "/firma-build.json") return reply.code(404).send({ error: { code: "not_found", message: "Not found." } });
   });
   const store = o.custody?.store;

@@ -7,8 +7,9 @@
  * http server from the options: they are set here on the server object, where its HTTP/1.1 side reads
  * them (headersTimeout, requestTimeout, keepAliveTimeout, maxHeaderSize and how often the first two
  * are checked). HTTP/2 has limits of its own:
- *  - a header block over `maxHeaderBytes` is refused by the HTTP/2 layer (the stream is reset with
- *    ENHANCE_YOUR_CALM / answered 431 by Node) before any handler, like HTTP/1.1's 431;
+ *  - a header block over `maxHeaderBytes` is answered 431 before any handler, like HTTP/1.1's (Node's
+ *    HTTP/2 server announces the limit in its SETTINGS but does not enforce it: `headersTooLarge`,
+ *    checked in app.ts's first hook);
  *  - a stream whose request (its headers and body) is not all in within `requestTimeoutMs` is reset
  *    (HTTP/1.1: Node's requestTimeout, 408);
  *  - a connection on which no request has begun within `headersTimeoutMs` of its TLS handshake is
@@ -39,6 +40,17 @@ type Server = Http2Server & {
   connectionsCheckingInterval?: number;
   closeIdleConnections(): void;
 };
+
+/** Whether an HTTP/2 request's header block (names and values, pseudo-headers included, 32 bytes a field as RFC 9113 counts) is over the limit. */
+export function headersTooLarge(
+  req: { httpVersionMajor: number; rawHeaders: string[] },
+  l: Pick<ConnectionLimits, "maxHeaderBytes">,
+): boolean {
+  if (req.httpVersionMajor !== 2) return false;
+  let bytes = 0;
+  for (const h of req.rawHeaders) bytes += h.length + 16;
+  return bytes > l.maxHeaderBytes;
+}
 
 /** The HTTP/2 settings `firma serve` announces: streams at once per connection, and the header block's size. */
 export function http2Settings(l: ConnectionLimits): { maxConcurrentStreams: number; maxHeaderListSize: number } {

@@ -344,8 +344,12 @@ export class FirmLoader {
     if (this.watching.size > 0) this.watch([]);
   }
 
-  /** One call: a credit reserved for one person, the service asked, its answers kept and handed out. */
-  private async run(call: Call): Promise<void> {
+  /**
+   * One call: a credit reserved for one person, the service asked, its answers kept and handed out. A
+   * call the service refused as busy (503, not charged) goes once more to the back of the queue, where
+   * the upstream governor, which has just halved its calls at once, gives it a place again.
+   */
+  private async run(call: Call, attempt = 1): Promise<void> {
     try {
       const payer = await this.reserve(call);
       let answer: UpstreamAnswer;
@@ -362,6 +366,10 @@ export class FirmLoader {
         if (e) this.shared.paidBy(e, payer.req);
       }
       if (answer.plan) this.plan = answer.plan;
+      if (answer.status === 503 && !charged && attempt === 1) {
+        void this.limit(() => this.run(call, attempt + 1));
+        return;
+      }
       if (answer.status === 429) {
         const now = this.now();
         const until = planStopEnd(now, answer.plan ?? this.plan, answer.retryAfterMs);

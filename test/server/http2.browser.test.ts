@@ -4,7 +4,6 @@
  * the service at once (the sandbox counts them); the same add-in in a Chromium that does not speak
  * HTTP/2 keeps 6. Both fill the same 3,000 names at the API's minimum (30 credits).
  */
-import * as path from "path";
 import type { Browser } from "playwright-core";
 import { serve } from "../../src/server/main";
 import { startSandbox, type Sandbox } from "../../sandbox/server";

@@ -37,6 +37,11 @@ export interface FaultConfig {
   rateLimitAfter: number | null;
   /** Send each answer body in pieces spread over this many milliseconds (0 = at once). */
   dripMs: number;
+  /**
+   * A limit on calls at once, as a service with a rate limit it does not publish: a /v4 call that
+   * arrives while this many are in progress is answered 503 `busy` (Retry-After: 1, no credit). null = none.
+   */
+  busyAbove: number | null;
 }
 
 export interface SandboxConfig {
@@ -114,6 +119,7 @@ const NO_FAULTS: FaultConfig = {
   failNext: 0,
   rateLimitAfter: null,
   dripMs: 0,
+  busyAbove: null,
 };
 
 export function defaultConfig(latestYear: number): SandboxConfig {
@@ -192,6 +198,7 @@ const FAULT_RULES: Record<keyof FaultConfig, Rule> = {
   failNext: integer(0, Number.MAX_SAFE_INTEGER),
   rateLimitAfter: (v) => v === null || integer(0, Number.MAX_SAFE_INTEGER)(v),
   dripMs: duration,
+  busyAbove: (v) => v === null || integer(1, 100_000)(v),
 };
 
 function isRecord(v: unknown): v is Record<string, unknown> {

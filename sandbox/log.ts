@@ -15,7 +15,7 @@ export interface RequestLogEntry {
   /** CUIs named by the call: 1 for single-company endpoints, the list's entries for batches, else 0. */
   cuiCount: number;
   endpoint: EndpointName | null;
-  /** The injected fault, if any: "error", "reset", "malformed", "rateLimit". */
+  /** The injected fault, if any: "error", "reset", "malformed", "rateLimit", "busy". */
   fault?: string;
   /** Batch answers: items the batchStranger and batchConflict faults added (absent when none). */
   forged?: number;

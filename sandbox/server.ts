@@ -39,6 +39,8 @@ export interface Sandbox {
   reset(key?: string): void;
   /** The last 50,000 /v4 calls, oldest first (a copy). */
   readonly requests: RequestLogEntry[];
+  /** /v4 calls in progress now, and the most at once since the start or the last reset() without a key. */
+  readonly concurrency: { now: number; peak: number };
   close(): Promise<void>;
 }
 
@@ -124,6 +126,7 @@ class SandboxServer implements Sandbox {
   readonly log = new RequestLog();
   private readonly faults = new FaultState();
   private readonly timers = new Set<NodeJS.Timeout>();
+  readonly concurrency = { now: 0, peak: 0 };
   port = 0;
   url = "";
 
@@ -150,7 +153,10 @@ class SandboxServer implements Sandbox {
 
   reset(key?: string): void {
     this.accounts.reset(key);
-    if (key === undefined) this.faults.restart();
+    if (key === undefined) {
+      this.faults.restart();
+      this.concurrency.peak = this.concurrency.now;
+    }
   }
 
   get requests(): RequestLogEntry[] {
@@ -210,11 +216,17 @@ class SandboxServer implements Sandbox {
       );
       return;
     }
-    await this.call(req, res, url);
+    const c = this.concurrency;
+    c.peak = Math.max(c.peak, ++c.now);
+    try {
+      await this.call(req, res, url, c.now);
+    } finally {
+      c.now--;
+    }
   }
 
   /** One /v4 call: faults, answer, credit, log, latency, delivery. */
-  private async call(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  private async call(req: IncomingMessage, res: ServerResponse, url: URL, atOnce: number): Promise<void> {
     const config = this.config;
     const faults = resolveFaults(config.faults);
     const draw = this.faults.draw(faults);
@@ -244,7 +256,10 @@ class SandboxServer implements Sandbox {
     let rendered: Rendered;
     let credited = false;
     let plan: Plan | null = null;
-    if (draw.errorStatus) {
+    if (faults.busyAbove !== null && atOnce > faults.busyAbove) {
+      entry.fault = "busy";
+      rendered = write(error(503, "busy", "Prea multe apeluri deodată (simulat). / Too many calls at once (injected)."));
+    } else if (draw.errorStatus) {
       entry.fault = "error";
       rendered = injectedError(draw.errorStatus, write);
     } else {

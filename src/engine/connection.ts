@@ -2,7 +2,7 @@
  * The engine's link to the service: a client per address (made anew when the pane changes it), the
  * key's fingerprint, the plan the checks use, the latest financial year, and the test of a key.
  * Every call of the client passes the gate (budgets, the stop after "credits spent") and is counted
- * by the meter under the key that made it.
+ * by the meter under the key that made it; its answer may widen the gate (credits/lanes.ts).
  */
 import { FirmaClient } from "../api";
 import { getValidBaseUrl } from "../api/options";
@@ -14,12 +14,14 @@ import { CreditMeter, keyFingerprint } from "./credits/meter";
 import type { ResolvedEngineOptions } from "./engine-options";
 import { latestCompleteYear } from "./years";
 import { turnClock } from "./cells/turn-clock";
+import { Lanes } from "./credits/lanes";
 
 export class Connection {
   private clientFor: { baseUrl: string; client: FirmaClient } | null = null;
   private lastKey: { key: string; id: string } | null = null;
   private ruleYearMemo: { year: number; from: number; until: number } | null = null;
   private readonly clock: () => number;
+  private readonly lanes: Lanes;
 
   constructor(
     private readonly opts: ResolvedEngineOptions,
@@ -28,6 +30,7 @@ export class Connection {
     readonly capabilities: ServiceCapabilities,
   ) {
     this.clock = turnClock(opts.now); // asked for every financial cell: one clock read per run of cells
+    this.lanes = new Lanes(opts.page, opts.concurrency, opts.multiplexedConcurrency);
   }
 
   baseUrl(): string {
@@ -43,6 +46,8 @@ export class Connection {
     if (!this.clientFor || this.clientFor.baseUrl !== baseUrl) {
       checkedBaseUrl(baseUrl);
       const o = this.opts;
+      // Another address: as wide as what is known of it now (another origin than the page's: 6 at once).
+      this.gate.setConcurrency(this.lanes.for(baseUrl));
       this.clientFor = {
         baseUrl,
         client: new FirmaClient({
@@ -58,6 +63,8 @@ export class Connection {
             const id = this.keyId();
             this.gate.afterCall(id, call);
             this.meter.record(id, call);
+            // Each answer may show how the calls travel: wider over HTTP/2 to the page's own server (lanes.ts).
+            this.gate.setConcurrency(this.lanes.for(baseUrl));
           },
         }),
       };

@@ -6,6 +6,7 @@
 import { bad, DEFAULTS as CLIENT_DEFAULTS, getValidCallTimes, getValidInteger, getValidNumber } from "../api/options";
 import type { PlanName } from "../api/types";
 import type { KeyValueStore } from "./cache/store";
+import { HTTP1_LANES, MULTIPLEXED_LANES, pageProtocol, type PageProtocol } from "./credits/lanes";
 
 export interface EngineOptions {
   /** The service's base address; a function is read again at each call (the pane may change it). */
@@ -20,8 +21,15 @@ export interface EngineOptions {
   windowMs?: number;
   /** Longest a request waits for its flush. @default 1000 */
   maxWaitMs?: number;
-  /** Calls in flight at once. @default 6 */
+  /** Calls in flight at once (a browser's connections per host over HTTP/1.1). @default 6 */
   concurrency?: number;
+  /**
+   * Calls in flight at once when the service is the page's own origin and answers over HTTP/2 or 3
+   * (credits/lanes.ts). @default 64
+   */
+  multiplexedConcurrency?: number;
+  /** What the page knows of its own origin's protocol (credits/lanes.ts). @default the browser's; none in Node */
+  page?: PageProtocol | null;
   /** Per-attempt timeout of a call, from when it is sent. @default 10000 */
   timeoutMs?: number;
   /** A call's time across its attempts and the wait between them, from when it is sent. @default 30000 */
@@ -54,7 +62,8 @@ export const DEFAULT_GUARD_THRESHOLD = 100;
 export const ENGINE_DEFAULTS = {
   windowMs: BATCH_WINDOW.default,
   maxWaitMs: 1000,
-  concurrency: 6,
+  concurrency: HTTP1_LANES,
+  multiplexedConcurrency: MULTIPLEXED_LANES,
   maxCacheEntries: 500_000,
   ...CLIENT_DEFAULTS,
 } as const;
@@ -67,6 +76,8 @@ export interface ResolvedEngineOptions {
   windowMs: number;
   maxWaitMs: number;
   concurrency: number;
+  multiplexedConcurrency: number;
+  page: PageProtocol | null;
   timeoutMs: number;
   totalTimeoutMs: number;
   retries: number;
@@ -98,6 +109,8 @@ export function getValidEngineOptions(o: EngineOptions): ResolvedEngineOptions {
     windowMs: getValidBatchWindow(o.windowMs),
     maxWaitMs: getValidNumber("maxWaitMs", o.maxWaitMs, ENGINE_DEFAULTS.maxWaitMs, 0),
     concurrency: getValidInteger("concurrency", o.concurrency, ENGINE_DEFAULTS.concurrency, 1),
+    multiplexedConcurrency: getValidInteger("multiplexedConcurrency", o.multiplexedConcurrency, ENGINE_DEFAULTS.multiplexedConcurrency, 1),
+    page: o.page === undefined ? pageProtocol() : o.page,
     ...getValidCallTimes(o), // the client's own check: the engine passes them on to it
     latestYear: o.latestYear === undefined ? null : getValidInteger("latestYear", o.latestYear, 0, 1),
     maxCacheEntries: getValidInteger("maxCacheEntries", o.maxCacheEntries, ENGINE_DEFAULTS.maxCacheEntries, 1),

@@ -2,7 +2,7 @@
  * `firma serve`'s application: the built add-in (dist/) as static files, its manifest generated for
  * the address users reach it at, the same-origin relay of the API (relay.ts) — or, in custody mode,
  * the firm's server (firm/custody.ts: the firm's key kept here, personal tokens, answers paid once,
- * /firm/me, /metrics) — and /healthz, which in custody mode also asks the database (503 when it does
+ * /firm/me, /metrics); either way the calls at the upstream at once are governed (upstream-governor.ts) — and /healthz, which in custody mode also asks the database (503 when it does
  * not answer). Fastify, with @fastify/static (and @fastify/rate-limit in custody mode); the request
  * log never holds a key or a token (it logs no headers, and both come in a header only).
  *
@@ -11,16 +11,26 @@
  * `checkIntervalMs`), a connection silent both ways is closed after `connectionTimeoutMs` (longer than
  * an upstream call can take), an idle kept-alive one after `keepAliveTimeoutMs`; headers over
  * `maxHeaderBytes` are refused by Node (431) and a body over 1 KB by Fastify (413), before any handler.
+ * With a certificate it speaks HTTP/2, and HTTP/1.1 to clients that do not offer HTTP/2; the same
+ * limits hold over both (connections.ts).
  */
 import { existsSync, readFileSync } from "fs";
 import { join } from "path";
-import type { Socket } from "net";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import fastifyStatic from "@fastify/static";
 import fastifyRateLimit from "@fastify/rate-limit";
 import { registerRelay } from "./relay";
+import { UpstreamGovernor } from "./upstream-governor";
 import { t } from "../shared/messages/node";
 import { registerCustody, type CustodyOptions } from "./firm/custody";
+import { headersTooLarge, http2Settings, watchConnections, type ConnectionLimits } from "./connections";
+
+const CLOSE_IDLE = "firmaCloseIdle";
+
+/** Closes the connections of `app` that carry no request now (called again and again while it stops). */
+export function closeIdleConnections(app: FastifyInstance): void {
+  (app as unknown as Record<string, () => void>)[CLOSE_IDLE]();
+}
 
 /** What the build wrote beside the add-in (webpack.config.js): the address it was built for. */
 export interface BuildInfo {
@@ -43,11 +53,13 @@ export interface AppOptions {
   trustProxy?: boolean;
   /** Per-request limit towards the upstream. @default 30000 */
   upstreamTimeoutMs?: number;
+  /** The most calls at the upstream at once; fewer while it shows signs of load (upstream-governor.ts). @default 64 */
+  upstreamConcurrency?: number;
   https?: { key: Buffer; cert: Buffer } | null;
   /** How long a client may take, and how much it may send (the module's header). */
   limits?: ServerLimits;
   /** Custody mode: the firm's database and key (the upstream and its time limit are the options above). */
-  custody?: Omit<CustodyOptions, "upstream" | "timeoutMs"> | null;
+  custody?: Omit<CustodyOptions, "upstream" | "timeoutMs" | "upstreamConcurrency"> | null;
 }
 
 export interface ServerLimits {
@@ -84,35 +96,43 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   const publicUrl = typeof o.publicUrl === "function" ? o.publicUrl : () => o.publicUrl as string;
   const l = o.limits ?? {};
   const headersTimeout = l.headersTimeoutMs ?? 10_000;
-  // Node's own: checked every connectionsCheckingInterval, for requests still arriving.
-  const socket = {
-    headersTimeout,
-    connectionsCheckingInterval: l.checkIntervalMs ?? 1000,
-    maxHeaderSize: l.maxHeaderBytes ?? 16_384,
+  const limits: ConnectionLimits = {
+    headersTimeoutMs: headersTimeout,
+    requestTimeoutMs: Math.max(headersTimeout, l.requestTimeoutMs ?? 30_000),
+    keepAliveTimeoutMs: l.keepAliveTimeoutMs ?? 72_000,
+    checkIntervalMs: l.checkIntervalMs ?? 1000,
+    maxHeaderBytes: l.maxHeaderBytes ?? 16_384,
   };
   const app = Fastify({
     logger: o.logger ?? false,
     trustProxy: o.trustProxy ?? false,
     // GET requests carry no body: a small limit for anything else.
     bodyLimit: 1024,
-    requestTimeout: Math.max(headersTimeout, l.requestTimeoutMs ?? 30_000),
-    keepAliveTimeout: l.keepAliveTimeoutMs ?? 72_000,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
     connectionTimeout: l.connectionTimeoutMs ?? 2 * (o.upstreamTimeoutMs ?? 30_000) + 30_000,
-    ...(o.https ? { https: { ...o.https, ...socket, handshakeTimeout: headersTimeout } } : { http: socket }),
+    // With TLS: HTTP/2, and HTTP/1.1 for a client that does not offer it (ALPN); without: HTTP/1.1.
+    ...(o.https
+      ? {
+          http2: true,
+          http2SessionTimeout: limits.keepAliveTimeoutMs,
+          https: { allowHTTP1: true, ...o.https, handshakeTimeout: headersTimeout, settings: http2Settings(limits) },
+        }
+      : {
+          // Node's own: checked every connectionsCheckingInterval, for requests still arriving.
+          http: { headersTimeout, connectionsCheckingInterval: limits.checkIntervalMs, maxHeaderSize: limits.maxHeaderBytes },
+        }),
   } as FastifyServerOptions);
+  const connections = watchConnections(app.server as never, !!o.https, limits);
+  app.decorate(CLOSE_IDLE, () => connections.closeIdle());
 
-  // A connection that sends nothing at all is no request Node's headersTimeout watches: closed when no
-  // request has begun on it after the same time (TLS: once its handshake is done, which has its own limit).
-  const begun = new WeakSet<object>();
-  app.server.on("request", (req: { socket: object }) => begun.add(req.socket));
-  app.server.on(o.https ? "secureConnection" : "connection", (socket: Socket) => {
-    const timer = setTimeout(() => !begun.has(socket) && socket.destroy(), headersTimeout);
-    timer.unref();
-    socket.once("close", () => clearTimeout(timer));
-  });
-
-  // What the build wrote for this server is not for the users.
+  // What the build wrote for this server is not for the users; an HTTP/2 header block over the limit is
+  // refused here, before any other hook or handler (HTTP/1.1's is refused by Node).
   app.addHook("onRequest", async (req, reply) => {
+    if (headersTooLarge(req.raw, limits))
+      return reply
+        .code(431)
+        .send({ error: { code: "headers_too_large", message: `The request's headers are over ${limits.maxHeaderBytes} bytes.` } });
     if (req.url.split("?")[0] === "/firma-build.json") return reply.code(404).send({ error: { code: "not_found", message: "Not found." } });
   });
   const store = o.custody?.store;
@@ -140,8 +160,19 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   app.get("/", async (_req, reply) => reply.redirect("/taskpane.html"));
   // The per-person limit (custody.ts): its routes say their own; nothing else is limited.
   if (o.custody) await app.register(fastifyRateLimit, { global: false });
-  if (o.custody) registerCustody(app, { ...o.custody, upstream: () => o.upstream, timeoutMs: o.upstreamTimeoutMs });
-  else registerRelay(app, { upstream: () => o.upstream, timeoutMs: o.upstreamTimeoutMs });
+  if (o.custody)
+    registerCustody(app, {
+      ...o.custody,
+      upstream: () => o.upstream,
+      timeoutMs: o.upstreamTimeoutMs,
+      upstreamConcurrency: o.upstreamConcurrency,
+    });
+  else
+    registerRelay(app, {
+      upstream: () => o.upstream,
+      timeoutMs: o.upstreamTimeoutMs,
+      governor: new UpstreamGovernor({ ceiling: o.upstreamConcurrency }),
+    });
   await app.register(fastifyStatic, {
     root: o.dist,
     index: false,

@@ -14,9 +14,10 @@ import { Socket } from "net";
 import { getValidBaseUrl, isLoopbackHost } from "../api/options";
 import { t, type Lang } from "../shared/messages/node";
 import { commandWords } from "../shared/command-words";
-import { buildApp, readBuild } from "./app";
+import { buildApp, closeIdleConnections, readBuild } from "./app";
 import { custodySettings, openCustodyStore, type CustodyFlags } from "./firm/custody-setup";
 import { describeDatabase } from "./firm/open-store";
+import { GOVERNOR_DEFAULTS } from "./upstream-governor";
 import type { FirmStore } from "./firm/firm-store";
 import { parseBudget } from "./firm/tokens";
 import { DEFAULT_SCHEDULE, parseSchedule } from "./firm/watch-cost";
@@ -49,6 +50,7 @@ interface Flags extends CustodyFlags, AlertFlags {
   tlsKey?: string;
   http?: boolean;
   trustProxy?: boolean;
+  upstreamConcurrency: number;
   dist: string;
   lang?: Lang;
   watchSchedule?: string;
@@ -157,6 +159,15 @@ export async function serve(argv: string[], io: ServeIo): Promise<Running> {
     .addOption(new Option("--public-url <url>", t(lang, "serve.help.publicUrl")))
     .addOption(new Option("--upstream <url>", t(lang, "serve.help.upstream")).env("FIRMA_UPSTREAM_URL"))
     .addOption(new Option("--sandbox", t(lang, "serve.help.sandbox")))
+    .addOption(
+      new Option("--upstream-concurrency <n>", t(lang, "serve.help.upstreamConcurrency"))
+        .default(GOVERNOR_DEFAULTS.ceiling)
+        .argParser((v) => {
+          const n = Number(v);
+          if (!/^\d+$/.test(v) || n < 1 || n > 1000) throw die("serve.badUpstreamConcurrency", { value: v.slice(0, 20) });
+          return n;
+        }),
+    )
     .addOption(new Option("--tls-cert <file>", t(lang, "serve.help.tlsCert")))
     .addOption(new Option("--tls-key <file>", t(lang, "serve.help.tlsKey")))
     .addOption(new Option("--http", t(lang, "serve.help.http")))
@@ -246,6 +257,7 @@ export async function serve(argv: string[], io: ServeIo): Promise<Running> {
     upstream,
     https,
     trustProxy: !!f.trustProxy,
+    upstreamConcurrency: f.upstreamConcurrency,
     // One JSON line per request (pino): method, URL, status, time; never a header, so never the key.
     logger: { level: "info", stream: { write: (line: string) => io.stdout.write(line) } } as never,
     custody:
@@ -308,7 +320,7 @@ export async function serve(argv: string[], io: ServeIo): Promise<Running> {
       mailer?.close();
       // Fastify stops taking requests and lets those in flight finish; a connection kept alive after its
       // last answer is closed as soon as it is idle (Fastify keeps them 72 s otherwise).
-      const idle = setInterval(() => app.server.closeIdleConnections(), 100);
+      const idle = setInterval(() => closeIdleConnections(app), 100);
       try {
         await app.close();
       } finally {

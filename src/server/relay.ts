@@ -8,10 +8,12 @@
  * Only the API's GET paths are relayed; hop-by-hop headers, cookies and every other header stay
  * behind, both ways. A query is at most MAX_QUERY_BYTES, an answer at most MAX_ANSWER_BYTES. An
  * upstream that does not answer in time is 504, one that cannot be reached 502, each with a JSON error
- * body the client reads like the service's own.
+ * body the client reads like the service's own. The calls at the service at once are governed
+ * (upstream-governor.ts): an add-in over HTTP/2 asks many things at once, the service sees what it bears.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { serviceDeadline } from "../api/service-timer";
+import { verdictOf, type UpstreamGovernor, type Verdict } from "./upstream-governor";
 
 /** The API v4's paths (../shared/api: every endpoint is a GET). */
 const API_PATH =
@@ -30,6 +32,8 @@ export interface RelayOptions {
   /** Per-request time limit towards the upstream. @default 30000 */
   timeoutMs?: number;
   fetch?: typeof fetch;
+  /** The calls at the service at once (../upstream-governor.ts); none: as many as the clients send. */
+  governor?: UpstreamGovernor;
 }
 
 function fail(reply: FastifyReply, status: number, code: string, message: string): FastifyReply {
@@ -37,6 +41,43 @@ function fail(reply: FastifyReply, status: number, code: string, message: string
     .code(status)
     .header("content-type", "application/json; charset=utf-8")
     .send(JSON.stringify({ error: { code, message } }));
+}
+
+type Relayed = { res: Response; body: Buffer; verdict: Verdict } | { status: number; code: string; message: string; verdict: Verdict };
+
+/** One call to the service and its whole answer, or why there is none. */
+async function relayed(doFetch: typeof fetch, url: string, headers: Record<string, string>, timeoutMs: number): Promise<Relayed> {
+  const timedOut = {
+    status: 504,
+    code: "upstream_timeout",
+    message: `The service did not answer within ${timeoutMs} ms.`,
+    verdict: "overload",
+  } as const;
+  // The service's time, not this thread's (src/api/service-timer.ts): a busy server must not time
+  // out an answer that came in time (the add-in would try again, and pay again).
+  const deadline = serviceDeadline(timeoutMs);
+  try {
+    let res: Response;
+    try {
+      res = await doFetch(url, { headers, redirect: "manual", signal: deadline.signal });
+    } catch {
+      if (deadline.timer.expired) return timedOut;
+      return { status: 502, code: "upstream_unreachable", message: "The service cannot be reached.", verdict: "neutral" };
+    }
+    const length = Number(res.headers.get("content-length") ?? 0);
+    if (length > MAX_ANSWER_BYTES) {
+      await res.body?.cancel();
+      return { status: 502, code: "upstream_too_large", message: "The service's answer is too large.", verdict: "neutral" };
+    }
+    try {
+      return { res, body: Buffer.from(await res.arrayBuffer()), verdict: verdictOf(res.status) };
+    } catch {
+      if (deadline.timer.expired) return timedOut;
+      return { status: 502, code: "upstream_broken", message: "The service's answer broke off.", verdict: "neutral" };
+    }
+  } finally {
+    deadline.timer.stop();
+  }
 }
 
 export function registerRelay(app: FastifyInstance, o: RelayOptions): void {
@@ -59,32 +100,12 @@ export function registerRelay(app: FastifyInstance, o: RelayOptions): void {
       if (typeof key === "string") headers["x-api-key"] = key;
       const base = o.upstream().replace(/\/+$/, "");
       if (!base) return fail(reply, 502, "upstream_not_configured", "firma serve has no upstream service: start it with --upstream.");
-      // The service's time, not this thread's (src/api/service-timer.ts): a busy server must not time
-      // out an answer that came in time (the add-in would try again, and pay again).
-      const deadline = serviceDeadline(timeoutMs);
-      let res: Response;
-      let body: Buffer;
-      try {
-        try {
-          res = await doFetch(`${base}${path}${query}`, { headers, redirect: "manual", signal: deadline.signal });
-        } catch {
-          if (deadline.timer.expired) return fail(reply, 504, "upstream_timeout", `The service did not answer within ${timeoutMs} ms.`);
-          return fail(reply, 502, "upstream_unreachable", "The service cannot be reached.");
-        }
-        const length = Number(res.headers.get("content-length") ?? 0);
-        if (length > MAX_ANSWER_BYTES) {
-          await res.body?.cancel();
-          return fail(reply, 502, "upstream_too_large", "The service's answer is too large.");
-        }
-        try {
-          body = Buffer.from(await res.arrayBuffer());
-        } catch {
-          if (deadline.timer.expired) return fail(reply, 504, "upstream_timeout", `The service did not answer within ${timeoutMs} ms.`);
-          return fail(reply, 502, "upstream_broken", "The service's answer broke off.");
-        }
-      } finally {
-        deadline.timer.stop();
-      }
+      // At most the governor's calls at once, each held until its answer is read (upstream-governor.ts).
+      const call = () => relayed(doFetch, `${base}${path}${query}`, headers, timeoutMs);
+      const g = o.governor;
+      const got = g ? await g.run(() => g.observe(call, (r) => ("value" in r ? r.value.verdict : "neutral"))) : await call();
+      if ("code" in got) return fail(reply, got.status, got.code, got.message);
+      const { res, body } = got;
       if (body.length > MAX_ANSWER_BYTES) return fail(reply, 502, "upstream_too_large", "The service's answer is too large.");
       reply.code(res.status);
       for (const h of PASSED_HEADERS) {

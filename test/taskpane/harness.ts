@@ -39,7 +39,7 @@ export function build(): Promise<string> {
  * Debian's Chromium, headless, with nothing that reaches for the network on its own (this machine's
  * network is closed: without these flags Chromium keeps trying, and failing, to phone home).
  */
-export function launchChromium(): Promise<Browser> {
+export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     args: [
@@ -51,6 +51,7 @@ export function launchChromium(): Promise<Browser> {
       "--disable-component-update",
       "--disable-sync",
       "--font-render-hinting=none",
+      ...extraArgs,
     ],
   });
 }

@@ -1,8 +1,8 @@
 /**
  * The one gate every call to the service passes, so that no path can spend what the user did not
  * allow:
- *  - at most `concurrency` calls in flight; a call whose cells were all cancelled before its turn is
- *    dropped unsent;
+ *  - at most `concurrency` calls in flight (lanes.ts says how many the connection carries); a call
+ *    whose cells were all cancelled before its turn is dropped unsent;
  *  - after "credits spent" (a 429, or the service's `X-Credits-Remaining` reaching 0) no call with
  *    that key until the plan's period turns over (the day on Free, the month on paid plans, or the
  *    answer's `Retry-After`), the key changes or the user asks to retry (`clearStop`): the cells
@@ -101,7 +101,7 @@ export class CallGate {
 
   constructor(
     private readonly store: KeyValueStore,
-    private readonly concurrency: number,
+    private concurrency: number,
     private readonly now: () => number,
     /** The plan the user chose, if any (else the one the meter saw the service report). */
     private readonly chosenPlan: (keyId: string) => PlanName | null | undefined,
@@ -166,6 +166,13 @@ export class CallGate {
       });
       this.next();
     });
+  }
+
+  /** Changes the calls in flight at once (credits/lanes.ts: wider over HTTP/2 to the page's own server). */
+  setConcurrency(n: number): void {
+    if (n === this.concurrency) return;
+    this.concurrency = n;
+    this.next();
   }
 
   /** Calls in flight or waiting for their turn. */

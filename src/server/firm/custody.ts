@@ -31,6 +31,7 @@ import { storeCallFailure, WriteBehind } from "./store-faults";
 import { Leases } from "./lease";
 import type { AfterCheck } from "./watch-check";
 import { WatchScheduler } from "./watch-scheduler";
+import { UpstreamGovernor } from "../upstream-governor";
 
 export interface CustodyOptions {
   store: FirmStore;
@@ -42,6 +43,8 @@ export interface CustodyOptions {
   maxCreditsPerDay: number | null;
   /** Per-call limit towards the service. @default 30000 */
   timeoutMs?: number;
+  /** The most calls at the service at once; fewer while it shows signs of load (../upstream-governor.ts). @default 64 */
+  upstreamConcurrency?: number;
   /** The window that gathers concurrent requests into one upstream batch. @default 40 */
   windowMs?: number;
   fetch?: typeof fetch;
@@ -84,6 +87,7 @@ export interface Custody {
   loader: FirmLoader;
   /** The watch lists' scheduler (null without `watch`). */
   watch: WatchScheduler | null;
+  governor: UpstreamGovernor;
 }
 
 /** What each failure of a call tells the person. */
@@ -157,10 +161,13 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
     onError: (e, what, kept) =>
       storeError(e, kept ? `firm store: ${what} not written yet; kept and tried again` : `firm store: ${what} lost`),
   });
-  const firmUpstream = upstream({ base: o.upstream, key: o.key, timeoutMs: o.timeoutMs ?? 30_000, fetch: o.fetch });
+  const governor = new UpstreamGovernor({ ceiling: o.upstreamConcurrency });
+  metrics.governor = governor;
+  const firmUpstream = upstream({ base: o.upstream, key: o.key, timeoutMs: o.timeoutMs ?? 30_000, fetch: o.fetch, governor });
   const loader = new FirmLoader({
     store,
     upstream: firmUpstream,
+    gate: (task) => governor.run(task),
     maxPerDay: o.maxCreditsPerDay,
     windowMs: o.windowMs,
     // A claim outlives the longest call (the upstream timeout), so a slow call is not paid twice.
@@ -374,7 +381,7 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
   app.get("/metrics", async (_req, reply) =>
     reply.header("content-type", "text/plain; version=0.0.4; charset=utf-8").header("cache-control", "no-store").send(metrics.text()),
   );
-  return { metrics, loader, watch };
+  return { metrics, loader, watch, governor };
 }
 
 /** The scheduler of the watch lists' checks, started once the server is ready, each check's result in the log. */

@@ -50,8 +50,10 @@ export interface LoaderOptions {
    * partial one: every call costs a credit however few companies it holds. @default 200
    */
   maxWaitMs?: number;
-  /** Upstream calls at once. @default 8 */
+  /** Upstream calls at once, when no `gate` is given. @default 8 */
   concurrency?: number;
+  /** Where each call waits for its place among those at once: the upstream governor's (../upstream-governor.ts). */
+  gate?: <T>(task: () => Promise<T>) => Promise<T>;
   now?: () => number;
   /** Each upstream call, for the metrics. */
   onCall?: (charged: boolean) => void;
@@ -104,7 +106,7 @@ export class FirmLoader {
   private readonly writes: WriteBehind;
 
   constructor(private readonly o: LoaderOptions) {
-    this.limit = limiter(o.concurrency ?? 8);
+    this.limit = o.gate ?? limiter(o.concurrency ?? 8);
     this.now = o.now ?? Date.now;
     this.writes = o.writes ?? new WriteBehind({ onError: (e) => o.onStoreError?.(e) });
     if (o.shareQueue) {
@@ -342,8 +344,12 @@ export class FirmLoader {
     if (this.watching.size > 0) this.watch([]);
   }
 
-  /** One call: a credit reserved for one person, the service asked, its answers kept and handed out. */
-  private async run(call: Call): Promise<void> {
+  /**
+   * One call: a credit reserved for one person, the service asked, its answers kept and handed out. A
+   * call the service refused as busy (503, not charged) goes once more to the back of the queue, where
+   * the upstream governor, which has just halved its calls at once, gives it a place again.
+   */
+  private async run(call: Call, attempt = 1): Promise<void> {
     try {
       const payer = await this.reserve(call);
       let answer: UpstreamAnswer;
@@ -360,6 +366,10 @@ export class FirmLoader {
         if (e) this.shared.paidBy(e, payer.req);
       }
       if (answer.plan) this.plan = answer.plan;
+      if (answer.status === 503 && !charged && attempt === 1) {
+        void this.limit(() => this.run(call, attempt + 1));
+        return;
+      }
       if (answer.status === 429) {
         const now = this.now();
         const until = planStopEnd(now, answer.plan ?? this.plan, answer.retryAfterMs);

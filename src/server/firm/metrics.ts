@@ -1,13 +1,14 @@
 /**
  * The custody server's counters in Prometheus' text exposition format (version 0.0.4), written by hand:
  * requests by where their answer came from, answers served from the firm's store, upstream calls and
- * the credits they cost, and a histogram of the time to answer a request. One process's counts (each
+ * the credits they cost, the governor's limit on calls at once, and a histogram of the time to answer a request. One process's counts (each
  * instance behind a load balancer is scraped on its own); no person, token or key is ever a label.
  */
 import type { AnswerSource } from "./firm-store";
 import type { CheckOutcome, WatchCounters } from "./watch-check";
 import type { DeliveryOutcome } from "./watch-deliver";
 import type { AlertTarget } from "./watch-outbox";
+import type { UpstreamGovernor } from "../upstream-governor";
 
 /** Seconds; the relay's own overhead sits in the first buckets, an upstream call in the later ones. */
 const WATCH_OUTCOMES: readonly CheckOutcome[] = ["checked", "incomplete", "done", "busy", "stopped", "unknown", "interrupted", "failed"];
@@ -34,6 +35,8 @@ export class Metrics implements WatchCounters {
   private readonly deliveries = new Map<string, number>(
     (["email", "webhook"] as const).flatMap((t) => (["sent", "retry", "failed"] as const).map((o) => [`${t}|${o}`, 0] as [string, number])),
   );
+  /** The calls at the service at once (../upstream-governor.ts), when there is one. */
+  governor: UpstreamGovernor | null = null;
 
   request(source: AnswerSource, seconds: number): void {
     this.requests.set(source, (this.requests.get(source) ?? 0) + 1);
@@ -90,6 +93,16 @@ export class Metrics implements WatchCounters {
       "# HELP firma_upstream_credits_total Upstream calls that cost a credit.",
       "# TYPE firma_upstream_credits_total counter",
       `firma_upstream_credits_total ${this.upstreamCredits}`,
+      ...(this.governor
+        ? [
+            "# HELP firma_upstream_concurrency_limit Calls to the data service allowed at once now (the governor's limit).",
+            "# TYPE firma_upstream_concurrency_limit gauge",
+            `firma_upstream_concurrency_limit ${this.governor.limit}`,
+            "# HELP firma_upstream_overloads_total Answers that said the data service was overloaded (429, 503, 504, a time-out).",
+            "# TYPE firma_upstream_overloads_total counter",
+            `firma_upstream_overloads_total ${this.governor.stats.overloads}`,
+          ]
+        : []),
       "# HELP firma_request_duration_seconds Time to answer a /v4 request.",
       "# TYPE firma_request_duration_seconds histogram",
       ...BUCKETS.map((b, i) => `firma_request_duration_seconds_bucket{le="${b}"} ${this.bucketCounts[i]}`),

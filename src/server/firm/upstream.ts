@@ -10,6 +10,7 @@
 import { isCredited, readErrorBody, readRetryAfter } from "../../api/http";
 import { errorForStatus, PlanHistoryError } from "../../api/errors";
 import { serviceDeadline } from "../../api/service-timer";
+import { verdictOf, type UpstreamGovernor, type Verdict } from "../upstream-governor";
 
 export interface UpstreamAnswer {
   status: number;
@@ -43,6 +44,8 @@ export interface UpstreamOptions {
   key: string;
   timeoutMs: number;
   fetch?: typeof fetch;
+  /** Learns from each call how loaded the service is (../upstream-governor.ts); none: nothing learned. */
+  governor?: UpstreamGovernor;
 }
 
 /** Node's codes for a connection that was never made (nothing was sent, nothing charged). */
@@ -50,6 +53,18 @@ const NOT_SENT = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREAC
 
 /** The firm's upstream: GET base + path with the firm's key; a failure to connect or answer is a CallFailure. */
 export function upstream(o: UpstreamOptions): Upstream {
+  const call = ask(o);
+  const g = o.governor;
+  return g ? (pathAndQuery) => g.observe(() => call(pathAndQuery), verdict) : call;
+}
+
+/** What a call said of the service's load: its status, or a time-out (an overload too). */
+function verdict(r: { value: Awaited<ReturnType<Upstream>> } | { error: unknown }): Verdict {
+  if ("value" in r) return verdictOf(r.value.answer.status);
+  return r.error instanceof CallFailure && r.error.code === "upstream_timeout" ? "overload" : "neutral";
+}
+
+function ask(o: UpstreamOptions): Upstream {
   const key = o.key;
   const doFetch = o.fetch ?? fetch;
   return async (pathAndQuery) => {

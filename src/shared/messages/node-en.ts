@@ -220,10 +220,12 @@ export const nodeEn: Readonly<Record<NodeOnlyKey, string>> = {
   "serve.help.publicUrl": "the address users reach the add-in at (https://…/); the manifest gets it",
   "serve.help.upstream": "the data service the /v4 calls are relayed to (or FIRMA_UPSTREAM_URL)",
   "serve.help.sandbox": "also start the sandbox service in this process and relay to it",
-  "serve.help.tlsCert": "the HTTPS certificate (PEM)",
+  "serve.help.tlsCert": "the HTTPS certificate (PEM); with it the server speaks HTTP/2, and HTTP/1.1 to older clients",
   "serve.help.tlsKey": "the certificate's private key (PEM)",
   "serve.help.http": "plain HTTP, for a reverse proxy that does HTTPS in front",
   "serve.help.trustProxy": "trust the X-Forwarded-* headers of the proxy in front",
+  "serve.help.upstreamConcurrency":
+    "the most calls at the data service at once; fewer while it answers 429, 503 or slowly (1 to 1000; default 64)",
   "serve.help.dist": "the built add-in (npm run build)",
   "serve.help.lang": "the messages' language: ro or en",
   "serve.badPort": "the port “{value}” is not a number from 0 to 65535.",
@@ -261,6 +263,7 @@ export const nodeEn: Readonly<Record<NodeOnlyKey, string>> = {
   "serve.help.watchBudget": "credits a month for the firm's watch lists (custody mode); a person's list is paid from their own budget",
   "serve.help.rateLimit": "at most this many requests a second from one person, counted over 10 s (custody mode; 0: no limit; default 150)",
   "serve.badRateLimit": '--rate-limit "{value}" is not a whole number ≥ 0.',
+  "serve.badUpstreamConcurrency": '--upstream-concurrency "{value}" is not a whole number from 1 to 1000.',
   "serve.badMaxCredits": '--max-credits-per-day "{value}" is not a whole number ≥ 0.',
   "serve.custodyNeedsUpstream": "custody mode (--key-file) needs the service: give --upstream https://… or --sandbox.",
   "serve.custodyOnly":

@@ -230,10 +230,12 @@ export const nodeRo = {
   "serve.help.publicUrl": "adresa la care utilizatorii ajung la add-in (https://…/); manifestul o primește",
   "serve.help.upstream": "adresa serviciului de date spre care se transmit apelurile /v4 (sau FIRMA_UPSTREAM_URL)",
   "serve.help.sandbox": "pornește și serviciul sandbox în același proces și transmite apelurile spre el",
-  "serve.help.tlsCert": "certificatul HTTPS (PEM)",
+  "serve.help.tlsCert": "certificatul HTTPS (PEM); cu el serverul vorbește HTTP/2, și HTTP/1.1 cu clienții mai vechi",
   "serve.help.tlsKey": "cheia privată a certificatului (PEM)",
   "serve.help.http": "HTTP simplu, pentru un proxy invers care face HTTPS în față",
   "serve.help.trustProxy": "are încredere în antetele X-Forwarded-* ale proxy-ului din față",
+  "serve.help.upstreamConcurrency":
+    "cele mai multe apeluri deodată la serviciul de date; mai puține cât timp răspunde 429, 503 sau încet (1–1000; implicit 64)",
   "serve.help.dist": "add-in-ul construit (npm run build)",
   "serve.help.lang": "limba mesajelor: ro sau en",
   "serve.badPort": "portul „{value}” nu este un număr între 0 și 65535.",
@@ -273,6 +275,7 @@ export const nodeRo = {
   "serve.help.rateLimit":
     "cel mult atâtea cereri pe secundă de la o persoană, numărate pe 10 s (modul de custodie; 0: fără limită; implicit 150)",
   "serve.badRateLimit": "--rate-limit „{value}” nu este un număr întreg ≥ 0.",
+  "serve.badUpstreamConcurrency": "--upstream-concurrency „{value}” nu este un număr întreg între 1 și 1000.",
   "serve.badMaxCredits": "--max-credits-per-day „{value}” nu este un număr întreg ≥ 0.",
   "serve.custodyNeedsUpstream": "modul de custodie (--key-file) are nevoie de serviciu: dați --upstream https://… sau --sandbox.",
   "serve.custodyOnly":

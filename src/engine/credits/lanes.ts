@@ -1,0 +1,89 @@
+/**
+ * How many calls the add-in keeps in flight at once. A browser opens at most 6 connections to a host
+ * over HTTP/1.1, so 6 is all the add-in can use there. Over HTTP/2 (or HTTP/3) one connection carries
+ * many calls at once, and the add-in then asks `wide` (64) at once — but only when the service address
+ * is the page's own origin (`firma serve`, which relays or answers the /v4 calls and governs, on the
+ * server, how many reach the data service) and an answer from that address is seen to have come over
+ * h2 or h3. How it came is read from the page's Resource Timing entries (`nextHopProtocol`, which the
+ * browser fills in for a same-origin response). Any other address keeps 6, whatever its protocol: its
+ * limits are its own and nobody governs them for the add-in.
+ *
+ * In Node (the CLI, the tests) there is no page: always the narrow width.
+ */
+
+/** A browser's connections per host over HTTP/1.1. */
+export const HTTP1_LANES = 6;
+/** Calls at once over one HTTP/2 connection to the page's own server (which allows 128 streams: src/server/connections.ts). */
+export const MULTIPLEXED_LANES = 64;
+
+/** What the page knows of its own origin: its address, and the protocol its latest /v4 answer came over. */
+export interface PageProtocol {
+  readonly origin: string;
+  /** "h2", "h3", "http/1.1" … of the latest /v4 answer from `origin` seen; null before the first. */
+  protocol(): string | null;
+}
+
+interface TimingEntry {
+  name: string;
+  nextHopProtocol?: string;
+}
+
+interface BrowserGlobals {
+  location?: { origin?: string; protocol?: string };
+  performance?: { getEntriesByType?(type: string): TimingEntry[] };
+  PerformanceObserver?: new (cb: (list: { getEntries(): TimingEntry[] }) => void) => {
+    observe(o: { type: string; buffered?: boolean }): void;
+  };
+}
+
+/**
+ * The page's view of its own origin's protocol, from Resource Timing: a PerformanceObserver sees every
+ * answer (the timeline's buffer of 250 entries may fill up); without one, the timeline is read when asked.
+ * Null outside a page served over http(s).
+ */
+export function pageProtocol(g: BrowserGlobals = globalThis as BrowserGlobals): PageProtocol | null {
+  const origin = g.location?.origin;
+  if (!origin || !/^https?:$/.test(g.location?.protocol ?? "")) return null;
+  const prefix = `${origin}/v4/`;
+  let latest: string | null = null;
+  const take = (entries: TimingEntry[]) => {
+    for (const e of entries) if (e.name.startsWith(prefix) && e.nextHopProtocol) latest = e.nextHopProtocol;
+  };
+  let observed = false;
+  try {
+    if (g.PerformanceObserver) {
+      new g.PerformanceObserver((list) => take(list.getEntries())).observe({ type: "resource", buffered: true });
+      observed = true;
+    }
+  } catch {
+    observed = false;
+  }
+  return {
+    origin,
+    protocol() {
+      if (!observed) take(g.performance?.getEntriesByType?.("resource") ?? []);
+      return latest;
+    },
+  };
+}
+
+/** The calls in flight for a service address: `wide` over HTTP/2 or 3 to the page's own origin, else `narrow`. */
+export class Lanes {
+  constructor(
+    private readonly page: PageProtocol | null,
+    readonly narrow: number = HTTP1_LANES,
+    readonly wide: number = MULTIPLEXED_LANES,
+  ) {}
+
+  for(baseUrl: string): number {
+    if (!this.page) return this.narrow;
+    let origin: string;
+    try {
+      origin = new URL(baseUrl).origin;
+    } catch {
+      return this.narrow;
+    }
+    if (origin !== this.page.origin) return this.narrow;
+    return /^h[23]/.test(this.page.protocol() ?? "") ? this.wide : this.narrow;
+  }
+}

@@ -112,7 +112,8 @@ export async function w12(svc: Svc, latencyMs: number): Promise<W12Result> {
       .slice(0, COMPANIES);
     const store = await openFirmStore(database);
     try {
-      await store.watch.addList({ name: "w12", owner: null, schedule: null, notify: [], cuis }, Date.now());
+      // The firm's list: its alerts go to the --notify address (the mailbox of the third check).
+      await store.watch.addList({ name: "w12", owner: null, schedule: null, notify: ["contabil@firma.test"], cuis }, Date.now());
     } finally {
       await store.close();
     }

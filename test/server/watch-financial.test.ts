@@ -75,7 +75,10 @@ const io = (at: number, out: { text: string }) => ({
 /** `firma watch run …` in this process at `at`; its exit code and what it printed. */
 async function run(at: number, ...args: string[]): Promise<{ code: number; out: string }> {
   const out = { text: "" };
-  const code = await main(["run", ...args, "--database", database, "--key-file", keyFile, "--upstream", sb.url, "--lang", "en"], io(at, out));
+  const code = await main(
+    ["run", ...args, "--database", database, "--key-file", keyFile, "--upstream", sb.url, "--lang", "en"],
+    io(at, out),
+  );
   return { code, out: out.text };
 }
 
@@ -100,7 +103,10 @@ describe("the financial-year check", () => {
       await s.watch.addList({ name: "clienti", owner: null, schedule: null, notify: ["contabil@firma.ro"], cuis }, T0);
     });
     const first = await run(T0, "clienti", "--financial");
-    expect(first).toEqual({ code: 0, out: "clienti (financial year): 120 companies checked (0 from answers fetched today), 3 credits, 0 changes.\n" });
+    expect(first).toEqual({
+      code: 0,
+      out: "clienti (financial year): 120 companies checked (0 from answers fetched today), 3 credits, 0 changes.\n",
+    });
     expect(credits()).toBe(3);
     const seen = await withStore((s) => s.watch.seen("clienti"));
     // Without figures for the service's latest year: none seen (the batch asks the latest year).

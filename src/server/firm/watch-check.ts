@@ -121,7 +121,8 @@ export type { CheckKind };
 export { FINANCIAL_TICK, kindOf };
 
 /** The lease a list's check of a kind holds: the two kinds of a list may run at once (they watch different fields). */
-export const leaseOf = (list: string, kind: CheckKind = "identity"): string => (kind === "financial" ? `watch-fin:${list}` : `watch:${list}`);
+export const leaseOf = (list: string, kind: CheckKind = "identity"): string =>
+  kind === "financial" ? `watch-fin:${list}` : `watch:${list}`;
 
 export async function checkList(d: CheckDeps, name: string, tick: string): Promise<CheckResult> {
   const now = d.now ?? Date.now;
@@ -347,11 +348,7 @@ const yearsPath = (part: readonly number[]): string => `/v4/firme/batch/financia
  * The parts of a financial-year check whose answers the firm's store holds from today (a check cut
  * short and resumed, or run twice the same day): read again at no credit.
  */
-async function reuseYears(
-  store: FirmStore,
-  parts: readonly (readonly number[])[],
-  now: number,
-): Promise<Map<number, YearObservation>> {
+async function reuseYears(store: FirmStore, parts: readonly (readonly number[])[], now: number): Promise<Map<number, YearObservation>> {
   const since = bucharestMidnight(bucharestDay(now)) ?? now;
   const stored = await store.getAnswers(
     parts.map((p) => `list:${yearsPath(p)}`),
@@ -399,7 +396,10 @@ async function reuse(
     }
     const ident = includes
       .map((i) => stored.get(`ident:${cui}:${i}`))
-      .find((a) => a && a.fetchedAt >= since && a.body !== null && WATCHED_FIELDS.every((f) => (a.body as Record<string, unknown>)[f] !== undefined));
+      .find(
+        (a) =>
+          a && a.fetchedAt >= since && a.body !== null && WATCHED_FIELDS.every((f) => (a.body as Record<string, unknown>)[f] !== undefined),
+      );
     if (ident) observations.set(cui, { kind: "found", profile: ident.body as Record<string, unknown> });
   }
   return { observations, reused: observations.size };

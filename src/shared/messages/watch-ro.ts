@@ -44,8 +44,7 @@ export const watchRo = {
   "watch.help.schedule": "când se verifică: o expresie cron de 5 câmpuri, ora României (implicit „0 6 * * *”, zilnic la 06:00)",
   "watch.help.financialSchedule":
     "când se caută un an financiar nou publicat: o expresie cron de 5 câmpuri, ora României (implicit „0 6 1 * *”, pe 1 ale lunii la 06:00)",
-  "watch.help.financial":
-    "verifică acum dacă firmele listei au publicat un an financiar nou (în loc de verificarea câmpurilor urmărite)",
+  "watch.help.financial": "verifică acum dacă firmele listei au publicat un an financiar nou (în loc de verificarea câmpurilor urmărite)",
   "watch.help.notify": "adrese de e-mail care primesc și ele alertele, separate prin virgulă",
   "watch.help.watchBudget": "creditele pe lună ale listelor firmei, ca la firma serve: o listă a firmei care le-ar depăși e refuzată",
   "watch.help.cuis": "CUI-urile de scos din listă",

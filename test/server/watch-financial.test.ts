@@ -7,6 +7,8 @@
  *    two, mailed (a real SMTP server); a third finds none; each costs ⌈companies / 50⌉;
  *  - a budget spent mid financial check: INCOMPLETE, exit 3, no change read as "nothing changed";
  *    the next check with budget finds the new year;
+ *  - a financial check cut short is resumed by the next (its own record, beside the identification
+ *    check's), the batches already answered read from the store, nothing paid twice;
  *  - a service that ignores `include`: the check asks the profiles of the companies whose batch item
  *    lacks a watched field, pays what `firma watch add` said at most (the range's upper end) and finds
  *    the same changes as against a service that honours it (which costs the lower end); a firm server
@@ -200,6 +202,46 @@ describe("the financial-year check", () => {
     const [change] = await withStore((s) => s.watch.changes("furnizori"));
     expect([change.cui, change.before, change.after]).toEqual([late, null, latest]);
   });
+});
+
+test("a financial check cut short (its instance stopping) is resumed by the next: the batches answered are not asked again, nothing paid twice", async () => {
+  const cuis = valid.slice(0, 120);
+  const store = await openFirmStore(database);
+  const holder = randomUUID();
+  const leases = new Leases({ store, holder, ttlMs: 30_000, now: () => T0 });
+  try {
+    await store.watchChecks.firmAccount(null, T0);
+    await store.watch.addList({ name: "clienti", owner: null, schedule: null, notify: [], cuis }, T0);
+    let allowed = 1;
+    const deps = {
+      store,
+      upstream: upstream({ base: () => sb.url, key, timeoutMs: 30_000 }),
+      maxPerDay: null,
+      leases,
+      holder,
+      now: () => T0,
+      revokedReason: () => "revoked",
+    };
+    const cut = await checkList({ ...deps, closing: () => allowed-- <= 0 }, "clienti", "fin:2026-04-01T03:00Z");
+    expect([cut.outcome, cut.credits]).toEqual(["interrupted", 1]);
+    expect(await store.watchChecks.unfinished()).toEqual([{ list: "clienti", tick: "fin:2026-04-01T03:00Z", holder }]);
+    // An identification check meanwhile has a record of its own: it does not take the financial one over.
+    expect((await checkList(deps, "clienti", "2026-04-01T03:00Z")).resumed).toBe(false);
+    const resumed = await checkList(deps, "clienti", "fin:2026-04-01T03:01Z");
+    expect([resumed.outcome, resumed.resumed, resumed.tick, resumed.reused, resumed.credits]).toEqual([
+      "checked",
+      true,
+      "fin:2026-04-01T03:00Z",
+      50,
+      3,
+    ]);
+    // 2 identification batches + 3 financial batches, each once.
+    expect(credits()).toBe(2 + 3);
+    expect(await store.watchChecks.unfinished()).toEqual([]);
+  } finally {
+    await leases.close();
+    await store.close();
+  }
 });
 
 describe("a service that ignores include", () => {

@@ -139,18 +139,24 @@ function companyEndpoint({ params, config }: Call): Result {
   return { kind: "document", status: 200, body: { ...found } };
 }
 
+/** The latest year served for a company: the dataset's, or earlier while it has not filed (config.filedUpTo). */
+function filedUpTo(cui: number, config: Call["config"]): number {
+  const filed = config.filedUpTo[String(cui)];
+  return filed === undefined ? config.latestYear : Math.min(filed, config.latestYear);
+}
+
 function financialEndpoint({ params, query, plan, config }: Call): Result {
   const cui = cuiOf(params[0]);
   const years = yearsAsked(query, plan, config.latestYear);
   if (!company(cui)) notFoundCompany(cui);
   if ("range" in years) {
     const [to, from] = [years.range[0], years.range[years.range.length - 1]];
-    const data = financials(cui, config.latestYear)
+    const data = financials(cui, filedUpTo(cui, config))
       .filter((f) => f.an >= from && f.an <= to)
       .map((f) => (config.rangeShape === "minimal" ? rangeMinimal(f) : f));
     return { kind: "document", status: 200, body: { cui, data } };
   }
-  const record = financialYear(cui, years.single, config.latestYear);
+  const record = financialYear(cui, years.single, filedUpTo(cui, config));
   if (!record) {
     fail(404, "not_found", `Firma ${cui} nu are date financiare pentru ${years.single}. / No financial data for ${years.single}.`);
   }
@@ -182,7 +188,7 @@ function batchFinancialEndpoint({ query, plan, config }: Call): Result {
   const items: Record<string, unknown>[] = [];
   for (const cui of cuis) {
     for (const year of list) {
-      const r = financialYear(cui, year, config.latestYear);
+      const r = financialYear(cui, year, filedUpTo(cui, config));
       if (r) items.push(config.financialShape === "minimal" ? minimal(r) : { ...r });
     }
   }

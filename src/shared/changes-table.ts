@@ -25,8 +25,12 @@ const FIELD_KEYS: Record<Change["field"], MessageKey> = {
   j_cod: "changes.field.registry",
 };
 
+/** The firm server's financial-year check's field (src/server/firm/watch-diff.ts FINANCIAL_YEAR). */
+const OTHER_KEYS: Record<string, MessageKey> = { an_financiar: "changes.field.financialYear" };
+
 /** A watched field's name in the user's language; a field this table does not know, as its code. */
 export function fieldLabel(field: string, lang: Lang): string {
+  if (Object.prototype.hasOwnProperty.call(OTHER_KEYS, field)) return t(lang, OTHER_KEYS[field]);
   return Object.prototype.hasOwnProperty.call(FIELD_KEYS, field) ? t(lang, FIELD_KEYS[field as Change["field"]]) : field;
 }
 

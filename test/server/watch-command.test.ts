@@ -76,7 +76,9 @@ test("a list from a CSV with a header, a blank and a duplicate: each CUI once, t
   expect(r.out).toContain("Verificare: 0 6 * * * (implicit), ora României.");
   // ⌈3/100⌉ = 1 a check, 1 + 3 profiles at most; 31 daily checks + ⌈3/50⌉ = 1 for the financial year
   expect(r.out).toContain("Cost: 1–4 credite pe verificare");
-  expect(r.out).toContain("pe lună 32–125 de credite (31 zile cu verificare, plus 1 pentru anul financiar)");
+  expect(r.out).toContain("pe lună 32–125 de credite (31 zile cu verificare, plus 1 pentru anul financiar: 1 × 1, loturi de 50)");
+  expect(r.out).toContain("mai mult dacă loturile nu poartă câmpurile urmărite: câte un profil pe firmă");
+  expect(r.out).toContain("An financiar nou: 0 6 1 * * (implicit), ora României.");
   await withStore(async (s) => {
     expect(await s.watch.members("clienti")).toEqual([...CUIS.slice(0, 3)].sort((a, b) => a - b));
     expect(await s.watch.list("clienti")).toMatchObject({
@@ -130,6 +132,15 @@ test("a wrong cron expression is refused with the expected form; a good one chan
   expect(r.code).toBe(0);
   expect(r.out).toContain("Verificare: 0 7 * * 1, ora României.");
   expect(r.out).toContain("pe lună 5–17 credite (4 zile cu verificare");
+  // The financial-year check on its own schedule: twice a month is 2 × ⌈3/50⌉; a wrong one refused the same way.
+  const bad = await watch(["set", "clienti", "--financial-schedule", "lunar"]);
+  expect([bad.code, bad.err]).toEqual([2, expect.stringContaining("programul „lunar” nu este o expresie cron (")]);
+  const twice = await watch(["set", "clienti", "--financial-schedule", "0 5 1,15 * *"]);
+  expect(twice.code).toBe(0);
+  expect(twice.out).toContain("pe lună 6–18 credite (4 zile cu verificare, plus 2 pentru anul financiar: 2 × 1, loturi de 50)");
+  const shown = await watch(["show", "clienti"]);
+  expect(shown.out).toContain("An financiar nou: 0 5 1,15 * *, ora României.");
+  await withStore(async (s) => expect((await s.watch.list("clienti"))?.financialSchedule).toBe("0 5 1,15 * *"));
 });
 
 test("the budget: a person's lists together, the firm's against --watch-budget, refused with the arithmetic", async () => {

@@ -9,7 +9,7 @@
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { diff, type Observation } from "../../src/server/firm/watch-diff";
+import { diff, diffYears, type Observation, type YearObservation } from "../../src/server/firm/watch-diff";
 import { openFirmStore } from "../../src/server/firm/open-store";
 import type { FirmStore } from "../../src/server/firm/firm-store";
 
@@ -156,4 +156,41 @@ test("removing a company from the list forgets its baseline: added back, its fir
   await store.watch.removeMembers("clienti", [A], NOW + 1);
   await store.watch.updateList("clienti", { cuis: [A, B, C] }, NOW + 2);
   expect((await check([[A, profile({ stare: "INACTIVA" })]], NOW + 3)).stored).toEqual([]);
+});
+
+test("the financial year: a first sighting alerts nothing; a later year is one change; a year not shown or an earlier one is none; beside the other fields", async () => {
+  await check([[A, profile()]], NOW);
+  const years = async (obs: Array<[number, YearObservation]>, at: number) => {
+    const found = diffYears(await store.watch.seen("clienti"), new Map(obs));
+    return { found, stored: await store.watch.commitCheck("clienti", found, at) };
+  };
+  const first = await years(
+    [
+      [A, 2024],
+      [B, null],
+      [C, "failed"],
+    ],
+    NOW + 1,
+  );
+  expect(first.stored).toEqual([]);
+  expect(first.found.unknown).toEqual([C]);
+  // The service's latest year moved on, A has not published it yet (null): its year is kept.
+  expect((await years([[A, null]], NOW + 2)).stored).toEqual([]);
+  expect((await store.watch.seen("clienti")).get(A)!.get("an_financiar")).toBe(2024);
+  expect((await years([[A, 2023]], NOW + 3)).stored).toEqual([]);
+  const later = await years(
+    [
+      [A, 2025],
+      [B, 2025],
+      [C, 2025],
+    ],
+    NOW + 4,
+  );
+  expect(later.stored.map((c) => [c.cui, c.field, c.before, c.after, c.name])).toEqual([
+    [A, "an_financiar", 2024, 2025, "ALFA SRL"],
+    [B, "an_financiar", null, 2025, null],
+  ]);
+  // The identification check's fields are untouched by it, and it by theirs.
+  expect((await check([[A, profile()]], NOW + 5)).stored).toEqual([]);
+  expect((await years([[A, 2025]], NOW + 6)).stored).toEqual([]);
 });

@@ -92,7 +92,9 @@ suite("two instances on one PostgreSQL", () => {
       expect(b.scheduler.schedules()).toEqual(
         new Map([
           ["clienti", "30 7 * * 1-5"],
+          ["fin:clienti", "0 6 1 * *"],
           ["furnizori", "0 6 * * *"],
+          ["fin:furnizori", "0 6 1 * *"],
         ]),
       );
 
@@ -123,6 +125,15 @@ suite("two instances on one PostgreSQL", () => {
       expect(sum(/^firma_watch_companies_total (\d+)$/gm)).toBe(900);
       expect(sum(/^firma_watch_credits_total (\d+)$/gm)).toBe(5);
       expect(sum(/^firma_watch_changes_total (\d+)$/gm)).toBe(0);
+
+      // The financial-year check's tick, fired on both: one check of its own (its own lease and record), ⌈450/50⌉ credits.
+      const fin = await Promise.all([a.scheduler.fire("clienti", next, "financial"), b.scheduler.fire("clienti", next, "financial")]);
+      expect(fin.filter((r) => r!.outcome === "checked")).toHaveLength(1);
+      expect(fin.every((r) => r!.tick.startsWith("fin:"))).toBe(true);
+      expect(sb.usage(key).total).toBe(5 + 9);
+      expect((await b.scheduler.fire("clienti", next, "financial"))!.outcome).toBe("done");
+      const finLog = (await a.store.watch.log("clienti")).filter((e) => e.detail.check === "financial");
+      expect(finLog.map((e) => [e.kind, e.detail.credits, e.detail.changes])).toEqual([["checked", 9, 0]]);
     } finally {
       sb.config.latencyMs = 0;
       await close(a, b);

@@ -179,7 +179,7 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
     // Several instances on one PostgreSQL: one batch queue per kind between them (shared-queue.ts), when asked.
     shareQueue: (o.shareQueue ?? false) && store.engine === "postgres",
   });
-  const watch = o.watch ? watchScheduler(app, o, o.watch, firmUpstream, metrics, now, storeError) : null;
+  const watch = o.watch ? watchScheduler(app, o, o.watch, firmUpstream, loader, metrics, now, storeError) : null;
   app.addHook("onClose", async () => {
     await watch?.close();
     loader.close();
@@ -390,6 +390,7 @@ function watchScheduler(
   o: CustodyOptions,
   w: WatchOptions,
   firmUpstream: ReturnType<typeof upstream>,
+  loader: FirmLoader,
   metrics: Metrics,
   now: () => number,
   storeError: (e: unknown, what?: string) => void,
@@ -407,6 +408,9 @@ function watchScheduler(
       now,
       metrics,
       afterCheck: w.afterCheck,
+      // What the people's batches showed of `include` (and what the checks learn): the checks of a
+      // service that ignores it ask the profiles only.
+      include: loader,
       revokedReason: (owner) => t(lang, "watch.ownerRevokedReason", { owner }),
       onError: (e, what) => storeError(e, what),
     },

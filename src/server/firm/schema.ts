@@ -13,7 +13,7 @@
  */
 import { FirmStoreError } from "./firm-store";
 import { alertsMigration } from "./watch-outbox";
-import { watchMigration } from "./watch-schema";
+import { watchFinancialMigration, watchMigration } from "./watch-schema";
 import { watchChecksMigration } from "./watch-checks";
 
 export type Engine = "sqlite" | "postgres";
@@ -101,6 +101,8 @@ export const MIGRATIONS: Migrations = [
   alertsMigration,
   // 6: the record of each check of a watch list, so that a check cut short is finished once (watch-checks.ts).
   watchChecksMigration,
+  // 7: each list's schedule of its financial-year check (watch-schema.ts).
+  watchFinancialMigration,
 ];
 
 /** The schema version this FIRMA writes and reads. */

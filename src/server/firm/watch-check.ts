@@ -1,20 +1,26 @@
 /**
- * One check of one watch list, as `firma watch run` and the scheduler of `firma serve` run it:
+ * One check of one watch list, as `firma watch run` and the scheduler of `firma serve` run it. A check
+ * is of one of two kinds, told by its tick: the identification check (the watched profile fields,
+ * daily by default) and the financial-year check (a tick beginning `fin:`, monthly by default: whether
+ * the service has a later financial year for a company than the list last saw, watch-diff.ts
+ * diffYears). Both go the same way:
  *
- *  1. the list's lease (`watch:<list>`, lease.ts): one instance at a time checks a list, whatever
- *     started it; a list another instance is checking is `busy`;
+ *  1. the list's lease for that kind (`watch:<list>`, `watch-fin:<list>`, lease.ts): one instance at a
+ *     time runs a list's check of a kind, whatever started it; a list another instance is checking is
+ *     `busy`;
  *  2. a list whose owner was revoked stops (a line in its log) and is checked no more;
- *  3. the check's record (watch-checks.ts): a tick already checked is not checked again; a check an
- *     instance left unfinished (killed) is resumed under its own tick;
+ *  3. the check's record (watch-checks.ts): a tick already checked is not checked again; a check of
+ *     the same kind an instance left unfinished (killed) is resumed under its own tick;
  *  4. answers fetched today (Bucharest's day) by anyone in the firm that carry the watched fields are
- *     reused from the firm's store at no credit; the rest go through observe() (watch-observe.ts),
+ *     reused from the firm's store at no credit (a financial-year check: its own batches' answers,
+ *     when it is resumed); the rest go through observe() or observeYears() (watch-observe.ts),
  *     each call with one credit reserved first on the same meter as every request of the firm
  *     (`reserveCredit`: the owner's monthly budget, or the firm's lists' account for a firm's list;
  *     the firm's day, `--max-credits-per-day`; the plan's stop), given back when the service did not
  *     charge it, and each answer stored as it comes, so that a check cut short and resumed pays for
  *     nothing it was answered;
- *  5. diff() against the list's own baseline, committed with the changes (a first check only sets the
- *     baseline). A check that could not look at every company — its budget spent, the firm's day
+ *  5. diff() or diffYears() against the list's own baseline, committed with the changes (a first
+ *     check only sets the baseline). A check that could not look at every company — its budget spent, the firm's day
  *     reached, the plan stopped, the service failing — commits what it did see (a change seen is
  *     real), and its line in the log is `incomplete`, with the reason and how many companies it
  *     could not look at: never `checked` with no change, which would read as "nothing changed";
@@ -29,9 +35,9 @@ import type { Leases } from "./lease";
 import { planStopEnd } from "./loader-credits";
 import { fieldsOf, lifetime } from "./request-wants";
 import { CallFailure, failureCharged, failureOf, type Upstream } from "./upstream";
-import { FIRM_ACCOUNT } from "./watch-checks";
-import { diff, type Observation } from "./watch-diff";
-import { observe } from "./watch-observe";
+import { FINANCIAL_TICK, FIRM_ACCOUNT, kindOf, type CheckKind } from "./watch-checks";
+import { diff, diffYears, type Diff, type Observation, type YearObservation } from "./watch-diff";
+import { latestYears, observe, observeYears, yearParts } from "./watch-observe";
 import type { StoredChange, WatchList } from "./watch-store";
 
 /** The `include` a check's batches ask (the watched fields a batch does not carry anyway), as a store key part. */
@@ -100,18 +106,30 @@ export interface CheckDeps {
   afterCheck?: AfterCheck;
   /** Why a revoked owner's list stops, in the server's language. */
   revokedReason: (owner: string) => string;
+  /**
+   * What the firm's server knows of the service's `include` (FirmLoader.includeIgnored, learned from its
+   * people's batches): read before an identification check, and told what the check learned.
+   */
+  include?: { includeIgnored: boolean | null };
   /** Asked before each call: true when the instance is stopping (the check stops, resumed later). */
   closing?: () => boolean;
   onError?: (e: unknown, what: string) => void;
 }
 
-/** The lease a list's check holds. */
-export const leaseOf = (list: string): string => `watch:${list}`;
+export type { CheckKind };
+
+export { FINANCIAL_TICK, kindOf };
+
+/** The lease a list's check of a kind holds: the two kinds of a list may run at once (they watch different fields). */
+export const leaseOf = (list: string, kind: CheckKind = "identity"): string =>
+  kind === "financial" ? `watch-fin:${list}` : `watch:${list}`;
 
 export async function checkList(d: CheckDeps, name: string, tick: string): Promise<CheckResult> {
   const now = d.now ?? Date.now;
+  const kind = kindOf(tick);
   const base = { list: name, tick, companies: 0, reused: 0, credits: 0, changes: [], unknown: 0, reason: null, resumed: false };
-  if (!(await d.leases.lead(leaseOf(name)))) {
+  const lease = leaseOf(name, kind);
+  if (!(await d.leases.lead(lease))) {
     // Held by another instance (as last read): this tick may be done already.
     const done = await d.store.watchChecks.finished(name, tick).catch(() => false);
     return { ...base, outcome: done ? "done" : "busy" };
@@ -146,7 +164,7 @@ export async function checkList(d: CheckDeps, name: string, tick: string): Promi
     d.metrics?.watchCheck("failed", 0, 0, 0);
     return { ...base, outcome: "failed", reason: (e as Error)?.message ?? String(e) };
   } finally {
-    await d.leases.release(leaseOf(name));
+    await d.leases.release(lease);
   }
 }
 
@@ -161,7 +179,6 @@ async function run(
   const store = d.store;
   const payer = list.owner ?? FIRM_ACCOUNT;
   const cuis = await store.watch.members(list.name);
-  const { observations, reused } = await reuse(store, cuis, now());
   let credits = creditsBefore;
   let stopped: StopReason | null = null;
   let reserved: { month: string; day: string } | null = null;
@@ -237,6 +254,15 @@ async function run(
       await keep(part.map((c) => [`ident:${c}:${WATCH_INCLUDE}`, found.get(c) ?? null]));
       return items;
     },
+    /** A financial batch without a year (the service's latest, O12), kept whole under its request's key. */
+    async batchYears(part: readonly number[]) {
+      const path = yearsPath(part);
+      const a = await call(path);
+      if (a.status !== 200) throw new CallFailure(502, "upstream_failed", { status: a.status });
+      const items = read.readBatchFinancial(a.body, part);
+      await keep([[`list:${path}`, a.body]]);
+      return items;
+    },
     async getCompany(cui: number) {
       const a = await call(`/v4/firme/${cui}`);
       const profile = a.status === 404 ? null : read.readCompany(a.body);
@@ -245,11 +271,33 @@ async function run(
       return profile;
     },
   };
-  const rest = cuis.filter((c) => !observations.has(c));
-  const seen = await observe(client as never, rest, budget);
-  for (const [cui, o] of seen.observations) observations.set(cui, o);
+  const financial = kindOf(base.tick) === "financial";
+  let reused: number;
+  let compare: (seen: Awaited<ReturnType<typeof store.watch.seen>>) => Diff;
+  if (financial) {
+    const parts = yearParts(cuis);
+    const observations = await reuseYears(store, parts, now());
+    reused = observations.size;
+    const seen = await observeYears(
+      (part) => client.batchYears(part),
+      parts.filter((p) => !observations.has(p[0])),
+      budget,
+    );
+    for (const [cui, y] of seen.observations) observations.set(cui, y);
+    compare = (before) => diffYears(before, observations);
+  } else {
+    const known = await reuse(store, cuis, now());
+    reused = known.reused;
+    const rest = cuis.filter((c) => !known.observations.has(c));
+    const seen = await observe(client as never, rest, budget, { includeIgnored: d.include?.includeIgnored ?? null });
+    if (d.include && seen.includeIgnored !== null) d.include.includeIgnored = seen.includeIgnored;
+    for (const [cui, o] of seen.observations) known.observations.set(cui, o);
+    compare = (before) => diff(before, known.observations);
+  }
   if (stopped === "closing") return { ...base, outcome: "interrupted", companies: cuis.length, reused, credits, reason: stopped };
-  const found = diff(await store.watch.seen(list.name), observations);
+  const found = compare(await store.watch.seen(list.name));
+  // The log and the audit say which check it was (the identification check's lines stay as they were).
+  const check = financial ? { check: "financial" } : {};
   const complete = found.unknown.length === 0;
   const reason = stopped ?? (complete ? null : "upstream_failed");
   const at = now();
@@ -257,7 +305,9 @@ async function run(
     list.name,
     found,
     at,
-    complete ? { kind: "checked", detail: { credits } } : { kind: "incomplete", detail: { reason, credits, companies: cuis.length } },
+    complete
+      ? { kind: "checked", detail: { ...check, credits } }
+      : { kind: "incomplete", detail: { ...check, reason, credits, companies: cuis.length } },
   );
   await store.watchChecks.finish(id, complete ? "checked" : `incomplete:${reason}`, at);
   const result: CheckResult = {
@@ -274,7 +324,7 @@ async function run(
     .audit({
       at,
       user: payer,
-      endpoint: `watch ${list.name}`,
+      endpoint: financial ? `watch ${list.name} financial` : `watch ${list.name}`,
       cuis: [],
       source: credits > creditsBefore ? "upstream" : "store",
       credits: credits - creditsBefore,
@@ -291,11 +341,40 @@ async function run(
   return result;
 }
 
+/** A financial-year check's call for one part (the same path, and so the same stored key, when resumed). */
+const yearsPath = (part: readonly number[]): string => `/v4/firme/batch/financiar?cui=${part.join(",")}`;
+
+/**
+ * The parts of a financial-year check whose answers the firm's store holds from today (a check cut
+ * short and resumed, or run twice the same day): read again at no credit.
+ */
+async function reuseYears(store: FirmStore, parts: readonly (readonly number[])[], now: number): Promise<Map<number, YearObservation>> {
+  const since = bucharestMidnight(bucharestDay(now)) ?? now;
+  const stored = await store.getAnswers(
+    parts.map((p) => `list:${yearsPath(p)}`),
+    now,
+  );
+  const observations = new Map<number, YearObservation>();
+  for (const part of parts) {
+    const a = stored.get(`list:${yearsPath(part)}`);
+    if (!a || a.fetchedAt < since || a.body === null) continue;
+    let years;
+    try {
+      years = latestYears(part, read.readBatchFinancial(a.body, part));
+    } catch {
+      continue;
+    }
+    for (const [cui, y] of years) observations.set(cui, y);
+  }
+  return observations;
+}
+
 /**
  * What the firm's store holds for these companies fetched since today's Bucharest midnight, with the
  * watched fields: a profile (a 404 kept as null is "gone"), or an identification asked with every
- * watched field. An identification answer with nothing (an absent batch item) is not reused: it needs
- * its profile call to tell "gone" from "left out".
+ * watched field and carrying them. An identification answer with nothing (an absent batch item) is not
+ * reused: it needs its profile call to tell "gone" from "left out"; nor is one without a watched field
+ * (a service that ignored `include`): it needs its profile.
  */
 async function reuse(
   store: FirmStore,
@@ -315,7 +394,12 @@ async function reuse(
       observations.set(cui, profile.body === null ? { kind: "gone" } : { kind: "found", profile: profile.body as Record<string, unknown> });
       continue;
     }
-    const ident = includes.map((i) => stored.get(`ident:${cui}:${i}`)).find((a) => a && a.fetchedAt >= since && a.body !== null);
+    const ident = includes
+      .map((i) => stored.get(`ident:${cui}:${i}`))
+      .find(
+        (a) =>
+          a && a.fetchedAt >= since && a.body !== null && WATCHED_FIELDS.every((f) => (a.body as Record<string, unknown>)[f] !== undefined),
+      );
     if (ident) observations.set(cui, { kind: "found", profile: ident.body as Record<string, unknown> });
   }
   return { observations, reused: observations.size };

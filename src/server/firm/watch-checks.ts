@@ -11,6 +11,17 @@
  */
 import type { SqlRunner } from "./schema";
 
+/** The two kinds of check: the watched profile fields, and whether a new financial year was published. */
+export type CheckKind = "identity" | "financial";
+
+/** A financial-year check's tick begins with this (the scheduler's, `firma watch run --financial`'s). */
+export const FINANCIAL_TICK = "fin:";
+
+export const kindOf = (tick: string): CheckKind => (tick.startsWith(FINANCIAL_TICK) ? "financial" : "identity");
+
+/** SQL true (1) for a financial-year check's row: the two kinds of a list have records of their own. */
+const FINANCIAL_ROW = `CASE WHEN tick LIKE '${FINANCIAL_TICK}%' THEN 1 ELSE 0 END`;
+
 /** The account the firm's lists are charged to: not a user name (tokens.ts isUserName), never a token's hash. */
 export const FIRM_ACCOUNT = "(firma)";
 /** No `--watch-budget`: the firm's lists are limited by `--max-credits-per-day` only (the column's largest value). */
@@ -45,8 +56,8 @@ export interface CheckRecord {
 
 export interface WatchChecks {
   /**
-   * Begins the check of `list` for `tick`, or resumes the one an instance left unfinished (whatever its
-   * tick); null when this tick's check is already finished.
+   * Begins the check of `list` for `tick`, or resumes the one of the same kind (kindOf) an instance left
+   * unfinished (whatever its tick); null when this tick's check is already finished.
    */
   begin(list: string, tick: string, holder: string, now: number): Promise<CheckRecord | null>;
   /** A credit reserved for a check's call (`n` = -1: given back, the service did not charge it). */
@@ -77,8 +88,8 @@ export class SqlWatchChecks implements WatchChecks {
   begin(list: string, tick: string, holder: string, now: number): Promise<CheckRecord | null> {
     return this.db.transaction(async (tx) => {
       const [open] = await tx.all<Row>(
-        "SELECT id, list, tick, credits, finished_at FROM firm_watch_checks WHERE list = ? AND finished_at IS NULL",
-        [list],
+        `SELECT id, list, tick, credits, finished_at FROM firm_watch_checks WHERE list = ? AND finished_at IS NULL AND ${FINANCIAL_ROW} = ?`,
+        [list, kindOf(tick) === "financial" ? 1 : 0],
       );
       if (open) {
         await tx.run("UPDATE firm_watch_checks SET holder = ? WHERE id = ?", [holder, open.id]);

@@ -14,7 +14,15 @@ import { count, formatNumber, t, type Lang } from "../../shared/messages/node";
 import * as kit from "./command-kit";
 import type { FirmStore } from "./firm-store";
 import { isUserName, parseBudget } from "./tokens";
-import { checkDaysIn31, costRange, DEFAULT_SCHEDULE, parseSchedule, type CostRange } from "./watch-cost";
+import {
+  checkDaysIn31,
+  checkDaysInMonth,
+  costRange,
+  DEFAULT_FINANCIAL_SCHEDULE,
+  DEFAULT_SCHEDULE,
+  parseSchedule,
+  type CostRange,
+} from "./watch-cost";
 import { readWatchFile, WatchFileError, type WatchFile } from "./watch-file";
 import type { WatchList } from "./watch-store";
 import { addRunCommand, type RunIo } from "./watch-run";
@@ -32,6 +40,7 @@ interface ListFlags extends kit.CommonFlags {
   owner?: string;
   firm?: boolean;
   schedule?: string;
+  financialSchedule?: string;
   notify?: string;
   watchBudget?: string;
 }
@@ -118,10 +127,11 @@ function readList(file: string, column: string | undefined, lang: Lang): WatchFi
   return read;
 }
 
-/** What a list costs a month, with its schedule (the server's default when it has none). */
-function costOf(companies: number, schedule: string | null, now: number): CostRange {
-  const s = parseSchedule(schedule ?? DEFAULT_SCHEDULE);
-  return costRange(companies, s.ok ? checkDaysIn31(s.cron, now) : 31);
+/** What a list costs a month, with its schedules (the defaults when it has none). */
+function costOf(companies: number, l: { schedule: string | null; financialSchedule: string | null }, now: number): CostRange {
+  const s = parseSchedule(l.schedule ?? DEFAULT_SCHEDULE);
+  const f = parseSchedule(l.financialSchedule ?? DEFAULT_FINANCIAL_SCHEDULE);
+  return costRange(companies, s.ok ? checkDaysIn31(s.cron, now) : 31, f.ok ? checkDaysInMonth(f.cron, now) : 31);
 }
 
 /** "1–4 credite", "32–125 de credite": the noun agrees with the larger number. */
@@ -134,6 +144,8 @@ function costLine(c: CostRange, lang: Lang): string {
     perCheck: creditRange(c.perCheck.low, c.perCheck.high, lang),
     checks: c.checksPerMonth,
     financial: c.financial,
+    financialChecks: c.financialChecks,
+    perFinancialCheck: c.perFinancialCheck,
     month: creditRange(c.monthly.low, c.monthly.high, lang),
   });
 }
@@ -161,7 +173,7 @@ async function checkBudget(
   if (budget === null) return;
   let others = 0;
   for (const l of await store.watch.lists()) {
-    if (l.name !== name && l.owner === owner && l.stoppedAt === null) others += costOf(l.companies, l.schedule, now).monthly.low;
+    if (l.name !== name && l.owner === owner && l.stoppedAt === null) others += costOf(l.companies, l, now).monthly.low;
   }
   const total = others + cost.monthly.low;
   if (total <= budget) return;
@@ -198,40 +210,56 @@ async function add(name: string | undefined, flags: ListFlags, io: kit.CommandIo
   if (owner === undefined) throw fail(t(lang, "watch.noOwner"));
   if (flags.file === undefined) throw fail(t(lang, "watch.noFile"));
   const schedule = checkedSchedule(flags.schedule, lang) ?? null;
+  const financialSchedule = checkedSchedule(flags.financialSchedule, lang) ?? null;
   const notify = checkedNotify(flags.notify, lang) ?? [];
   const firmBudget = checkedBudget(flags, lang);
   const read = readList(flags.file, flags.column, lang);
   const now = (io.now ?? Date.now)();
-  const cost = costOf(read.cuis.length, schedule, now);
+  const cost = costOf(read.cuis.length, { schedule, financialSchedule }, now);
   await kit.withStore(flags, io, lang, async (store) => {
     await checkBudget(store, list, owner, cost, firmBudget, now, lang);
-    if (!(await store.watch.addList({ name: list, owner, schedule, notify, cuis: read.cuis }, now)))
+    if (!(await store.watch.addList({ name: list, owner, schedule, financialSchedule, notify, cuis: read.cuis }, now)))
       throw fail(t(lang, "watch.exists", { name: list }), kit.EXIT.failed);
   });
-  if (flags.json) return kit.writeJson(io, { name: list, owner, schedule, notify, companies: read.cuis.length, cost, file: read });
+  if (flags.json)
+    return kit.writeJson(io, { name: list, owner, schedule, financialSchedule, notify, companies: read.cuis.length, cost, file: read });
   io.stdout.write(`${fileLine(flags.file, read, lang)}\n`);
   io.stdout.write(`${t(lang, "watch.added", { name: list, owner: owner ?? t(lang, "watch.theFirm"), n: read.cuis.length })}\n`);
-  io.stdout.write(`${t(lang, "watch.schedule", { schedule: schedule ?? `${DEFAULT_SCHEDULE} ${t(lang, "watch.default")}` })}\n`);
+  io.stdout.write(`${scheduleLines({ schedule, financialSchedule }, lang)}\n`);
   io.stdout.write(`${costLine(cost, lang)}\n`);
+}
+
+/** When the list is checked: its identification check, its financial-year check. */
+function scheduleLines(l: { schedule: string | null; financialSchedule: string | null }, lang: Lang): string {
+  const dflt = (s: string) => `${s} ${t(lang, "watch.default")}`;
+  return [
+    t(lang, "watch.schedule", { schedule: l.schedule ?? dflt(DEFAULT_SCHEDULE) }),
+    t(lang, "watch.financialSchedule", { schedule: l.financialSchedule ?? dflt(DEFAULT_FINANCIAL_SCHEDULE) }),
+  ].join("\n");
 }
 
 async function set(name: string | undefined, flags: ListFlags, io: kit.CommandIo, lang: Lang): Promise<void> {
   const list = checkedListName(name, lang);
   const owner = checkedOwner(flags, lang);
   const schedule = checkedSchedule(flags.schedule, lang);
+  const financialSchedule = checkedSchedule(flags.financialSchedule, lang);
   const notify = checkedNotify(flags.notify, lang);
   const firmBudget = checkedBudget(flags, lang);
   const read = flags.file === undefined ? undefined : readList(flags.file, flags.column, lang);
-  if (owner === undefined && schedule === undefined && notify === undefined && read === undefined)
+  if (owner === undefined && schedule === undefined && financialSchedule === undefined && notify === undefined && read === undefined)
     throw fail(t(lang, "watch.nothingToSet"));
   const now = (io.now ?? Date.now)();
   const after = await kit.withStore(flags, io, lang, async (store) => {
     const before = await store.watch.list(list);
     if (!before) throw fail(t(lang, "watch.unknown", { name: list }), kit.EXIT.failed);
     const newOwner = owner === undefined ? before.owner : owner;
-    const cost = costOf(read?.cuis.length ?? before.companies, schedule ?? before.schedule, now);
+    const cost = costOf(
+      read?.cuis.length ?? before.companies,
+      { schedule: schedule ?? before.schedule, financialSchedule: financialSchedule ?? before.financialSchedule },
+      now,
+    );
     await checkBudget(store, list, newOwner, cost, firmBudget, now, lang);
-    await store.watch.updateList(list, { owner, schedule, notify, cuis: read?.cuis }, now);
+    await store.watch.updateList(list, { owner, schedule, financialSchedule, notify, cuis: read?.cuis }, now);
     return { list: (await store.watch.list(list)) as WatchList, cost };
   });
   if (flags.json) return kit.writeJson(io, { ...listJson(after.list), cost: after.cost });
@@ -246,10 +274,10 @@ function listJson(l: WatchList) {
 async function listAll(flags: kit.CommonFlags, io: kit.CommandIo, lang: Lang): Promise<void> {
   const now = (io.now ?? Date.now)();
   const lists = await kit.withStore(flags, io, lang, (store) => store.watch.lists());
-  if (flags.json) return kit.writeJson(io, { lists: lists.map((l) => ({ ...listJson(l), cost: costOf(l.companies, l.schedule, now) })) });
+  if (flags.json) return kit.writeJson(io, { lists: lists.map((l) => ({ ...listJson(l), cost: costOf(l.companies, l, now) })) });
   if (lists.length === 0) return void io.stdout.write(`${t(lang, "watch.none")}\n`);
   const rows = lists.map((l) => {
-    const c = costOf(l.companies, l.schedule, now);
+    const c = costOf(l.companies, l, now);
     return [
       l.name,
       l.owner ?? t(lang, "watch.theFirm"),
@@ -271,12 +299,12 @@ async function show(name: string | undefined, flags: kit.CommonFlags, io: kit.Co
     const hook = (await store.outbox.hookOf(list))?.url ?? null;
     return { list: l, cuis: await store.watch.members(list), hook, undelivered: await store.outbox.tally(list) };
   });
-  const cost = costOf(found.list.companies, found.list.schedule, now);
+  const cost = costOf(found.list.companies, found.list, now);
   if (flags.json)
     return kit.writeJson(io, { ...listJson(found.list), webhook: found.hook, undelivered: found.undelivered, cuis: found.cuis, cost });
   const l = found.list;
   io.stdout.write(`${t(lang, "watch.added", { name: l.name, owner: l.owner ?? t(lang, "watch.theFirm"), n: l.companies })}\n`);
-  io.stdout.write(`${t(lang, "watch.schedule", { schedule: l.schedule ?? `${DEFAULT_SCHEDULE} ${t(lang, "watch.default")}` })}\n`);
+  io.stdout.write(`${scheduleLines(l, lang)}\n`);
   if (l.notify.length > 0) io.stdout.write(`${t(lang, "watch.notify", { to: l.notify.join(", ") })}\n`);
   if (found.hook !== null) io.stdout.write(`${t(lang, "watch.hook.shown", { url: found.hook })}\n`);
   for (const u of found.undelivered)
@@ -374,6 +402,7 @@ export async function main(argv: string[], io: RunIo): Promise<number> {
       .option("--owner <name>", t(lang, "watch.help.owner"))
       .option("--firm", t(lang, "watch.help.firm"))
       .option("--schedule <cron>", t(lang, "watch.help.schedule"))
+      .option("--financial-schedule <cron>", t(lang, "watch.help.financialSchedule"))
       .option("--notify <addresses>", t(lang, "watch.help.notify"))
       .option("--watch-budget <credits>", t(lang, "watch.help.watchBudget"));
   listOptions(cmd.command("add").description(t(lang, "watch.help.add"))).action((n: string | undefined, f: ListFlags) =>

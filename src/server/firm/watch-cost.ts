@@ -5,13 +5,17 @@
  * check on the same day reuses the first's answers), so a month costs at most one check per day
  * the schedule runs on, in the longest month (31 days). Per check: ⌈companies / 100⌉ identification
  * batches when their items carry the watched fields; where they do not, one profile per company on
- * top (the upper bound until the service has shown what it does, docs/spec-open-points.md O10); and
- * once a month ⌈companies / 50⌉ financial batches for the financial-year check.
+ * top (the upper bound: a service that ignores `include`, docs/spec-open-points.md O10, is asked one
+ * profile per company — after the one batch that showed it, or none when the firm's server knew it
+ * already); and, on each day its own schedule runs (monthly by default: the 1st at 06:00),
+ * ⌈companies / 50⌉ financial batches for the financial-year check.
  */
 import { Cron } from "croner";
-import { bucharestDay, bucharestMidnight, nextBucharestMidnight } from "../../engine/credits/bucharest-time";
+import { bucharestDay, bucharestMidnight, bucharestMonth, nextBucharestMidnight } from "../../engine/credits/bucharest-time";
 
 export const DEFAULT_SCHEDULE = "0 6 * * *";
+/** The financial-year check's: the 1st of each month at 06:00. */
+export const DEFAULT_FINANCIAL_SCHEDULE = "0 6 1 * *";
 export const BUCHAREST = "Europe/Bucharest";
 
 /** Companies per identification batch, per financial batch (the service's limits). */
@@ -47,26 +51,45 @@ export function checkDaysIn31(cron: Cron, from: number): number {
   return days;
 }
 
+/**
+ * The days a schedule runs on in a month of 31 days (the current month when it has 31, else the next,
+ * from its 1st): a monthly schedule counts once, whatever day of the month it is now.
+ */
+export function checkDaysInMonth(cron: Cron, now: number): number {
+  const [y, m] = bucharestMonth(now).split("-").map(Number);
+  const days = (yy: number, mm: number) => new Date(Date.UTC(yy, mm, 0)).getUTCDate();
+  const [yy, mm] = days(y, m) === 31 ? [y, m] : m === 12 ? [y + 1, 1] : [y, m + 1];
+  const first = bucharestMidnight(`${yy}-${String(mm).padStart(2, "0")}-01`) ?? now;
+  return checkDaysIn31(cron, first);
+}
+
 export interface CostRange {
   companies: number;
   /** Checks that may each pay, in a month (days the schedule runs on). */
   checksPerMonth: number;
   /** One check: batches only; batches and one profile per company. */
   perCheck: { low: number; high: number };
-  /** The month's financial-year check. */
+  /** Financial-year checks in a month (days its schedule runs on). */
+  financialChecks: number;
+  /** One financial-year check: ⌈companies / 50⌉. */
+  perFinancialCheck: number;
+  /** The month's financial-year checks together. */
   financial: number;
-  /** The month: checks × per check + the financial-year check. */
+  /** The month: checks × per check + the financial-year checks. */
   monthly: { low: number; high: number };
 }
 
-export function costRange(companies: number, checksPerMonth: number): CostRange {
+export function costRange(companies: number, checksPerMonth: number, financialChecks = 1): CostRange {
   const batches = Math.ceil(companies / IDENT_BATCH);
   const perCheck = { low: batches, high: batches + companies };
-  const financial = Math.ceil(companies / FIN_BATCH);
+  const perFinancialCheck = Math.ceil(companies / FIN_BATCH);
+  const financial = financialChecks * perFinancialCheck;
   return {
     companies,
     checksPerMonth,
     perCheck,
+    financialChecks,
+    perFinancialCheck,
     financial,
     monthly: { low: checksPerMonth * perCheck.low + financial, high: checksPerMonth * perCheck.high + financial },
   };

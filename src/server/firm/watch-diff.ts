@@ -80,3 +80,40 @@ export function diff(seen: Seen, observed: ReadonlyMap<number, Observation>): Di
   }
   return out;
 }
+
+/** The field of a financial-year check: the latest financial year the service has for a company. */
+export const FINANCIAL_YEAR = "an_financiar";
+
+/**
+ * What a financial-year check learned of one company: the latest year the service's answer holds for
+ * it, null when it has no figures for the service's latest year, `failed` when nothing is known.
+ */
+export type YearObservation = number | null | "failed";
+
+/**
+ * A financial-year check against the list's baseline (the latest year it last saw per company). A
+ * company seen for the first time sets it and alerts nothing; a later year than the one last seen (or
+ * a year where none was seen) is a change; a company without figures for the latest year keeps the
+ * year it had (a year is not taken back: the service's latest year moving on is no change until a
+ * company publishes it).
+ */
+export function diffYears(seen: Seen, observed: ReadonlyMap<number, YearObservation>): Diff {
+  const out: Diff = { changes: [], updates: [], unknown: [] };
+  for (const [cui, year] of observed) {
+    if (year === "failed") {
+      out.unknown.push(cui);
+      continue;
+    }
+    const before = seen.get(cui);
+    if (before === undefined || !before.has(FINANCIAL_YEAR)) {
+      out.updates.push({ cui, field: FINANCIAL_YEAR, value: year });
+      continue;
+    }
+    const was = before.get(FINANCIAL_YEAR);
+    if (year === null || (typeof was === "number" && year <= was)) continue;
+    const known = before.get("denumire");
+    out.changes.push({ cui, field: FINANCIAL_YEAR, before: was ?? null, after: year, name: typeof known === "string" ? known : null });
+    out.updates.push({ cui, field: FINANCIAL_YEAR, value: year });
+  }
+  return out;
+}

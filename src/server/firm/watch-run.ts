@@ -5,6 +5,8 @@
  * the service (`--upstream`, or FIRMA_UPSTREAM_URL), `--max-credits-per-day`, `--watch-budget`, and the
  * alerts' mail settings (`--smtp`, `--smtp-file`, `--smtp-from`: watch-alert-options.ts). After its checks
  * it delivers what is due (watch-deliver.ts): the alerts of these checks and any left waiting before.
+ * `--financial` runs the financial-year check instead (whether a company published a new financial
+ * year): a system timer calls it monthly, as `firma serve` runs it on each list's `--financial-schedule`.
  *
  * A check another instance is running is waited for as long as its lease may last (a killed instance's
  * lease lapses, and its check is finished here); a check left open by a killed process is finished
@@ -22,7 +24,7 @@ import { Leases } from "./lease";
 import { isUserName, parseBudget } from "./tokens";
 import { upstream } from "./upstream";
 import { smtpSettings, withAlertOptions, type AlertFlags } from "./watch-alert-options";
-import { checkList, type AfterCheck, type CheckOutcome, type CheckResult } from "./watch-check";
+import { checkList, FINANCIAL_TICK, kindOf, type AfterCheck, type CheckOutcome, type CheckResult } from "./watch-check";
 import { Deliverer } from "./watch-deliver";
 import { AlertMailer } from "./watch-mail";
 
@@ -39,6 +41,7 @@ export interface RunFlags extends kit.CommonFlags, DeliveryFlags {
   upstream?: string;
   maxCreditsPerDay?: string;
   watchBudget?: string;
+  financial?: boolean;
 }
 
 export const EXIT_INCOMPLETE = 3;
@@ -63,6 +66,7 @@ export function addRunCommand(cmd: ReturnType<typeof kit.program>, io: RunIo, la
     .addOption(new Option("--upstream <url>", t(lang, "serve.help.upstream")).env("FIRMA_UPSTREAM_URL"))
     .addOption(new Option("--max-credits-per-day <n>", t(lang, "serve.help.maxCreditsPerDay")))
     .addOption(new Option("--watch-budget <credits>", t(lang, "serve.help.watchBudget")))
+    .addOption(new Option("--financial", t(lang, "watch.help.financial")))
     .addHelpText("after", `\n${t(lang, "watch.run.exitCodes")}`)
     .action(async (name: string | undefined, f: RunFlags) => {
       exit = await runChecks(name, f, io, f.lang ?? lang);
@@ -106,14 +110,15 @@ async function runChecks(name: string | undefined, f: RunFlags, io: RunIo, lang:
     };
     try {
       await store.watchChecks.firmAccount(budget, now());
-      // Checks a killed process left open first, then the lists asked for.
-      const open = (await store.watchChecks.unfinished()).map((c) => c.list);
+      // Checks of this kind a killed process left open first, then the lists asked for.
+      const kind = f.financial ? "financial" : "identity";
+      const open = (await store.watchChecks.unfinished()).filter((c) => kindOf(c.tick) === kind).map((c) => c.list);
       const names =
         name !== undefined
           ? [name]
           : [...new Set([...open, ...(await store.watch.lists()).filter((l) => l.stoppedAt === null).map((l) => l.name)])];
       if (name !== undefined && !(await store.watch.list(name))) throw fail(t(lang, "watch.unknown", { name }), kit.EXIT.failed);
-      const tick = `run:${new Date(now()).toISOString()}`;
+      const tick = `${f.financial ? FINANCIAL_TICK : ""}run:${new Date(now()).toISOString()}`;
       const out: CheckResult[] = [];
       for (const n of names) {
         let r = await checkList(deps, n, tick);
@@ -152,7 +157,7 @@ async function runChecks(name: string | undefined, f: RunFlags, io: RunIo, lang:
 /** One list's line: what was checked, reused, paid, changed; or why not. */
 export function line(r: CheckResult, lang: Lang): string {
   const p = {
-    list: r.list,
+    list: kindOf(r.tick) === "financial" ? `${r.list} (${t(lang, "watch.run.financial")})` : r.list,
     companies: formatNumber(r.companies, lang),
     reused: formatNumber(r.reused, lang),
     credits: count(r.credits, "credit", lang),

@@ -1,7 +1,8 @@
 /**
- * The watch lists' checks inside `firma serve` (custody mode): each list that runs gets a croner job on
- * its schedule (`--schedule`, else the server's `--watch-schedule`, else 06:00 daily), in Bucharest
- * time. Every instance on the database keeps the same jobs; when one fires, the tick (its minute) is
+ * The watch lists' checks inside `firma serve` (custody mode): each list that runs gets two croner jobs,
+ * in Bucharest time: its identification check on its schedule (`--schedule`, else the server's
+ * `--watch-schedule`, else 06:00 daily) and its financial-year check on its own (`--financial-schedule`,
+ * else the 1st of the month at 06:00; its ticks begin `fin:`). Every instance on the database keeps the same jobs; when one fires, the tick (its minute) is
  * checked once for all of them: the list's lease lets one instance in at a time (lease.ts, the
  * mechanism the batch leaders use), and the check's record (watch-checks.ts) tells the others, when
  * their turn comes, that this tick is done.
@@ -12,13 +13,15 @@
  * again every `reloadMs`, so that `firma watch add|set|remove` on any computer reach every instance.
  */
 import { Cron } from "croner";
-import { BUCHAREST, DEFAULT_SCHEDULE } from "./watch-cost";
-import { checkList, type CheckDeps, type CheckResult } from "./watch-check";
+import { BUCHAREST, DEFAULT_FINANCIAL_SCHEDULE, DEFAULT_SCHEDULE } from "./watch-cost";
+import { checkList, FINANCIAL_TICK, kindOf, type CheckDeps, type CheckKind, type CheckResult } from "./watch-check";
 
 export interface SchedulerOptions {
   deps: Omit<CheckDeps, "closing">;
   /** The schedule of a list without one (`--watch-schedule`). @default DEFAULT_SCHEDULE */
   defaultSchedule?: string;
+  /** The financial-year check's schedule of a list without one. @default DEFAULT_FINANCIAL_SCHEDULE */
+  defaultFinancialSchedule?: string;
   /** How often the lists are read again. @default 60000 */
   reloadMs?: number;
   /** How often open check records are looked for. @default 10000 */
@@ -56,7 +59,7 @@ export class WatchScheduler {
     every(this.o.sweepMs ?? 10_000, () => this.sweep());
   }
 
-  /** The lists with a job, and their schedules. */
+  /** The lists with a job, and their schedules (a financial-year check's job under `fin:<list>`). */
   schedules(): Map<string, string> {
     return new Map([...this.jobs].map(([name, j]) => [name, j.pattern]));
   }
@@ -71,19 +74,26 @@ export class WatchScheduler {
       this.o.deps.onError?.(e, "watch lists not read");
       return;
     }
-    const wanted = new Map(
-      lists.filter((l) => l.stoppedAt === null).map((l) => [l.name, l.schedule ?? this.o.defaultSchedule ?? DEFAULT_SCHEDULE]),
-    );
-    for (const [name, job] of this.jobs) {
-      if (wanted.get(name) === job.pattern) continue;
-      job.cron.stop();
-      this.jobs.delete(name);
+    // Keyed `<list>` (the identification check) and `fin:<list>` (the financial-year check).
+    const wanted = new Map<string, { name: string; kind: CheckKind; pattern: string }>();
+    for (const l of lists.filter((l) => l.stoppedAt === null)) {
+      wanted.set(l.name, { name: l.name, kind: "identity", pattern: l.schedule ?? this.o.defaultSchedule ?? DEFAULT_SCHEDULE });
+      wanted.set(`${FINANCIAL_TICK}${l.name}`, {
+        name: l.name,
+        kind: "financial",
+        pattern: l.financialSchedule ?? this.o.defaultFinancialSchedule ?? DEFAULT_FINANCIAL_SCHEDULE,
+      });
     }
-    for (const [name, pattern] of wanted) {
-      if (this.jobs.has(name)) continue;
+    for (const [key, job] of this.jobs) {
+      if (wanted.get(key)?.pattern === job.pattern) continue;
+      job.cron.stop();
+      this.jobs.delete(key);
+    }
+    for (const [key, { name, kind, pattern }] of wanted) {
+      if (this.jobs.has(key)) continue;
       try {
-        const cron = new Cron(pattern, { timezone: BUCHAREST, mode: "5-part" }, () => void this.fire(name));
-        this.jobs.set(name, { pattern, cron });
+        const cron = new Cron(pattern, { timezone: BUCHAREST, mode: "5-part" }, () => void this.fire(name, undefined, kind));
+        this.jobs.set(key, { pattern, cron });
       } catch (e) {
         // A schedule written by an older FIRMA or by hand that croner does not read: said, not run.
         this.o.deps.onError?.(e, `watch list ${name}: schedule "${pattern}" not understood`);
@@ -91,9 +101,9 @@ export class WatchScheduler {
     }
   }
 
-  /** The list's job fired at `at` (now): its tick, checked once across the instances. */
-  fire(name: string, at: number = (this.o.deps.now ?? Date.now)()): Promise<CheckResult | null> {
-    return this.check(name, tickOf(at));
+  /** The list's job of `kind` fired at `at` (now): its tick, checked once across the instances. */
+  fire(name: string, at: number = (this.o.deps.now ?? Date.now)(), kind: CheckKind = "identity"): Promise<CheckResult | null> {
+    return this.check(name, `${kind === "financial" ? FINANCIAL_TICK : ""}${tickOf(at)}`);
   }
 
   /** The checks an instance left open: finished here when their list's lease is free. */
@@ -106,7 +116,7 @@ export class WatchScheduler {
       this.o.deps.onError?.(e, "watch checks not read");
       return;
     }
-    for (const c of open) if (!this.running.has(c.list)) void this.check(c.list, c.tick);
+    for (const c of open) if (!this.running.has(runKey(c.list, c.tick))) void this.check(c.list, c.tick);
   }
 
   /** Stops the jobs; a check under way stops at its next call, its record left open for the next instance. */
@@ -121,13 +131,17 @@ export class WatchScheduler {
 
   private async check(name: string, tick: string): Promise<CheckResult | null> {
     if (this.closing) return null;
-    // One check of a list at a time in this process (the lease is per instance).
-    const under = this.running.get(name);
+    // One check of a list and kind at a time in this process (the lease is per instance).
+    const key = runKey(name, tick);
+    const under = this.running.get(key);
     if (under) return under;
-    const p = checkList(this.deps, name, tick).finally(() => this.running.delete(name));
-    this.running.set(name, p);
+    const p = checkList(this.deps, name, tick).finally(() => this.running.delete(key));
+    this.running.set(key, p);
     const r = await p;
     this.o.onResult?.(r);
     return r;
   }
 }
+
+/** A list's check of the tick's kind, as the running checks are keyed. */
+const runKey = (list: string, tick: string): string => `${kindOf(tick)}:${list}`;

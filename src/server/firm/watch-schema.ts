@@ -49,3 +49,8 @@ export function watchMigration(d: { big: string; serial: string }): string[] {
     `CREATE INDEX firm_watch_log_list_at ON firm_watch_log (list, at)`,
   ];
 }
+
+/** The financial-year check's schedule of each list (null: monthly, the default of watch-cost.ts). */
+export function watchFinancialMigration(): string[] {
+  return [`ALTER TABLE firm_watch_lists ADD COLUMN financial_schedule TEXT`];
+}

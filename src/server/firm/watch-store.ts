@@ -13,6 +13,8 @@ export interface WatchList {
   owner: string | null;
   /** A cron expression (Europe/Bucharest); null: the server's default (`--watch-schedule`). */
   schedule: string | null;
+  /** The financial-year check's cron expression (Europe/Bucharest); null: DEFAULT_FINANCIAL_SCHEDULE (watch-cost.ts). */
+  financialSchedule: string | null;
   /** Addresses the list's alerts go to besides the owner's. */
   notify: string[];
   createdAt: number;
@@ -43,6 +45,8 @@ export interface NewWatchList {
   name: string;
   owner: string | null;
   schedule: string | null;
+  /** null or absent: the default (monthly). */
+  financialSchedule?: string | null;
   notify: readonly string[];
   cuis: readonly number[];
 }
@@ -51,6 +55,7 @@ export interface NewWatchList {
 export interface WatchListPatch {
   owner?: string | null;
   schedule?: string | null;
+  financialSchedule?: string | null;
   notify?: readonly string[];
   /** The list's companies, replaced whole. */
   cuis?: readonly number[];
@@ -100,6 +105,7 @@ type ListRow = {
   name: string;
   owner: string | null;
   schedule: string | null;
+  financial_schedule: string | null;
   notify: string;
   created_at: number;
   updated_at: number;
@@ -116,9 +122,9 @@ export class SqlWatchStore implements WatchStore {
   async addList(l: NewWatchList, now: number): Promise<boolean> {
     return this.db.transaction(async (tx) => {
       const added = await tx.run(
-        `INSERT INTO firm_watch_lists (name, owner, schedule, notify, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+        `INSERT INTO firm_watch_lists (name, owner, schedule, financial_schedule, notify, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (name) DO NOTHING`,
-        [l.name, l.owner, l.schedule, JSON.stringify(l.notify), now, now],
+        [l.name, l.owner, l.schedule, l.financialSchedule ?? null, JSON.stringify(l.notify), now, now],
       );
       if (added === 0) return false;
       await insertMembers(tx, l.name, l.cuis, now);
@@ -126,7 +132,7 @@ export class SqlWatchStore implements WatchStore {
         at: now,
         list: l.name,
         kind: "added",
-        detail: { owner: l.owner, schedule: l.schedule, companies: l.cuis.length },
+        detail: { owner: l.owner, schedule: l.schedule, financialSchedule: l.financialSchedule ?? null, companies: l.cuis.length },
       });
       return true;
     });
@@ -140,6 +146,7 @@ export class SqlWatchStore implements WatchStore {
       const params: unknown[] = [now];
       if (p.owner !== undefined) sets.push("owner = ?") && params.push(p.owner);
       if (p.schedule !== undefined) sets.push("schedule = ?") && params.push(p.schedule);
+      if (p.financialSchedule !== undefined) sets.push("financial_schedule = ?") && params.push(p.financialSchedule);
       if (p.notify !== undefined) sets.push("notify = ?") && params.push(JSON.stringify(p.notify));
       // A new owner restarts a list stopped for the old one.
       if (p.owner !== undefined) sets.push("stopped_at = NULL, stopped_reason = NULL");
@@ -162,6 +169,7 @@ export class SqlWatchStore implements WatchStore {
       const detail: Record<string, unknown> = {};
       if (p.owner !== undefined) detail.owner = p.owner;
       if (p.schedule !== undefined) detail.schedule = p.schedule;
+      if (p.financialSchedule !== undefined) detail.financialSchedule = p.financialSchedule;
       if (p.notify !== undefined) detail.notify = p.notify.length;
       if (p.cuis !== undefined) detail.companies = p.cuis.length;
       await writeLog(tx, { at: now, list: name, kind: "changed", detail });
@@ -171,7 +179,7 @@ export class SqlWatchStore implements WatchStore {
 
   async lists(): Promise<WatchList[]> {
     const rows = await this.db.all<ListRow>(
-      `SELECT l.name, l.owner, l.schedule, l.notify, l.created_at, l.updated_at, l.stopped_at, l.stopped_reason,
+      `SELECT l.name, l.owner, l.schedule, l.financial_schedule, l.notify, l.created_at, l.updated_at, l.stopped_at, l.stopped_reason,
               (SELECT COUNT(*) FROM firm_watch_members m WHERE m.list = l.name) AS companies
          FROM firm_watch_lists l`,
     );
@@ -360,6 +368,7 @@ function toList(r: ListRow): WatchList {
     name: r.name,
     owner: r.owner,
     schedule: r.schedule,
+    financialSchedule: r.financial_schedule ?? null,
     notify: JSON.parse(r.notify) as string[],
     createdAt: Number(r.created_at),
     updatedAt: Number(r.updated_at),

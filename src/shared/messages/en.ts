@@ -179,6 +179,7 @@ export const en: Readonly<Record<MessageKey, string>> = {
   "changes.field.county": "County",
   "changes.field.caen": "Main CAEN code",
   "changes.field.registry": "Trade-registry no.",
+  "changes.field.financialYear": "Latest financial year published",
   "changes.yes": "yes",
   "changes.no": "no",
 

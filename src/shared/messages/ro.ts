@@ -188,6 +188,7 @@ export const ro = {
   "changes.field.county": "Județ",
   "changes.field.caen": "Cod CAEN principal",
   "changes.field.registry": "Nr. Registrul Comerțului",
+  "changes.field.financialYear": "Ultimul an financiar publicat",
   "changes.yes": "da",
   "changes.no": "nu",
 

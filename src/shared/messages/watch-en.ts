@@ -11,6 +11,7 @@ export const watchEn: Readonly<Record<WatchMessageKey, string>> = {
   "watch.run.checked": "{list}: {companies} companies checked ({reused} from answers fetched today), {credits}, {changes} changes.",
   "watch.run.incomplete":
     "{list}: INCOMPLETE — {reason}: {unknown} of {companies} companies could not be looked at (their values were kept; the next check looks again); {credits}, {changes} changes among the others.",
+  "watch.run.financial": "financial year",
   "watch.run.resumed": "(a check cut short earlier, finished; what it had paid for was not asked again)",
   "watch.run.done": "{list}: already checked at this time.",
   "watch.run.busy": "{list}: another server is checking it now; not checked here.",
@@ -39,6 +40,9 @@ export const watchEn: Readonly<Record<WatchMessageKey, string>> = {
   "watch.help.owner": "the person the list belongs to: they get its alerts, and it is paid from their budget",
   "watch.help.firm": "the firm's list: paid from the firm's lists' budget (--watch-budget)",
   "watch.help.schedule": 'when to check: a 5-field cron expression, Romanian time (default "0 6 * * *", daily at 06:00)',
+  "watch.help.financialSchedule":
+    'when to look for a newly published financial year: a 5-field cron expression, Romanian time (default "0 6 1 * *", the 1st of the month at 06:00)',
+  "watch.help.financial": "check now whether the list's companies published a new financial year (instead of the watched fields)",
   "watch.help.notify": "e-mail addresses that also get the alerts, separated by commas",
   "watch.help.watchBudget": "credits a month for the firm's lists, as firma serve takes it: a firm's list that would pass it is refused",
   "watch.help.cuis": "the CUIs to take off the list",
@@ -68,7 +72,7 @@ export const watchEn: Readonly<Record<WatchMessageKey, string>> = {
   "watch.fileRead": "From {file}, column {column}: {cuis} CUIs; {blanks} blank cells skipped, {duplicates} duplicates taken once{header}.",
   "watch.withHeader": "; the first row, a header",
   "watch.cost":
-    "Cost: {perCheck} a check (what the batches of 100 ask, plus one profile a company if the batches lack the watched fields); a month {month} ({checks} days with a check, plus {financial} for the financial year). A second check on the same day reuses the answers.",
+    "Cost: {perCheck} a check (what the batches of 100 ask; more where the batches lack the watched fields: one profile a company); a month {month} ({checks} days with a check, plus {financial} for the financial year: {financialChecks} × {perFinancialCheck}, batches of 50). A second check on the same day reuses the answers.",
   "watch.ownerRevoked": "{name} is revoked: their lists are no longer checked; choose another owner. Nothing was written.",
   "watch.overBudget":
     "the list {name} costs at least {low} a month ({checks} checks × {perCheck} + {financial} for the financial year); with {owner}'s other lists ({others}) that makes {total}, over the monthly budget of {budget}. Raise the budget (firma users), check less often or split the list; nothing was written.",
@@ -79,10 +83,11 @@ export const watchEn: Readonly<Record<WatchMessageKey, string>> = {
   "watch.added": "The list {name} ({owner}) watches {n} companies.",
   "watch.theFirm": "the firm's",
   "watch.schedule": "Checked: {schedule}, Romanian time.",
+  "watch.financialSchedule": "New financial year: {schedule}, Romanian time.",
   "watch.default": "(default)",
   "watch.notify": "Alerts also go to: {to}.",
   "watch.stopped": "Stopped at {at}: {reason}.",
-  "watch.nothingToSet": "nothing to change: give --file, --owner/--firm, --schedule or --notify.",
+  "watch.nothingToSet": "nothing to change: give --file, --owner/--firm, --schedule, --financial-schedule or --notify.",
   "watch.changed": "The list {name} was changed.",
   "watch.none": "No list yet: add one with firma watch add clienti --file clienti.csv --firm.",
   "watch.header": "List|Owner|Companies|Schedule|Credits a month|Stopped",

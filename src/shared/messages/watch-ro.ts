@@ -13,6 +13,7 @@ export const watchRo = {
   "watch.run.checked": "{list}: {companies} firme verificate ({reused} din răspunsurile aduse azi), {credits}, {changes} modificări.",
   "watch.run.incomplete":
     "{list}: INCOMPLETĂ — {reason}: {unknown} din {companies} firme nu au putut fi verificate (valorile lor au rămas; următoarea verificare le caută din nou); {credits}, {changes} modificări la celelalte.",
+  "watch.run.financial": "an financiar",
   "watch.run.resumed": "(o verificare întreruptă mai devreme, terminată; ce plătise nu a mai fost cerut)",
   "watch.run.done": "{list}: deja verificată pentru acest moment.",
   "watch.run.busy": "{list}: alt server o verifică acum; nu a fost verificată aici.",
@@ -41,6 +42,9 @@ export const watchRo = {
   "watch.help.owner": "persoana căreia îi aparține lista: primește alertele, lista se plătește din bugetul ei",
   "watch.help.firm": "lista firmei: se plătește din bugetul listelor firmei (--watch-budget)",
   "watch.help.schedule": "când se verifică: o expresie cron de 5 câmpuri, ora României (implicit „0 6 * * *”, zilnic la 06:00)",
+  "watch.help.financialSchedule":
+    "când se caută un an financiar nou publicat: o expresie cron de 5 câmpuri, ora României (implicit „0 6 1 * *”, pe 1 ale lunii la 06:00)",
+  "watch.help.financial": "verifică acum dacă firmele listei au publicat un an financiar nou (în loc de verificarea câmpurilor urmărite)",
   "watch.help.notify": "adrese de e-mail care primesc și ele alertele, separate prin virgulă",
   "watch.help.watchBudget": "creditele pe lună ale listelor firmei, ca la firma serve: o listă a firmei care le-ar depăși e refuzată",
   "watch.help.cuis": "CUI-urile de scos din listă",
@@ -71,7 +75,7 @@ export const watchRo = {
     "Din {file}, coloana {column}: {cuis} CUI-uri; {blanks} celule goale sărite, {duplicates} duplicate luate o dată{header}.",
   "watch.withHeader": "; primul rând, antet",
   "watch.cost":
-    "Cost: {perCheck} pe verificare (cât cer loturile de 100, plus câte un profil pe firmă dacă loturile nu poartă câmpurile urmărite); pe lună {month} ({checks} zile cu verificare, plus {financial} pentru anul financiar). O a doua verificare în aceeași zi refolosește răspunsurile.",
+    "Cost: {perCheck} pe verificare (cât cer loturile de 100; mai mult dacă loturile nu poartă câmpurile urmărite: câte un profil pe firmă); pe lună {month} ({checks} zile cu verificare, plus {financial} pentru anul financiar: {financialChecks} × {perFinancialCheck}, loturi de 50). O a doua verificare în aceeași zi refolosește răspunsurile.",
   "watch.ownerRevoked": "{name} este revocat(ă): listele sale nu se mai verifică; alegeți alt proprietar. Nu s-a scris nimic.",
   "watch.overBudget":
     "lista {name} costă cel puțin {low} pe lună ({checks} verificări × {perCheck} + {financial} pentru anul financiar); cu celelalte liste ale lui/ei {owner} ({others}) ajunge la {total}, peste bugetul lunar de {budget}. Măriți bugetul (firma users), răriți programul sau împărțiți lista; nu s-a scris nimic.",
@@ -82,10 +86,11 @@ export const watchRo = {
   "watch.added": "Lista {name} ({owner}) urmărește {n} firme.",
   "watch.theFirm": "a firmei",
   "watch.schedule": "Verificare: {schedule}, ora României.",
+  "watch.financialSchedule": "An financiar nou: {schedule}, ora României.",
   "watch.default": "(implicit)",
   "watch.notify": "Alertele merg și la: {to}.",
   "watch.stopped": "Oprită la {at}: {reason}.",
-  "watch.nothingToSet": "nimic de schimbat: dați --file, --owner/--firm, --schedule sau --notify.",
+  "watch.nothingToSet": "nimic de schimbat: dați --file, --owner/--firm, --schedule, --financial-schedule sau --notify.",
   "watch.changed": "Lista {name} a fost schimbată.",
   "watch.none": "Nicio listă încă: adăugați una cu firma watch add clienti --file clienti.csv --firm.",
   "watch.header": "Lista|Proprietar|Firme|Program|Credite pe lună|Oprită",

@@ -82,6 +82,11 @@ function newEntry(id: string, want: Want, since: number): Entry {
 /** Answers just settled, by want: a request that read the store a moment before they were written finds them here. */
 const RECENT_MS = 10_000;
 
+/** A call the service refused as busy (503, not charged) is made this many times in all, after a pause that doubles from BUSY_PAUSE_MS. */
+const BUSY_ATTEMPTS = 4;
+const BUSY_PAUSE_MS = 100;
+const BUSY_PAUSE_MAX_MS = 2_000;
+
 export class FirmLoader {
   /** The plan the service named last (X-Plan), passed on to the people. */
   plan: string | null = null;
@@ -346,8 +351,9 @@ export class FirmLoader {
 
   /**
    * One call: a credit reserved for one person, the service asked, its answers kept and handed out. A
-   * call the service refused as busy (503, not charged) goes once more to the back of the queue, where
-   * the upstream governor, which has just halved its calls at once, gives it a place again.
+   * call the service refused as busy (503, not charged: it cost nothing) goes again to the back of the
+   * queue, after its Retry-After or a pause that doubles, up to BUSY_ATTEMPTS in all, where the
+   * upstream governor, which has just halved its calls at once, gives it a place again.
    */
   private async run(call: Call, attempt = 1): Promise<void> {
     try {
@@ -366,8 +372,9 @@ export class FirmLoader {
         if (e) this.shared.paidBy(e, payer.req);
       }
       if (answer.plan) this.plan = answer.plan;
-      if (answer.status === 503 && !charged && attempt === 1) {
-        void this.limit(() => this.run(call, attempt + 1));
+      if (answer.status === 503 && !charged && attempt < BUSY_ATTEMPTS) {
+        const pause = Math.min(answer.retryAfterMs ?? BUSY_PAUSE_MS * 2 ** (attempt - 1), BUSY_PAUSE_MAX_MS);
+        setTimeout(() => void this.limit(() => this.run(call, attempt + 1)), pause);
         return;
       }
       if (answer.status === 429) {

@@ -14,7 +14,7 @@ import { count, formatNumber, t, type Lang } from "../../shared/messages/node";
 import * as kit from "./command-kit";
 import type { FirmStore } from "./firm-store";
 import { isUserName, parseBudget } from "./tokens";
-import { checkDaysIn31, costRange, DEFAULT_SCHEDULE, parseSchedule, type CostRange } from "./watch-cost";
+import { budgetArithmetic, costOf, DEFAULT_SCHEDULE, parseSchedule, type CostRange } from "./watch-cost";
 import { readWatchFile, WatchFileError, type WatchFile } from "./watch-file";
 import type { WatchList } from "./watch-store";
 import { addRunCommand, type RunIo } from "./watch-run";
@@ -118,12 +118,6 @@ function readList(file: string, column: string | undefined, lang: Lang): WatchFi
   return read;
 }
 
-/** What a list costs a month, with its schedule (the server's default when it has none). */
-function costOf(companies: number, schedule: string | null, now: number): CostRange {
-  const s = parseSchedule(schedule ?? DEFAULT_SCHEDULE);
-  return costRange(companies, s.ok ? checkDaysIn31(s.cron, now) : 31);
-}
-
 /** "1–4 credite", "32–125 de credite": the noun agrees with the larger number. */
 function creditRange(low: number, high: number, lang: Lang): string {
   return low === high ? count(high, "credit", lang) : `${formatNumber(low, lang)}–${count(high, "credit", lang)}`;
@@ -159,12 +153,8 @@ async function checkBudget(
     budget = user.budget;
   }
   if (budget === null) return;
-  let others = 0;
-  for (const l of await store.watch.lists()) {
-    if (l.name !== name && l.owner === owner && l.stoppedAt === null) others += costOf(l.companies, l.schedule, now).monthly.low;
-  }
-  const total = others + cost.monthly.low;
-  if (total <= budget) return;
+  const { others, total, fits } = budgetArithmetic(await store.watch.lists(), name, owner, cost, budget, now);
+  if (fits) return;
   throw fail(
     t(lang, owner === null ? "watch.overFirmBudget" : "watch.overBudget", {
       name,

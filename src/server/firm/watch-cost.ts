@@ -71,3 +71,40 @@ export function costRange(companies: number, checksPerMonth: number): CostRange 
     monthly: { low: checksPerMonth * perCheck.low + financial, high: checksPerMonth * perCheck.high + financial },
   };
 }
+
+/** What a list costs a month, with its schedule (the server's default when it has none). */
+export function costOf(companies: number, schedule: string | null, now: number): CostRange {
+  const s = parseSchedule(schedule ?? DEFAULT_SCHEDULE);
+  return costRange(companies, s.ok ? checkDaysIn31(s.cron, now) : 31);
+}
+
+/** A list's cheapest month weighed against its budget, with the other running lists charged to it. */
+export interface BudgetArithmetic {
+  /** The cheapest month of the other lists of the same owner (the firm's: the firm's lists) that run. */
+  others: number;
+  /** others + this list's cheapest month. */
+  total: number;
+  budget: number;
+  fits: boolean;
+}
+
+/**
+ * The arithmetic of `firma watch add|set` and of the pane's "watch these companies": the cheapest
+ * month of list `name` (its cost `cost`), owned by `owner` (null: the firm), and of the other running
+ * lists charged to the same budget, against `budget`.
+ */
+export function budgetArithmetic(
+  lists: readonly { name: string; owner: string | null; companies: number; schedule: string | null; stoppedAt: number | null }[],
+  name: string,
+  owner: string | null,
+  cost: CostRange,
+  budget: number,
+  now: number,
+): BudgetArithmetic {
+  let others = 0;
+  for (const l of lists) {
+    if (l.name !== name && l.owner === owner && l.stoppedAt === null) others += costOf(l.companies, l.schedule, now).monthly.low;
+  }
+  const total = others + cost.monthly.low;
+  return { others, total, budget, fits: total <= budget };
+}

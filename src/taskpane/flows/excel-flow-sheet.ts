@@ -13,7 +13,14 @@
 import { plainArgument } from "../../shared/excel-values";
 import { readAreas, writeAreas, type Area, type Write } from "../blocks";
 import type { ExcelApiCheck } from "../excel-api";
-import { checkSelection, type ActiveCell, type ColumnSelection, type FlowSheet, type SelectionLimits, type SelectionProblem } from "./flow-sheet";
+import {
+  checkSelection,
+  type ActiveCell,
+  type ColumnSelection,
+  type FlowSheet,
+  type SelectionLimits,
+  type SelectionProblem,
+} from "./flow-sheet";
 
 interface Box {
   top: number;

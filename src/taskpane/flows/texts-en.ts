@@ -144,7 +144,7 @@ export const flowEn: Readonly<Record<FlowKey, string>> = {
   "watch.add.noName": "Type the list's name: letters, digits, dots, hyphens or underscores, no spaces (for example clients).",
   "watch.add.badName": 'The name "{name}" is not accepted: 1–64 letters, digits, dots, hyphens or underscores, no spaces.',
   "watch.add.invalid":
-    "Column {column} holds {n} values that are not valid CUIs: {rows}. Fix them or leave them out of the selection; nothing was sent.",
+    "Column {column} holds values that are not valid CUIs ({n}): {rows}. Fix them or leave them out of the selection; nothing was sent.",
   "watch.add.row": 'row {row} ("{text}")',
   "watch.add.more": "and {n} more",
   "watch.add.tooMany": "At most {max} companies at once; nothing was sent.",
@@ -184,7 +184,7 @@ export const flowEn: Readonly<Record<FlowKey, string>> = {
   "watch.members.pick": "Take {cui} {name} off the list",
   "watch.members.tickSome": "Tick the companies to take off the list.",
   "watch.members.confirm": "Take {companies} off the list {list}? The server stops checking them.",
-  "watch.members.removed": "{companies} were taken off the list {list}.",
+  "watch.members.removed": "Taken off the list {list}: {companies}.",
   "watch.changes.heading": "Changes for you since your last visit",
   "watch.changes.none": "No changes since your last visit.",
   "watch.changes.found": "{changes} since your last visit.",

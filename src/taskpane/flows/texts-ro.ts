@@ -148,7 +148,7 @@ export const flowRo = {
   "watch.add.noName": "Scrieți numele listei: litere, cifre, puncte, cratime sau liniuțe jos, fără spații (de exemplu clienti).",
   "watch.add.badName": "Numele „{name}” nu este acceptat: 1–64 de litere, cifre, puncte, cratime sau liniuțe jos, fără spații.",
   "watch.add.invalid":
-    "În coloana {column} sunt {n} valori care nu sunt CUI-uri valide: {rows}. Corectați-le sau lăsați-le în afara selecției; nu s-a trimis nimic.",
+    "Coloana {column} are valori care nu sunt CUI-uri valide ({n}): {rows}. Corectați-le sau lăsați-le în afara selecției; nu s-a trimis nimic.",
   "watch.add.row": "rândul {row} („{text}”)",
   "watch.add.more": "și încă {n}",
   "watch.add.tooMany": "Cel mult {max} de firme odată; nu s-a trimis nimic.",
@@ -189,7 +189,7 @@ export const flowRo = {
   "watch.members.pick": "Scoate {cui} {name} din listă",
   "watch.members.tickSome": "Bifați firmele de scos din listă.",
   "watch.members.confirm": "Scoateți {companies} din lista {list}? Serverul nu le mai verifică.",
-  "watch.members.removed": "Din lista {list} au fost scoase {companies}.",
+  "watch.members.removed": "Scoase din lista {list}: {companies}.",
   "watch.changes.heading": "Schimbări pentru dvs. de la ultima vizită",
   "watch.changes.none": "Nicio schimbare de la ultima vizită.",
   "watch.changes.found": "{changes} de la ultima vizită.",

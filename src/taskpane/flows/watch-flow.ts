@@ -210,7 +210,11 @@ export class WatchFlow {
     }
     for (const l of data.following) following.append(this.listItem(l));
     const n = data.lists.length;
-    ctx.say(this.el("watch-lists-status"), (lang) => (n === 0 ? ft(lang, "watch.lists.none") : ft(lang, "watch.lists.shown", { n })), "info");
+    ctx.say(
+      this.el("watch-lists-status"),
+      (lang) => (n === 0 ? ft(lang, "watch.lists.none") : ft(lang, "watch.lists.shown", { n })),
+      "info",
+    );
   }
 
   private listItem(l: WatchListView): HTMLElement {
@@ -381,7 +385,11 @@ export class WatchFlow {
     const q = quote.body;
     if (q.message !== null) return void ctx.say(status, () => q.message ?? "", "error");
     if (q.adding === 0)
-      return void ctx.say(status, (l) => ft(l, "watch.add.nothingNew", { companies: count(cuis.length, "company", l), list: name }), "info");
+      return void ctx.say(
+        status,
+        (l) => ft(l, "watch.add.nothingNew", { companies: count(cuis.length, "company", l), list: name }),
+        "info",
+      );
     const params = (l: Lang) => ({
       list: name,
       companies: count(q.companies, "company", l),
@@ -503,7 +511,9 @@ export class WatchFlow {
     const ticked = [...(item?.querySelectorAll<HTMLInputElement>(".watch-members input:checked") ?? [])].map((x) => Number(x.value));
     const status = this.el("watch-lists-status");
     if (ticked.length === 0) return void this.ctx.say(status, (l) => ft(l, "watch.members.tickSome"), "warn");
-    const yes = await this.removeConfirm.ask((l) => ft(l, "watch.members.confirm", { list, companies: count(ticked.length, "company", l) }));
+    const yes = await this.removeConfirm.ask((l) =>
+      ft(l, "watch.members.confirm", { list, companies: count(ticked.length, "company", l) }),
+    );
     if (!yes) return void button.focus();
     const got = await this.client.removeMembers(list, ticked);
     if (!got.ok) {

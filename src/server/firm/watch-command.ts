@@ -10,6 +10,7 @@ import { Option } from "commander";
 import { readFileSync } from "fs";
 import { parseCui } from "../../api/cui";
 import { bucharestMonth, bucharestTime } from "../../engine/credits/bucharest-time";
+import { creditRange } from "../../shared/credit-range";
 import { count, formatNumber, t, type Lang } from "../../shared/messages/node";
 import * as kit from "./command-kit";
 import type { FirmStore } from "./firm-store";
@@ -116,11 +117,6 @@ function readList(file: string, column: string | undefined, lang: Lang): WatchFi
   }
   if (read.cuis.length === 0) throw fail(t(lang, "watch.emptyFile", { file, column: read.column }));
   return read;
-}
-
-/** "1–4 credite", "32–125 de credite": the noun agrees with the larger number. */
-function creditRange(low: number, high: number, lang: Lang): string {
-  return low === high ? count(high, "credit", lang) : `${formatNumber(low, lang)}–${count(high, "credit", lang)}`;
 }
 
 function costLine(c: CostRange, lang: Lang): string {

@@ -14,7 +14,7 @@ export const en: Readonly<Record<MessageKey, string>> = {
   "search.run": "Search",
   "columns.heading": "Add columns",
   "match.heading": "Match a column of names",
-  "watch.heading": "Companies the firm's server watches",
+  "firmWatch.heading": "Companies the firm's server watches",
   "flows.loadFailed": "This part of the pane could not load. Reopen the pane.",
 
   // key

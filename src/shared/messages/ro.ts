@@ -19,7 +19,7 @@ export const ro = {
   "search.run": "Caută",
   "columns.heading": "Adaugă coloane",
   "match.heading": "Potrivește o coloană de denumiri",
-  "watch.heading": "Firme urmărite de serverul firmei",
+  "firmWatch.heading": "Firme urmărite de serverul firmei",
   "flows.loadFailed": "Această parte a panoului nu s-a putut încărca. Redeschideți panoul.",
 
   // key

@@ -12,7 +12,8 @@ import { LinkedFlow, mountLinked } from "./linked-flow";
 import { MatchFlow } from "./match-flow";
 import { SearchFlow } from "./search-flow";
 import { applyFlowTexts } from "./texts";
-import { mountWatch, WatchFlow } from "./watch-flow";
+import { WatchFlow } from "./watch-flow";
+import { mountWatch } from "./watch-view";
 
 export class Flows {
   readonly search: SearchFlow;

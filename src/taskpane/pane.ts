@@ -187,7 +187,7 @@ export class Pane {
     const readWatch = () => void this.track(this.flows().then((f) => f.watch.open()));
     watch.addEventListener("toggle", () => watch.open && readWatch());
     link.onChange(() => {
-      watch.hidden = link.state.kind !== "connected";
+      watch.hidden = link.me === null; // connected, or the server away for now (its last figures kept)
       if (!watch.hidden && watch.open) readWatch();
     });
   }

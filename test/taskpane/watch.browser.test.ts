@@ -259,4 +259,73 @@ withChromium("the firm's watch lists in the pane", () => {
       await server.close();
     }
   });
+
+  test("past her budget: the server's arithmetic shown, nothing asked or added; the server gone: the pane says it does not answer", async () => {
+    const db = path.join(dir, "firm-budget.sqlite");
+    const ana = newToken();
+    const [c1, c2] = data.sampleCuis(40, 92_000).filter((c) => data.company(c));
+    const first = costOf(1, null, Date.now()).monthly.low;
+    // room for one list of one company, not for a second one
+    await withStore(db, async (s) => {
+      await s.addUser("ana", first + 5, hashToken(ana), Date.now());
+      await s.watch.addList({ name: "prima", owner: "ana", schedule: null, notify: [], cuis: [c1] }, Date.now());
+    });
+    const server = await serve(
+      [
+        "--host",
+        "127.0.0.1",
+        "--port",
+        "0",
+        "--http",
+        "--dist",
+        dist,
+        "--upstream",
+        sb.url,
+        "--key-file",
+        path.join(dir, "key"),
+        "--database",
+        db,
+      ],
+      quiet,
+    );
+    let opened: Awaited<ReturnType<typeof openServed>> | null = null;
+    let closed = false;
+    try {
+      opened = await openServed(browser, server.url);
+      const { page, errors } = opened;
+      const sent: string[] = [];
+      page.on("request", (r) => {
+        const u = new URL(r.url());
+        if (u.pathname.startsWith("/firm/watch")) sent.push(`${r.method()} ${u.pathname}`);
+      });
+      await typeInto(page, "#api-key", ana);
+      await press(page, "Enter");
+      await openWatch(page);
+      expect(await text(page, '#watch-lists li[data-list="prima"]')).toContain("1 firmă");
+
+      await setup(page, { sheets: { Foaie1: { A1: c2 } }, selection: "Foaie1!A1:A1" });
+      sent.length = 0;
+      await typeInto(page, "#watch-name", "a-doua");
+      await press(page, "Enter");
+      const c = costOf(1, null, Date.now());
+      expect(await text(page, "#watch-status")).toBe(
+        `lista a-doua ar costa cel puțin ${c.monthly.low} de credite pe lună (${c.checksPerMonth} verificări × ${c.perCheck.low} + ${c.financial} pentru anul financiar); cu celelalte liste ale dvs. (${first}) ajunge la ${first + c.monthly.low}, peste bugetul dvs. lunar de ${first + 5}. Urmăriți mai puține firme sau cereți administratorului un buget mai mare; nu s-a scris nimic.`,
+      );
+      expect(await page.isVisible("#watch-confirm")).toBe(false);
+      expect(sent).toEqual(["POST /firm/watch/quote"]);
+      expect(await withStore(db, (s) => s.watch.list("a-doua"))).toBeNull();
+
+      // the firm's server stops: Reload says it does not answer, and the lists shown are cleared
+      await server.close();
+      closed = true;
+      await page.focus("#watch-reload");
+      await press(page, "Enter");
+      expect(await text(page, "#watch-lists-status")).toBe("Serverul firmei nu răspunde acum; încercați din nou peste puțin timp.");
+      expect(await page.$$eval("#watch-lists li", (li) => li.length)).toBe(0);
+      expect(errors).toEqual([]);
+    } finally {
+      await opened?.context.close();
+      if (!closed) await server.close();
+    }
+  });
 });

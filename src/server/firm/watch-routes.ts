@@ -132,8 +132,15 @@ export async function watchRoutes(app: FastifyInstance, o: WatchRoutesOptions): 
   const notYours = (name: string, lang: Lang) => json(403, "not_yours", t(lang, "watch.api.notYours", { name }));
   const unknown = (name: string, lang: Lang) => json(404, "unknown_list", t(lang, "watch.api.unknown", { name }));
 
-  /** Adding `cuis` to her list `name`: the list as it is (null: new), the companies after, the cost and the arithmetic. */
-  async function plan(user: FirmUser, name: string, cuis: number[], lang: Lang) {
+  /**
+   * Adding the body's `cuis` to her list `list` (checked as the pane checks them): the list as it is
+   * (null: new), the companies after, the cost and the arithmetic; or the refusal.
+   */
+  async function plan(user: FirmUser, body: unknown, lang: Lang) {
+    const name = listName((body as { list?: unknown } | null)?.list, lang);
+    if (typeof name !== "string") return name;
+    const cuis = cuisOf(body, lang);
+    if (!Array.isArray(cuis)) return cuis;
     const now = o.now();
     const all = await store.watch.lists();
     const list = all.find((l) => l.name === name) ?? null;
@@ -143,7 +150,7 @@ export async function watchRoutes(app: FastifyInstance, o: WatchRoutesOptions): 
     const companies = had.size + adding.length;
     const cost = costOf(companies, list?.schedule ?? null, now);
     const budget = budgetArithmetic(all, name, user.name, cost, user.budget, now);
-    return { list, had, adding, companies, cost, budget, refusal: budget.fits ? null : overBudget(name, cost, budget, lang) };
+    return { name, cuis, list, had, adding, companies, cost, budget, refusal: budget.fits ? null : overBudget(name, cost, budget, lang) };
   }
 
   const overBudget = (name: string, cost: CostRange, b: { others: number; total: number; budget: number }, lang: Lang) =>
@@ -214,12 +221,9 @@ export async function watchRoutes(app: FastifyInstance, o: WatchRoutesOptions): 
     "/firm/watch/quote",
     { config, bodyLimit: BODY_LIMIT },
     as(async (user, req, lang) => {
-      const name = listName((req.body as { list?: unknown } | null)?.list, lang);
-      if (typeof name !== "string") return name;
-      const cuis = cuisOf(req.body, lang);
-      if (!Array.isArray(cuis)) return cuis;
-      const p = await plan(user, name, cuis, lang);
+      const p = await plan(user, req.body, lang);
       if ("status" in p) return p;
+      const { name, cuis } = p;
       return ok({
         list: name,
         exists: p.list !== null,
@@ -237,12 +241,9 @@ export async function watchRoutes(app: FastifyInstance, o: WatchRoutesOptions): 
     "/firm/watch/lists",
     { config, bodyLimit: BODY_LIMIT },
     as(async (user, req, lang) => {
-      const name = listName((req.body as { list?: unknown } | null)?.list, lang);
-      if (typeof name !== "string") return name;
-      const cuis = cuisOf(req.body, lang);
-      if (!Array.isArray(cuis)) return cuis;
-      const p = await plan(user, name, cuis, lang);
+      const p = await plan(user, req.body, lang);
       if ("status" in p) return p;
+      const { name, cuis } = p;
       if (p.refusal !== null) return json(422, "over_budget", p.refusal);
       const now = o.now();
       if (p.list === null) {

@@ -5,7 +5,7 @@
  * budget she is refused with it and nothing is written; another person's list and the firm's are never
  * read or changed through her token; the changes of her lists (and of the firm's lists that alert her
  * address) since a change id, never another's; tokens and the rate limit as /firm/me; errors in the
- * API's shape, in the language asked for.
+ * API's shape, in the language asked for. The changes' queries on PostgreSQL too (a throwaway cluster).
  */
 import * as fs from "fs";
 import * as os from "os";
@@ -19,6 +19,7 @@ import { hashToken, newToken } from "../../src/server/firm/tokens";
 import { withControlDigit } from "../../src/api/cui";
 import { costOf } from "../../src/server/firm/watch-cost";
 import { minimalDist } from "../support/firm-server";
+import { postgresBinDir, startPostgres, type PostgresCluster } from "../support/postgres";
 
 let dir: string;
 let dist: string;
@@ -33,8 +34,10 @@ interface Firm {
 }
 const open: Firm[] = [];
 
-async function firm(rateLimit?: { max: number; windowMs: number }): Promise<Firm> {
-  const store = await openFirmStore(path.join(dir, `firm${++serial}.sqlite`));
+/** A custody server on loopback over a new database: an SQLite file, or `database` (PostgreSQL). */
+async function firm(o: { rateLimit?: { max: number; windowMs: number }; database?: string } = {}): Promise<Firm> {
+  const rateLimit = o.rateLimit;
+  const store = await openFirmStore(o.database ?? path.join(dir, `firm${++serial}.sqlite`));
   const app = await buildApp({
     dist,
     publicUrl: "https://addin.test.example.ro/",
@@ -207,59 +210,78 @@ describe("her lists, from the pane", () => {
   });
 });
 
+/**
+ * Her lists' changes and those of the firm's lists that alert her address, after an id; never another
+ * person's; the last check shown (on either engine: the store's queries are the same SQL).
+ */
+async function changesSinceHerLastVisit(f: Firm): Promise<void> {
+  const ana = await f.token("ana", 500, "ana@firma.ro");
+  const bob = await f.token("bob", 500);
+  const [a1, a2, b1, f1] = cuis(4);
+  await f.call(ana, "POST", "/firm/watch/lists", { list: "clienti", cuis: [a1, a2] });
+  await f.call(bob, "POST", "/firm/watch/lists", { list: "bob-list", cuis: [b1] });
+  await f.store.watch.addList({ name: "firma", owner: null, schedule: null, notify: ["ANA@firma.ro"], cuis: [f1] }, Date.now());
+  await f.store.watch.addList({ name: "alta", owner: null, schedule: null, notify: ["x@firma.ro"], cuis: [f1] }, Date.now());
+  const commit = (list: string, cs: ReturnType<typeof change>[]) =>
+    f.store.watch.commitCheck(
+      list,
+      { changes: cs, updates: cs.map((c) => ({ cui: c.cui, field: c.field, value: c.after })), unknown: [] },
+      Date.now(),
+    );
+
+  const [s1] = await commit("clienti", [change(a1, "stare", "ACTIVA", "RADIATA", "Alfa SRL")]);
+  await commit("bob-list", [change(b1, "platitor_tva", true, false, "Beta SRL")]);
+  const [s3] = await commit("firma", [change(f1, "denumire", "Gama SRL", "=Gama NOUA", "=Gama NOUA")]);
+  await commit("alta", [change(f1, "adresa", "x", "y", "Gama")]);
+  const [s5] = await commit("clienti", [change(a2, "platitor_tva", false, true, "Delta SRL")]);
+
+  const all = (await f.call(ana, "GET", "/firm/watch/changes?after=0")).body;
+  expect(all.changes.map((c: { id: number }) => c.id)).toEqual([s1.id, s3.id, s5.id]);
+  expect(all.changes[1]).toEqual({
+    id: s3.id,
+    list: "firma",
+    cui: f1,
+    name: "=Gama NOUA",
+    field: "denumire",
+    before: "Gama SRL",
+    after: "=Gama NOUA",
+    seenAt: s3.seenAt,
+  });
+  expect(all).toMatchObject({ last: s5.id, more: false });
+  const after = (await f.call(ana, "GET", `/firm/watch/changes?after=${s3.id}`)).body;
+  expect(after.changes.map((c: { id: number }) => c.id)).toEqual([s5.id]);
+  expect((await f.call(ana, "GET", `/firm/watch/changes?after=${s5.id}`)).body).toEqual({ changes: [], last: s5.id, more: false });
+  expect((await f.call(ana, "GET", "/firm/watch/changes?after=-1")).status).toBe(400);
+  // bob sees his own only
+  expect((await f.call(bob, "GET", "/firm/watch/changes?after=0")).body.changes.map((c: { list: string }) => c.list)).toEqual(["bob-list"]);
+
+  const lists = (await f.call(ana, "GET", "/firm/watch")).body;
+  expect(lists.lists[0].lastCheck).toEqual({ at: expect.any(Number), outcome: "checked", changes: 1, unknown: 0, reason: null });
+  expect(lists.following.map((l: { name: string; mine: boolean }) => [l.name, l.mine])).toEqual([["firma", false]]);
+  expect((await f.call(ana, "GET", "/firm/watch/lists/firma")).body).toEqual({
+    name: "firma",
+    mine: false,
+    cuis: [f1],
+    names: { [f1]: "=Gama NOUA" },
+  });
+}
+
 describe("her changes since her last visit", () => {
   test("her lists' changes and those of the firm's lists that alert her address, after an id; never another person's; the last check shown", async () => {
-    const f = await firm();
-    const ana = await f.token("ana", 500, "ana@firma.ro");
-    const bob = await f.token("bob", 500);
-    const [a1, a2, b1, f1] = cuis(4);
-    await f.call(ana, "POST", "/firm/watch/lists", { list: "clienti", cuis: [a1, a2] });
-    await f.call(bob, "POST", "/firm/watch/lists", { list: "bob-list", cuis: [b1] });
-    await f.store.watch.addList({ name: "firma", owner: null, schedule: null, notify: ["ANA@firma.ro"], cuis: [f1] }, Date.now());
-    await f.store.watch.addList({ name: "alta", owner: null, schedule: null, notify: ["x@firma.ro"], cuis: [f1] }, Date.now());
-    const commit = (list: string, cs: ReturnType<typeof change>[]) =>
-      f.store.watch.commitCheck(
-        list,
-        { changes: cs, updates: cs.map((c) => ({ cui: c.cui, field: c.field, value: c.after })), unknown: [] },
-        Date.now(),
-      );
+    await changesSinceHerLastVisit(await firm());
+  });
 
-    const [s1] = await commit("clienti", [change(a1, "stare", "ACTIVA", "RADIATA", "Alfa SRL")]);
-    await commit("bob-list", [change(b1, "platitor_tva", true, false, "Beta SRL")]);
-    const [s3] = await commit("firma", [change(f1, "denumire", "Gama SRL", "=Gama NOUA", "=Gama NOUA")]);
-    await commit("alta", [change(f1, "adresa", "x", "y", "Gama")]);
-    const [s5] = await commit("clienti", [change(a2, "platitor_tva", false, true, "Delta SRL")]);
-
-    const all = (await f.call(ana, "GET", "/firm/watch/changes?after=0")).body;
-    expect(all.changes.map((c: { id: number }) => c.id)).toEqual([s1.id, s3.id, s5.id]);
-    expect(all.changes[1]).toEqual({
-      id: s3.id,
-      list: "firma",
-      cui: f1,
-      name: "=Gama NOUA",
-      field: "denumire",
-      before: "Gama SRL",
-      after: "=Gama NOUA",
-      seenAt: s3.seenAt,
+  const pgSuite = postgresBinDir() === null ? describe.skip : describe;
+  pgSuite("on PostgreSQL", () => {
+    let pg: PostgresCluster;
+    beforeAll(async () => {
+      pg = await startPostgres();
+    }, 60_000);
+    afterAll(async () => {
+      await pg?.stop();
     });
-    expect(all).toMatchObject({ last: s5.id, more: false });
-    const after = (await f.call(ana, "GET", `/firm/watch/changes?after=${s3.id}`)).body;
-    expect(after.changes.map((c: { id: number }) => c.id)).toEqual([s5.id]);
-    expect((await f.call(ana, "GET", `/firm/watch/changes?after=${s5.id}`)).body).toEqual({ changes: [], last: s5.id, more: false });
-    expect((await f.call(ana, "GET", "/firm/watch/changes?after=-1")).status).toBe(400);
-    // bob sees his own only
-    expect((await f.call(bob, "GET", "/firm/watch/changes?after=0")).body.changes.map((c: { list: string }) => c.list)).toEqual([
-      "bob-list",
-    ]);
-
-    const lists = (await f.call(ana, "GET", "/firm/watch")).body;
-    expect(lists.lists[0].lastCheck).toEqual({ at: expect.any(Number), outcome: "checked", changes: 1, unknown: 0, reason: null });
-    expect(lists.following.map((l: { name: string; mine: boolean }) => [l.name, l.mine])).toEqual([["firma", false]]);
-    expect((await f.call(ana, "GET", "/firm/watch/lists/firma")).body).toEqual({
-      name: "firma",
-      mine: false,
-      cuis: [f1],
-      names: { [f1]: "=Gama NOUA" },
+    test("the same, the firm's database on PostgreSQL", async () => {
+      await changesSinceHerLastVisit(await firm({ database: await pg.createDatabase("watch_routes") }));
     });
   });
 });
@@ -278,7 +300,7 @@ describe("tokens, limits and bodies as /firm/me", () => {
   });
 
   test("the rate limit of /firm/me, on each watch route: past it a 429 in the API's shape; a body too large or not JSON in the API's shape", async () => {
-    const f = await firm({ max: 3, windowMs: 60_000 });
+    const f = await firm({ rateLimit: { max: 3, windowMs: 60_000 } });
     const ana = await f.token("ana", 500);
     for (let i = 0; i < 3; i++) expect((await f.call(ana, "GET", "/firm/watch")).status).toBe(200);
     const limited = await f.call(ana, "GET", "/firm/watch");

@@ -88,7 +88,8 @@ export class ExcelFlowSheet implements FlowSheet {
           sheet: ws.name,
           ...box,
           areas: areas?.areaCount ?? 1,
-          protected: ws.protection.protected,
+          // a flow that only reads does not mind a protected sheet
+          protected: !limits.readOnly && ws.protection.protected,
           used: usedRows,
           hiddenRows: false,
           inTable: false,

@@ -79,7 +79,7 @@ export interface SelectionLimits {
   maxRows: number;
   /** The columns to the selection's right the flow may write (an Excel table there is refused too). */
   width: number;
-  /** The flow only reads the selection ("watch these companies"): an Excel table under it is no problem. @default false */
+  /** The flow only reads the selection ("watch these companies"): an Excel table under it, or a protected sheet, is no problem. @default false */
   readOnly?: boolean;
 }
 

@@ -303,9 +303,23 @@ withChromium("the firm's watch lists in the pane", () => {
       await openWatch(page);
       expect(await text(page, '#watch-lists li[data-list="prima"]')).toContain("1 firmă");
 
-      await setup(page, { sheets: { Foaie1: { A1: c2 } }, selection: "Foaie1!A1:A1" });
+      // hidden rows under the selection: refused here (their companies would be watched too), nothing sent
+      await setup(page, { sheets: { Foaie1: { A1: c2, A2: c1 } }, selection: "Foaie1!A1:A2", hiddenRows: { Foaie1: [2] } });
       sent.length = 0;
       await typeInto(page, "#watch-name", "a-doua");
+      await press(page, "Enter");
+      expect(await text(page, "#watch-status")).toBe(
+        "Selecția are rânduri ascunse (de un filtru sau de mână): s-ar urmări și firmele de pe ele. Afișați toate rândurile sau selectați doar firmele dorite.",
+      );
+      expect(sent).toEqual([]);
+
+      // a CUI in an Excel table on a protected sheet: read all the same (nothing is written), the server asked
+      await setup(page, {
+        sheets: { Foaie1: { A1: c2 } },
+        selection: "Foaie1!A1:A1",
+        protected: ["Foaie1"],
+        tables: { Foaie1: ["A1:B3"] },
+      });
       await press(page, "Enter");
       const c = costOf(1, null, Date.now());
       expect(await text(page, "#watch-status")).toBe(

@@ -10,7 +10,8 @@
  * arrive within `headersTimeoutMs`, the whole request within `requestTimeoutMs` (checked every
  * `checkIntervalMs`), a connection silent both ways is closed after `connectionTimeoutMs` (longer than
  * an upstream call can take), an idle kept-alive one after `keepAliveTimeoutMs`; headers over
- * `maxHeaderBytes` are refused by Node (431) and a body over 1 KB by Fastify (413), before any handler.
+ * `maxHeaderBytes` are refused by Node (431) and a body over 1 KB by Fastify (413; the pane's watch lists
+ * take 200 KB: firm/watch-routes.ts), before any handler.
  * With a certificate it speaks HTTP/2, and HTTP/1.1 to clients that do not offer HTTP/2; the same
  * limits hold over both (connections.ts).
  */

@@ -20,6 +20,8 @@ export const STORAGE_KEYS = {
   batchWindowMs: "firma.batchWindowMs",
   guardThreshold: "firma.guardThreshold",
   linkedRefresh: "firma.linkedRefresh",
+  /** The last watch change the pane showed and the person marked seen, per firm's server and person (flows/watch-client.ts). */
+  watchSeen: "firma.watchSeen",
 } as const;
 
 /**

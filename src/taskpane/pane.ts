@@ -17,6 +17,7 @@ import { findElements, type Id, type PaneElements } from "./pane/elements";
 import type { Prepared } from "./pane/estimate-box";
 import { FreezeSection } from "./pane/freeze-section";
 import { GuardSection } from "./pane/guard-section";
+import { firmLink } from "./pane/firm";
 import { KeySection } from "./pane/key";
 import { RefreshFlow } from "./pane/refresh-flow";
 import { SettingsSection } from "./pane/settings-section";
@@ -179,6 +180,16 @@ export class Pane {
       byId(id).addEventListener("toggle", () => {
         if ((byId(id) as HTMLDetailsElement).open) void this.track(this.flows());
       });
+    // The firm's watch lists: for a person connected to the firm's server; read when opened, and again
+    // when her token changes while it is open.
+    const watch = byId("watch-section") as HTMLDetailsElement;
+    const link = firmLink(this.ctx);
+    const readWatch = () => void this.track(this.flows().then((f) => f.watch.open()));
+    watch.addEventListener("toggle", () => watch.open && readWatch());
+    link.onChange(() => {
+      watch.hidden = link.me === null; // connected, or the server away for now (its last figures kept)
+      if (!watch.hidden && watch.open) readWatch();
+    });
   }
 
   /** While handlers run, the pane is marked `data-busy="true"` (tests wait for it to clear). */

@@ -10,6 +10,7 @@
  *    what is left of it this month, so the pane's meter shows her figures; X-Plan is the service's.
  *  - `GET /firm/me` (the token as above): `{ name, budget, spent, remaining, month }`, the person's own
  *    figures for the pane, never another's.
+ *  - `/firm/watch…` (the token as above, the same rate limit): her watch lists, for the pane (watch-routes.ts).
  *  - `GET /metrics`: Prometheus' text (metrics.ts).
  * Every /v4 request of a known person leaves one line in the audit trail. A person's requests past the
  * rate limit (@fastify/rate-limit, keyed by her token's hash) get a 429 `rate_limited` before the
@@ -32,6 +33,7 @@ import { Leases } from "./lease";
 import type { AfterCheck } from "./watch-check";
 import { WatchScheduler } from "./watch-scheduler";
 import { UpstreamGovernor } from "../upstream-governor";
+import { watchRoutes } from "./watch-routes";
 
 export interface CustodyOptions {
   store: FirmStore;
@@ -114,7 +116,8 @@ interface Usage {
   month: string;
 }
 
-interface Outcome {
+/** An answer as the handlers make it (watch-routes.ts makes them too). */
+export interface Outcome {
   status: number;
   body?: unknown;
   /** The body's JSON text when it is already written (request-wants.ts render). */
@@ -377,6 +380,8 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
     const body = { name: who.user.name, budget: u.budget, spent: u.spent, remaining: Math.max(0, u.budget - u.spent), month: u.month };
     return send(reply, { status: 200, body, source: "store" });
   });
+
+  void app.register(watchRoutes, { store, lang, now, rateLimit, person, send, defaultSchedule: o.watch?.defaultSchedule });
 
   app.get("/metrics", async (_req, reply) =>
     reply.header("content-type", "text/plain; version=0.0.4; charset=utf-8").header("cache-control", "no-store").send(metrics.text()),

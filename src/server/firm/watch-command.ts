@@ -10,19 +10,12 @@ import { Option } from "commander";
 import { readFileSync } from "fs";
 import { parseCui } from "../../api/cui";
 import { bucharestMonth, bucharestTime } from "../../engine/credits/bucharest-time";
+import { creditRange } from "../../shared/credit-range";
 import { count, formatNumber, t, type Lang } from "../../shared/messages/node";
 import * as kit from "./command-kit";
 import type { FirmStore } from "./firm-store";
 import { isUserName, parseBudget } from "./tokens";
-import {
-  checkDaysIn31,
-  checkDaysInMonth,
-  costRange,
-  DEFAULT_FINANCIAL_SCHEDULE,
-  DEFAULT_SCHEDULE,
-  parseSchedule,
-  type CostRange,
-} from "./watch-cost";
+import { budgetArithmetic, costOf, DEFAULT_FINANCIAL_SCHEDULE, DEFAULT_SCHEDULE, parseSchedule, type CostRange } from "./watch-cost";
 import { readWatchFile, WatchFileError, type WatchFile } from "./watch-file";
 import type { WatchList } from "./watch-store";
 import { addRunCommand, type RunIo } from "./watch-run";
@@ -127,18 +120,6 @@ function readList(file: string, column: string | undefined, lang: Lang): WatchFi
   return read;
 }
 
-/** What a list costs a month, with its schedules (the defaults when it has none). */
-function costOf(companies: number, l: { schedule: string | null; financialSchedule: string | null }, now: number): CostRange {
-  const s = parseSchedule(l.schedule ?? DEFAULT_SCHEDULE);
-  const f = parseSchedule(l.financialSchedule ?? DEFAULT_FINANCIAL_SCHEDULE);
-  return costRange(companies, s.ok ? checkDaysIn31(s.cron, now) : 31, f.ok ? checkDaysInMonth(f.cron, now) : 31);
-}
-
-/** "1–4 credite", "32–125 de credite": the noun agrees with the larger number. */
-function creditRange(low: number, high: number, lang: Lang): string {
-  return low === high ? count(high, "credit", lang) : `${formatNumber(low, lang)}–${count(high, "credit", lang)}`;
-}
-
 function costLine(c: CostRange, lang: Lang): string {
   return t(lang, "watch.cost", {
     perCheck: creditRange(c.perCheck.low, c.perCheck.high, lang),
@@ -171,12 +152,8 @@ async function checkBudget(
     budget = user.budget;
   }
   if (budget === null) return;
-  let others = 0;
-  for (const l of await store.watch.lists()) {
-    if (l.name !== name && l.owner === owner && l.stoppedAt === null) others += costOf(l.companies, l, now).monthly.low;
-  }
-  const total = others + cost.monthly.low;
-  if (total <= budget) return;
+  const { others, total, fits } = budgetArithmetic(await store.watch.lists(), name, owner, cost, budget, now);
+  if (fits) return;
   throw fail(
     t(lang, owner === null ? "watch.overFirmBudget" : "watch.overBudget", {
       name,

@@ -94,3 +94,48 @@ export function costRange(companies: number, checksPerMonth: number, financialCh
     monthly: { low: checksPerMonth * perCheck.low + financial, high: checksPerMonth * perCheck.high + financial },
   };
 }
+
+/** What a list costs a month, with its schedules (the defaults when it has none): its checks and its financial-year checks. */
+export function costOf(companies: number, l: { schedule: string | null; financialSchedule?: string | null }, now: number): CostRange {
+  const s = parseSchedule(l.schedule ?? DEFAULT_SCHEDULE);
+  const f = parseSchedule(l.financialSchedule ?? DEFAULT_FINANCIAL_SCHEDULE);
+  return costRange(companies, s.ok ? checkDaysIn31(s.cron, now) : 31, f.ok ? checkDaysInMonth(f.cron, now) : 31);
+}
+
+/** A list's cheapest month weighed against its budget, with the other running lists charged to it. */
+export interface BudgetArithmetic {
+  /** The cheapest month of the other lists of the same owner (the firm's: the firm's lists) that run. */
+  others: number;
+  /** others + this list's cheapest month. */
+  total: number;
+  budget: number;
+  fits: boolean;
+}
+
+/**
+ * The arithmetic of `firma watch add|set` and of the pane's "watch these companies": the cheapest
+ * month of list `name` (its cost `cost`), owned by `owner` (null: the firm), and of the other running
+ * lists charged to the same budget, against `budget`.
+ */
+export function budgetArithmetic(
+  lists: readonly {
+    name: string;
+    owner: string | null;
+    companies: number;
+    schedule: string | null;
+    financialSchedule?: string | null;
+    stoppedAt: number | null;
+  }[],
+  name: string,
+  owner: string | null,
+  cost: CostRange,
+  budget: number,
+  now: number,
+): BudgetArithmetic {
+  let others = 0;
+  for (const l of lists) {
+    if (l.name !== name && l.owner === owner && l.stoppedAt === null) others += costOf(l.companies, l, now).monthly.low;
+  }
+  const total = others + cost.monthly.low;
+  return { others, total, budget, fits: total <= budget };
+}

@@ -191,6 +191,6 @@ const REASONS: Record<string, MessageKey> = {
 };
 
 /** A stop reason in the user's words (a list's stopped reason is already in words). */
-function reasonText(reason: string, lang: Lang): string {
+export function reasonText(reason: string, lang: Lang): string {
   return reason in REASONS ? t(lang, REASONS[reason]) : reason;
 }

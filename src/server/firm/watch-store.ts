@@ -88,6 +88,10 @@ export interface WatchStore {
   commitCheck(list: string, found: Diff, now: number, line?: { kind: string; detail: Record<string, unknown> }): Promise<StoredChange[]>;
   /** The changes of a list (all lists when omitted) with an id above `afterId`, oldest first. */
   changes(list?: string, afterId?: number): Promise<StoredChange[]>;
+  /** The first `limit` changes of these lists with an id above `afterId`, oldest first (the pane's "since your last visit"). */
+  changesOf(lists: readonly string[], afterId: number, limit: number): Promise<StoredChange[]>;
+  /** Each list's last check as its log says it (`checked` or `incomplete`, with its counts), by list. */
+  lastChecks(): Promise<Map<string, WatchLogEntry>>;
   /** Sets (or with null clears) a person's e-mail address; false when there is no such person. */
   setEmail(user: string, email: string | null): Promise<boolean>;
   /** A person's e-mail address (null: none, or no such person). */
@@ -292,6 +296,26 @@ export class SqlWatchStore implements WatchStore {
       list === undefined ? [afterId] : [afterId, list],
     );
     return rows.map(toChange);
+  }
+
+  async changesOf(lists: readonly string[], afterId: number, limit: number): Promise<StoredChange[]> {
+    if (lists.length === 0) return [];
+    const rows = await this.db.all<ChangeRow>(
+      `SELECT ${CHANGE_COLUMNS} FROM firm_watch_changes
+        WHERE id > ? AND list IN (${lists.map(() => "?").join(", ")}) ORDER BY id LIMIT ?`,
+      [afterId, ...lists, limit],
+    );
+    return rows.map(toChange);
+  }
+
+  async lastChecks(): Promise<Map<string, WatchLogEntry>> {
+    const rows = await this.db.all<{ at: number | string; list: string; kind: string; detail: string }>(
+      `SELECT at, list, kind, detail FROM firm_watch_log
+        WHERE id IN (SELECT MAX(id) FROM firm_watch_log WHERE kind IN ('checked', 'incomplete') GROUP BY list)`,
+    );
+    return new Map(
+      rows.map((r) => [r.list, { at: Number(r.at), list: r.list, kind: r.kind, detail: JSON.parse(r.detail) as Record<string, unknown> }]),
+    );
   }
 
   async setEmail(user: string, email: string | null): Promise<boolean> {

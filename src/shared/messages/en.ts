@@ -14,6 +14,7 @@ export const en: Readonly<Record<MessageKey, string>> = {
   "search.run": "Search",
   "columns.heading": "Add columns",
   "match.heading": "Match a column of names",
+  "firmWatch.heading": "Companies the firm's server watches",
   "flows.loadFailed": "This part of the pane could not load. Reopen the pane.",
 
   // key
@@ -327,6 +328,7 @@ export const en: Readonly<Record<MessageKey, string>> = {
 
   // cell
   "noun.change": "change|changes",
+  "noun.company": "company|companies",
   "cell.invalidCui": "Invalid CUI (control digit or format). Check the code.",
   "cell.emptyCui": "CUI missing: the cell is empty; enter the company's tax ID.",
   "cell.invalidYear": "Invalid year: use a four-digit year from 1990 on, e.g. 2024.",

@@ -51,7 +51,7 @@ export function fill(text: string | undefined, key: string, lang: Lang, params: 
   });
 }
 
-export type Noun = "credit" | "cell" | "answer" | "firmaFormula" | "formula" | "call" | "change";
+export type Noun = "credit" | "cell" | "answer" | "firmaFormula" | "formula" | "call" | "change" | "company";
 
 /**
  * "1 credit", "5 credite", "20 de credite" / "1 credit", "5 credits": the noun's form by the

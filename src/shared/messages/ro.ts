@@ -19,6 +19,7 @@ export const ro = {
   "search.run": "Caută",
   "columns.heading": "Adaugă coloane",
   "match.heading": "Potrivește o coloană de denumiri",
+  "firmWatch.heading": "Firme urmărite de serverul firmei",
   "flows.loadFailed": "Această parte a panoului nu s-a putut încărca. Redeschideți panoul.",
 
   // key
@@ -337,6 +338,7 @@ export const ro = {
 
   // cell
   "noun.change": "schimbare|schimbări|de schimbări",
+  "noun.company": "firmă|firme|de firme",
   "cell.invalidCui": "CUI invalid (cifra de control sau formatul). Verificați codul.",
   "cell.emptyCui": "CUI lipsă: celula e goală; scrieți codul fiscal al firmei.",
   "cell.invalidYear": "An invalid: scrieți un an cu 4 cifre, din 1990 încoace, de ex. 2024.",

@@ -99,4 +99,16 @@ export const watchEn: Readonly<Record<WatchMessageKey, string>> = {
   "watch.ownerRevokedReason": "its owner {owner} was revoked",
   "watch.noLog": "Nothing in the log yet.",
   "watch.logHeader": "When|List|What|Details",
+  "watch.api.noList": "the list's name is missing.",
+  "watch.api.noCuis": "no CUI was sent; nothing was written.",
+  "watch.api.tooMany": "at most {max} companies in one request; nothing was written.",
+  "watch.api.notYours":
+    "the list {name} is not yours (it is the firm's or another person's): the pane changes only your own lists; choose another name. Nothing was written.",
+  "watch.api.unknown": "you have no list named {name}.",
+  "watch.api.overBudget":
+    "the list {name} would cost at least {low} a month ({checks} checks × {perCheck} + {financial} for the financial year); with your other lists ({others}) that makes {total}, over your monthly budget of {budget}. Watch fewer companies or ask the administrator for a larger budget; nothing was written.",
+  "watch.api.bodyTooLarge": "the request is over {max} bytes: send fewer companies at once; nothing was written.",
+  "watch.api.notJson": "the request is not JSON of the expected form; nothing was written.",
+  "watch.api.badAfter": "after must be a change's number (a whole number ≥ 0).",
+  "watch.api.store": "the firm's database did not answer; try again in a few moments. Nothing was written.",
 };

@@ -102,6 +102,18 @@ export const watchRo = {
   "watch.ownerRevokedReason": "proprietarul ei, {owner}, a fost revocat",
   "watch.noLog": "Nimic în jurnal încă.",
   "watch.logHeader": "Când|Lista|Ce|Detalii",
+  "watch.api.noList": "lipsește numele listei.",
+  "watch.api.noCuis": "nu s-a trimis niciun CUI; nu s-a scris nimic.",
+  "watch.api.tooMany": "cel mult {max} firme într-o cerere; nu s-a scris nimic.",
+  "watch.api.notYours":
+    "lista {name} nu este a dvs. (este a firmei sau a altei persoane): din panou schimbați doar listele dvs.; alegeți alt nume. Nu s-a scris nimic.",
+  "watch.api.unknown": "nu aveți o listă cu numele {name}.",
+  "watch.api.overBudget":
+    "lista {name} ar costa cel puțin {low} pe lună ({checks} verificări × {perCheck} + {financial} pentru anul financiar); cu celelalte liste ale dvs. ({others}) ajunge la {total}, peste bugetul dvs. lunar de {budget}. Urmăriți mai puține firme sau cereți administratorului un buget mai mare; nu s-a scris nimic.",
+  "watch.api.bodyTooLarge": "cererea depășește {max} de octeți: trimiteți mai puține firme odată; nu s-a scris nimic.",
+  "watch.api.notJson": "cererea nu este JSON de forma așteptată; nu s-a scris nimic.",
+  "watch.api.badAfter": "after trebuie să fie numărul unei modificări (un număr întreg ≥ 0).",
+  "watch.api.store": "baza de date a firmei nu a răspuns; încercați din nou peste câteva momente. Nu s-a scris nimic.",
 };
 
 export type WatchMessageKey = keyof typeof watchRo;

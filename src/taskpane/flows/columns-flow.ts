@@ -40,6 +40,23 @@ export function cuiColumn(values: readonly (readonly unknown[])[]): number {
   return best;
 }
 
+/**
+ * The selection's column of CUIs (its index in the selection), a first row that names the columns
+ * left out (its CUI cell text and no CUI); null when no column holds a CUI. Add columns and "watch
+ * these companies" read a selection this way.
+ */
+export function cuiSource(s: ColumnSelection): { sel: ColumnSelection; col: number } | null {
+  let sel = s;
+  let col = cuiColumn(sel.values);
+  if (col < 0) return null;
+  const first = sel.values[0][col];
+  if (!sel.wholeColumns && sel.rows > 1 && typeof first === "string" && first.trim() !== "" && !parseCui(first).ok) {
+    sel = { ...sel, headerRow: sel.top, top: sel.top + 1, rows: sel.rows - 1, values: sel.values.slice(1) };
+    col = cuiColumn(sel.values);
+  }
+  return { sel, col };
+}
+
 export class ColumnsFlow {
   private source: (ColumnSelection & { cuiCol: number }) | null = null;
   private readonly confirm: Confirm;
@@ -140,20 +157,14 @@ export class ColumnsFlow {
       return null;
     }
     delete src.dataset.problem;
-    let sel = s;
-    let col = cuiColumn(sel.values);
-    if (col < 0) {
+    const found = cuiSource(s);
+    if (!found) {
       ctx.say(src, (l) => ft(l, "columns.noCuis"), "error");
       src.dataset.problem = "no_cuis";
       await this.showCost();
       return null;
     }
-    // A first row whose CUI cell is text and no CUI names the columns: the header goes there.
-    const first = sel.values[0][col];
-    if (!sel.wholeColumns && sel.rows > 1 && typeof first === "string" && first.trim() !== "" && !parseCui(first).ok) {
-      sel = { ...sel, headerRow: sel.top, top: sel.top + 1, rows: sel.rows - 1, values: sel.values.slice(1) };
-      col = cuiColumn(sel.values);
-    }
+    const { sel, col } = found;
     const valid = sel.values.filter((r) => parseCui(r[col]).ok).length;
     this.source = { ...sel, cuiCol: sel.left + col };
     const address = `${sel.sheet}!${letters(sel.left + col)}${sel.top}:${letters(sel.left + col)}${sel.top + sel.rows - 1}`;

@@ -13,7 +13,14 @@
 import { plainArgument } from "../../shared/excel-values";
 import { readAreas, writeAreas, type Area, type Write } from "../blocks";
 import type { ExcelApiCheck } from "../excel-api";
-import { checkSelection, type ActiveCell, type ColumnSelection, type FlowSheet, type SelectionProblem } from "./flow-sheet";
+import {
+  checkSelection,
+  type ActiveCell,
+  type ColumnSelection,
+  type FlowSheet,
+  type SelectionLimits,
+  type SelectionProblem,
+} from "./flow-sheet";
 
 interface Box {
   top: number;
@@ -63,7 +70,7 @@ export class ExcelFlowSheet implements FlowSheet {
     });
   }
 
-  selection(limits: { maxCols: number; maxRows: number; width: number }): Promise<ColumnSelection | { problem: SelectionProblem }> {
+  selection(limits: SelectionLimits): Promise<ColumnSelection | { problem: SelectionProblem }> {
     return Excel.run(async (context) => {
       const sel = context.workbook.getSelectedRange();
       // eslint-disable-next-line office-addins/call-sync-before-read, office-addins/load-object-before-read -- a navigation property
@@ -81,7 +88,8 @@ export class ExcelFlowSheet implements FlowSheet {
           sheet: ws.name,
           ...box,
           areas: areas?.areaCount ?? 1,
-          protected: ws.protection.protected,
+          // a flow that only reads does not mind a protected sheet
+          protected: !limits.readOnly && ws.protection.protected,
           used: usedRows,
           hiddenRows: false,
           inTable: false,
@@ -100,7 +108,7 @@ export class ExcelFlowSheet implements FlowSheet {
       const rows = ws.getRangeByIndexes(data.top - 1, data.left - 1, data.rows, 1).load("rowHidden");
       await context.sync();
       const hiddenRows = rows.rowHidden !== false;
-      const inTable = (await tableBoxes(context, ws)).some((t) => overlaps(t, span));
+      const inTable = !limits.readOnly && (await tableBoxes(context, ws)).some((t) => overlaps(t, span));
       const checked = checkSelection({ sheet: ws.name, ...box, areas: 1, protected: false, used: usedRows, hiddenRows, inTable }, limits);
       if ("problem" in checked) return checked;
       const json = this.hasExcelApi("1.16");

@@ -73,6 +73,16 @@ export function checkSelection(
   return { box: { sheet: s.sheet, top, left: s.left, rows, cols: s.cols }, wholeColumns: whole, headerRow };
 }
 
+/** What a flow may read of a selection, and what it writes beside it. */
+export interface SelectionLimits {
+  maxCols: number;
+  maxRows: number;
+  /** The columns to the selection's right the flow may write (an Excel table there is refused too). */
+  width: number;
+  /** The flow only reads the selection ("watch these companies"): an Excel table under it, or a protected sheet, is no problem. @default false */
+  readOnly?: boolean;
+}
+
 /** The active cell, and whether its sheet is protected. */
 export interface ActiveCell {
   sheet: string;
@@ -90,7 +100,7 @@ export interface FlowSheet {
    * The selection as a flow reads it (checkSelection); `width`: the columns to its right the flow
    * may write (an Excel table there is refused too).
    */
-  selection(limits: { maxCols: number; maxRows: number; width: number }): Promise<ColumnSelection | { problem: SelectionProblem }>;
+  selection(limits: SelectionLimits): Promise<ColumnSelection | { problem: SelectionProblem }>;
   /** How many cells of these areas hold something (a value or a formula). */
   nonEmpty(areas: readonly Area[]): Promise<number>;
   /** How many cells of these areas still calculate (#BUSY!, #GETTING_DATA), and how many show an error. */

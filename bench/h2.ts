@@ -17,6 +17,7 @@
  * trip of time; answers 429. With `profile`, Chromium's CPU profile of the page (CDP Profiler) during the
  * HTTP/2 fill of 100,000, summed by function: where the page's own time goes.
  */
+import * as os from "os";
 import type { CDPSession } from "playwright-core";
 import * as data from "../sandbox/dataset";
 import { CHROMIUM, haveChromium, launchChromium } from "../test/taskpane/harness";
@@ -32,6 +33,8 @@ const n = (v: number) => v.toLocaleString("en");
 
 export const H2_SIZES = [10_000, 100_000];
 const WARM_UP = 2_000;
+/** Where in the sandbox's list each fill's companies begin (the warm-up's begin at 800,000). */
+const FILL_OFFSETS = [600_000, 900_000];
 
 interface LoggedCall {
   path: string;
@@ -77,6 +80,8 @@ export interface H2Run {
   fills: H2Fill[];
   /** The server's CPU time over the run (ms). */
   serverCpuMs: number;
+  /** The machine's load average (1 minute) at the run's start and end: the run shares its cores. */
+  load: [number, number];
   /** What the page spent its CPU on during the fill of 100,000 (self time, ms, the heaviest functions), with `profile`. */
   profile?: { total: number; top: { fn: string; url: string; ms: number }[] };
 }
@@ -162,6 +167,7 @@ async function oneProtocol(
   const key = `demo-enterprise-h2-${http2 ? "h2" : "h1"}-${process.pid}-${Date.now()}`;
   try {
     const cpu0 = server.resources().cpuMs;
+    const load0 = round(os.loadavg()[0], 1);
     const { context, page, errors } = await openPane(browser, server.url, key);
     const others = data.sampleCuis(WARM_UP, 800_000);
     await fillInPage(
@@ -176,7 +182,8 @@ async function oneProtocol(
     let cdp: CDPSession | null = null;
     let prof: H2Run["profile"];
     for (const [i, names] of sizes.entries()) {
-      const cuis = data.sampleCuis(names, 900_000 - i * 100_000);
+      // Companies of their own: not the warm-up's (800,000…), nor another fill's.
+      const cuis = data.sampleCuis(names, FILL_OFFSETS[i] ?? 1_000_000 + i * 200_000);
       const expected = cuis.map((c) => data.company(c)?.denumire ?? "");
       const before = await svc.usage(key);
       const logged = (await svc.log(key)).length;
@@ -246,7 +253,14 @@ async function oneProtocol(
     if (errors.length) say(`  H2 page errors: ${errors.slice(0, 3).join(" | ")}`);
     const serverCpuMs = server.resources().cpuMs - cpu0;
     await context.close();
-    const run: H2Run = { protocol: protocols.join("+"), chromiumArgs, fills, serverCpuMs, ...(prof ? { profile: prof } : {}) };
+    const run: H2Run = {
+      protocol: protocols.join("+"),
+      chromiumArgs,
+      fills,
+      serverCpuMs,
+      load: [load0, round(os.loadavg()[0], 1)],
+      ...(prof ? { profile: prof } : {}),
+    };
     return { run, version: browser.version() };
   } finally {
     await browser.close();
@@ -321,7 +335,8 @@ export function h2Markdown(r: H2Result | { error: string } | undefined): string[
     `The deployment build (calling its own origin) served by \`firma serve\` over HTTPS (a certificate made for the run; the relay, its upstream calls governed at its defaults) in Chromium ${r.chromium}, headless; ` +
       `the sandbox at ${r.latencyMs} ms per call. The same Chromium over HTTP/2, then launched with \`--disable-http2\` (HTTP/1.1: 6 connections to the origin); ` +
       `each after a warm-up of ${n(WARM_UP)} other names. Cells \`=FIRMA.DENUMIRE(cui)\` of distinct companies, invoked all at once as Excel recalculates (BROWSER's harness). ` +
-      `Calls at once at the sandbox: the most calls begun within one latency of each other in its log. The machine runs the sandbox, the server, Chromium and the bench at once.`,
+      `Calls at once at the sandbox: the most calls begun within one latency of each other in its log. The machine runs the sandbox, the server, Chromium and the bench at once; ` +
+      `its load average (1 minute) at the start and end of each run: ${r.runs.map((x) => `${x.protocol} ${x.load.join(" → ")}`).join(", ")}.`,
     "",
     "| Protocol | Names | Time to the last cell | Round trips of time | Calls (= credits) | API minimum | Peak at the sandbox | First call after | 429s | Right | Other |",
     "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",

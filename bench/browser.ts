@@ -20,7 +20,7 @@ import * as fs from "fs";
 import * as path from "path";
 import * as http from "http";
 import type { AddressInfo } from "net";
-import type { CDPSession, Page } from "playwright-core";
+import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core";
 import * as data from "../sandbox/dataset";
 import { standInScriptPath } from "../test/support/excel/bundle";
 import { CHROMIUM, CONTENT_TYPES, haveChromium, launchChromium } from "../test/taskpane/harness";
@@ -125,7 +125,7 @@ function sampler(cdp: CDPSession, everyMs = 100) {
  * eval, which the production page's Content-Security-Policy refuses ('unsafe-eval' is not allowed) once the
  * first check is false.
  */
-async function waitInPage(page: Page, expr: string, timeoutMs = 60_000): Promise<void> {
+export async function waitInPage(page: Page, expr: string, timeoutMs = 60_000): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (!(await page.evaluate(expr))) {
     if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms waiting for ${expr}`);
@@ -143,7 +143,11 @@ async function heapAfterGc(cdp: CDPSession): Promise<number> {
  * Every cell at once in the page, as Excel recalculates; resolves with the time to the last and the tally.
  * Page code goes as text: tsx's helpers (`__name`) do not exist in the page.
  */
-async function fillInPage(page: Page, cuis: number[], names: string[]): Promise<{ timeMs: number; right: number; first: string }> {
+export async function fillInPage(
+  page: Page,
+  cuis: number[],
+  names: string[],
+): Promise<{ timeMs: number; right: number; first: string; startedAt: number }> {
   await page.evaluate(`window.__benchCells = ${JSON.stringify({ cuis, names })}`);
   // The harness is the instrument, as the Node bench's fillBounded (hardening.ts): per waiting cell it
   // keeps the cell's promise and one reaction (a function made once per fill, no closure per cell), and
@@ -174,8 +178,57 @@ async function fillInPage(page: Page, cuis: number[], names: string[]): Promise<
         if (!first) first = String(e).slice(0, 200);
       }
     }
-    return { timeMs: last - t0, right, first };
+    return { timeMs: last - t0, right, first, startedAt: performance.timeOrigin + t0 };
   })()`);
+}
+
+/**
+ * The built add-in's taskpane.html from `origin` in a new context of `browser`, as BROWSER and H2 open it:
+ * the Excel stand-in injected, office.js from its local copy, the key and the service address (the
+ * page's own origin) saved, the cost guard off (a bench fill is confirmed in advance); resolves once the
+ * pane is ready and DENUMIRE is registered, with every route let go.
+ */
+export async function openPane(
+  browser: Browser,
+  origin: string,
+  key: string,
+): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await browser.newContext();
+  await context.route("**/*", async (route) => {
+    const url = route.request().url();
+    if (url.startsWith(origin)) return route.continue();
+    if (url.startsWith(CDN)) {
+      // office.js and the files it loads from its own folder, from the local copy; the stand-in hooks in after office.js.
+      const file = path.join(OFFICE_JS_DIR, url.slice(CDN.length).split("?")[0]);
+      if (!file.startsWith(OFFICE_JS_DIR) || !fs.existsSync(file)) return route.abort();
+      let body = fs.readFileSync(file, "utf8");
+      if (file.endsWith(`${path.sep}office.js`)) body += "\n;window.__firmaStandIn && window.__firmaStandIn.attachOffice();\n";
+      return route.fulfill({ status: 200, contentType: "text/javascript; charset=utf-8", body });
+    }
+    return route.abort();
+  });
+  await context.addInitScript({ path: standInScriptPath() });
+  await context.addInitScript(`(() => {
+    if (window.top !== window) return;
+    localStorage.setItem("firma.baseUrl", ${JSON.stringify(origin)});
+    localStorage.setItem("firma.apiKey", ${JSON.stringify(key)});
+    localStorage.setItem("firma.guardThreshold", "off"); // a bench fill is confirmed in advance
+    localStorage.setItem("firma.language", "en");
+    // The stand-in records every call for the tests' assertions: not the add-in's memory, not kept here.
+    if (window.__firmaStandIn) window.__firmaStandIn.calls = { push: () => 0, length: 0 };
+  })()`);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  await page.goto(`${origin}/taskpane.html`);
+  await waitInPage(page, `document.getElementById("pane")?.getAttribute("aria-busy") === "false"`);
+  await waitInPage(page, `!!window.__firmaStandIn && window.__firmaStandIn.functions.has("DENUMIRE")`);
+  // The routes above served office.js while the page loaded. Playwright routes by pausing every request
+  // of the page in Chromium (CDP Fetch interception, all URLs, whatever the pattern) until this process
+  // lets it go: each of the fill's calls would wait for a round trip to the bench's own busy event
+  // loop, a cost no Excel has. The fill's calls go to the page's own origin, untouched from here on.
+  await context.unrouteAll({ behavior: "wait" });
+  return { context, page, errors };
 }
 
 export async function browserFill(
@@ -199,41 +252,7 @@ export async function browserFill(
   const browser = await launchChromium();
   const key = `demo-enterprise-browser-${process.pid}-${Date.now()}`;
   try {
-    const context = await browser.newContext();
-    await context.route("**/*", async (route) => {
-      const url = route.request().url();
-      if (url.startsWith(origin)) return route.continue();
-      if (url.startsWith(CDN)) {
-        // office.js and the files it loads from its own folder, from the local copy; the stand-in hooks in after office.js.
-        const file = path.join(OFFICE_JS_DIR, url.slice(CDN.length).split("?")[0]);
-        if (!file.startsWith(OFFICE_JS_DIR) || !fs.existsSync(file)) return route.abort();
-        let body = fs.readFileSync(file, "utf8");
-        if (file.endsWith(`${path.sep}office.js`)) body += "\n;window.__firmaStandIn && window.__firmaStandIn.attachOffice();\n";
-        return route.fulfill({ status: 200, contentType: "text/javascript; charset=utf-8", body });
-      }
-      return route.abort();
-    });
-    await context.addInitScript({ path: standInScriptPath() });
-    await context.addInitScript(`(() => {
-      if (window.top !== window) return;
-      localStorage.setItem("firma.baseUrl", ${JSON.stringify(origin)});
-      localStorage.setItem("firma.apiKey", ${JSON.stringify(key)});
-      localStorage.setItem("firma.guardThreshold", "off"); // a bench fill is confirmed in advance
-      localStorage.setItem("firma.language", "en");
-      // The stand-in records every call for the tests' assertions: not the add-in's memory, not kept here.
-      if (window.__firmaStandIn) window.__firmaStandIn.calls = { push: () => 0, length: 0 };
-    })()`);
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on("pageerror", (e) => errors.push(String(e)));
-    await page.goto(`${origin}/taskpane.html`);
-    await waitInPage(page, `document.getElementById("pane")?.getAttribute("aria-busy") === "false"`);
-    await waitInPage(page, `!!window.__firmaStandIn && window.__firmaStandIn.functions.has("DENUMIRE")`);
-    // The routes above served office.js while the page loaded. Playwright routes by pausing every request
-    // of the page in Chromium (CDP Fetch interception, all URLs, whatever the pattern) until this process
-    // lets it go: each of the fill's calls would wait for a round trip to the bench's own busy event
-    // loop, a cost no Excel has. The fill's calls go to the page's own origin, untouched from here on.
-    await context.unrouteAll({ behavior: "wait" });
+    const { context, page, errors } = await openPane(browser, origin, key);
     if (warmUp) {
       // As every fill of the Node bench (run.ts WARM_UP): 2,000 other names first, so that the measured
       // fill does not also pay for cold code and the first connections (Excel's runtime page stays loaded).

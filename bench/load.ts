@@ -222,18 +222,26 @@ export function fakeDist(dir: string): string {
   return dist;
 }
 
-/** `node bin/firma.js serve --http … --key-file … --database …`; resolves once it says where it listens. */
+/**
+ * `node bin/firma.js serve --http … --key-file … --database …` (custody mode), or without a key file and
+ * a database the relay, and with `tls` over HTTPS (HTTP/2 and HTTP/1.1) instead of --http; resolves once
+ * it says where it listens.
+ */
 export function startFirmServer(o: {
   upstream: string;
-  keyFile: string;
-  database: string;
+  keyFile?: string;
+  database?: string;
   dist: string;
+  tls?: { certFile: string; keyFile: string };
   extraArgs?: string[];
   nodeArgs?: string[];
   env?: Record<string, string>;
 }): Promise<FirmServer> {
-  const args = ["serve", "--http", "--host", "127.0.0.1", "--port", "0", "--lang", "en", "--key-file", o.keyFile];
-  args.push("--database", o.database, "--upstream", o.upstream, "--dist", o.dist, ...(o.extraArgs ?? []));
+  const args = ["serve", ...(o.tls ? ["--tls-cert", o.tls.certFile, "--tls-key", o.tls.keyFile] : ["--http"])];
+  args.push("--host", "127.0.0.1", "--port", "0", "--lang", "en");
+  if (o.keyFile) args.push("--key-file", o.keyFile);
+  if (o.database) args.push("--database", o.database);
+  args.push("--upstream", o.upstream, "--dist", o.dist, ...(o.extraArgs ?? []));
   const child = spawn(process.execPath, [...(o.nodeArgs ?? []), path.join(ROOT, "bin", "firma.js"), ...args], {
     cwd: ROOT,
     env: { ...process.env, LANG: "en_US.UTF-8", ...o.env },
@@ -246,7 +254,7 @@ export function startFirmServer(o: {
   return new Promise((resolve, reject) => {
     child.stderr!.on("data", (b: Buffer) => {
       err += b.toString();
-      const m = /serves the add-in at (http:\/\/127\.0\.0\.1:\d+)\//.exec(err);
+      const m = /serves the add-in at (https?:\/\/127\.0\.0\.1:\d+)\//.exec(err);
       if (m)
         resolve({
           url: m[1],

@@ -13,7 +13,8 @@
  * The hardening workloads W7 (500,000 cells), W8 (estimate vs charged when `include` is ignored),
  * W9 (free key) and FAULTS (fault mix) are in hardening.ts; W10 (a firm through its custody server) in w10.ts;
  * W11 (names to CUIs under each search setting) in w11.ts; W12 (one check of a 10,000-company watch list) in w12.ts; W13 (the firm's server under load) in w13.ts;
- * BROWSER (the built add-in in headless Chromium: W5's 10,000 names for time, 100,000 for heap) in browser.ts.
+ * BROWSER (the built add-in in headless Chromium: W5's 10,000 names for time, 100,000 for heap) in browser.ts;
+ * H2 (the add-in in Chromium through firma serve over HTTP/2 and HTTP/1.1) in h2.ts.
  *
  *   npm run bench                       everything (the one-call-per-cell baseline on W3–W5 and W7 take minutes)
  *   npm run bench -- --quick            skips the one-call-per-cell baseline on W3 and W5
@@ -22,6 +23,7 @@
  *                                       those of the same workloads in results.json, the rest is kept
  *   npm run bench -- W7 --phase-limit 300   W7's phases aborted after 300 s (default 600)
  *   npm run bench -- W13 --w13-minutes 2    W13's long recalculation run for 2 minutes (default 10; 0: none)
+ *   npm run bench -- H2 --h2-profile    H2 with Chromium's CPU profile of the page during its HTTP/2 fill of 100,000
  *   npm run bench -- --render           only writes results.md again from results.json
  *   npm run bench -- W1 W6 --compare DIR    W1 and W6 also with the build in DIR (another commit's
  *                                       `npm run build:local`), alternately with this one, in this run
@@ -41,6 +43,7 @@ import { w10, w10Markdown, W10Result, w10Targets } from "./w10";
 import { w11, w11Markdown, W11Result, w11Targets } from "./w11";
 import { w12, w12Markdown, W12Result, w12Targets } from "./w12";
 import { w13, w13Markdown, W13Result, w13Targets } from "./w13";
+import { h2, h2Markdown, H2Result, h2Targets } from "./h2";
 
 /** FIRMA's default concurrency (engine.ts) and batching window (settings), which the bench leaves as they are. */
 const CONCURRENCY = 6;
@@ -67,12 +70,23 @@ interface Args {
   compare: string | null;
   /** W13's long run, minutes. */
   w13Minutes: number;
+  /** H2: the page's CPU profile during the HTTP/2 fill of 100,000. */
+  h2Profile: boolean;
 }
 
-const WORKLOADS = ["W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8", "W9", "FAULTS", "W10", "W11", "W12", "W13", "BROWSER"];
+const WORKLOADS = ["W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8", "W9", "FAULTS", "W10", "W11", "W12", "W13", "BROWSER", "H2"];
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { latencyMs: 100, quick: false, only: null, render: false, phaseLimitMs: 600_000, compare: null, w13Minutes: 10 };
+  const args: Args = {
+    latencyMs: 100,
+    quick: false,
+    only: null,
+    render: false,
+    phaseLimitMs: 600_000,
+    compare: null,
+    w13Minutes: 10,
+    h2Profile: false,
+  };
   const pick = (names: string[]) => {
     for (const w of names) if (!WORKLOADS.includes(w)) throw new Error(`unknown workload ${w}; one of ${WORKLOADS.join(", ")}`);
     args.only = new Set([...(args.only ?? []), ...names]);
@@ -84,6 +98,7 @@ function parseArgs(argv: string[]): Args {
     else if (a === "--latency") args.latencyMs = Number(argv[++i]);
     else if (a === "--phase-limit") args.phaseLimitMs = Number(argv[++i]) * 1000;
     else if (a === "--w13-minutes") args.w13Minutes = Number(argv[++i]);
+    else if (a === "--h2-profile") args.h2Profile = true;
     else if (a === "--only") pick(argv[++i].toUpperCase().split(","));
     else if (a === "--compare") args.compare = path.resolve(argv[++i]);
     else if (!a.startsWith("-")) pick([a.toUpperCase()]);
@@ -132,7 +147,9 @@ class Service {
   }
 
   /** A key's logged calls (the sandbox keeps the last 50,000), oldest first. */
-  async log(key: string): Promise<{ path: string; query: string; status: number; credited: boolean; fault?: string; forged?: number }[]> {
+  async log(
+    key: string,
+  ): Promise<{ path: string; query: string; status: number; credited: boolean; at: number; fault?: string; forged?: number }[]> {
     return (await this.control(`requests?key=${encodeURIComponent(key)}`)) as Awaited<ReturnType<Service["log"]>>;
   }
 
@@ -514,6 +531,8 @@ interface Results {
   w12?: W12Result;
   /** W13: the firm's server under load (w13.ts). */
   w13?: W13Result;
+  /** H2: the add-in in Chromium through firma serve over HTTP/2 and HTTP/1.1 (h2.ts). */
+  h2?: H2Result | { error: string };
   /** The workloads the last run measured, when it was filtered (the others come from earlier runs). */
   lastRun?: string[];
   targets: Target[];
@@ -674,6 +693,7 @@ function markdown(res: Results): string {
   if (res.w11) lines.push(...w11Markdown(res.w11, s.latencyMs));
   if (res.w12) lines.push(...w12Markdown(res.w12));
   if (res.w13) lines.push(...w13Markdown(res.w13));
+  if (res.h2) lines.push(...h2Markdown(res.h2));
   lines.push("## Scripts loaded at startup", "");
   lines.push(
     `\`${res.bundle.file}\`: ${n(res.bundle.bytes)} bytes (${n(res.bundle.gzipBytes)} gzipped); budget ${n(res.bundle.budgetBytes)} bytes.`,
@@ -703,6 +723,7 @@ async function main(): Promise<void> {
       ...w11Targets(saved.w11),
       ...w12Targets(saved.w12),
       ...w13Targets(saved.w13),
+      ...h2Targets(saved.h2),
     ];
     fs.writeFileSync(path.join(__dirname, "results.json"), JSON.stringify(saved, null, 2) + "\n");
     fs.writeFileSync(path.join(__dirname, "results.md"), markdown(saved) + "\n");
@@ -718,6 +739,7 @@ async function main(): Promise<void> {
   let w11Result: W11Result | undefined;
   let w12Result: W12Result | undefined;
   let w13Result: W13Result | undefined;
+  let h2Result: H2Result | { error: string } | undefined;
   const hardening: HardeningResults = {};
   try {
     if (args.compare !== null) {
@@ -736,6 +758,7 @@ async function main(): Promise<void> {
     if (want("W11")) w11Result = await w11(service);
     if (want("W12")) w12Result = await w12(service, args.latencyMs);
     if (want("W13")) w13Result = await w13(service, args.latencyMs, args.w13Minutes);
+    if (want("H2")) h2Result = await h2(service, args.latencyMs, { profile: args.h2Profile }).catch((e: Error) => ({ error: e.message }));
     if (want("BROWSER")) {
       // W5's 10,000 names first (time to the last cell), then 100,000 (the heap a webview holds).
       hardening.browserW5 = await browserFill(service, args.latencyMs, W5_NAMES, undefined, true).catch((e: Error) => ({
@@ -774,6 +797,7 @@ async function main(): Promise<void> {
   const w11All = w11Result ?? kept?.w11;
   const w12All = w12Result ?? kept?.w12;
   const w13All = w13Result ?? kept?.w13;
+  const h2All = h2Result ?? kept?.h2;
   const results: Results = {
     machine: machine(),
     settings: {
@@ -792,6 +816,7 @@ async function main(): Promise<void> {
     w11: w11All,
     w12: w12All,
     w13: w13All,
+    h2: h2All,
     lastRun: args.only === null ? undefined : [...args.only],
     targets: [
       ...targets(allRows, w6All, bundle, hardeningAll),
@@ -799,6 +824,7 @@ async function main(): Promise<void> {
       ...w11Targets(w11All),
       ...w12Targets(w12All),
       ...w13Targets(w13All),
+      ...h2Targets(h2All),
     ],
   };
   const md = markdown(results);

@@ -11,7 +11,7 @@ import { FIRM_VARIANT } from "../shared/cells";
 import { commandWords } from "../shared/command-words";
 import { t as msg, type Lang } from "../shared/messages/node";
 import { changesCsv, refreshWorkbook, RefreshReport } from "./refresh";
-import { XlsxError } from "./xlsx-package";
+import { XlsxError } from "../shared/xlsx/xlsx-package";
 import { cause, count, EXIT, langFromEnv, M, num } from "./messages";
 import {
   defaultOutput,

@@ -8,14 +8,14 @@ import { extname } from "path";
 import { cellKey, colToLetters, lettersToCol, MAX_COLS } from "../shared/sheet/a1";
 import type { ReadValue } from "../shared/sheet/cell-values";
 import { CsvReadError, readCsv, type CsvRead } from "../shared/csv-read";
-import { Workbook } from "./workbook";
+import { openWritable, type WritableWorkbook } from "./writable-package";
 
 export interface Table {
   kind: "xlsx" | "csv";
   /** The sheet read (xlsx), as the workbook names it. */
   sheet?: string;
   /** The workbook, to write into (xlsx). */
-  workbook?: Workbook;
+  workbook?: WritableWorkbook;
   /** Used rows and columns (1-based; 0 when the table is empty). */
   top: number;
   bottom: number;
@@ -60,7 +60,7 @@ export function readTable(path: string, bytes: Uint8Array, sheetName?: string): 
 }
 
 function xlsxTable(bytes: Uint8Array, sheetName?: string): Table {
-  const wb = Workbook.open(bytes);
+  const wb = openWritable(bytes);
   const info = sheetName === undefined ? wb.sheets.find((s) => s.part) : wb.sheet(sheetName);
   if (!info) throw new TableError(sheetName === undefined ? "notWorksheet" : "noSheet", sheetName ?? "");
   if (!info.part) throw new TableError("notWorksheet", info.name);

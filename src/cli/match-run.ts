@@ -35,7 +35,7 @@ import {
   type Targets,
 } from "./match-output";
 import type { Confidence, MatchEngine, MatchEstimate, MatchOutcome, NameInput } from "./match-types";
-import { XlsxError } from "./xlsx-package";
+import { XlsxError } from "../shared/xlsx/xlsx-package";
 
 export interface MatchFlags extends ServiceFlags {
   column?: string;

@@ -1,12 +1,13 @@
 import { Zip, ZipDeflate, zipSync, strToU8 } from "fflate";
-import { XlsxError, XlsxPackage, crc32 } from "../../src/cli/xlsx-package";
-import { Workbook } from "../../src/cli/workbook";
+import { XlsxError, XlsxPackage, crc32 } from "../../src/shared/xlsx/xlsx-package";
+import { WritablePackage } from "../../src/cli/writable-package";
+import { Workbook } from "../../src/shared/xlsx/workbook";
 import { fixtureBytes, rawEntries, sameBytes, unzipBytes } from "./helpers";
 
 describe("XlsxPackage: the real Excel-saved fixture", () => {
   test("opened and written back with no change → the very same bytes", () => {
     const original = fixtureBytes();
-    const pkg = XlsxPackage.open(original);
+    const pkg = WritablePackage.open(original);
     // read every entry, as a refresh would, then write
     for (const n of pkg.names) pkg.read(n);
     const out = pkg.toBytes();
@@ -15,7 +16,7 @@ describe("XlsxPackage: the real Excel-saved fixture", () => {
   });
 
   test("keeps the entries and their order", () => {
-    const pkg = XlsxPackage.open(fixtureBytes());
+    const pkg = WritablePackage.open(fixtureBytes());
     expect(pkg.names).toEqual([
       "[Content_Types].xml",
       "_rels/.rels",
@@ -38,14 +39,14 @@ describe("XlsxPackage: the real Excel-saved fixture", () => {
 
   test("content read equals an independent reader's (fflate unzipSync)", () => {
     const bytes = fixtureBytes();
-    const pkg = XlsxPackage.open(bytes);
+    const pkg = WritablePackage.open(bytes);
     const ref = unzipBytes(bytes);
     for (const n of pkg.names) expect(sameBytes(pkg.read(n), ref.get(n)!)).toBe(true);
   });
 
   test("writing back identical content changes nothing", () => {
     const bytes = fixtureBytes();
-    const pkg = XlsxPackage.open(bytes);
+    const pkg = WritablePackage.open(bytes);
     pkg.write("xl/worksheets/sheet3.xml", pkg.readText("xl/worksheets/sheet3.xml"));
     expect(pkg.changedNames()).toEqual([]);
     expect(sameBytes(pkg.toBytes(), bytes)).toBe(true);
@@ -53,7 +54,7 @@ describe("XlsxPackage: the real Excel-saved fixture", () => {
 
   test("one changed entry: only it is re-encoded; every other entry keeps its compressed bytes", () => {
     const bytes = fixtureBytes();
-    const pkg = XlsxPackage.open(bytes);
+    const pkg = WritablePackage.open(bytes);
     const xml = pkg.readText("xl/worksheets/sheet3.xml").replace("<v>3</v>", "<v>42</v>");
     pkg.write("xl/worksheets/sheet3.xml", xml);
     expect(pkg.changedNames()).toEqual(["xl/worksheets/sheet3.xml"]);
@@ -73,18 +74,18 @@ describe("XlsxPackage: the real Excel-saved fixture", () => {
       else expect(sameBytes(got.get(name)!, data)).toBe(true);
     }
     // reopening works and sees the change
-    expect(XlsxPackage.open(out).readText("xl/worksheets/sheet3.xml")).toBe(xml);
+    expect(WritablePackage.open(out).readText("xl/worksheets/sheet3.xml")).toBe(xml);
   });
 
   test("a package made from scratch is readable by fflate and reopens", () => {
-    const pkg = XlsxPackage.create([
+    const pkg = WritablePackage.create([
       ["[Content_Types].xml", "<Types/>"],
       ["a/ș.xml", "<x>ăîșț</x>"],
     ]);
     const bytes = pkg.toBytes();
     const ref = unzipBytes(bytes);
     expect(new TextDecoder().decode(ref.get("a/ș.xml")!)).toBe("<x>ăîșț</x>");
-    const again = XlsxPackage.open(bytes);
+    const again = WritablePackage.open(bytes);
     expect(again.names).toEqual(["[Content_Types].xml", "a/ș.xml"]);
     expect(sameBytes(again.toBytes(), bytes)).toBe(true);
   });
@@ -112,7 +113,7 @@ describe("XlsxPackage: the real Excel-saved fixture", () => {
       o += c.length;
     }
     expect(bytes[6] & 8).toBe(8); // the first local header announces a data descriptor
-    const pkg = XlsxPackage.open(bytes);
+    const pkg = WritablePackage.open(bytes);
     expect(sameBytes(pkg.toBytes(), bytes)).toBe(true);
     pkg.write("xl/a.xml", "<a>changed</a>");
     const out = pkg.toBytes();
@@ -122,7 +123,7 @@ describe("XlsxPackage: the real Excel-saved fixture", () => {
   });
 
   test("part names are case-insensitive, a leading slash is accepted", () => {
-    const pkg = XlsxPackage.open(fixtureBytes());
+    const pkg = WritablePackage.open(fixtureBytes());
     expect(pkg.has("/XL/Workbook.xml")).toBe(true);
     expect(pkg.entryName("/XL/Workbook.xml")).toBe("xl/workbook.xml");
   });
@@ -203,7 +204,7 @@ describe("XlsxPackage: inputs that are not a readable .xlsx", () => {
   });
 
   test("malformed sheet XML → corrupt, naming the part", () => {
-    const pkg = XlsxPackage.open(fixtureBytes());
+    const pkg = WritablePackage.open(fixtureBytes());
     pkg.write("xl/worksheets/sheet3.xml", pkg.readText("xl/worksheets/sheet3.xml").replace("</sheetData>", ""));
     const wb = Workbook.open(pkg.toBytes());
     const e = expectXlsxError(() => wb.findFormulas("CONTOSO"), "corrupt");

@@ -2,7 +2,7 @@
  * The error for any input that cannot be read as an .xlsx: its kind (`code`, what the CLI's exit
  * and report rest on) and its message in both languages from the catalogs (`xlsx.*`).
  */
-import { t, type MessageKey, type Params } from "../shared/messages/node";
+import { t, type MessageKey, type Params } from "../messages/node";
 
 export type XlsxErrorCode =
   /** Not a ZIP file at all (empty, text, random bytes). */

@@ -41,6 +41,16 @@ export interface StoredFormula {
   call?: NamespaceCall;
 }
 
+/** The part of a worksheet in use: the cells holding a value or a formula (a style alone does not count). */
+export interface UsedRange {
+  /** First and last used rows, last used column (1-based; 0 when the sheet is empty). */
+  top: number;
+  bottom: number;
+  right: number;
+  /** True when the cell holds a value or a formula. */
+  occupied(row: number, col: number): boolean;
+}
+
 export class Workbook<P extends XlsxPackage = XlsxPackage> {
   readonly sheets: SheetInfo[];
   readonly workbookPart: string;
@@ -123,6 +133,23 @@ export class Workbook<P extends XlsxPackage = XlsxPackage> {
   /** Forgets parsed sheets (after the package was changed). */
   invalidate(): void {
     this.parsed.clear();
+  }
+
+  /** The used range of a worksheet (see `UsedRange`). */
+  usedRange(name: string): UsedRange {
+    const sheet = this.parseSheet(name);
+    let top = 0;
+    let bottom = 0;
+    let right = 0;
+    const filled = new Set<number>();
+    for (const cell of sheet.cells.values()) {
+      if (!cell.f && !cell.v && !cell.is) continue;
+      filled.add(cellKey(cell.row, cell.col));
+      top = top === 0 ? cell.row : Math.min(top, cell.row);
+      bottom = Math.max(bottom, cell.row);
+      right = Math.max(right, cell.col);
+    }
+    return { top, bottom, right, occupied: (row, col) => filled.has(cellKey(row, col)) };
   }
 
   /** The value of a parsed cell (null when it holds none). */

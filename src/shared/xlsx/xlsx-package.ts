@@ -17,6 +17,22 @@ export { XlsxError, type XlsxErrorCode } from "./xlsx-error";
 export { crc32, type Entry } from "./zip-format";
 export type { ZipDirectory } from "./zip-directory";
 
+const ZIP = [0x50, 0x4b];
+const OLE = [0xd0, 0xcf, 0x11, 0xe0];
+const startsWith = (b: Uint8Array, sig: readonly number[]) => sig.every((x, i) => b[i] === x);
+
+/**
+ * Whether a file is to be read as a workbook: by its extension (.xlsx, .xlsm yes; .csv, .txt no),
+ * else by its first bytes (a ZIP, or an OLE file, which the reader then names: an encrypted
+ * workbook or an .xls).
+ */
+export function isWorkbookFile(path: string, bytes: Uint8Array): boolean {
+  const ext = /\.[^./\\]*$/.exec(path)?.[0].toLowerCase() ?? "";
+  if (ext === ".xlsx" || ext === ".xlsm") return true;
+  if (ext === ".csv" || ext === ".txt") return false;
+  return startsWith(bytes, ZIP) || startsWith(bytes, OLE);
+}
+
 export class XlsxPackage {
   protected readonly entries: Entry[] = [];
   private readonly byName = new Map<string, Entry>();

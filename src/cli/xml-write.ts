@@ -43,7 +43,6 @@ export function setAttribute(tagText: string, name: string, value: string | null
   return tagText.slice(0, at) + ` ${name}="${escapeXmlAttr(value)}"` + tagText.slice(at);
 }
 
-
 /** Escapes text content: `&`, `<`, `>`. */
 export function escapeXmlText(s: string): string {
   return s.replace(/[&<>]/g, (c) => (c === "&" ? "&amp;" : c === "<" ? "&lt;" : "&gt;"));

@@ -45,8 +45,7 @@ function file(name: string, bytes: Uint8Array | string): string {
 }
 
 /** A workbook of one or more sheets (rows from A1), without the add-in's binding. */
-const workbook = (name: string, ...sheets: { name: string; rows: BuildCell[][] }[]) =>
-  file(name, buildWorkbook({ sheets, addin: false }));
+const workbook = (name: string, ...sheets: { name: string; rows: BuildCell[][] }[]) => file(name, buildWorkbook({ sheets, addin: false }));
 
 async function members(list: string): Promise<number[]> {
   const s = await openFirmStore(db);
@@ -87,16 +86,7 @@ test("a workbook's CUIs past a cover sheet: header, numbers and RO text, a formu
 test("a bad cell is refused with its row and sheet (text, a wrong check digit, a fraction, an error), and nothing is written", async () => {
   const f = workbook("furnizori.xlsx", {
     name: "Furnizori",
-    rows: [
-      ["CIF"],
-      [CUIS[0]],
-      ["nu știu"],
-      [null],
-      [CUIS[1] + 1],
-      [12.5],
-      [{ error: "#N/A", message: "" }],
-      [CUIS[2]],
-    ],
+    rows: [["CIF"], [CUIS[0]], ["nu știu"], [null], [CUIS[1] + 1], [12.5], [{ error: "#N/A", message: "" }], [CUIS[2]]],
   });
   const r = await watch(["add", "furnizori", "--file", f, "--firm"]);
   expect(r.code).toBe(2);
@@ -135,7 +125,10 @@ test("--column picks the column, by letter or by header, on the sheet of the CUI
   expect(byHeader.code).toBe(0);
   expect(byHeader.out).toContain("coloana A a foii „Parteneri”");
   const empty = await watch(["set", "parteneri", "--file", f, "--column", "D"]);
-  expect([empty.code, empty.err]).toEqual([2, `firma watch: fișierul ${f} nu are niciun CUI în coloana D a foii „Parteneri”; nu s-a scris nimic.\n`]);
+  expect([empty.code, empty.err]).toEqual([
+    2,
+    `firma watch: fișierul ${f} nu are niciun CUI în coloana D a foii „Parteneri”; nu s-a scris nimic.\n`,
+  ]);
   const missing = await watch(["set", "parteneri", "--file", f, "--column", "Cod fiscal"]);
   expect(missing.err).toContain("nu are coloana „Cod fiscal”");
   expect(await members("parteneri")).toEqual(sorted(CUIS.slice(3, 5)));
@@ -163,6 +156,9 @@ test("files that are not workbooks: refused with what the reader found, exit 2, 
   const whole = buildWorkbook({ sheets: [{ name: "S", rows: [["CUI"], [CUIS[0]]] }], addin: false });
   const cut = file("taiat.xlsx", whole.subarray(0, whole.length - 40));
   const damaged = await watch(["add", "x", "--file", cut, "--firm"]);
-  expect([damaged.code, damaged.err]).toEqual([2, expect.stringContaining("nu poate fi citit ca registru Excel: Fișierul .xlsx este deteriorat")]);
+  expect([damaged.code, damaged.err]).toEqual([
+    2,
+    expect.stringContaining("nu poate fi citit ca registru Excel: Fișierul .xlsx este deteriorat"),
+  ]);
   expect(fs.existsSync(db)).toBe(false);
 });

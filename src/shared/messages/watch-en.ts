@@ -35,7 +35,8 @@ export const watchEn: Readonly<Record<WatchMessageKey, string>> = {
   "watch.help.remove": "delete a list, or only the companies given (CUI…) from it",
   "watch.help.log": "the lists' log: added, changed, stopped, checked",
   "watch.help.list": "the list's name: letters, digits, dots, hyphens or underscores, at most 64",
-  "watch.help.file": "the file of CUIs: an Excel .xlsx workbook (the first sheet with the column's header, else the first sheet) or a CSV (; , or tab), with or without a header",
+  "watch.help.file":
+    "the file of CUIs: an Excel .xlsx workbook (the first sheet with the column's header, else the first sheet) or a CSV (; , or tab), with or without a header",
   "watch.help.column": "the column of CUIs: its letter (B) or its header's text; by default the one headed CUI/CIF, else the first",
   "watch.help.owner": "the person the list belongs to: they get its alerts, and it is paid from their budget",
   "watch.help.firm": "the firm's list: paid from the firm's lists' budget (--watch-budget)",
@@ -69,7 +70,8 @@ export const watchEn: Readonly<Record<WatchMessageKey, string>> = {
   "watch.invalidRows":
     "the file {file} has {n} values in column {column}{sheet} that are not valid CUIs: {rows}. Fix them or delete the rows; nothing was written.",
   "watch.emptyFile": "the file {file} has no CUI in column {column}{sheet}; nothing was written.",
-  "watch.fileRead": "From {file}, column {column}{sheet}: {cuis} CUIs; {blanks} blank cells skipped, {duplicates} duplicates taken once{header}.",
+  "watch.fileRead":
+    "From {file}, column {column}{sheet}: {cuis} CUIs; {blanks} blank cells skipped, {duplicates} duplicates taken once{header}.",
   "watch.withHeader": "; the first row, a header",
   "watch.ofSheet": ' of sheet "{sheet}"',
   "watch.cost":

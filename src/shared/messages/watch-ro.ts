@@ -37,7 +37,8 @@ export const watchRo = {
   "watch.help.remove": "șterge o listă, sau doar firmele date (CUI…) din ea",
   "watch.help.log": "jurnalul listelor: adăugări, schimbări, opriri, verificări",
   "watch.help.list": "numele listei: litere, cifre, puncte, cratime sau liniuțe jos, cel mult 64",
-  "watch.help.file": "fișierul cu CUI-uri: un registru Excel .xlsx (prima foaie cu antetul coloanei, altfel prima foaie) sau un CSV (; , sau tab), cu sau fără antet",
+  "watch.help.file":
+    "fișierul cu CUI-uri: un registru Excel .xlsx (prima foaie cu antetul coloanei, altfel prima foaie) sau un CSV (; , sau tab), cu sau fără antet",
   "watch.help.column": "coloana cu CUI-uri: litera (B) sau textul antetului; implicit cea cu antetul CUI/CIF, altfel prima",
   "watch.help.owner": "persoana căreia îi aparține lista: primește alertele, lista se plătește din bugetul ei",
   "watch.help.firm": "lista firmei: se plătește din bugetul listelor firmei (--watch-budget)",

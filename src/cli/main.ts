@@ -161,7 +161,7 @@ async function runRefresh(input: string, flags: RefreshFlags, io: Io): Promise<n
     );
   } catch (e) {
     bar.stop();
-    if (e instanceof XlsxError) return fail(`${input}: ${lang === "en" ? e.en : e.ro}${e.detail ? ` (${e.detail})` : ""}`);
+    if (e instanceof XlsxError) return fail(`${input}: ${msg(lang, e.key, e.params)}${e.detail ? ` (${e.detail})` : ""}`);
     throw e;
   }
   bar.stop();

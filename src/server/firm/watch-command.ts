@@ -24,7 +24,7 @@ import {
   type CostRange,
 } from "./watch-cost";
 import { XlsxError } from "../../shared/xlsx/xlsx-error";
-import { readWatchFile, WatchFileError, type WatchFile } from "./watch-file";
+import { readWatchFile, WATCH_FILE_MESSAGE, WatchFileError, type WatchFile } from "./watch-file";
 import type { WatchList } from "./watch-store";
 import { addRunCommand, type RunIo } from "./watch-run";
 import { checkWebhookSecret, checkWebhookUrl, SECRET_LENGTH } from "./watch-webhook";
@@ -112,15 +112,11 @@ function readList(file: string, column: string | undefined, lang: Lang): WatchFi
   try {
     read = readWatchFile(file, bytes, column);
   } catch (e) {
-    if (e instanceof XlsxError) throw fail(t(lang, "watch.fileXlsx", { file, reason: lang === "ro" ? e.ro : e.en }));
+    if (e instanceof XlsxError) {
+      throw fail(t(lang, "watch.fileXlsx", { file, reason: `${t(lang, e.key, e.params)}${e.detail ? ` (${e.detail})` : ""}` }));
+    }
     if (!(e instanceof WatchFileError)) throw e;
-    const key = {
-      binary: "watch.fileBinary",
-      quoting: "watch.fileQuoting",
-      column: "watch.fileColumn",
-      noWorksheet: "watch.fileNoWorksheet",
-    } as const;
-    throw fail(t(lang, key[e.kind], { file, detail: e.detail }));
+    throw fail(t(lang, WATCH_FILE_MESSAGE[e.kind], { file, detail: e.detail }));
   }
   const sheet = ofSheet(read, lang);
   if (read.invalid.length > 0) {

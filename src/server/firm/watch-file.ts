@@ -11,6 +11,7 @@
  */
 import { parseCui, type CuiFailure } from "../../api/cui";
 import { CsvReadError, readCsv } from "../../shared/csv-read";
+import type { MessageKey } from "../../shared/messages/node";
 import { cellKey, colToLetters, lettersToCol, MAX_COLS } from "../../shared/sheet/a1";
 import { isCellError, type ReadValue } from "../../shared/sheet/cell-values";
 import { Workbook } from "../../shared/xlsx/workbook";
@@ -51,6 +52,14 @@ export class WatchFileError extends Error {
     super(`${kind}${detail ? `: ${detail}` : ""}`);
   }
 }
+
+/** The catalog's message for each kind, which the command says. */
+export const WATCH_FILE_MESSAGE = {
+  binary: "watch.fileBinary",
+  quoting: "watch.fileQuoting",
+  column: "watch.fileColumn",
+  noWorksheet: "watch.fileNoWorksheet",
+} as const satisfies Record<WatchFileError["kind"], MessageKey>;
 
 /** The file as rows of text: its used rows (1-based, 0 when empty) and each cell's text. */
 interface Grid {

@@ -1,8 +1,10 @@
 /**
  * The error for any input that cannot be read as an .xlsx: its kind (`code`, what the CLI's exit
- * and report rest on) and its message in both languages from the catalogs (`xlsx.*`).
+ * and report rest on) and the catalog key of what to tell the user (`xlsx.*`, with its params), which
+ * the surface says in the user's language; its own message is short English for developers.
  */
-import { t, type MessageKey, type Params } from "../messages/node";
+import type { Params } from "../messages/index";
+import type { NodeOnlyKey } from "../messages/node-ro";
 
 export type XlsxErrorCode =
   /** Not a ZIP file at all (empty, text, random bytes). */
@@ -16,22 +18,20 @@ export type XlsxErrorCode =
   /** A valid workbook using a ZIP feature this reader does not handle. */
   | "unsupported";
 
-/** The error for any input that cannot be read as an .xlsx. Message: Romanian, then English. */
+/** The catalog keys an `XlsxError` names. */
+export type XlsxMessageKey = Extract<NodeOnlyKey, `xlsx.${string}`>;
+
+/** The error for any input that cannot be read as an .xlsx. */
 export class XlsxError extends Error {
   override readonly name = "XlsxError";
-  /** The message in each language, from the catalogs (`xlsx.*`). */
-  readonly ro: string;
-  readonly en: string;
   constructor(
     readonly code: XlsxErrorCode,
-    key: MessageKey,
-    params: Params = {},
+    /** What to tell the user: `t(lang, key, params)` from src/shared/messages/node.ts. */
+    readonly key: XlsxMessageKey,
+    readonly params: Params = {},
+    /** Where in the file (a part, a ZIP detail), shown after the message. */
     readonly detail?: string,
   ) {
-    const ro = t("ro", key, params);
-    const en = t("en", key, params);
-    super(`${ro} / ${en}${detail ? ` (${detail})` : ""}`);
-    this.ro = ro;
-    this.en = en;
+    super(`${code}: ${key}${detail ? ` (${detail})` : ""}`);
   }
 }

@@ -1,7 +1,8 @@
 /**
  * The error for any input that cannot be read as an .xlsx: its kind (`code`, what the CLI's exit
  * and report rest on) and the catalog key of what to tell the user (`xlsx.*`, with its params), which
- * the surface says in the user's language; its own message is short English for developers.
+ * the surface says in the user's language; its own message is short, for developers: the code, the key,
+ * its params and the detail.
  */
 import type { Params } from "../messages/index";
 import type { NodeOnlyKey } from "../messages/node-ro";
@@ -32,6 +33,7 @@ export class XlsxError extends Error {
     /** Where in the file (a part, a ZIP detail), shown after the message. */
     readonly detail?: string,
   ) {
-    super(`${code}: ${key}${detail ? ` (${detail})` : ""}`);
+    const named = Object.entries(params).map(([k, v]) => ` ${k}=${v}`);
+    super(`${code}: ${key}${named.join("")}${detail ? ` (${detail})` : ""}`);
   }
 }

@@ -4,7 +4,8 @@
  * from one. The patcher's smallest step; nothing here knows the sheet around the cell.
  */
 import { CLASSIC_ERRORS, CellValue, isCellError } from "../shared/sheet/cell-values";
-import { childElements, elementSpan, escapeXmlText, encodeOoxmlString, rawAttributes, scanTags, setAttribute } from "./xml";
+import { childElements, elementSpan, rawAttributes, scanTags } from "../shared/xlsx/xml";
+import { escapeXmlText, encodeOoxmlString, setAttribute } from "./xml-write";
 
 export type ResultValue = CellValue | null;
 

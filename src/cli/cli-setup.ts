@@ -16,6 +16,7 @@ import { LocalInputError } from "../engine/local-errors";
 import { isPlanName } from "../engine/credits/subscription-plans";
 import { KeyValueStore, MemoryStore } from "../engine/cache/store";
 import { isMessageKey, t as msg, type Lang, type MessageKey } from "../shared/messages/node";
+import { XlsxError } from "../shared/xlsx/xlsx-error";
 import { CacheStoreError, defaultCacheDir, defaultCachePath, SqliteStore } from "./sqlite-cache";
 import { count, M } from "./messages";
 
@@ -182,8 +183,9 @@ export function writeWhole(path: string, content: Uint8Array | string): void {
   }
 }
 
-/** A file-system error in words, not a raw ENOENT (catalog `cli.fs.*`). */
+/** A file-system error in words, not a raw ENOENT (catalog `cli.fs.*`); a workbook too large to write, in the catalog's. */
 export function plainFsError(e: unknown, lang: Lang): string {
+  if (e instanceof XlsxError) return msg(lang, e.key, e.params);
   const code = (e as { code?: string }).code ?? "";
   const key = `cli.fs.${code.toLowerCase()}`;
   return /^E[A-Z]+$/.test(code) && isMessageKey(key) ? `${msg(lang, key)} (${code})` : (e as Error).message;

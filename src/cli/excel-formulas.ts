@@ -21,7 +21,7 @@ import { FormulaSyntaxError, matchNamespaceFunction, tokenize } from "../shared/
 import { ReadValue } from "../shared/sheet/cell-values";
 import { type Lang } from "../shared/messages/node";
 import { formulaReason, functionReason, syntaxReason } from "./messages";
-import { Workbook } from "./workbook";
+import { Workbook } from "../shared/xlsx/workbook";
 
 export interface FirmaCall {
   /** Bare function name, upper-case: "DENUMIRE". */

@@ -11,7 +11,7 @@ import { FIRM_VARIANT } from "../shared/cells";
 import { commandWords } from "../shared/command-words";
 import { t as msg, type Lang } from "../shared/messages/node";
 import { changesCsv, refreshWorkbook, RefreshReport } from "./refresh";
-import { XlsxError } from "./xlsx-package";
+import { XlsxError } from "../shared/xlsx/xlsx-package";
 import { cause, count, EXIT, langFromEnv, M, num } from "./messages";
 import {
   defaultOutput,
@@ -161,7 +161,7 @@ async function runRefresh(input: string, flags: RefreshFlags, io: Io): Promise<n
     );
   } catch (e) {
     bar.stop();
-    if (e instanceof XlsxError) return fail(`${input}: ${lang === "en" ? e.en : e.ro}${e.detail ? ` (${e.detail})` : ""}`);
+    if (e instanceof XlsxError) return fail(`${input}: ${msg(lang, e.key, e.params)}${e.detail ? ` (${e.detail})` : ""}`);
     throw e;
   }
   bar.stop();

@@ -8,14 +8,15 @@ import { extname } from "path";
 import { cellKey, colToLetters, lettersToCol, MAX_COLS } from "../shared/sheet/a1";
 import type { ReadValue } from "../shared/sheet/cell-values";
 import { CsvReadError, readCsv, type CsvRead } from "../shared/csv-read";
-import { Workbook } from "./workbook";
+import { isWorkbookFile } from "../shared/xlsx/xlsx-package";
+import { openWritable, type WritableWorkbook } from "./writable-package";
 
 export interface Table {
   kind: "xlsx" | "csv";
   /** The sheet read (xlsx), as the workbook names it. */
   sheet?: string;
   /** The workbook, to write into (xlsx). */
-  workbook?: Workbook;
+  workbook?: WritableWorkbook;
   /** Used rows and columns (1-based; 0 when the table is empty). */
   top: number;
   bottom: number;
@@ -39,17 +40,11 @@ export class TableError extends Error {
   }
 }
 
-const ZIP = [0x50, 0x4b];
-const OLE = [0xd0, 0xcf, 0x11, 0xe0];
-const startsWith = (b: Uint8Array, sig: number[]) => sig.every((x, i) => b[i] === x);
-
-/** How to read a file: by its extension, else by its first bytes (a ZIP or an OLE file is tried as .xlsx). */
+/** How to read a file: as a workbook (by its extension, else by its first bytes), as a CSV (.csv, .txt), or not at all. */
 export function tableKind(path: string, bytes: Uint8Array): "xlsx" | "csv" | null {
+  if (isWorkbookFile(path, bytes)) return "xlsx";
   const ext = extname(path).toLowerCase();
-  if (ext === ".xlsx" || ext === ".xlsm") return "xlsx";
-  if (ext === ".csv" || ext === ".txt") return "csv";
-  if (startsWith(bytes, ZIP) || startsWith(bytes, OLE)) return "xlsx";
-  return null;
+  return ext === ".csv" || ext === ".txt" ? "csv" : null;
 }
 
 /** Reads the table; throws TableError, or XlsxError for a file that is not a readable .xlsx. */
@@ -60,31 +55,21 @@ export function readTable(path: string, bytes: Uint8Array, sheetName?: string): 
 }
 
 function xlsxTable(bytes: Uint8Array, sheetName?: string): Table {
-  const wb = Workbook.open(bytes);
+  const wb = openWritable(bytes);
   const info = sheetName === undefined ? wb.sheets.find((s) => s.part) : wb.sheet(sheetName);
   if (!info) throw new TableError(sheetName === undefined ? "notWorksheet" : "noSheet", sheetName ?? "");
   if (!info.part) throw new TableError("notWorksheet", info.name);
   const sheet = wb.parseSheet(info.name);
-  let top = 0;
-  let bottom = 0;
-  let right = 0;
-  const filled = new Set<number>();
-  for (const cell of sheet.cells.values()) {
-    if (!cell.f && !cell.v && !cell.is) continue;
-    filled.add(cellKey(cell.row, cell.col));
-    top = top === 0 ? cell.row : Math.min(top, cell.row);
-    bottom = Math.max(bottom, cell.row);
-    right = Math.max(right, cell.col);
-  }
+  const used = wb.usedRange(info.name);
   return {
     kind: "xlsx",
     sheet: info.name,
     workbook: wb,
-    top,
-    bottom,
-    right,
+    top: used.top,
+    bottom: used.bottom,
+    right: used.right,
     value: (row, col) => wb.valueOf(sheet.cells.get(cellKey(row, col)), sheet),
-    occupied: (row, col) => filled.has(cellKey(row, col)),
+    occupied: used.occupied,
   };
 }
 

@@ -35,7 +35,7 @@ import {
   type Targets,
 } from "./match-output";
 import type { Confidence, MatchEngine, MatchEstimate, MatchOutcome, NameInput } from "./match-types";
-import { XlsxError } from "./xlsx-package";
+import { XlsxError } from "../shared/xlsx/xlsx-package";
 
 export interface MatchFlags extends ServiceFlags {
   column?: string;
@@ -76,7 +76,7 @@ export async function runMatch(input: string, flags: MatchFlags, io: Io, open: O
   try {
     table = readTable(input, bytes, flags.sheet);
   } catch (e) {
-    if (e instanceof XlsxError) return fail(`${input}: ${lang === "en" ? e.en : e.ro}${e.detail ? ` (${e.detail})` : ""}`);
+    if (e instanceof XlsxError) return fail(`${input}: ${t(lang, e.key, e.params)}${e.detail ? ` (${e.detail})` : ""}`);
     if (e instanceof TableError)
       return failKey(`cli.match.input.${e.kind}`, { sheet: e.detail, detail: e.detail, sheets: sheetNames(input, bytes) });
     throw e;

@@ -33,7 +33,7 @@
  * create. Non-finite numbers become #NUM!; null becomes 0 (what Excel shows for a custom
  * function's null).
  */
-import { Workbook } from "./workbook";
+import type { WritableWorkbook } from "./writable-package";
 import {
   Box,
   MAX_COLS,
@@ -107,7 +107,7 @@ const SPILL: CellError = {
  * each. Results are applied in the given order, so a spill sees the spills written before it.
  * Serialize with `wb.pkg.toBytes()`.
  */
-export function patchWorkbook(wb: Workbook, results: CellResult[]): PatchReport {
+export function patchWorkbook(wb: WritableWorkbook, results: CellResult[]): PatchReport {
   const outcomes: PatchOutcome[] = [];
   const editors = new Map<string, SheetEditor>();
   for (const res of results) {

@@ -11,7 +11,7 @@ import { cellRequests, evaluate } from "../shared/evaluate";
 import { csvDocument, type CsvValue } from "../shared/csv";
 import { patchWorkbook } from "./patch";
 import { sheetCsv, stripFormulas } from "./values";
-import { Workbook } from "./workbook";
+import { openWritable } from "./writable-package";
 import { FormulaEvaluator, Outcome } from "./excel-formulas";
 
 export interface RefreshOptions {
@@ -100,7 +100,7 @@ export interface RefreshReport {
 export async function refreshWorkbook(input: Uint8Array, options: RefreshOptions): Promise<RefreshReport> {
   const { engine } = options;
   const lang = options.lang ?? "ro";
-  const wb = Workbook.open(input);
+  const wb = openWritable(input);
   const found = wb.findFormulas("FIRMA");
 
   // ---- Formulas as people write them, not only bare FIRMA calls: excel-formulas.ts computes each whole

@@ -3,9 +3,10 @@
  * their offsets, new cells inserted in their row in column order, new rows in row order, the
  * rows' `spans` hints and the sheet's `<dimension>` widened. Every other byte stays as it was.
  */
-import type { ParsedCell, ParsedSheet } from "./workbook";
+import type { ParsedCell, ParsedSheet } from "../shared/xlsx/workbook";
 import { Box, boxUnion, cellKey, formatBox, formatCellRef, parseBox } from "../shared/sheet/a1";
-import { attributes, childElements, elementSpan, encodeOoxmlString, escapeXmlAttr, escapeXmlText, scanTags, setAttribute } from "./xml";
+import { attributes, childElements, elementSpan, scanTags } from "../shared/xlsx/xml";
+import { encodeOoxmlString, escapeXmlAttr, escapeXmlText, setAttribute } from "./xml-write";
 import { clearCellXml, encodeValue, rewriteCellXml, type Encoded } from "./cell-xml";
 
 /** The first item (in a list sorted by `key`) whose key is greater than `n`. */

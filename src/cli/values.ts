@@ -7,8 +7,10 @@
 import { cellKey, formatCellRef, parseCellRef } from "../shared/sheet/a1";
 import { isCellError } from "../shared/sheet/cell-values";
 import { csvDocument, type CsvValue } from "../shared/csv";
-import type { Workbook } from "./workbook";
-import { childElements, elementSpan, scanTags, setAttribute } from "./xml";
+import type { Workbook } from "../shared/xlsx/workbook";
+import type { WritableWorkbook } from "./writable-package";
+import { childElements, elementSpan, scanTags } from "../shared/xlsx/xml";
+import { setAttribute } from "./xml-write";
 
 /** A cell's XML without its `<f>` (and the dynamic-array metadata index `cm`): its value stays. */
 export function dropFormulaXml(xml: string): string {
@@ -32,7 +34,7 @@ export function dropFormulaXml(xml: string): string {
  * Removes the formulas of `cells` (sheet name → addresses), keeping their values; the calculation
  * chain forgets them too (Excel repairs a chain that names cells without formulas).
  */
-export function stripFormulas(wb: Workbook, cells: readonly { sheet: string; address: string }[]): number {
+export function stripFormulas(wb: WritableWorkbook, cells: readonly { sheet: string; address: string }[]): number {
   const bySheet = new Map<string, Set<number>>();
   for (const c of cells) {
     const p = parseCellRef(c.address);
@@ -60,7 +62,7 @@ export function stripFormulas(wb: Workbook, cells: readonly { sheet: string; add
 }
 
 /** Drops the chain's entries for cells that no longer hold a formula (an entry's sheet `i` carries over to the next). */
-function pruneCalcChain(wb: Workbook, gone: Map<string, Set<string>>): void {
+function pruneCalcChain(wb: WritableWorkbook, gone: Map<string, Set<string>>): void {
   const part = "xl/calcChain.xml";
   if (gone.size === 0 || !wb.pkg.has(part)) return;
   const xml = wb.pkg.readText(part);

@@ -6,9 +6,25 @@
  * are kept.
  */
 import { deflateSync } from "fflate";
-import { XlsxError } from "./xlsx-error";
-import { SIG_CENTRAL, SIG_EOCD, SIG_LOCAL, crc32, put16, put32, u16, u32, utf8Encoder, type Entry } from "./zip-format";
-import type { ZipDirectory } from "./zip-directory";
+import { XlsxError } from "../shared/xlsx/xlsx-error";
+import { SIG_CENTRAL, SIG_EOCD, SIG_LOCAL, crc32, u16, u32, type Entry } from "../shared/xlsx/zip-format";
+import type { ZipDirectory } from "../shared/xlsx/zip-directory";
+
+/** DOS date 1980-01-01, time 00:00, as Excel writes for every entry. */
+export const DOS_DATE_1980 = 0x21;
+
+const utf8Encoder = new TextEncoder();
+
+function put16(b: Uint8Array, o: number, v: number): void {
+  b[o] = v & 0xff;
+  b[o + 1] = (v >>> 8) & 0xff;
+}
+function put32(b: Uint8Array, o: number, v: number): void {
+  b[o] = v & 0xff;
+  b[o + 1] = (v >>> 8) & 0xff;
+  b[o + 2] = (v >>> 16) & 0xff;
+  b[o + 3] = (v >>> 24) & 0xff;
+}
 
 /** The ZIP file of `entries` (in central-directory order) over the `original` file and its layout (a built package: empty, `eocdOffset` -1). */
 export function writeZip(original: Uint8Array, layout: Omit<ZipDirectory, "entries">, entries: readonly Entry[]): Uint8Array {

@@ -12,7 +12,7 @@ import { tmpdir } from "os";
 import { join } from "path";
 import { buildWorkbook, BuildCell } from "../fixtures/build-workbook";
 import * as cli from "../support/cli";
-import { Workbook } from "../../src/cli/workbook";
+import { Workbook } from "../../src/shared/xlsx/workbook";
 import { startSandbox, Sandbox } from "../../sandbox/server";
 import * as data from "../../sandbox/dataset";
 import { formulaTextOf, withFormulaText } from "../../sandbox/formula-text";

@@ -3,7 +3,7 @@ import { spawnSync } from "child_process";
 import { existsSync, readFileSync, readdirSync, writeFileSync } from "fs";
 import { join, resolve } from "path";
 import { unzipSync, strFromU8 } from "fflate";
-import { XlsxPackage } from "../../src/cli/xlsx-package";
+import { WritablePackage } from "../../src/cli/writable-package";
 
 /** The real Excel-saved workbook (read-only; never copied into the project). */
 export const FIXTURE = resolve(__dirname, "..", "..", "..", "shared", "fixtures", "excel-saved-custom-functions.xlsx");
@@ -126,7 +126,7 @@ export function handMadeWorkbook(opts: {
       `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><metadata xmlns="${MAIN}" xmlns:xda="http://schemas.microsoft.com/office/spreadsheetml/2017/dynamicarray"><metadataTypes count="1"><metadataType name="XLDAPR" minSupportedVersion="120000" cellMeta="1"/></metadataTypes><futureMetadata name="XLDAPR" count="1"><bk><extLst><ext uri="{bdbb8cdc-fa1e-496e-a857-3c3f30c029c3}"><xda:dynamicArrayProperties fDynamic="1" fCollapsed="0"/></ext></extLst></bk></futureMetadata><cellMetadata count="1"><bk><rc t="1" v="0"/></bk></cellMetadata></metadata>`,
     ]);
   }
-  return XlsxPackage.create(parts).toBytes();
+  return WritablePackage.create(parts).toBytes();
 }
 
 /** LibreOffice is installed (Debian: libreoffice-calc). */

@@ -7,9 +7,9 @@ import { mkdtempSync, rmSync } from "fs";
 import { tmpdir } from "os";
 import { join } from "path";
 import { buildWorkbook, demoSpec } from "../fixtures/build-workbook";
-import { Workbook } from "../../src/cli/workbook";
+import { Workbook } from "../../src/shared/xlsx/workbook";
 import { patchWorkbook } from "../../src/cli/patch";
-import { XlsxPackage } from "../../src/cli/xlsx-package";
+import { WritablePackage, openWritable } from "../../src/cli/writable-package";
 import { fixtureBytes, hasSoffice, toCsv } from "./helpers";
 
 const available = hasSoffice();
@@ -46,9 +46,9 @@ suite(title, () => {
   }, 180_000);
 
   test("a patched Excel-saved workbook (values, a grown spill with inserted cells and rows) still loads", () => {
-    const pkg = XlsxPackage.open(fixtureBytes());
+    const pkg = WritablePackage.open(fixtureBytes());
     pkg.write("xl/worksheets/sheet3.xml", pkg.readText("xl/worksheets/sheet3.xml").replace(/CONTOSO/g, "FIRMA"));
-    const wb = Workbook.open(pkg.toBytes());
+    const wb = openWritable(pkg.toBytes());
     const report = patchWorkbook(wb, [
       { sheet: "Correct", address: "A1", value: "SC Exemplu SRL" },
       {

@@ -11,7 +11,7 @@ import { join } from "path";
 import { buildWorkbook } from "../fixtures/build-workbook";
 import { firma } from "../support/cli";
 import { sandboxPerFile } from "../support/sandbox-per-file";
-import { Workbook } from "../../src/cli/workbook";
+import { Workbook } from "../../src/shared/xlsx/workbook";
 import { hasSoffice } from "./helpers";
 
 const available = hasSoffice();

@@ -10,7 +10,7 @@ import { join } from "path";
 import { buildWorkbook } from "../fixtures/build-workbook";
 import { runMatch, type MatchFlags } from "../../src/cli/match-run";
 import type { MatchEngine, MatchOutcome, NameInput, MatchRunOptions } from "../../src/cli/match-types";
-import { Workbook } from "../../src/cli/workbook";
+import { Workbook } from "../../src/shared/xlsx/workbook";
 import { cellXml, unzipText } from "./helpers";
 
 /** The stand-in: a name's outcome by its text; one credit per distinct searched name, under maxCredits. */

@@ -10,7 +10,7 @@ import { join } from "path";
 import { buildWorkbook } from "../fixtures/build-workbook";
 import { firma } from "../support/cli";
 import { sandboxPerFile } from "../support/sandbox-per-file";
-import { Workbook } from "../../src/cli/workbook";
+import { Workbook } from "../../src/shared/xlsx/workbook";
 
 const sb = sandboxPerFile(() => ({ faults: { errorRate: 0, resetRate: 0, malformedRate: 0, failNext: 0, rateLimitAfter: null } }));
 let dir: string;

@@ -11,7 +11,7 @@ import { join, resolve } from "path";
 import { buildWorkbook, BuildCell } from "../fixtures/build-workbook";
 import * as cli from "../support/cli";
 import { errorLineRo } from "../../src/shared/command-words";
-import { Workbook } from "../../src/cli/workbook";
+import { Workbook } from "../../src/shared/xlsx/workbook";
 import * as data from "../../sandbox/dataset";
 import { startSandbox, Sandbox } from "../../sandbox/server";
 

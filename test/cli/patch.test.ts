@@ -1,12 +1,12 @@
-import { XlsxPackage } from "../../src/cli/xlsx-package";
-import { Workbook } from "../../src/cli/workbook";
+import { WritablePackage, openWritable } from "../../src/cli/writable-package";
+import { Workbook } from "../../src/shared/xlsx/workbook";
 import { patchWorkbook, type CellResult } from "../../src/cli/patch";
 import { buildWorkbook } from "../fixtures/build-workbook";
 import { cellXml, fixtureBytes, handMadeWorkbook, rawEntries, sameBytes, unzipText } from "./helpers";
 
 /** The fixture with its CONTOSO functions renamed to FIRMA (sheets and add-in binding), as Excel would store FIRMA's. */
 function derivedFirmaWorkbook(): Uint8Array {
-  const pkg = XlsxPackage.open(fixtureBytes());
+  const pkg = WritablePackage.open(fixtureBytes());
   for (const part of [
     "xl/worksheets/sheet1.xml",
     "xl/worksheets/sheet2.xml",
@@ -19,10 +19,10 @@ function derivedFirmaWorkbook(): Uint8Array {
 }
 
 function patch(bytes: Uint8Array, results: CellResult[]) {
-  const wb = Workbook.open(bytes);
+  const wb = openWritable(bytes);
   const report = patchWorkbook(wb, results);
   const out = wb.pkg.toBytes();
-  return { report, out, wb: Workbook.open(out) };
+  return { report, out, wb: openWritable(out) };
 }
 
 describe("patch on a FIRMA workbook derived from the real Excel file", () => {
@@ -282,7 +282,7 @@ describe("spills (dynamic-array formulas)", () => {
 
   test("a cleared cell with a style keeps the style", () => {
     const bytes = book().slice();
-    const wb0 = Workbook.open(bytes);
+    const wb0 = openWritable(bytes);
     wb0.pkg.write("xl/worksheets/sheet1.xml", wb0.pkg.readText("xl/worksheets/sheet1.xml").replace('<c r="L4">', '<c r="L4" s="5">'));
     const { out } = patch(wb0.pkg.toBytes(), [{ sheet: "S", address: "L2", value: [[1], [2]] }]);
     expect(unzipText(out).get("xl/worksheets/sheet1.xml")!).toContain('<row r="4" spans="12:12"><c r="L4" s="5"/></row>');

@@ -8,7 +8,7 @@ import { join } from "path";
 import { buildWorkbook, demoSpec } from "../fixtures/build-workbook";
 import { firma } from "../support/cli";
 import { demoOracle, expectDemoValues } from "../support/demo-values";
-import { Workbook } from "../../src/cli/workbook";
+import { Workbook } from "../../src/shared/xlsx/workbook";
 import { parseCui } from "../../src/api/cui";
 import { startSandbox, Sandbox } from "../../sandbox/server";
 import * as data from "../../sandbox/dataset";

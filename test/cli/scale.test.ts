@@ -11,7 +11,7 @@ import { tmpdir } from "os";
 import { join } from "path";
 import { buildWorkbook, BuildCell } from "../fixtures/build-workbook";
 import { firma } from "../support/cli";
-import { Workbook } from "../../src/cli/workbook";
+import { Workbook } from "../../src/shared/xlsx/workbook";
 import * as data from "../../sandbox/dataset";
 import { startSandbox, Sandbox } from "../../sandbox/server";
 

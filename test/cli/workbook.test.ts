@@ -1,4 +1,4 @@
-import { Workbook, type StoredFormula } from "../../src/cli/workbook";
+import { Workbook, type StoredFormula } from "../../src/shared/xlsx/workbook";
 import { fixtureBytes, handMadeWorkbook } from "./helpers";
 
 describe("Workbook on the real Excel-saved fixture", () => {

@@ -12,7 +12,7 @@ import { FormulaEvaluator } from "../../src/cli/excel-formulas";
 import { excelNumberText } from "../../src/cli/excel-parser";
 import { firma } from "../support/cli";
 import { refreshWorkbook, RefreshReport } from "../../src/cli/refresh";
-import { Workbook } from "../../src/cli/workbook";
+import { Workbook } from "../../src/shared/xlsx/workbook";
 import { FirmaEngine } from "../../src/engine/engine";
 import { MemoryStore } from "../../src/engine/cache/store";
 import { startSandbox, Sandbox } from "../../sandbox/server";

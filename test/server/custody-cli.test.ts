@@ -18,7 +18,7 @@ import { hashToken, newToken } from "../../src/server/firm/tokens";
 import { bucharestDay } from "../../src/engine/credits/bucharest-time";
 import { firma } from "../support/cli";
 import { expectDemoValues } from "../support/demo-values";
-import { Workbook } from "../../src/cli/workbook";
+import { Workbook } from "../../src/shared/xlsx/workbook";
 import { startSandbox, type Sandbox } from "../../sandbox/server";
 import * as data from "../../sandbox/dataset";
 import { buildWorkbook, demoSpec } from "../fixtures/build-workbook";

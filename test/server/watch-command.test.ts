@@ -104,11 +104,11 @@ test("a file with text among the CUIs is refused with its rows, and nothing is w
       "rândul 6 („123”: cifra de control nu se potrivește). Corectați-le sau ștergeți rândurile; nu s-a scris nimic.\n",
   );
   expect(fs.existsSync(db)).toBe(false);
-  // a column named by a header that is not there; an .xlsx; an empty column
+  // a column named by a header that is not there; a damaged .xlsx; an empty column
   expect((await watch(["add", "f", "--file", f, "--firm", "--column", "Cod fiscal"])).err).toContain("nu are coloana „Cod fiscal”");
   const xlsx = file("clienti.xlsx", Buffer.from([0x50, 0x4b, 3, 4, 0, 0]));
   const x = await watch(["add", "f", "--file", xlsx, "--firm"]);
-  expect([x.code, x.err]).toEqual([2, expect.stringContaining("salvați foaia cu CUI-uri ca CSV")]);
+  expect([x.code, x.err]).toEqual([2, expect.stringContaining("nu poate fi citit ca registru Excel")]);
   const none = await watch(["add", "f", "--file", file("gol.csv", "CUI\n\n\n"), "--firm"]);
   expect([none.code, none.err]).toEqual([2, expect.stringContaining("nu are niciun CUI în coloana A")]);
   const missing = await watch(["add", "f", "--file", path.join(dir, "nu-e.csv"), "--firm"]);

@@ -3,7 +3,7 @@
  * STARE, JUDET, CA and PROFIT of 2024 in B to F) should show, by the sandbox's dataset.
  */
 import { parseCui } from "../../src/api/cui";
-import type { Workbook } from "../../src/cli/workbook";
+import type { Workbook } from "../../src/shared/xlsx/workbook";
 import * as data from "../../sandbox/dataset";
 import type { BuildValue } from "../fixtures/build-workbook";
 

@@ -16,7 +16,8 @@ import * as kit from "./command-kit";
 import type { FirmStore } from "./firm-store";
 import { isUserName, parseBudget } from "./tokens";
 import { budgetArithmetic, costOf, DEFAULT_FINANCIAL_SCHEDULE, DEFAULT_SCHEDULE, parseSchedule, type CostRange } from "./watch-cost";
-import { readWatchFile, WatchFileError, type WatchFile } from "./watch-file";
+import { XlsxError } from "../../shared/xlsx/xlsx-error";
+import { readWatchFile, WATCH_FILE_MESSAGE, WatchFileError, type WatchFile } from "./watch-file";
 import type { WatchList } from "./watch-store";
 import { addRunCommand, type RunIo } from "./watch-run";
 import { checkWebhookSecret, checkWebhookUrl, SECRET_LENGTH } from "./watch-webhook";
@@ -104,19 +105,22 @@ function readList(file: string, column: string | undefined, lang: Lang): WatchFi
   try {
     read = readWatchFile(file, bytes, column);
   } catch (e) {
+    if (e instanceof XlsxError) {
+      throw fail(t(lang, "watch.fileXlsx", { file, reason: `${t(lang, e.key, e.params)}${e.detail ? ` (${e.detail})` : ""}` }));
+    }
     if (!(e instanceof WatchFileError)) throw e;
-    const key = { xlsx: "watch.fileXlsx", binary: "watch.fileBinary", quoting: "watch.fileQuoting", column: "watch.fileColumn" } as const;
-    throw fail(t(lang, key[e.kind], { file, detail: e.detail }));
+    throw fail(t(lang, WATCH_FILE_MESSAGE[e.kind], { file, detail: e.detail }));
   }
+  const sheet = ofSheet(read, lang);
   if (read.invalid.length > 0) {
     const rows = read.invalid
       .slice(0, SHOWN_ROWS)
       .map((b) => t(lang, "watch.badRow", { row: b.row, text: b.text, reason: t(lang, CUI_REASON[b.reason]) }))
       .join("; ");
     const more = read.invalid.length > SHOWN_ROWS ? ` ${t(lang, "audit.more", { n: read.invalid.length - SHOWN_ROWS })}` : "";
-    throw fail(t(lang, "watch.invalidRows", { file, n: read.invalid.length, column: read.column, rows: `${rows}${more}` }));
+    throw fail(t(lang, "watch.invalidRows", { file, n: read.invalid.length, column: read.column, sheet, rows: `${rows}${more}` }));
   }
-  if (read.cuis.length === 0) throw fail(t(lang, "watch.emptyFile", { file, column: read.column }));
+  if (read.cuis.length === 0) throw fail(t(lang, "watch.emptyFile", { file, column: read.column, sheet }));
   return read;
 }
 
@@ -170,10 +174,16 @@ async function checkBudget(
   );
 }
 
+/** " of sheet …" after the column of a workbook's list; nothing for a CSV's. */
+function ofSheet(read: WatchFile, lang: Lang): string {
+  return read.sheet === undefined ? "" : t(lang, "watch.ofSheet", { sheet: read.sheet });
+}
+
 function fileLine(file: string, read: WatchFile, lang: Lang): string {
   return t(lang, "watch.fileRead", {
     file,
     column: read.column,
+    sheet: ofSheet(read, lang),
     cuis: read.cuis.length,
     blanks: read.blanks,
     duplicates: read.duplicates,

@@ -35,7 +35,8 @@ export const watchEn: Readonly<Record<WatchMessageKey, string>> = {
   "watch.help.remove": "delete a list, or only the companies given (CUI…) from it",
   "watch.help.log": "the lists' log: added, changed, stopped, checked",
   "watch.help.list": "the list's name: letters, digits, dots, hyphens or underscores, at most 64",
-  "watch.help.file": "the file of CUIs: a CSV (; , or tab), with or without a header",
+  "watch.help.file":
+    "the file of CUIs: an Excel .xlsx workbook (the first sheet with the column's header, else the first sheet) or a CSV (; , or tab), with or without a header",
   "watch.help.column": "the column of CUIs: its letter (B) or its header's text; by default the one headed CUI/CIF, else the first",
   "watch.help.owner": "the person the list belongs to: they get its alerts, and it is paid from their budget",
   "watch.help.firm": "the firm's list: paid from the firm's lists' budget (--watch-budget)",
@@ -53,12 +54,12 @@ export const watchEn: Readonly<Record<WatchMessageKey, string>> = {
   "watch.badEmail": 'the e-mail address "{value}" is not accepted: write name@domain.ro, several separated by commas.',
   "watch.ownerAndFirm": "give either --owner NAME or --firm, not both.",
   "watch.noOwner": "the list's owner is missing: give --owner NAME (a person's list) or --firm (the firm's list).",
-  "watch.noFile": "the file of companies is missing: give --file clienti.csv.",
+  "watch.noFile": "the file of companies is missing: give --file clienti.xlsx (or a CSV).",
   "watch.badBudget": 'the budget "{value}" is not a whole number of credits ≥ 0.',
   "watch.fileUnreadable": "the file {file} cannot be read ({reason}); nothing was written.",
-  "watch.fileXlsx":
-    "the file {file} is an Excel workbook: save the sheet with the CUIs as CSV (File → Save As → CSV) and give the CSV file.",
-  "watch.fileBinary": "the file {file} is not a text table (CSV); nothing was written.",
+  "watch.fileXlsx": "the file {file} cannot be read as an Excel workbook: {reason}; nothing was written.",
+  "watch.fileNoWorksheet": "the workbook {file} has no worksheet; nothing was written.",
+  "watch.fileBinary": "the file {file} is neither an Excel .xlsx workbook nor a text table (CSV); nothing was written.",
   "watch.fileQuoting": "the file {file} has an unclosed quote (line {detail}); fix it; nothing was written.",
   "watch.fileColumn": "the file {file} has no column \"{detail}\": give the column's letter (B) or its header's exact text.",
   "watch.badRow": 'row {row} ("{text}": {reason})',
@@ -67,10 +68,12 @@ export const watchEn: Readonly<Record<WatchMessageKey, string>> = {
   "watch.cui.length": "a CUI has 2 to 10 digits",
   "watch.cui.control": "the check digit does not match",
   "watch.invalidRows":
-    "the file {file} has {n} values in column {column} that are not valid CUIs: {rows}. Fix them or delete the rows; nothing was written.",
-  "watch.emptyFile": "the file {file} has no CUI in column {column}; nothing was written.",
-  "watch.fileRead": "From {file}, column {column}: {cuis} CUIs; {blanks} blank cells skipped, {duplicates} duplicates taken once{header}.",
+    "the file {file} has {n} values in column {column}{sheet} that are not valid CUIs: {rows}. Fix them or delete the rows; nothing was written.",
+  "watch.emptyFile": "the file {file} has no CUI in column {column}{sheet}; nothing was written.",
+  "watch.fileRead":
+    "From {file}, column {column}{sheet}: {cuis} CUIs; {blanks} blank cells skipped, {duplicates} duplicates taken once{header}.",
   "watch.withHeader": "; the first row, a header",
+  "watch.ofSheet": ' of sheet "{sheet}"',
   "watch.cost":
     "Cost: {perCheck} a check (what the batches of 100 ask; more where the batches lack the watched fields: one profile a company); a month {month} ({checks} days with a check, plus {financial} for the financial year: {financialChecks} × {perFinancialCheck}, batches of 50). A second check on the same day reuses the answers.",
   "watch.ownerRevoked": "{name} is revoked: their lists are no longer checked; choose another owner. Nothing was written.",

@@ -37,7 +37,8 @@ export const watchRo = {
   "watch.help.remove": "șterge o listă, sau doar firmele date (CUI…) din ea",
   "watch.help.log": "jurnalul listelor: adăugări, schimbări, opriri, verificări",
   "watch.help.list": "numele listei: litere, cifre, puncte, cratime sau liniuțe jos, cel mult 64",
-  "watch.help.file": "fișierul cu CUI-uri: un CSV (; , sau tab), cu sau fără antet",
+  "watch.help.file":
+    "fișierul cu CUI-uri: un registru Excel .xlsx (prima foaie cu antetul coloanei, altfel prima foaie) sau un CSV (; , sau tab), cu sau fără antet",
   "watch.help.column": "coloana cu CUI-uri: litera (B) sau textul antetului; implicit cea cu antetul CUI/CIF, altfel prima",
   "watch.help.owner": "persoana căreia îi aparține lista: primește alertele, lista se plătește din bugetul ei",
   "watch.help.firm": "lista firmei: se plătește din bugetul listelor firmei (--watch-budget)",
@@ -55,12 +56,12 @@ export const watchRo = {
   "watch.badEmail": "adresa de e-mail „{value}” nu este acceptată: scrieți nume@domeniu.ro, mai multe separate prin virgulă.",
   "watch.ownerAndFirm": "dați fie --owner NUME, fie --firm, nu amândouă.",
   "watch.noOwner": "lipsește proprietarul listei: dați --owner NUME (lista unei persoane) sau --firm (lista firmei).",
-  "watch.noFile": "lipsește fișierul cu firmele: dați --file clienti.csv.",
+  "watch.noFile": "lipsește fișierul cu firmele: dați --file clienti.xlsx (sau un CSV).",
   "watch.badBudget": "bugetul „{value}” nu este un număr întreg de credite ≥ 0.",
   "watch.fileUnreadable": "fișierul {file} nu poate fi citit ({reason}); nu s-a scris nimic.",
-  "watch.fileXlsx":
-    "fișierul {file} este un registru Excel: salvați foaia cu CUI-uri ca CSV (Fișier → Salvare ca → CSV) și dați fișierul CSV.",
-  "watch.fileBinary": "fișierul {file} nu este un tabel text (CSV); nu s-a scris nimic.",
+  "watch.fileXlsx": "fișierul {file} nu poate fi citit ca registru Excel: {reason}; nu s-a scris nimic.",
+  "watch.fileNoWorksheet": "registrul {file} nu are nicio foaie de calcul; nu s-a scris nimic.",
+  "watch.fileBinary": "fișierul {file} nu este nici un registru Excel .xlsx, nici un tabel text (CSV); nu s-a scris nimic.",
   "watch.fileQuoting": "fișierul {file} are ghilimele neînchise (rândul {detail}); corectați-l; nu s-a scris nimic.",
   "watch.fileColumn": "fișierul {file} nu are coloana „{detail}”: dați litera coloanei (B) sau textul exact al antetului.",
   "watch.badRow": "rândul {row} („{text}”: {reason})",
@@ -69,11 +70,12 @@ export const watchRo = {
   "watch.cui.length": "un CUI are între 2 și 10 cifre",
   "watch.cui.control": "cifra de control nu se potrivește",
   "watch.invalidRows":
-    "fișierul {file} are {n} valori în coloana {column} care nu sunt CUI-uri valide: {rows}. Corectați-le sau ștergeți rândurile; nu s-a scris nimic.",
-  "watch.emptyFile": "fișierul {file} nu are niciun CUI în coloana {column}; nu s-a scris nimic.",
+    "fișierul {file} are {n} valori în coloana {column}{sheet} care nu sunt CUI-uri valide: {rows}. Corectați-le sau ștergeți rândurile; nu s-a scris nimic.",
+  "watch.emptyFile": "fișierul {file} nu are niciun CUI în coloana {column}{sheet}; nu s-a scris nimic.",
   "watch.fileRead":
-    "Din {file}, coloana {column}: {cuis} CUI-uri; {blanks} celule goale sărite, {duplicates} duplicate luate o dată{header}.",
+    "Din {file}, coloana {column}{sheet}: {cuis} CUI-uri; {blanks} celule goale sărite, {duplicates} duplicate luate o dată{header}.",
   "watch.withHeader": "; primul rând, antet",
+  "watch.ofSheet": " a foii „{sheet}”",
   "watch.cost":
     "Cost: {perCheck} pe verificare (cât cer loturile de 100; mai mult dacă loturile nu poartă câmpurile urmărite: câte un profil pe firmă); pe lună {month} ({checks} zile cu verificare, plus {financial} pentru anul financiar: {financialChecks} × {perFinancialCheck}, loturi de 50). O a doua verificare în aceeași zi refolosește răspunsurile.",
   "watch.ownerRevoked": "{name} este revocat(ă): listele sale nu se mai verifică; alegeți alt proprietar. Nu s-a scris nimic.",

@@ -1,7 +1,8 @@
 /**
- * Reading an .xlsx workbook for `firma refresh`: its sheets, cell values, and the cells whose
- * formulas call the add-in's namespace. Read-only: `patch.ts` does the writing, on the same parsed
- * offsets. The facade over one reader per idea: the package's parts (`workbook-parts.ts`), the
+ * Reading an .xlsx workbook, for `firma refresh`, `firma match` and `firma watch --file`: its
+ * sheets, cell values, and the cells whose formulas call the add-in's namespace. Read-only: the
+ * CLI's `patch.ts` does the writing, on the same parsed offsets, through the package it opened the
+ * workbook over (`Workbook.over`, src/cli/writable-package.ts). The facade over one reader per idea: the package's parts (`workbook-parts.ts`), the
  * shared strings (`shared-strings.ts`), the dynamic-array metadata (`dynamic-arrays.ts`), the
  * sheet scan (`sheet-scan.ts`), the cell values (`cell-decoding.ts`) and the shared formulas
  * (`shared-formulas.ts`).
@@ -13,9 +14,9 @@ import { readDynamicArrayCellMetadata } from "./dynamic-arrays";
 import { scanSheet, type ArrayRegion, type ParsedCell, type ParsedSheet } from "./sheet-scan";
 import { decodeCell } from "./cell-decoding";
 import { formulaText } from "./shared-formulas";
-import { Box, boxesIntersect, cellKey, formatCellRef, parseCellRef } from "../shared/sheet/a1";
-import { NamespaceCall, analyzeFormula } from "../shared/sheet/formula";
-import { ReadValue } from "../shared/sheet/cell-values";
+import { Box, boxesIntersect, cellKey, formatCellRef, parseCellRef } from "../sheet/a1";
+import { NamespaceCall, analyzeFormula } from "../sheet/formula";
+import { ReadValue } from "../sheet/cell-values";
 
 export { resolvePartName, type Relationship, type SheetInfo } from "./workbook-parts";
 export type { ArrayRegion, ParsedCell, ParsedRow, ParsedSheet } from "./sheet-scan";
@@ -40,7 +41,17 @@ export interface StoredFormula {
   call?: NamespaceCall;
 }
 
-export class Workbook {
+/** The part of a worksheet in use: the cells holding a value or a formula (a style alone does not count). */
+export interface UsedRange {
+  /** First and last used rows, last used column (1-based; 0 when the sheet is empty). */
+  top: number;
+  bottom: number;
+  right: number;
+  /** True when the cell holds a value or a formula. */
+  occupied(row: number, col: number): boolean;
+}
+
+export class Workbook<P extends XlsxPackage = XlsxPackage> {
   readonly sheets: SheetInfo[];
   readonly workbookPart: string;
   private readonly workbookRels: Relationship[];
@@ -50,7 +61,7 @@ export class Workbook {
   private readonly parsed = new Map<string, { bytes: Uint8Array; sheet: ParsedSheet }>();
   private readonly arrayIndex = new WeakMap<ParsedSheet, Map<number, ParsedCell[]>>();
 
-  private constructor(readonly pkg: XlsxPackage) {
+  private constructor(readonly pkg: P) {
     const main = findWorkbookPart(pkg);
     this.workbookPart = main.part;
     this.workbookRels = main.rels;
@@ -60,6 +71,11 @@ export class Workbook {
   /** Opens a workbook from the bytes of an .xlsx file; throws `XlsxError` when it is not one. */
   static open(bytes: Uint8Array): Workbook {
     return new Workbook(XlsxPackage.open(bytes));
+  }
+
+  /** A workbook over a package already opened (one the caller may write into); throws `XlsxError`. */
+  static over<P extends XlsxPackage>(pkg: P): Workbook<P> {
+    return new Workbook(pkg);
   }
 
   /** The relationships of a rels part (empty when the part does not exist). */
@@ -119,6 +135,23 @@ export class Workbook {
     this.parsed.clear();
   }
 
+  /** The used range of a worksheet (see `UsedRange`). */
+  usedRange(name: string): UsedRange {
+    const sheet = this.parseSheet(name);
+    let top = 0;
+    let bottom = 0;
+    let right = 0;
+    const filled = new Set<number>();
+    for (const cell of sheet.cells.values()) {
+      if (!cell.f && !cell.v && !cell.is) continue;
+      filled.add(cellKey(cell.row, cell.col));
+      top = top === 0 ? cell.row : Math.min(top, cell.row);
+      bottom = Math.max(bottom, cell.row);
+      right = Math.max(right, cell.col);
+    }
+    return { top, bottom, right, occupied: (row, col) => filled.has(cellKey(row, col)) };
+  }
+
   /** The value of a parsed cell (null when it holds none). */
   valueOf(cell: ParsedCell | undefined, sheet: ParsedSheet): ReadValue {
     return decodeCell(cell, sheet, () => this.sharedStrings());
@@ -141,7 +174,7 @@ export class Workbook {
 
   /**
    * The formula of any cell (for a cell sharing a formula, the master's moved), as stored; null
-   * when the cell holds none. For the formula engine (excel-formulas.ts).
+   * when the cell holds none. For the CLI's formula engine (excel-formulas.ts).
    */
   formulaAt(sheetName: string, row: number, col: number): string | null {
     const sheet = this.parseSheet(sheetName);

@@ -4,7 +4,7 @@
  * between them. The masters of a sheet are indexed once, on first use, for every reader.
  */
 import type { ParsedCell, ParsedSheet } from "./sheet-scan";
-import { shiftFormula } from "../shared/sheet/formula";
+import { shiftFormula } from "../sheet/formula";
 
 const mastersBySheet = new WeakMap<ParsedSheet, Map<string, ParsedCell>>();
 

@@ -1,6 +1,6 @@
 /**
- * The ZIP format as the package reads and writes it: record signatures, little-endian fields,
- * CRC-32, and an entry as the central directory describes it.
+ * The ZIP format as the package reads it (and the CLI's zip-writer.ts writes it): record
+ * signatures, little-endian fields, CRC-32, and an entry as the central directory describes it.
  */
 import { crc32 as zlibCrc32 } from "zlib";
 import { XlsxError } from "./xlsx-error";
@@ -15,11 +15,7 @@ export function crc32(data: Uint8Array): number {
   return zlibCrc32(data);
 }
 
-/** DOS date 1980-01-01, time 00:00, as Excel writes for every entry. */
-export const DOS_DATE_1980 = 0x21;
-
 export const utf8Decoder = new TextDecoder("utf-8", { ignoreBOM: true });
-export const utf8Encoder = new TextEncoder();
 
 export interface Entry {
   name: string;
@@ -49,17 +45,6 @@ export function u16(b: Uint8Array, o: number): number {
 export function u32(b: Uint8Array, o: number): number {
   return (b[o] | (b[o + 1] << 8) | (b[o + 2] << 16) | (b[o + 3] << 24)) >>> 0;
 }
-export function put16(b: Uint8Array, o: number, v: number): void {
-  b[o] = v & 0xff;
-  b[o + 1] = (v >>> 8) & 0xff;
-}
-export function put32(b: Uint8Array, o: number, v: number): void {
-  b[o] = v & 0xff;
-  b[o + 1] = (v >>> 8) & 0xff;
-  b[o + 2] = (v >>> 16) & 0xff;
-  b[o + 3] = (v >>> 24) & 0xff;
-}
-
 export function corrupt(detail: string): XlsxError {
   return new XlsxError("corrupt", "xlsx.damaged", {}, detail);
 }

@@ -5,7 +5,7 @@
  */
 import { XmlSyntaxError, attributes, childElements, decodeXml, type ElementSpan } from "./xml";
 import { rootElement, type SheetInfo } from "./workbook-parts";
-import { Box, cellKey, parseBox, parseCellRef } from "../shared/sheet/a1";
+import { Box, cellKey, parseBox, parseCellRef } from "../sheet/a1";
 
 /** A `<c>` element as found in the sheet XML; offsets are into `ParsedSheet.xml`. */
 export interface ParsedCell {

@@ -5,7 +5,7 @@
  */
 import { decodeOoxmlString, stringItemText } from "./xml";
 import type { ParsedCell, ParsedSheet } from "./sheet-scan";
-import { ReadValue } from "../shared/sheet/cell-values";
+import { ReadValue } from "../sheet/cell-values";
 
 /** The value of a parsed cell (null when it holds none); `sharedStrings` is asked only for a cell of type `s`. */
 export function decodeCell(cell: ParsedCell | undefined, sheet: ParsedSheet, sharedStrings: () => readonly string[]): ReadValue {

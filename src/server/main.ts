@@ -178,6 +178,7 @@ export async function serve(argv: string[], io: ServeIo): Promise<Running> {
     .addOption(new Option("--database <url>", t(lang, "serve.help.database")))
     .addOption(new Option("--max-credits-per-day <n>", t(lang, "serve.help.maxCreditsPerDay")))
     .addOption(new Option("--rate-limit <n>", t(lang, "serve.help.rateLimit")))
+    .addOption(new Option("--db-pool <n>", t(lang, "serve.help.dbPool")))
     .addOption(new Option("--watch-schedule <cron>", t(lang, "serve.help.watchSchedule")))
     .addOption(new Option("--watch-budget <credits>", t(lang, "serve.help.watchBudget")));
   withAlertOptions(program, lang);
@@ -241,7 +242,13 @@ export async function serve(argv: string[], io: ServeIo): Promise<Running> {
 
   // ---- start ----------------------------------------------------------------------------------
   const store = custody
-    ? await openCustodyStore(custody.database, die, io.openStore, (key, params) => io.stderr.write(`${t(lang, key, params)}\n`))
+    ? await openCustodyStore(
+        custody.database,
+        die,
+        io.openStore,
+        (key, params) => io.stderr.write(`${t(lang, key, params)}\n`),
+        custody.dbPool,
+      )
     : null;
   if (f.sandbox) {
     if (!io.startSandbox) throw die("serve.noSandbox");

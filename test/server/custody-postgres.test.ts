@@ -18,6 +18,8 @@ import { bucharestDay } from "../../src/engine/credits/bucharest-time";
 import { startSandbox, type Sandbox } from "../../sandbox/server";
 import * as data from "../../sandbox/dataset";
 import { postgresBinDir, startPostgres, type PostgresCluster } from "../support/postgres";
+import { serve } from "../../src/server/main";
+import { DB_POOL } from "../../src/server/firm/custody-setup";
 
 const BUILT_FOR = "https://addin.test.example.ro/";
 const installed = postgresBinDir() !== null;
@@ -93,6 +95,61 @@ const CUIS = data.sampleCuis(800, 9_301).filter((c) => data.company(c));
 const month = () => bucharestDay(Date.now()).slice(0, 7);
 
 suite("two custody instances on one PostgreSQL", () => {
+  test("`firma serve --db-pool 2` opens at most 2 connections (and its schema hold) while 20 people ask at once; a bad --db-pool is refused", async () => {
+    const url = await pg.createDatabase(`firm${++serial}`);
+    const key = `demo-business-pg${serial}`;
+    const keyFile = path.join(dir, `key${serial}`);
+    fs.writeFileSync(keyFile, key);
+    const store = await openFirmStore(url);
+    const tokens: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      const t = newToken();
+      await store.addUser(`p${i}`, 50, hashToken(t), Date.now());
+      tokens.push(t);
+    }
+    await store.close();
+    const quiet = { stdout: { write: () => true }, stderr: { write: () => true }, env: { LANG: "en_US.UTF-8" } };
+    const argv = [
+      "--host",
+      "127.0.0.1",
+      "--port",
+      "0",
+      "--http",
+      "--dist",
+      dir,
+      "--upstream",
+      sb.url,
+      "--key-file",
+      keyFile,
+      "--database",
+      url,
+    ];
+    await expect(serve([...argv, "--db-pool", "0"], quiet)).rejects.toThrow(/--db-pool "0" is not a whole number from 1 to 100/);
+    expect(DB_POOL).toBe(10);
+    const s = await serve([...argv, "--db-pool", "2"], quiet);
+    sb.config.latencyMs = 30;
+    let most = 0;
+    const watch = setInterval(() => {
+      void pg
+        .sql(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = 'firm${serial}'`)
+        .then((r) => (most = Math.max(most, Number(r[0].n))));
+    }, 20);
+    try {
+      const answers = await Promise.all(
+        tokens.map((t, i) =>
+          fetch(`${s.url}v4/firme/batch?cui=${CUIS.slice(i * 20, i * 20 + 20).join(",")}`, { headers: { "x-api-key": t } }),
+        ),
+      );
+      expect(answers.map((a) => a.status)).toEqual(tokens.map(() => 200));
+    } finally {
+      clearInterval(watch);
+      sb.config.latencyMs = 0;
+      await s.close();
+    }
+    expect(most).toBeGreaterThan(0);
+    expect(most).toBeLessThanOrEqual(3); // the pool's 2 and the schema hold's one (docs/deploy.md)
+  });
+
   test("a company fetched through one instance costs nothing through the other", async () => {
     const f = await twoInstances();
     try {

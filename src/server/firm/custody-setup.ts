@@ -1,8 +1,9 @@
 /**
  * `firma serve`'s custody options, checked before anything listens: the firm's key (`--key-file F`, or
  * FIRMA_UPSTREAM_KEY), read once and kept in memory only; the firm's database (`--database URL`, else
- * DATABASE_URL, else the default SQLite file); `--max-credits-per-day N`; `--rate-limit N` (requests a
- * second per person, counted over 10 s). Each problem is one line from
+ * DATABASE_URL, else the default SQLite file); `--db-pool N` (PostgreSQL connections this instance opens
+ * at most, 1–100, default 10); `--max-credits-per-day N`; `--rate-limit N` (requests a second per person,
+ * counted over 10 s). Each problem is one line from
  * the catalogs that names the file or the variable, never the key.
  */
 import { readFileSync } from "fs";
@@ -15,6 +16,7 @@ import { RATE_LIMIT } from "./custody";
 export interface CustodyFlags {
   keyFile?: string;
   database?: string;
+  dbPool?: string;
   maxCreditsPerDay?: string;
   rateLimit?: string;
 }
@@ -27,7 +29,12 @@ export interface CustodySettings {
   maxCreditsPerDay: number | null;
   /** Requests a person may make a second, counted over 10 s; 0: no limit. */
   ratePerSecond: number;
+  /** PostgreSQL connections this instance opens at most (its pool; SQLite has one). */
+  dbPool: number;
 }
+
+/** PostgreSQL connections an instance opens at most, by default (docs/deploy.md, "Sizing PostgreSQL"). */
+export const DB_POOL = 10;
 
 type Die = (key: MessageKey, params?: Record<string, string | number>) => Error;
 
@@ -47,7 +54,8 @@ export function custodySettings(f: CustodyFlags, env: Record<string, string | un
     raw = env.FIRMA_UPSTREAM_KEY;
   }
   if (raw === undefined) {
-    if (f.database !== undefined || f.maxCreditsPerDay !== undefined || f.rateLimit !== undefined) throw die("serve.custodyOnly");
+    if (f.database !== undefined || f.dbPool !== undefined || f.maxCreditsPerDay !== undefined || f.rateLimit !== undefined)
+      throw die("serve.custodyOnly");
     return null;
   }
   const key = raw.trim();
@@ -65,7 +73,13 @@ export function custodySettings(f: CustodyFlags, env: Record<string, string | un
     if (n === null) throw die("serve.badRateLimit", { value: f.rateLimit.slice(0, 20) });
     ratePerSecond = n;
   }
-  return { key, database: resolveDatabaseUrl(f.database, env as NodeJS.ProcessEnv), maxCreditsPerDay, ratePerSecond };
+  let dbPool = DB_POOL;
+  if (f.dbPool !== undefined) {
+    const n = parseBudget(f.dbPool);
+    if (n === null || n < 1 || n > 100) throw die("serve.badDbPool", { value: f.dbPool.slice(0, 20) });
+    dbPool = n;
+  }
+  return { key, database: resolveDatabaseUrl(f.database, env as NodeJS.ProcessEnv), maxCreditsPerDay, ratePerSecond, dbPool };
 }
 
 const STORE_FAILURES: Record<FirmStoreErrorCode, MessageKey> = {
@@ -86,9 +100,14 @@ export async function openCustodyStore(
   open: ((url: string) => Promise<FirmStore>) | undefined,
   /** Says that a migration waits for older instances to stop (the line's key; the caller's language). */
   say: (key: MessageKey, params: Record<string, string>) => void = () => undefined,
+  /** PostgreSQL connections at most (`--db-pool`). */
+  maxConnections: number = DB_POOL,
 ): Promise<FirmStore> {
   open ??= (u) =>
-    openFirmStore(u, { schema: { onWaitForOlder: () => say("serve.db.waitingForOlder", { database: describeDatabase(u) }) } });
+    openFirmStore(u, {
+      maxConnections,
+      schema: { onWaitForOlder: () => say("serve.db.waitingForOlder", { database: describeDatabase(u) }) },
+    });
   try {
     return await open(url);
   } catch (e) {

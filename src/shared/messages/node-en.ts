@@ -263,6 +263,8 @@ export const nodeEn: Readonly<Record<NodeOnlyKey, string>> = {
   "serve.help.watchBudget": "credits a month for the firm's watch lists (custody mode); a person's list is paid from their own budget",
   "serve.help.rateLimit": "at most this many requests a second from one person, counted over 10 s (custody mode; 0: no limit; default 150)",
   "serve.badRateLimit": '--rate-limit "{value}" is not a whole number ≥ 0.',
+  "serve.help.dbPool": "at most this many PostgreSQL connections from this server (custody mode; 1–100; default 10)",
+  "serve.badDbPool": '--db-pool "{value}" is not a whole number from 1 to 100.',
   "serve.badUpstreamConcurrency": '--upstream-concurrency "{value}" is not a whole number from 1 to 1000.',
   "serve.badMaxCredits": '--max-credits-per-day "{value}" is not a whole number ≥ 0.',
   "serve.custodyNeedsUpstream": "custody mode (--key-file) needs the service: give --upstream https://… or --sandbox.",

@@ -275,6 +275,8 @@ export const nodeRo = {
   "serve.help.rateLimit":
     "cel mult atâtea cereri pe secundă de la o persoană, numărate pe 10 s (modul de custodie; 0: fără limită; implicit 150)",
   "serve.badRateLimit": "--rate-limit „{value}” nu este un număr întreg ≥ 0.",
+  "serve.help.dbPool": "câte conexiuni la PostgreSQL deschide acest server cel mult (modul de custodie; 1–100; implicit 10)",
+  "serve.badDbPool": "--db-pool „{value}” nu este un număr întreg de la 1 la 100.",
   "serve.badUpstreamConcurrency": "--upstream-concurrency „{value}” nu este un număr întreg între 1 și 1000.",
   "serve.badMaxCredits": "--max-credits-per-day „{value}” nu este un număr întreg ≥ 0.",
   "serve.custodyNeedsUpstream": "modul de custodie (--key-file) are nevoie de serviciu: dați --upstream https://… sau --sandbox.",

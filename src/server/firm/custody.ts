@@ -120,8 +120,8 @@ interface Usage {
 export interface Outcome {
   status: number;
   body?: unknown;
-  /** The body's JSON (UTF-8) when it is already written (request-wants.ts render). */
-  bytes?: Buffer;
+  /** The body's JSON text when it is already written (request-wants.ts render). */
+  text?: string;
   source: AnswerSource;
   headers?: Record<string, string>;
 }
@@ -142,7 +142,7 @@ const json = (
 function send(reply: FastifyReply, o: Outcome): FastifyReply {
   reply.code(o.status).header("content-type", "application/json; charset=utf-8").header("cache-control", "no-store");
   for (const [k, v] of Object.entries(o.headers ?? {})) reply.header(k, v);
-  return reply.send(o.bytes ?? JSON.stringify(o.body));
+  return reply.send(o.text ?? JSON.stringify(o.body));
 }
 
 export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custody {

@@ -257,46 +257,38 @@ function item(body: Obj, fields: readonly string[]): Obj {
 }
 
 /**
- * Each answer's JSON as written into a response (UTF-8 bytes), by the fields written (a batch item
- * carries its request's `include`): kept on the answer object itself under a symbol (which JSON leaves
- * out) as long as it lives, so that an answer the server holds in memory (hot-answers.ts) is serialized
- * and encoded once, not once per request; a response is these bytes put together.
+ * Each answer's JSON text as written into a response, by the fields written (a batch item carries its
+ * request's `include`): kept on the answer object itself under a symbol (which JSON leaves out) as long
+ * as it lives, so that an answer the server holds in memory (hot-answers.ts) is serialized once, not
+ * once per request.
  */
-const BYTES = Symbol("firma.bytes");
-const OPEN = Buffer.from("[");
-const COMMA = Buffer.from(",");
-const CLOSE = Buffer.from("]");
+const TEXTS = Symbol("firma.texts");
 
-function bytesOf(body: unknown, fields: readonly string[] | null, sig: string): Buffer {
-  if (body === null || typeof body !== "object") return Buffer.from(JSON.stringify(body));
-  const holder = body as { [BYTES]?: Map<string, Buffer> };
-  let byFields = holder[BYTES];
-  if (!byFields) Object.defineProperty(holder, BYTES, { value: (byFields = new Map()), enumerable: false });
-  let bytes = byFields.get(sig);
-  if (bytes === undefined) {
-    bytes = Buffer.from(JSON.stringify(fields === null ? body : item(body as Obj, fields)));
-    byFields.set(sig, bytes);
+function textOf(body: unknown, fields: readonly string[] | null, sig: string): string {
+  if (body === null || typeof body !== "object") return JSON.stringify(body);
+  const holder = body as { [TEXTS]?: Map<string, string> };
+  let byFields = holder[TEXTS];
+  if (!byFields) Object.defineProperty(holder, TEXTS, { value: (byFields = new Map()), enumerable: false });
+  let text = byFields.get(sig);
+  if (text === undefined) {
+    text = JSON.stringify(fields === null ? body : item(body as Obj, fields));
+    byFields.set(sig, text);
   }
-  return bytes;
+  return text;
 }
 
-/** The answer to a parsed request from each want's answer (`values`, by wantKey): status and JSON (UTF-8), or a 404. */
-export function render(p: Parsed, values: ReadonlyMap<string, unknown>): { status: number; bytes: Buffer } | Refusal {
+/** The answer to a parsed request from each want's answer (`values`, by wantKey): status and JSON text, or a 404. */
+export function render(p: Parsed, values: ReadonlyMap<string, unknown>): { status: number; text: string } | Refusal {
   const of = (w: Want) => values.get(wantKey(w)) ?? null;
   const notFound: Refusal = { status: 404, code: "not_found", key: "custody.notFound", params: { cui: String(p.cuis[0] ?? "") } };
-  const list = (fields: readonly string[] | null, parts: Buffer[] = []) => {
+  const list = (fields: readonly string[] | null) => {
     const sig = fields === null ? "" : fields.join(",");
-    parts.push(OPEN);
-    let first = true;
+    const parts: string[] = [];
     for (const w of p.wants) {
       const b = of(w);
-      if (b === null) continue;
-      if (!first) parts.push(COMMA);
-      first = false;
-      parts.push(bytesOf(b, fields, sig));
+      if (b !== null) parts.push(textOf(b, fields, sig));
     }
-    parts.push(CLOSE);
-    return parts;
+    return `[${parts.join(",")}]`;
   };
   switch (p.shape) {
     case "profile":
@@ -304,16 +296,13 @@ export function render(p: Parsed, values: ReadonlyMap<string, unknown>): { statu
     case "list": {
       const body = of(p.wants[0]);
       if (body === null) return p.shape === "list" ? { ...notFound, key: "custody.listNotFound" } : notFound;
-      return { status: 200, bytes: bytesOf(body, null, "") };
+      return { status: 200, text: textOf(body, null, "") };
     }
     case "batch":
-      return { status: 200, bytes: Buffer.concat(list(p.fields ?? [])) };
-    case "range": {
-      const parts = list(null, [Buffer.from(`{"cui":${JSON.stringify(p.cuis[0])},"data":`)]);
-      parts.push(Buffer.from("}"));
-      return { status: 200, bytes: Buffer.concat(parts) };
-    }
+      return { status: 200, text: list(p.fields ?? []) };
+    case "range":
+      return { status: 200, text: `{"cui":${JSON.stringify(p.cuis[0])},"data":${list(null)}}` };
     case "batchFinancial":
-      return { status: 200, bytes: Buffer.concat(list(null)) };
+      return { status: 200, text: list(null) };
   }
 }

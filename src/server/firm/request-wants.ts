@@ -162,6 +162,15 @@ const refuse = (code: string, key: MessageKey, params?: Refusal["params"]): neve
 };
 
 function cuiOf(text: string): number {
+  // Digits only (the add-in's form): read as they are; anything else by the rule below.
+  if (text.length <= 10 && text.length > 0) {
+    let digits = true;
+    for (let i = 0; i < text.length && digits; i++) {
+      const c = text.charCodeAt(i);
+      digits = c >= 48 && c <= 57;
+    }
+    if (digits) return Number(text);
+  }
   const m = /^(?:RO)?(\d{1,10})$/i.exec(text.trim());
   if (!m) refuse("invalid_cui", "custody.invalidCui", { value: text.trim().slice(0, 20) });
   return Number(m![1]);
@@ -169,10 +178,14 @@ function cuiOf(text: string): number {
 
 /** The distinct CUIs of a batch's `cui`, ascending (as the service answers them). */
 function cuiList(query: URLSearchParams, max: number): number[] {
-  const entries = (query.get("cui") ?? "").split(",").filter((e) => e.trim() !== "");
+  const entries = (query.get("cui") ?? "").split(",").filter((e) => e.length > 0 && e.trim() !== "");
   if (entries.length === 0) refuse("bad_request", "custody.noCui");
   if (entries.length > max) refuse("batch_too_large", "custody.batchTooLarge", { max, count: entries.length });
-  return [...new Set(entries.map(cuiOf))].sort((a, b) => a - b);
+  const cuis = entries.map(cuiOf).sort((a, b) => a - b);
+  let n = 0;
+  for (let i = 0; i < cuis.length; i++) if (n === 0 || cuis[i] !== cuis[n - 1]) cuis[n++] = cuis[i];
+  cuis.length = n;
+  return cuis;
 }
 
 function year(query: URLSearchParams, name: string): number | undefined {
@@ -277,9 +290,9 @@ function textOf(body: unknown, fields: readonly string[] | null, sig: string): s
   return text;
 }
 
-/** The answer to a parsed request from each want's answer (`values`, by wantKey): status and JSON text, or a 404. */
-export function render(p: Parsed, values: ReadonlyMap<string, unknown>): { status: number; text: string } | Refusal {
-  const of = (w: Want) => values.get(wantKey(w)) ?? null;
+/** The answer to a parsed request from each want's answer (`bodyOf` its wantKey): status and JSON text, or a 404. */
+export function render(p: Parsed, bodyOf: (key: string) => unknown): { status: number; text: string } | Refusal {
+  const of = (w: Want) => bodyOf(wantKey(w)) ?? null;
   const notFound: Refusal = { status: 404, code: "not_found", key: "custody.notFound", params: { cui: String(p.cuis[0] ?? "") } };
   const list = (fields: readonly string[] | null) => {
     const sig = fields === null ? "" : fields.join(",");

@@ -17,7 +17,7 @@
  */
 import { existsSync, readFileSync } from "fs";
 import { join } from "path";
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from "fastify";
 import fastifyStatic from "@fastify/static";
 import fastifyRateLimit from "@fastify/rate-limit";
 import { registerRelay } from "./relay";
@@ -50,6 +50,11 @@ export interface AppOptions {
   upstream: string;
   /** Fastify's logger (pino) options, or false. */
   logger?: FastifyServerOptions["logger"];
+  /**
+   * A line for every request (incoming, completed) in the log; without it only the requests that fail
+   * with an error are logged (and everything else the server says). @default true
+   */
+  accessLog?: boolean;
   /** Behind a reverse proxy: trust its X-Forwarded-* headers. */
   trustProxy?: boolean;
   /** Per-request limit towards the upstream. @default 30000 */
@@ -89,6 +94,14 @@ export function manifestFor(dist: string, build: BuildInfo, publicUrl: string): 
   return xml.split(build.addinUrl).join(publicUrl);
 }
 
+/** The per-request lines left out: a request is logged only when it ends in an error (Fastify's own lines for errors stay). */
+class ErrorsOnly extends LogController {
+  override incomingRequest(): void {}
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (error) super.requestCompleted(error, request, reply);
+  }
+}
+
 export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   if (!existsSync(join(o.dist, "taskpane.html")) || !existsSync(join(o.dist, "firma-build.json"))) {
     throw Object.assign(new Error(`no built add-in in ${o.dist}`), { code: "FIRMA_NO_DIST" });
@@ -106,6 +119,7 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   };
   const app = Fastify({
     logger: o.logger ?? false,
+    ...(o.accessLog === false ? { logController: new ErrorsOnly() } : {}),
     trustProxy: o.trustProxy ?? false,
     // GET requests carry no body: a small limit for anything else.
     bodyLimit: 1024,

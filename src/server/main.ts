@@ -55,6 +55,7 @@ interface Flags extends CustodyFlags, AlertFlags {
   lang?: Lang;
   watchSchedule?: string;
   watchBudget?: string;
+  accessLog?: boolean;
 }
 
 /** How often `firma serve` looks for alerts due (the checks also wake it as they commit). */
@@ -172,6 +173,7 @@ export async function serve(argv: string[], io: ServeIo): Promise<Running> {
     .addOption(new Option("--tls-key <file>", t(lang, "serve.help.tlsKey")))
     .addOption(new Option("--http", t(lang, "serve.help.http")))
     .addOption(new Option("--trust-proxy", t(lang, "serve.help.trustProxy")))
+    .addOption(new Option("--access-log", t(lang, "serve.help.accessLog")))
     .addOption(new Option("--dist <dir>", t(lang, "serve.help.dist")).default(join(__dirname, "..", "..", "dist")))
     .addOption(new Option("--lang <lang>", t(lang, "serve.help.lang")).choices(["ro", "en"]))
     .addOption(new Option("--key-file <file>", t(lang, "serve.help.keyFile")))
@@ -265,8 +267,11 @@ export async function serve(argv: string[], io: ServeIo): Promise<Running> {
     https,
     trustProxy: !!f.trustProxy,
     upstreamConcurrency: f.upstreamConcurrency,
-    // One JSON line per request (pino): method, URL, status, time; never a header, so never the key.
+    // JSON lines (pino); never a header, so never the key. One per request (method, URL, status, time)
+    // in relay mode, where nothing else records them; in custody mode the audit trail records every API
+    // request, so those lines only with --access-log (they cost the server time under load).
     logger: { level: "info", stream: { write: (line: string) => io.stdout.write(line) } } as never,
+    accessLog: !custody || !!f.accessLog,
     custody:
       custody && store
         ? {

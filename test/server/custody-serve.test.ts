@@ -80,6 +80,42 @@ describe("custody mode starts", () => {
   });
 });
 
+describe("the request log in custody mode", () => {
+  test.each([
+    ["by default: no line per request (the audit trail has each API request)", [] as string[], false],
+    ["with --access-log: one line per request, never the token or the key", ["--access-log"], true],
+  ])("%s", async (_label, extra, logged) => {
+    const db = path.join(dir, `firm-${Math.random().toString(36).slice(2)}.sqlite`);
+    const store = await openFirmStore(db);
+    const token = newToken();
+    await store.addUser("ana", 3, hashToken(token), Date.now());
+    await store.close();
+    const o = io();
+    const s = await serve([...base(), "--key-file", path.join(dir, "key"), "--database", db, ...extra], o);
+    try {
+      expect((await fetch(`${s.url}v4/firme/${CUI}`, { headers: { "X-API-Key": token } })).status).toBe(200);
+      expect((await fetch(`${s.url}v4/firme/${CUI}`, { headers: { "X-API-Key": "not-a-token" } })).status).toBe(401);
+    } finally {
+      await s.close();
+    }
+    const out = o.out.join("");
+    // each request: its line coming in (method, URL) and its line answered (status, time)
+    expect(out.split("\n").filter((l) => l.includes(`"url":"/v4/firme/${CUI}"`))).toHaveLength(logged ? 2 : 0);
+    expect(out.split("\n").filter((l) => l.includes('"msg":"request completed"'))).toHaveLength(logged ? 2 : 0);
+    if (logged) expect(out).toMatch(/"statusCode":401/);
+    for (const text of [out, o.err.join("")]) {
+      expect(text).not.toContain(token);
+      expect(text).not.toContain(KEY);
+    }
+    const reopened = await openFirmStore(db);
+    try {
+      expect((await reopened.auditSince(0)).map((a) => [a.user, a.endpoint, a.status])).toEqual([["ana", `/v4/firme/${CUI}`, 200]]);
+    } finally {
+      await reopened.close();
+    }
+  });
+});
+
 describe("custody mode start-up problems: one line, exit 1, never the key", () => {
   const write = (name: string, text: string) => {
     const f = path.join(dir, name);

@@ -24,7 +24,7 @@ import { MAX_QUERY_BYTES } from "../relay";
 import { accepts, candidates, parseRequest, render, wantKey, type Parsed, type Refusal, type Want } from "./request-wants";
 import { FirmLoader, type Requester } from "./loader";
 import { Metrics } from "./metrics";
-import type { AnswerSource, FirmStore, FirmUser } from "./firm-store";
+import type { AnswerSource, FirmStore, FirmUser, StoredAnswer } from "./firm-store";
 import { hashToken, isTokenFormat } from "./tokens";
 import { CallFailure, upstream } from "./upstream";
 import { FirmStoreError } from "./firm-store";
@@ -145,6 +145,15 @@ function send(reply: FastifyReply, o: Outcome): FastifyReply {
   return reply.send(o.text ?? JSON.stringify(o.body));
 }
 
+/** Each request's token hash, worked out once (the rate limit and the person both need it). */
+const hashes = new WeakMap<FastifyRequest, string>();
+
+function tokenHash(req: FastifyRequest, token: string): string {
+  let h = hashes.get(req);
+  if (h === undefined) hashes.set(req, (h = hashToken(token)));
+  return h;
+}
+
 export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custody {
   const lang = o.lang ?? "ro";
   const now = o.now ?? Date.now;
@@ -198,7 +207,7 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
         // The token's hash (the token itself is kept nowhere); a client without one, by its address.
         keyGenerator: (req: FastifyRequest) => {
           const token = req.headers["x-api-key"];
-          return isTokenFormat(token) ? `t:${hashToken(token)}` : `a:${req.ip}`;
+          return isTokenFormat(token) ? `t:${tokenHash(req, token)}` : `a:${req.ip}`;
         },
         errorResponseBuilder: (_req: FastifyRequest, c: { max: number; ttl: number }) =>
           Object.assign(new Error("rate limited"), {
@@ -240,7 +249,7 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
     const month = bucharestMonth(now());
     let user: (FirmUser & { spent?: number }) | null;
     try {
-      user = await store.userByTokenHash(hashToken(token), now(), month);
+      user = await store.userByTokenHash(tokenHash(req, token), now(), month);
     } catch (e) {
       storeError(e, "firm store: token not checked");
       return storeOutcome(e);
@@ -261,16 +270,14 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
    * key is read first (most often from memory: hot-answers.ts); only the wants it misses are looked for
    * under the other keys that may answer them (request-wants.ts `candidates`).
    */
-  async function answers(p: Parsed, r: Requester): Promise<Map<string, unknown>> {
+  async function answers(p: Parsed, r: Requester): Promise<(key: string) => unknown> {
+    // What a want's own key holds is read from `own` as it is, not copied (most requests are all there).
+    let own: Map<string, StoredAnswer>;
     const values = new Map<string, unknown>();
     let missing: Want[] = [];
     try {
-      const own = await store.getAnswers(p.wants.map(wantKey), now());
-      for (const w of p.wants) {
-        const hit = own.get(wantKey(w));
-        if (hit === undefined) missing.push(w);
-        else values.set(wantKey(w), hit.body);
-      }
+      own = await store.getAnswers(p.wants.map(wantKey), now());
+      for (const w of p.wants) if (!own.has(wantKey(w))) missing.push(w);
       if (missing.length > 0) {
         const others = await store.getAnswers([...new Set(missing.flatMap((w) => candidates(w).slice(1)))], now());
         const ignored = loader.includeIgnored === true;
@@ -288,7 +295,8 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
       throw storeCallFailure(e);
     }
     metrics.hits(p.wants.length - missing.length);
-    if (missing.length === 0) return values;
+    const bodyOf = (key: string) => own.get(key)?.body ?? values.get(key);
+    if (missing.length === 0) return bodyOf;
     let fetched: Map<string, unknown>;
     try {
       fetched = await loader.load(missing, r);
@@ -298,7 +306,7 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
       fetched = await loader.load(missing, r);
     }
     for (const [k, v] of fetched) values.set(k, v);
-    return values;
+    return bodyOf;
   }
 
   async function failure(e: unknown, user: string): Promise<Outcome> {

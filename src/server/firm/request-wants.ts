@@ -59,14 +59,39 @@ export function wantKey(w: Want): string {
   return (w.key ??= keyOf(w));
 }
 
+/**
+ * A company's keys made once and given again (by kind and `include` or year, then CUI): a request's
+ * keys are then strings the server's maps have already hashed (hot-answers.ts), not new ones to build,
+ * flatten and hash for every request. Emptied when it holds more than INTERNED.
+ */
+const interned = new Map<string, Map<string | number, Map<number, string>>>();
+let internedCount = 0;
+const INTERNED = 100_000;
+
+function companyKey(kind: string, part: string | number, cui: number, make: () => string): string {
+  let byPart = interned.get(kind);
+  if (byPart === undefined) interned.set(kind, (byPart = new Map()));
+  let byCui = byPart.get(part);
+  if (byCui === undefined) byPart.set(part, (byCui = new Map()));
+  let key = byCui.get(cui);
+  if (key === undefined) {
+    key = make();
+    if (++internedCount > INTERNED) {
+      interned.clear();
+      internedCount = 0;
+    } else byCui.set(cui, key);
+  }
+  return key;
+}
+
 function keyOf(w: Want): string {
   switch (w.kind) {
     case "profile":
-      return `profile:${w.cui}`;
+      return companyKey("profile", "", w.cui, () => `profile:${w.cui}`);
     case "ident":
-      return `ident:${w.cui}:${w.include}`;
+      return companyKey("ident", w.include, w.cui, () => `ident:${w.cui}:${w.include}`);
     case "fin":
-      return `${PREFIX[w.family]}:${w.cui}:${w.year}`;
+      return companyKey(PREFIX[w.family], w.year, w.cui, () => `${PREFIX[w.family]}:${w.cui}:${w.year}`);
     case "list":
       return `list:${w.path}`;
   }
@@ -137,6 +162,15 @@ const refuse = (code: string, key: MessageKey, params?: Refusal["params"]): neve
 };
 
 function cuiOf(text: string): number {
+  // Digits only (the add-in's form): read as they are; anything else by the rule below.
+  if (text.length <= 10 && text.length > 0) {
+    let digits = true;
+    for (let i = 0; i < text.length && digits; i++) {
+      const c = text.charCodeAt(i);
+      digits = c >= 48 && c <= 57;
+    }
+    if (digits) return Number(text);
+  }
   const m = /^(?:RO)?(\d{1,10})$/i.exec(text.trim());
   if (!m) refuse("invalid_cui", "custody.invalidCui", { value: text.trim().slice(0, 20) });
   return Number(m![1]);
@@ -144,10 +178,14 @@ function cuiOf(text: string): number {
 
 /** The distinct CUIs of a batch's `cui`, ascending (as the service answers them). */
 function cuiList(query: URLSearchParams, max: number): number[] {
-  const entries = (query.get("cui") ?? "").split(",").filter((e) => e.trim() !== "");
+  const entries = (query.get("cui") ?? "").split(",").filter((e) => e.length > 0 && e.trim() !== "");
   if (entries.length === 0) refuse("bad_request", "custody.noCui");
   if (entries.length > max) refuse("batch_too_large", "custody.batchTooLarge", { max, count: entries.length });
-  return [...new Set(entries.map(cuiOf))].sort((a, b) => a - b);
+  const cuis = entries.map(cuiOf).sort((a, b) => a - b);
+  let n = 0;
+  for (let i = 0; i < cuis.length; i++) if (n === 0 || cuis[i] !== cuis[n - 1]) cuis[n++] = cuis[i];
+  cuis.length = n;
+  return cuis;
 }
 
 function year(query: URLSearchParams, name: string): number | undefined {
@@ -252,9 +290,9 @@ function textOf(body: unknown, fields: readonly string[] | null, sig: string): s
   return text;
 }
 
-/** The answer to a parsed request from each want's answer (`values`, by wantKey): status and JSON text, or a 404. */
-export function render(p: Parsed, values: ReadonlyMap<string, unknown>): { status: number; text: string } | Refusal {
-  const of = (w: Want) => values.get(wantKey(w)) ?? null;
+/** The answer to a parsed request from each want's answer (`bodyOf` its wantKey): status and JSON text, or a 404. */
+export function render(p: Parsed, bodyOf: (key: string) => unknown): { status: number; text: string } | Refusal {
+  const of = (w: Want) => bodyOf(wantKey(w)) ?? null;
   const notFound: Refusal = { status: 404, code: "not_found", key: "custody.notFound", params: { cui: String(p.cuis[0] ?? "") } };
   const list = (fields: readonly string[] | null) => {
     const sig = fields === null ? "" : fields.join(",");

@@ -245,12 +245,13 @@ export class SqlFirmStore implements FirmStore {
 
   async getAnswers(keys: readonly string[], now: number): Promise<Map<string, StoredAnswer>> {
     const found = new Map<string, StoredAnswer>();
-    const unique: string[] = [];
-    for (const key of new Set(keys)) {
+    const missed = new Set<string>();
+    for (const key of keys) {
       const a = this.hot.get(key, now);
       if (a) found.set(key, a);
-      else unique.push(key);
+      else missed.add(key);
     }
+    const unique = [...missed];
     for (let i = 0; i < unique.length; i += CHUNK) {
       const part = unique.slice(i, i + CHUNK);
       const rows = await this.db.all<{ key: string; body: string; fetched_at: number; expires_at: number }>(

@@ -223,6 +223,8 @@ export const nodeEn: Readonly<Record<NodeOnlyKey, string>> = {
   "serve.help.tlsCert": "the HTTPS certificate (PEM); with it the server speaks HTTP/2, and HTTP/1.1 to older clients",
   "serve.help.tlsKey": "the certificate's private key (PEM)",
   "serve.help.http": "plain HTTP, for a reverse proxy that does HTTPS in front",
+  "serve.help.accessLog":
+    "a JSON line on stdout for every request (always in relay mode; custody mode's audit trail already records every API request)",
   "serve.help.trustProxy": "trust the X-Forwarded-* headers of the proxy in front",
   "serve.help.upstreamConcurrency":
     "the most calls at the data service at once; fewer while it answers 429, 503 or slowly (1 to 1000; default 64)",

@@ -233,6 +233,8 @@ export const nodeRo = {
   "serve.help.tlsCert": "certificatul HTTPS (PEM); cu el serverul vorbește HTTP/2, și HTTP/1.1 cu clienții mai vechi",
   "serve.help.tlsKey": "cheia privată a certificatului (PEM)",
   "serve.help.http": "HTTP simplu, pentru un proxy invers care face HTTPS în față",
+  "serve.help.accessLog":
+    "o linie JSON la stdout pentru fiecare cerere (mereu în modul releu; în modul de custodie jurnalul de audit înregistrează deja fiecare cerere la API)",
   "serve.help.trustProxy": "are încredere în antetele X-Forwarded-* ale proxy-ului din față",
   "serve.help.upstreamConcurrency":
     "cele mai multe apeluri deodată la serviciul de date; mai puține cât timp răspunde 429, 503 sau încet (1–1000; implicit 64)",

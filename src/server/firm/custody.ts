@@ -16,7 +16,6 @@
  * rate limit (@fastify/rate-limit, keyed by her token's hash) get a 429 `rate_limited` before the
  * database is asked, so an add-in stuck in a loop costs no credit and slows no one else.
  */
-import { randomUUID } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { bucharestMonth } from "../../engine/credits/bucharest-time";
 import { t, type Lang, type MessageKey } from "../../shared/messages/node";
@@ -29,9 +28,9 @@ import { hashToken, isTokenFormat } from "./tokens";
 import { CallFailure, upstream } from "./upstream";
 import { FirmStoreError } from "./firm-store";
 import { storeCallFailure, WriteBehind } from "./store-faults";
-import { Leases } from "./lease";
 import type { AfterCheck } from "./watch-check";
-import { WatchScheduler } from "./watch-scheduler";
+import type { WatchScheduler } from "./watch-scheduler";
+import { watchScheduler } from "./watch-serve";
 import { UpstreamGovernor } from "../upstream-governor";
 import { watchRoutes } from "./watch-routes";
 
@@ -395,60 +394,4 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
     reply.header("content-type", "text/plain; version=0.0.4; charset=utf-8").header("cache-control", "no-store").send(metrics.text()),
   );
   return { metrics, loader, watch, governor };
-}
-
-/** The scheduler of the watch lists' checks, started once the server is ready, each check's result in the log. */
-function watchScheduler(
-  app: FastifyInstance,
-  o: CustodyOptions,
-  w: WatchOptions,
-  firmUpstream: ReturnType<typeof upstream>,
-  loader: FirmLoader,
-  metrics: Metrics,
-  now: () => number,
-  storeError: (e: unknown, what?: string) => void,
-): WatchScheduler {
-  const lang = o.lang ?? "ro";
-  const holder = randomUUID();
-  const leases = new Leases({ store: o.store, holder, ttlMs: w.leaseMs ?? 30_000, now, onError: (e) => storeError(e, "watch lease") });
-  const scheduler = new WatchScheduler({
-    deps: {
-      store: o.store,
-      upstream: firmUpstream,
-      maxPerDay: o.maxCreditsPerDay,
-      leases,
-      holder,
-      now,
-      metrics,
-      afterCheck: w.afterCheck,
-      // What the people's batches showed of `include` (and what the checks learn): the checks of a
-      // service that ignores it ask the profiles only.
-      include: loader,
-      revokedReason: (owner) => t(lang, "watch.ownerRevokedReason", { owner }),
-      onError: (e, what) => storeError(e, what),
-    },
-    defaultSchedule: w.defaultSchedule,
-    sweepMs: Math.max(1000, (w.leaseMs ?? 30_000) / 3),
-    onResult: (r) =>
-      app.log.info(
-        {
-          watch: r.list,
-          tick: r.tick,
-          outcome: r.outcome,
-          companies: r.companies,
-          credits: r.credits,
-          changes: r.changes.length,
-          reason: r.reason,
-        },
-        "watch check",
-      ),
-  });
-  app.addHook("onReady", async () => {
-    await o.store.watchChecks.firmAccount(w.budget, now());
-    await scheduler.start();
-  });
-  app.addHook("onClose", async () => {
-    await leases.close();
-  });
-  return scheduler;
 }

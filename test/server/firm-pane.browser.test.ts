@@ -20,6 +20,7 @@ import * as data from "../../sandbox/dataset";
 import { CHROMIUM, haveChromium, launchChromium, type StandIn } from "../taskpane/harness";
 import { openServed } from "./served";
 import { fillNames as fill, idle, saveKey, text } from "../support/pane";
+import { withFirmStore } from "../support/firm-server";
 
 if (!haveChromium) console.log(`firm pane browser tests SKIPPED: no Chromium at ${CHROMIUM} (apt-get install chromium).`);
 const withChromium = haveChromium ? describe : describe.skip;
@@ -77,14 +78,7 @@ async function firmWith(people: Record<string, number>): Promise<{ db: string; t
   return { db, tokens };
 }
 
-async function withStore<T>(db: string, work: (s: Awaited<ReturnType<typeof openFirmStore>>) => Promise<T>): Promise<T> {
-  const store = await openFirmStore(db);
-  try {
-    return await work(store);
-  } finally {
-    await store.close();
-  }
-}
+const withStore = withFirmStore;
 
 /** `firma serve` with `argv` and the pane opened from it; both closed after `work`, whatever happens. */
 async function withPane(argv: string[], work: (p: Awaited<ReturnType<typeof openServed>>) => Promise<void>): Promise<void> {

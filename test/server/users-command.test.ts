@@ -14,6 +14,7 @@ import { bucharestMonth } from "../../src/engine/credits/bucharest-time";
 import type { FirmStore } from "../../src/server/firm/firm-store";
 import { main as auditMain } from "../../src/server/firm/audit-command";
 import { postgresBinDir, startPostgres, type PostgresCluster } from "../support/postgres";
+import { withFirmStore } from "../support/firm-server";
 
 let dir: string;
 let db: string;
@@ -52,14 +53,7 @@ function dbBytes(): string {
     .join("");
 }
 
-async function withStore<T>(body: (s: FirmStore) => Promise<T>): Promise<T> {
-  const s = await openFirmStore(db);
-  try {
-    return await body(s);
-  } finally {
-    await s.close();
-  }
-}
+const withStore = <T>(body: (s: FirmStore) => Promise<T>): Promise<T> => withFirmStore(db, body);
 
 const TOKEN = /firma_[A-Za-z0-9_-]{43}/;
 

@@ -11,9 +11,9 @@ import * as path from "path";
 import { withControlDigit } from "../../src/api/cui";
 import { main } from "../../src/server/firm/watch-command";
 import { main as usersMain } from "../../src/server/firm/users-command";
-import { openFirmStore } from "../../src/server/firm/open-store";
 import type { FirmStore } from "../../src/server/firm/firm-store";
 import { postgresBinDir, startPostgres, type PostgresCluster } from "../support/postgres";
+import { withFirmStore } from "../support/firm-server";
 
 /** Wednesday 25 November 2026, noon UTC: the 31 Bucharest days from that day's midnight hold 31 daily checks, 4 Mondays. */
 const NOW = Date.UTC(2026, 10, 25, 12, 0);
@@ -53,14 +53,7 @@ function file(name: string, text: string | Buffer): string {
   return p;
 }
 
-async function withStore<T>(body: (s: FirmStore) => Promise<T>, database = db): Promise<T> {
-  const s = await openFirmStore(database);
-  try {
-    return await body(s);
-  } finally {
-    await s.close();
-  }
-}
+const withStore = <T>(body: (s: FirmStore) => Promise<T>, database = db): Promise<T> => withFirmStore(database, body);
 
 /** A CSV as Romanian Excel saves one: `;`, a header, a blank row, a duplicate, "RO" prefixes. */
 const clientsCsv = () =>

@@ -28,6 +28,7 @@ import { checkList } from "../../src/server/firm/watch-check";
 import { FIRM_ACCOUNT } from "../../src/server/firm/watch-checks";
 import { startSandbox, type Sandbox } from "../../sandbox/server";
 import { startMailbox } from "../support/alert-receivers";
+import { withFirmStore } from "../support/firm-server";
 
 const DAY = 86_400_000;
 /** 06:00 in Bucharest, the 1st of a month. */
@@ -58,14 +59,7 @@ beforeEach(() => {
 });
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-async function withStore<T>(fn: (s: FirmStore) => Promise<T>): Promise<T> {
-  const s = await openFirmStore(database);
-  try {
-    return await fn(s);
-  } finally {
-    await s.close();
-  }
-}
+const withStore = <T>(fn: (s: FirmStore) => Promise<T>): Promise<T> => withFirmStore(database, fn);
 
 const io = (at: number, out: { text: string }) => ({
   stdout: { write: (s: string) => (out.text += s) },

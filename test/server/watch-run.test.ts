@@ -23,6 +23,7 @@ import { serve } from "../../src/server/main";
 import { buildApp } from "../../src/server/app";
 import { startSandbox, type Sandbox } from "../../sandbox/server";
 import { startMailbox } from "../support/alert-receivers";
+import { withFirmStore } from "../support/firm-server";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const DAY = 86_400_000;
@@ -55,14 +56,7 @@ beforeEach(() => {
 });
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-async function withStore<T>(fn: (s: FirmStore) => Promise<T>): Promise<T> {
-  const s = await openFirmStore(database);
-  try {
-    return await fn(s);
-  } finally {
-    await s.close();
-  }
-}
+const withStore = <T>(fn: (s: FirmStore) => Promise<T>): Promise<T> => withFirmStore(database, fn);
 
 /** `firma watch run [list]` in this process at `at`; its exit code and what it printed. */
 async function run(at: number, ...args: string[]): Promise<{ code: number; out: string; err: string }> {

@@ -8,6 +8,8 @@
 import { spawn, type ChildProcess } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
+import { openFirmStore } from "../../src/server/firm/open-store";
+import type { FirmStore } from "../../src/server/firm/firm-store";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 
@@ -101,5 +103,15 @@ export async function until(what: () => boolean | Promise<boolean>, ms = 20_000,
   while (!(await what())) {
     if (Date.now() > end) throw new Error("waited in vain");
     await new Promise((r) => setTimeout(r, step));
+  }
+}
+
+/** Opens the firm's database at `db` for `work`, and closes it after (as a command would). */
+export async function withFirmStore<T>(db: string, work: (s: FirmStore) => Promise<T>): Promise<T> {
+  const s = await openFirmStore(db);
+  try {
+    return await work(s);
+  } finally {
+    await s.close();
   }
 }

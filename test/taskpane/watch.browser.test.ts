@@ -15,7 +15,6 @@ import * as os from "os";
 import * as path from "path";
 import type { Browser, Page } from "playwright-core";
 import { serve } from "../../src/server/main";
-import { openFirmStore } from "../../src/server/firm/open-store";
 import { hashToken, newToken } from "../../src/server/firm/tokens";
 import { costOf } from "../../src/server/firm/watch-cost";
 import { startSandbox, type Sandbox } from "../../sandbox/server";
@@ -23,6 +22,7 @@ import * as data from "../../sandbox/dataset";
 import { CHROMIUM, haveChromium, launchChromium } from "./harness";
 import { openServed } from "../server/served";
 import { idle, setup, text } from "../support/pane";
+import { withFirmStore } from "../support/firm-server";
 
 if (!haveChromium) console.log(`watch lists browser tests SKIPPED: no Chromium at ${CHROMIUM} (apt-get install chromium).`);
 const withChromium = haveChromium ? describe : describe.skip;
@@ -54,14 +54,28 @@ afterAll(async () => {
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-async function withStore<T>(db: string, work: (s: Awaited<ReturnType<typeof openFirmStore>>) => Promise<T>): Promise<T> {
-  const store = await openFirmStore(db);
-  try {
-    return await work(store);
-  } finally {
-    await store.close();
-  }
-}
+const withStore = withFirmStore;
+
+/** `firma serve` in custody mode over `db`, with the firm's key, the built add-in and the sandbox. */
+const custodyServer = (db: string) =>
+  serve(
+    [
+      "--host",
+      "127.0.0.1",
+      "--port",
+      "0",
+      "--http",
+      "--dist",
+      dist,
+      "--upstream",
+      sb.url,
+      "--key-file",
+      path.join(dir, "key"),
+      "--database",
+      db,
+    ],
+    quiet,
+  );
 
 const focused = (page: Page) => page.evaluate(() => document.activeElement?.id ?? "");
 const press = async (page: Page, key: string) => {
@@ -97,24 +111,7 @@ withChromium("the firm's watch lists in the pane", () => {
       await s.addUser("bob", 500, hashToken(bob), Date.now());
       await s.watch.addList({ name: "lista-lui-bob", owner: "bob", schedule: null, notify: [], cuis: [b1] }, Date.now());
     });
-    const server = await serve(
-      [
-        "--host",
-        "127.0.0.1",
-        "--port",
-        "0",
-        "--http",
-        "--dist",
-        dist,
-        "--upstream",
-        sb.url,
-        "--key-file",
-        path.join(dir, "key"),
-        "--database",
-        db,
-      ],
-      quiet,
-    );
+    const server = await custodyServer(db);
     let opened: Awaited<ReturnType<typeof openServed>> | null = null;
     try {
       opened = await openServed(browser, server.url);
@@ -270,24 +267,7 @@ withChromium("the firm's watch lists in the pane", () => {
       await s.addUser("ana", first + 5, hashToken(ana), Date.now());
       await s.watch.addList({ name: "prima", owner: "ana", schedule: null, notify: [], cuis: [c1] }, Date.now());
     });
-    const server = await serve(
-      [
-        "--host",
-        "127.0.0.1",
-        "--port",
-        "0",
-        "--http",
-        "--dist",
-        dist,
-        "--upstream",
-        sb.url,
-        "--key-file",
-        path.join(dir, "key"),
-        "--database",
-        db,
-      ],
-      quiet,
-    );
+    const server = await custodyServer(db);
     let opened: Awaited<ReturnType<typeof openServed>> | null = null;
     let closed = false;
     try {

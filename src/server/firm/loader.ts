@@ -106,6 +106,8 @@ export class FirmLoader {
   private readonly shared: SharedQueue | null = null;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private pollTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Calls the service refused as busy, waiting for their next attempt: failed as they are when the server closes. */
+  private readonly busyRetries = new Map<ReturnType<typeof setTimeout>, { call: Call; answer: UpstreamAnswer }>();
   private readonly limit: <T>(task: () => Promise<T>) => Promise<T>;
   private readonly now: () => number;
   private readonly writes: WriteBehind;
@@ -240,6 +242,15 @@ export class FirmLoader {
     this.timer = null;
     if (this.pollTimer) clearTimeout(this.pollTimer);
     this.pollTimer = null;
+    for (const [timer, { call, answer }] of this.busyRetries) {
+      clearTimeout(timer);
+      for (const entry of call.entries) {
+        this.inflight.delete(entry.id);
+        entry.reject(failureOf(answer));
+      }
+      void this.release(call.entries).catch(() => undefined); // another instance may fetch them at once
+    }
+    this.busyRetries.clear();
     this.shared?.close();
     void this.leases?.close(); // another instance leads at once
     if (!this.o.writes) this.writes.close();
@@ -374,7 +385,11 @@ export class FirmLoader {
       if (answer.plan) this.plan = answer.plan;
       if (answer.status === 503 && !charged && attempt < BUSY_ATTEMPTS) {
         const pause = Math.min(answer.retryAfterMs ?? BUSY_PAUSE_MS * 2 ** (attempt - 1), BUSY_PAUSE_MAX_MS);
-        setTimeout(() => void this.limit(() => this.run(call, attempt + 1)), pause);
+        const timer = setTimeout(() => {
+          this.busyRetries.delete(timer);
+          void this.limit(() => this.run(call, attempt + 1));
+        }, pause);
+        this.busyRetries.set(timer, { call, answer });
         return;
       }
       if (answer.status === 429) {

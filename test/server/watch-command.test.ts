@@ -92,7 +92,7 @@ test("a file with text among the CUIs is refused with its rows, and nothing is w
   const r = await watch(["add", "furnizori", "--file", f, "--firm"]);
   expect(r.code).toBe(2);
   expect(r.err).toBe(
-    `firma watch: fișierul ${f} are 3 valori în coloana A care nu sunt CUI-uri valide: ` +
+    `firma watch: fișierul ${f} are în coloana A celule care nu sunt CUI-uri valide (3): ` +
       `rândul 3 („nu știu”: nu e un CUI: doar cifre, opțional cu RO); rândul 5 („${CUIS[1] + 1}”: cifra de control nu se potrivește); ` +
       "rândul 6 („123”: cifra de control nu se potrivește). Corectați-le sau ștergeți rândurile; nu s-a scris nimic.\n",
   );

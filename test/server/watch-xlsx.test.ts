@@ -91,14 +91,14 @@ test("a bad cell is refused with its row and sheet (text, a wrong check digit, a
   const r = await watch(["add", "furnizori", "--file", f, "--firm"]);
   expect(r.code).toBe(2);
   expect(r.err).toBe(
-    `firma watch: fișierul ${f} are 4 valori în coloana A a foii „Furnizori” care nu sunt CUI-uri valide: ` +
+    `firma watch: fișierul ${f} are în coloana A a foii „Furnizori” celule care nu sunt CUI-uri valide (4): ` +
       `rândul 3 („nu știu”: nu e un CUI: doar cifre, opțional cu RO); rândul 5 („${CUIS[1] + 1}”: cifra de control nu se potrivește); ` +
       "rândul 6 („12.5”: nu e un CUI: doar cifre, opțional cu RO); rândul 7 („#N/A”: nu e un CUI: doar cifre, opțional cu RO). " +
       "Corectați-le sau ștergeți rândurile; nu s-a scris nimic.\n",
   );
   expect(fs.existsSync(db)).toBe(false);
   const en = await watch(["add", "furnizori", "--file", f, "--firm"], "en");
-  expect(en.err).toContain(`has 4 values in column A of sheet "Furnizori" that are not valid CUIs: row 3 ("nu știu"`);
+  expect(en.err).toContain(`has cells in column A of sheet "Furnizori" that are not valid CUIs (4): row 3 ("nu știu"`);
   expect(fs.existsSync(db)).toBe(false);
 });
 

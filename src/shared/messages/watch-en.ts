@@ -68,7 +68,7 @@ export const watchEn: Readonly<Record<WatchMessageKey, string>> = {
   "watch.cui.length": "a CUI has 2 to 10 digits",
   "watch.cui.control": "the check digit does not match",
   "watch.invalidRows":
-    "the file {file} has {n} values in column {column}{sheet} that are not valid CUIs: {rows}. Fix them or delete the rows; nothing was written.",
+    "the file {file} has cells in column {column}{sheet} that are not valid CUIs ({n}): {rows}. Fix them or delete the rows; nothing was written.",
   "watch.emptyFile": "the file {file} has no CUI in column {column}{sheet}; nothing was written.",
   "watch.fileRead":
     "From {file}, column {column}{sheet}: {cuis} CUIs; {blanks} blank cells skipped, {duplicates} duplicates taken once{header}.",

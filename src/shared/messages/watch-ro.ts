@@ -70,7 +70,7 @@ export const watchRo = {
   "watch.cui.length": "un CUI are între 2 și 10 cifre",
   "watch.cui.control": "cifra de control nu se potrivește",
   "watch.invalidRows":
-    "fișierul {file} are {n} valori în coloana {column}{sheet} care nu sunt CUI-uri valide: {rows}. Corectați-le sau ștergeți rândurile; nu s-a scris nimic.",
+    "fișierul {file} are în coloana {column}{sheet} celule care nu sunt CUI-uri valide ({n}): {rows}. Corectați-le sau ștergeți rândurile; nu s-a scris nimic.",
   "watch.emptyFile": "fișierul {file} nu are niciun CUI în coloana {column}{sheet}; nu s-a scris nimic.",
   "watch.fileRead":
     "Din {file}, coloana {column}{sheet}: {cuis} CUI-uri; {blanks} celule goale sărite, {duplicates} duplicate luate o dată{header}.",

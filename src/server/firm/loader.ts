@@ -81,11 +81,8 @@ function newEntry(id: string, want: Want, since: number): Entry {
 
 /** Answers just settled, by want: a request that read the store a moment before they were written finds them here. */
 const RECENT_MS = 10_000;
-
-/** A call the service refused as busy (503, not charged) is made this many times in all, after a pause that doubles from BUSY_PAUSE_MS. */
+/** A call refused as busy (503, not charged) is made this many times in all, after its Retry-After or 100 ms doubling (at most 2 s). */
 const BUSY_ATTEMPTS = 4;
-const BUSY_PAUSE_MS = 100;
-const BUSY_PAUSE_MAX_MS = 2_000;
 
 export class FirmLoader {
   /** The plan the service named last (X-Plan), passed on to the people. */
@@ -244,10 +241,7 @@ export class FirmLoader {
     this.pollTimer = null;
     for (const [timer, { call, answer }] of this.busyRetries) {
       clearTimeout(timer);
-      for (const entry of call.entries) {
-        this.inflight.delete(entry.id);
-        entry.reject(failureOf(answer));
-      }
+      this.fail(call, failureOf(answer));
       void this.release(call.entries).catch(() => undefined); // another instance may fetch them at once
     }
     this.busyRetries.clear();
@@ -320,6 +314,14 @@ export class FirmLoader {
     }
   }
 
+  /** A call that gave no answer: its people get the failure. */
+  private fail(call: Call, e: unknown): void {
+    for (const entry of call.entries) {
+      this.inflight.delete(entry.id);
+      entry.reject(e);
+    }
+  }
+
   /** Lets go of the claims on these entries (after their answers are stored, or their call failed). */
   private async release(entries: readonly Entry[]): Promise<void> {
     if (entries.length === 0) return;
@@ -361,10 +363,8 @@ export class FirmLoader {
   }
 
   /**
-   * One call: a credit reserved for one person, the service asked, its answers kept and handed out. A
-   * call the service refused as busy (503, not charged: it cost nothing) goes again to the back of the
-   * queue, after its Retry-After or a pause that doubles, up to BUSY_ATTEMPTS in all, where the
-   * upstream governor, which has just halved its calls at once, gives it a place again.
+   * One call: a credit reserved for one person, the service asked, its answers kept and handed out. A busy
+   * 503 not charged goes again to the back of the queue (the governor has just halved), BUSY_ATTEMPTS in all.
    */
   private async run(call: Call, attempt = 1): Promise<void> {
     try {
@@ -384,7 +384,7 @@ export class FirmLoader {
       }
       if (answer.plan) this.plan = answer.plan;
       if (answer.status === 503 && !charged && attempt < BUSY_ATTEMPTS) {
-        const pause = Math.min(answer.retryAfterMs ?? BUSY_PAUSE_MS * 2 ** (attempt - 1), BUSY_PAUSE_MAX_MS);
+        const pause = Math.min(answer.retryAfterMs ?? 100 * 2 ** (attempt - 1), 2_000);
         const timer = setTimeout(() => {
           this.busyRetries.delete(timer);
           void this.limit(() => this.run(call, attempt + 1));
@@ -410,10 +410,7 @@ export class FirmLoader {
       await this.keep(values);
       this.settled(call.entries, values);
     } catch (e) {
-      for (const entry of call.entries) {
-        this.inflight.delete(entry.id);
-        entry.reject(e);
-      }
+      this.fail(call, e);
     }
     // Stored (or failed): another instance waiting for these answers reads them, or fetches them itself.
     await this.release(call.entries);

@@ -121,6 +121,30 @@ function behaviour(engine: EngineUnderTest) {
     expect(await codeOf(s.addUser("ana", 1, "hash-new", NOW))).toBe("user_exists");
   });
 
+  test("tokens looked up at the same moment (one statement: person-lookup.ts): each her own person and month's spend; unknown and revoked ones none", async () => {
+    await s.addUser("ana", 10, "hash-a", NOW);
+    await s.addUser("bogdan", 20, "hash-b", NOW);
+    await s.addUser("carmen", 30, "hash-c", NOW);
+    await s.revokeUser("carmen", NOW + 1);
+    for (let i = 0; i < 3; i++)
+      expect(await s.reserveCredit({ user: "bogdan", month: MONTH, day: `${MONTH}-25`, maxPerDay: null, now: NOW })).toBe("ok");
+    const asked = ["hash-a", "hash-b", "hash-c", "hash-unknown", "hash-b"];
+    const seen = await Promise.all(asked.map((h) => s.userByTokenHash(h, NOW + 2, MONTH)));
+    expect(seen.map((u) => u && { name: u.name, budget: u.budget, spent: u.spent })).toEqual([
+      { name: "ana", budget: 10, spent: 0 },
+      { name: "bogdan", budget: 20, spent: 3 },
+      null,
+      null,
+      { name: "bogdan", budget: 20, spent: 3 },
+    ]);
+    // Nothing remembered from one batch to the next: revoked now, refused at the next lookup.
+    await s.revokeUser("ana", NOW + 3);
+    expect(await Promise.all(["hash-a", "hash-b"].map((h) => s.userByTokenHash(h, NOW + 4, MONTH)))).toEqual([
+      null,
+      expect.objectContaining({ name: "bogdan" }),
+    ]);
+  });
+
   test("a budget of 5: of 10 concurrent reservations exactly 5 pass; the month's total is the people's sum", async () => {
     await s.addUser("ana", 5, "a", NOW);
     await s.addUser("bogdan", 3, "b", NOW);

@@ -20,7 +20,7 @@ beforeAll(() => (dir = mkdtempSync(join(tmpdir(), "firma-person-"))));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A plain better-sqlite3 driver that counts writes, and refuses them with `refuse` when set. */
-function driver(file: string): SqlDriver & { writes: string[]; refuse: FirmStoreErrorCode | null } {
+function driver(file: string): SqlDriver & { writes: string[]; reads: string[]; refuse: FirmStoreErrorCode | null } {
   const db = new Database(file);
   const runner: SqlRunner = {
     all: async <T>(sql: string, params: readonly unknown[] = []) => db.prepare(sql).all(...params) as T[],
@@ -32,8 +32,10 @@ function driver(file: string): SqlDriver & { writes: string[]; refuse: FirmStore
   const d = {
     engine: "sqlite" as const,
     writes: [] as string[],
+    reads: [] as string[],
     refuse: null as FirmStoreErrorCode | null,
     all: <T>(sql: string, params?: readonly unknown[]) => {
+      if (/FROM firm_users/.test(sql)) d.reads.push(sql);
       if (/^\s*(INSERT|UPDATE|DELETE)/i.test(sql)) {
         d.writes.push(sql);
         if (d.refuse) return Promise.reject(new FirmStoreError(d.refuse, `refused: ${d.refuse}`));
@@ -98,3 +100,19 @@ test.each<FirmStoreErrorCode>(["read_only", "disk_full", "newer_schema"])(
     await s.close();
   },
 );
+
+test("the people asking together are read in one statement; one asking alone waits for no one", async () => {
+  const d = driver(join(dir, "batch.sqlite"));
+  await d.transaction((tx) => migrate(tx, "sqlite", "batch.sqlite"));
+  const s = new SqlFirmStore(d);
+  for (let i = 0; i < 50; i++) await s.addUser(`p${i}`, 100, `hash-${i}`, NOW);
+  d.reads.length = 0;
+  const people = await Promise.all(Array.from({ length: 50 }, (_, i) => s.userByTokenHash(`hash-${i}`, NOW + 1, MONTH)));
+  expect(people.map((p) => p?.name)).toEqual(Array.from({ length: 50 }, (_, i) => `p${i}`));
+  expect(d.reads).toHaveLength(1);
+  const t0 = performance.now();
+  expect(await s.userByTokenHash("hash-7", NOW + 2, MONTH)).toMatchObject({ name: "p7" });
+  expect(performance.now() - t0).toBeLessThan(50);
+  expect(d.reads).toHaveLength(2);
+  await s.close();
+});

@@ -77,7 +77,7 @@ class PostgresDriver implements SqlDriver {
   async all<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
     if (WRITE.test(sql)) this.hold.check();
     try {
-      return (await this.pool.query(numbered(sql), [...params])).rows as T[];
+      return (await this.pool.query(prepared(sql, params))).rows as T[];
     } catch (e) {
       throw postgresError(e, this.where, this.secret);
     }
@@ -86,7 +86,7 @@ class PostgresDriver implements SqlDriver {
   async run(sql: string, params: readonly unknown[] = []): Promise<number> {
     if (WRITE.test(sql)) this.hold.check();
     try {
-      return (await this.pool.query(numbered(sql), [...params])).rowCount ?? 0;
+      return (await this.pool.query(prepared(sql, params))).rowCount ?? 0;
     } catch (e) {
       throw postgresError(e, this.where, this.secret);
     }
@@ -138,9 +138,31 @@ const WRITE = /^\s*(INSERT|UPDATE|DELETE|CREATE|DROP|ALTER)\b/i;
 
 function runnerOn(client: PoolClient): SqlRunner {
   return {
-    all: async <T>(sql: string, params: readonly unknown[] = []) => (await client.query(numbered(sql), [...params])).rows as T[],
-    run: async (sql: string, params: readonly unknown[] = []) => (await client.query(numbered(sql), [...params])).rowCount ?? 0,
+    all: async <T>(sql: string, params: readonly unknown[] = []) => (await client.query(prepared(sql, params))).rows as T[],
+    run: async (sql: string, params: readonly unknown[] = []) => (await client.query(prepared(sql, params))).rowCount ?? 0,
   };
+}
+
+/**
+ * A statement as a named prepared statement: each connection parses and plans it once (pg prepares a
+ * name on a connection the first time it is used there, and again on a new connection after a restart),
+ * instead of at every call (a statement with parameters only). The names are kept for the first STATEMENTS texts seen; texts beyond them
+ * (statements whose placeholders vary in number, past the common sizes) go unnamed, so that no
+ * connection holds an unbounded number of prepared statements.
+ */
+const STATEMENTS = 256;
+const names = new Map<string, { name: string; text: string }>();
+
+function prepared(sql: string, params: readonly unknown[]): { name?: string; text: string; values: unknown[] } {
+  // Without parameters pg uses the simple protocol, which takes several statements in one text (the migrations).
+  if (params.length === 0) return { text: sql, values: [] };
+  let known = names.get(sql);
+  if (!known) {
+    known = { name: `firma_${names.size}`, text: numbered(sql) };
+    if (names.size >= STATEMENTS) return { text: known.text, values: [...params] };
+    names.set(sql, known);
+  }
+  return { name: known.name, text: known.text, values: [...params] };
 }
 
 /** `?` placeholders as PostgreSQL's `$1, $2, …` (the SQL here has no `?` inside a string). */

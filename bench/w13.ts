@@ -302,11 +302,25 @@ export async function w13(
 
 export function w13Targets(r: W13Result | undefined): { target: string; measured: string; met: boolean }[] {
   if (!r) return [];
-  return r.runs.map((x) => ({
+  const out = r.runs.map((x) => ({
     target: `W13 ${x.database}, ${x.people} people: from the store ≥ 0.5 × the responder's requests a second, p99 ≤ 3 × its p99, 0 errors`,
     measured: `× ${x.ratio.perSecond} requests a second, × ${x.ratio.p99} p99, ${x.refresh.errors + x.store.errors} errors`,
     met: x.ratio.perSecond >= 0.5 && x.ratio.p99 <= 3 && x.refresh.errors + x.store.errors === 0,
   }));
+  for (const l of r.long) {
+    // Nothing that grows without bound: the second half's highest memory within 10 % of the first
+    // half's, the open files at the end within 5 of the first pass's, and no error.
+    const half = Math.max(1, Math.floor(l.samples.length / 2));
+    const first = Math.max(...l.samples.slice(0, half).map((s) => s.rssMb));
+    const second = Math.max(...l.samples.slice(half).map((s) => s.rssMb), 0);
+    const fds = [l.samples[0].fds, l.samples[l.samples.length - 1].fds];
+    out.push({
+      target: `W13 ${l.database}, ${l.people} people recalculating for ${l.minutes} min: nothing grows without bound (memory of the second half ≤ 1.1 × the first's, open files within 5), 0 errors`,
+      measured: `memory ${first} → ${second} MB (highest of each half), open files ${fds[0]} → ${fds[1]}, ${l.errors} errors in ${l.requests.toLocaleString("en")} requests`,
+      met: second <= 1.1 * first && fds[1] <= fds[0] + 5 && l.errors === 0,
+    });
+  }
+  return out;
 }
 
 export function w13Markdown(r: W13Result): string[] {

@@ -62,11 +62,14 @@ const OUTPUTS = { ro: "functions.json", en: "functions-en.json" };
 const LINKED_OUTPUTS = { ro: "functions-legate.json", en: "functions-legate-en.json" };
 
 /**
- * Loads src/shared/function-names.ts (self-contained TypeScript) without webpack: transpiled with the
- * project's TypeScript to CommonJS and compiled as a module. Read afresh on each call (watch mode).
+ * Loads a self-contained TypeScript file of src/shared without webpack: transpiled with the project's
+ * TypeScript to CommonJS and compiled as a module, its relative imports loaded the same way
+ * (function-names.ts takes the names from function-ids.ts). Read afresh on each call (watch mode);
+ * `files` collects the paths read.
  */
-function loadTable(file = NAMES_FILE) {
+function loadTs(file, files = new Set()) {
   const ts = require("typescript");
+  files.add(file);
   const source = fs.readFileSync(file, "utf8");
   const js = ts.transpileModule(source, {
     compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2020 },
@@ -75,8 +78,15 @@ function loadTable(file = NAMES_FILE) {
   const m = new Module(file, module);
   m.filename = file;
   m.paths = Module._nodeModulePaths(path.dirname(file));
+  m.require = (request) =>
+    request.startsWith(".") ? loadTs(path.resolve(path.dirname(file), `${request}.ts`), files) : Module.prototype.require.call(m, request);
   m._compile(js, file);
-  return m.exports.FUNCTION_TEXTS;
+  return m.exports;
+}
+
+/** The table, FUNCTION_TEXTS of src/shared/function-names.ts (loadTs); `files` collects the paths read. */
+function loadTable(file = NAMES_FILE, files = new Set()) {
+  return loadTs(file, files).FUNCTION_TEXTS;
 }
 
 /** Unicode letters, digits, "_" and "."; starts with a letter (custom-functions-naming). */
@@ -96,7 +106,9 @@ function check(generated, table) {
   for (const f of generated.functions) {
     const t = table[f.id];
     if (!t) {
-      problems.push(`${f.id}: in functions.ts but not in src/shared/function-names.ts`);
+      problems.push(
+        `${f.id}: in functions.ts but not in the table: its names go in src/shared/function-ids.ts, its texts in function-names.ts`,
+      );
       continue;
     }
     // The texts have one home, the table: a description written in functions.ts's JSDoc would be a
@@ -219,9 +231,10 @@ class LocalizeFunctionsMetadataPlugin {
         () => {
           const asset = compilation.getAsset(this.source);
           if (!asset) return; // the generator failed and said why
+          const read = new Set();
           try {
             const generated = JSON.parse(asset.source.source().toString());
-            const table = loadTable(this.namesFile);
+            const table = loadTable(this.namesFile, read);
             const files = localizeAll(generated, table, this.addinUrl);
             const texts = Object.entries(files).map(([file, json]) => [file, `${JSON.stringify(json, null, 2)}\n`]);
             // One help page per language for both editions: it names the load service too.
@@ -233,6 +246,9 @@ class LocalizeFunctionsMetadataPlugin {
             }
           } catch (e) {
             compilation.errors.push(new WebpackError(e.message));
+          } finally {
+            // What the table's file imports (function-ids.ts) is watched as the file itself.
+            for (const f of read) compilation.fileDependencies.add(f);
           }
         },
       );

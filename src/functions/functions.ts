@@ -8,9 +8,10 @@
  * (invocation.ts) bridges Excel's invocation and its values and errors.
  *
  * The display texts (names, descriptions, parameter names and descriptions, Romanian and English)
- * have one home, src/shared/function-names.ts: the build writes them into functions.json (Romanian)
- * and functions-en.json (English; docs/excel.md), and fails when a JSDoc block here carries a
- * description, so that no second text can drift from them. A new function here needs its row there.
+ * have one home, src/shared/function-names.ts (the names in src/shared/function-ids.ts): the build
+ * writes them into functions.json (Romanian) and functions-en.json (English; docs/excel.md), and fails
+ * when a JSDoc block here carries a description, so that no second text can drift from them. A new
+ * function here needs its rows there.
  */
 import { registerWhereSupported } from "../office/linked-support";
 import { useOfficeStorage } from "../office/storage";

@@ -1,33 +1,25 @@
 /**
- * The one source of the functions' display texts, Romanian and English: names, descriptions,
- * parameter names and parameter descriptions. The build (scripts/localize-functions.js, run by
- * webpack.config.js) takes the metadata CustomFunctionsMetadataPlugin generates from the JSDoc of
- * functions.ts (ids, parameter types, dimensionality, optional, options) and writes from it
+ * The one source of the functions' display texts, Romanian and English: descriptions, parameter names
+ * and parameter descriptions, and with them the functions' names (FUNCTION_TEXTS), which have their one
+ * home in function-ids.ts (the startup scripts read the names without these texts). The build
+ * (scripts/localize-functions.js, run by webpack.config.js) takes the metadata CustomFunctionsMetadataPlugin
+ * generates from the JSDoc of functions.ts (ids, parameter types, dimensionality, optional, options) and
+ * writes from it
  *
  *   dist/functions.json      Romanian (the manifest's default, DefaultLocale ro-RO)
  *   dist/functions-en.json   English  (bt:Override Locale="en-US" / "en-GB" of the JSON.Url resource)
  *
  * so both files have the same ids and parameters and differ only in these texts. The build fails when
  * a function or a parameter of functions.ts is missing here (or is here but not there), and when the
- * JSDoc of functions.ts carries a description: these texts have no second copy there to drift.
- *
- * Rules (https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-naming):
- * - the `id` (the key, the @customfunction id) is never localized and never changes;
- * - a `name` starts with a letter, has at least 3 characters: letters, digits, "_" and ".", uppercase
- *   like Excel's own functions, and is not the name of a built-in Excel function in any language;
- *   names are unique within a language (the namespace FIRMA is prefixed). The Romanian CA predates
- *   this table and is kept (2 characters: workbooks already use it); its English name is TURNOVER.
+ * JSDoc of functions.ts carries a description: these texts have no second copy there to drift. The
+ * naming rules: function-ids.ts.
  *
  * Parameter `id`: the parameter's name in functions.ts (what the generator writes), to match them up.
- * This file must stay self-contained (no imports but type-only ones, which transpiling erases): the
- * build loads it outside webpack.
+ * This file must stay self-contained (no imports but function-ids.ts, itself self-contained, and type-only
+ * ones, which transpiling erases): the build loads the two outside webpack.
  */
+import { FUNCTION_NAMES, type FunctionId, type Texts } from "./function-ids";
 import type { Lang } from "./messages";
-
-export interface Texts {
-  ro: string;
-  en: string;
-}
 
 export interface ParameterTexts {
   /** The parameter's name in functions.ts. */
@@ -69,59 +61,43 @@ const YEAR: ParameterTexts = {
   },
 };
 
+/** A function's texts but its name (function-ids.ts). */
+type Described = Omit<FunctionTexts, "name">;
+
 /** A per-CUI function: one CUI or a range in, the same shape out. */
-function perCui(nameRo: string, nameEn: string, ro: string, en: string, withYear = false): FunctionTexts {
-  return {
-    name: { ro: nameRo, en: nameEn },
-    description: { ro, en },
-    parameters: withYear ? [CUI, YEAR] : [CUI],
-  };
+function perCui(ro: string, en: string, withYear = false): Described {
+  return { description: { ro, en }, parameters: withYear ? [CUI, YEAR] : [CUI] };
 }
 
-export const FUNCTION_TEXTS: Readonly<Record<string, FunctionTexts>> = {
+/** Every function's texts but its name, by id: the same ids as function-ids.ts (the type says so). */
+const DESCRIBED: Readonly<Record<FunctionId, Described>> = {
   ACTUALIZAT: perCui(
-    "ACTUALIZAT",
-    "UPDATED",
     "Când au fost aduse datele firmei (dată Excel; formatați celula ca dată și oră).",
     "When FIRMA fetched the company's data (an Excel date; format the cell as date and time).",
   ),
-  DENUMIRE: perCui("DENUMIRE", "NAME", "Denumirea firmei.", "Company name."),
-  STARE: perCui("STARE", "STATUS", "Starea firmei (de ex. ACTIVA, RADIATA).", "Company status (e.g. ACTIVA, RADIATA)."),
-  JUDET: perCui("JUDET", "COUNTY", "Județul sediului social.", "County of the registered office."),
-  LOCALITATE: perCui("LOCALITATE", "LOCALITY", "Localitatea sediului social.", "Locality of the registered office."),
-  // Not ADDRESS: that is a built-in Excel function (see CAUTA).
-  ADRESA: perCui("ADRESA", "REGISTERED_ADDRESS", "Adresa sediului social.", "Address of the registered office."),
-  CAEN: perCui("CAEN", "CAEN", "Codul CAEN principal (4 cifre).", "Main CAEN activity code (4 digits)."),
-  TVA: perCui("TVA", "VAT", "ADEVĂRAT dacă firma este plătitoare de TVA.", "TRUE when the company is a VAT payer."),
-  NRREG: perCui("NRREG", "REGNO", "Numărul de înregistrare la Registrul Comerțului (J../../....).", "Trade-registry number (J../../....)."),
-  // CA is the short name of CIFRA_AFACERI (two ids, one figure). English: REVENUE for CIFRA_AFACERI and
-  // TURNOVER (the British word for the same figure) for CA, so each id keeps its own, distinct name.
+  DENUMIRE: perCui("Denumirea firmei.", "Company name."),
+  STARE: perCui("Starea firmei (de ex. ACTIVA, RADIATA).", "Company status (e.g. ACTIVA, RADIATA)."),
+  JUDET: perCui("Județul sediului social.", "County of the registered office."),
+  LOCALITATE: perCui("Localitatea sediului social.", "Locality of the registered office."),
+  ADRESA: perCui("Adresa sediului social.", "Address of the registered office."),
+  CAEN: perCui("Codul CAEN principal (4 cifre).", "Main CAEN activity code (4 digits)."),
+  TVA: perCui("ADEVĂRAT dacă firma este plătitoare de TVA.", "TRUE when the company is a VAT payer."),
+  NRREG: perCui("Numărul de înregistrare la Registrul Comerțului (J../../....).", "Trade-registry number (J../../....)."),
   CA: perCui(
-    "CA",
-    "TURNOVER",
     "Cifra de afaceri în anul dat (lei). Nume scurt; același lucru ca FIRMA.CIFRA_AFACERI.",
     "Turnover (revenue) in the given year (lei). Same as FIRMA.REVENUE.",
     true,
   ),
-  CIFRA_AFACERI: perCui("CIFRA_AFACERI", "REVENUE", "Cifra de afaceri în anul dat (lei).", "Revenue in the given year (lei).", true),
-  PROFIT: perCui(
-    "PROFIT",
-    "PROFIT",
-    "Profitul net în anul dat (lei; negativ = pierdere).",
-    "Net profit in the given year (lei; negative = loss).",
-    true,
-  ),
-  ACTIVE: perCui("ACTIVE", "ASSETS", "Activele totale în anul dat (lei).", "Total assets in the given year (lei).", true),
-  DATORII: perCui("DATORII", "LIABILITIES", "Datoriile totale în anul dat (lei).", "Total liabilities in the given year (lei).", true),
-  ANGAJATI: perCui("ANGAJATI", "EMPLOYEES", "Numărul de angajați în anul dat.", "Number of employees in the given year.", true),
+  CIFRA_AFACERI: perCui("Cifra de afaceri în anul dat (lei).", "Revenue in the given year (lei).", true),
+  PROFIT: perCui("Profitul net în anul dat (lei; negativ = pierdere).", "Net profit in the given year (lei; negative = loss).", true),
+  ACTIVE: perCui("Activele totale în anul dat (lei).", "Total assets in the given year (lei).", true),
+  DATORII: perCui("Datoriile totale în anul dat (lei).", "Total liabilities in the given year (lei).", true),
+  ANGAJATI: perCui("Numărul de angajați în anul dat.", "Number of employees in the given year.", true),
   PROFIL: perCui(
-    "PROFIL",
-    "PROFILE",
     "Toate datele de identificare, pe un rând: CUI, denumire, stare, județ, localitate, adresă, CAEN, TVA, nr. reg. com.",
     "All identification data in one row: CUI, name, status, county, locality, address, CAEN, VAT, trade-registry number.",
   ),
   CAMP: {
-    name: { ro: "CAMP", en: "FIELD" },
     description: {
       ro: 'Un câmp oarecare, după nume (de ex. "adresa", "cifra_afaceri", "angajati").',
       en: 'Any field, by its name (e.g. "adresa", "cifra_afaceri", "angajati").',
@@ -147,20 +123,15 @@ export const FUNCTION_TEXTS: Readonly<Record<string, FunctionTexts>> = {
     ],
   },
   FISA: perCui(
-    "FISA",
-    "COMPANY_CARD",
     "Fișa firmei: denumirea în celulă; identificare, stare, adresă, CAEN, TVA și ultimul an financiar pe fișă (=A1.Stare).",
     "Company card: the name in the cell; identity, status, address, CAEN, VAT and the latest financial year on the card (=A1.Status).",
   ),
   FINANCIAR: perCui(
-    "FINANCIAR",
-    "FINANCIALS",
     "Toți indicatorii financiari ai unui an, pe un rând: an, cifra de afaceri, profit net, active, datorii, angajați.",
     "All financial figures of a year in one row: year, revenue, net profit, assets, liabilities, employees.",
     true,
   ),
   ISTORIC: {
-    name: { ro: "ISTORIC", en: "HISTORY" },
     description: {
       ro: "Istoricul unui indicator pe ani, cel mai recent an primul: coloanele an și valoare.",
       en: "A figure's history by year, latest first: year and value columns.",
@@ -179,9 +150,7 @@ export const FUNCTION_TEXTS: Readonly<Record<string, FunctionTexts>> = {
       },
     ],
   },
-  // Not SEARCH: the naming page says to avoid names of built-in Excel functions, in any language.
   CAUTA: {
-    name: { ro: "CAUTA", en: "SEARCH_COMPANIES" },
     description: {
       ro: "Caută firme după nume, CUI sau nr. de registru; primul rând este antetul.",
       en: "Searches companies by name, CUI or registry number; the first row is a header.",
@@ -199,7 +168,6 @@ export const FUNCTION_TEXTS: Readonly<Record<string, FunctionTexts>> = {
     ],
   },
   CUI: {
-    name: { ro: "CUI", en: "TAXID" },
     description: {
       ro: "CUI-ul firmei după nume, doar dacă potrivirea e sigură.",
       en: "The company's CUI from its name, only when the match is sure.",
@@ -214,7 +182,6 @@ export const FUNCTION_TEXTS: Readonly<Record<string, FunctionTexts>> = {
     ],
   },
   TOPURI: {
-    name: { ro: "TOPURI", en: "RANKINGS" },
     description: {
       ro: "Lista topurilor disponibile; primul rând este antetul.",
       en: "The rankings available; the first row is a header.",
@@ -234,7 +201,6 @@ export const FUNCTION_TEXTS: Readonly<Record<string, FunctionTexts>> = {
     ],
   },
   TOP: {
-    name: { ro: "TOP", en: "TOP" },
     description: {
       ro: "Un top: poziție, CUI, denumire, valoare, variație anuală %; primul rând este antetul.",
       en: "One ranking: position, CUI, name, value, annual change %; the first row is a header.",
@@ -252,10 +218,7 @@ export const FUNCTION_TEXTS: Readonly<Record<string, FunctionTexts>> = {
       },
     ],
   },
-  // Excel's load service for linked companies (the "Firmă" data type), not a formula function: Excel
-  // calls it with a request naming many companies (src/shared/linked-company.ts).
   INCARCA_FIRME: {
-    name: { ro: "INCARCA_FIRME", en: "LOAD_COMPANIES" },
     description: {
       ro: "Excel încarcă prin el firmele legate; nu pentru formule.",
       en: "Excel loads linked companies through it; not for formulas.",
@@ -269,7 +232,6 @@ export const FUNCTION_TEXTS: Readonly<Record<string, FunctionTexts>> = {
     ],
   },
   JUDETE: {
-    name: { ro: "JUDETE", en: "COUNTIES" },
     description: {
       ro: "Județele, cu codul și numărul de firme active; primul rând este antetul.",
       en: "The counties, with code and number of active companies; the first row is a header.",
@@ -278,30 +240,7 @@ export const FUNCTION_TEXTS: Readonly<Record<string, FunctionTexts>> = {
   },
 };
 
-/**
- * The functions Excel calls itself, not formulas: the linked entity load service ("They don't appear to end
- * users for usage in formulas": excel-data-types-linked-entity-cell-values). In the metadata and the help
- * pages; not in the formula table (function-table.ts), the pane's Help or the formula names read here.
- */
-export const LOAD_SERVICES: readonly string[] = ["INCARCA_FIRME"];
-
-const BY_NAME: ReadonlyMap<string, string> = new Map(
-  Object.entries(FUNCTION_TEXTS).flatMap(([id, f]): [string, string][] =>
-    LOAD_SERVICES.includes(id)
-      ? []
-      : [
-          [id, id],
-          [f.name.ro.toUpperCase(), id],
-          [f.name.en.toUpperCase(), id],
-        ],
-  ),
+/** Every function's names (function-ids.ts) and texts, by id, in function-ids.ts's order. */
+export const FUNCTION_TEXTS: Readonly<Record<string, FunctionTexts>> = Object.fromEntries(
+  (Object.keys(FUNCTION_NAMES) as FunctionId[]).map((id) => [id, { name: FUNCTION_NAMES[id], ...DESCRIBED[id] }]),
 );
-
-/**
- * The function id behind a name as a formula may spell it: the id, the Romanian or the English
- * name, any case (an English Excel may hand the pane `=FIRMA.NAME(A2)`, a Romanian one
- * `=FIRMA.DENUMIRE(A2)`). Undefined for a name that is not FIRMA's.
- */
-export function functionId(name: string): string | undefined {
-  return BY_NAME.get(name.toUpperCase());
-}

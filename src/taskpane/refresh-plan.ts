@@ -13,7 +13,7 @@ import { MAX_ARGUMENT_CELLS, resolveArg, wholeLines, type CellValues } from "../
 import { analyzeFormula } from "../shared/sheet/formula";
 import type { CellRequest } from "../engine/engine";
 import { cellRequests, LIST_FUNCTIONS } from "../shared/evaluate";
-import { functionId } from "../shared/function-names";
+import { functionId } from "../shared/function-ids";
 
 export const NAMESPACE = "FIRMA";
 

@@ -7,7 +7,7 @@
  * arguments, one invocation per cell; a formula that nests its call or computes its arguments is
  * matched by function name only, once the invocations of that name cover every cell that has it.
  */
-import { functionId } from "../shared/function-names";
+import { functionId } from "../shared/function-ids";
 import { invocationKey, type InvocationWatch } from "../shared/invocations";
 import { readFormula, type CellValues, type FormulaCell } from "./refresh-plan";
 

@@ -12,14 +12,15 @@ import * as fs from "fs";
 import * as path from "path";
 import Ajv from "ajv-draft-04";
 import { generateCustomFunctionsMetadata } from "custom-functions-metadata";
-import { FUNCTION_TEXTS, LANGUAGES, LOAD_SERVICES, functionId } from "../../src/shared/function-names";
+import { FUNCTION_NAMES, LOAD_SERVICES, functionId } from "../../src/shared/function-ids";
+import { FUNCTION_TEXTS, LANGUAGES } from "../../src/shared/function-names";
 import { FUNCTIONS_SCHEMA, ROOT } from "./paths";
 
 const localizer = require("../../scripts/localize-functions.js") as {
   localize(generated: Metadata, table: typeof FUNCTION_TEXTS, lang: string): Metadata;
   localizeAll(generated: Metadata, table?: typeof FUNCTION_TEXTS, addinUrl?: string): Record<string, Metadata>;
   check(generated: Metadata, table: typeof FUNCTION_TEXTS): string[];
-  loadTable(): typeof FUNCTION_TEXTS;
+  loadTable(file?: string, files?: Set<string>): typeof FUNCTION_TEXTS;
   OUTPUTS: Record<string, string>;
   LINKED_OUTPUTS: Record<string, string>;
 };
@@ -193,15 +194,27 @@ describe("names", () => {
 });
 
 describe("the table and functions.ts cannot drift", () => {
-  test("the build loads the same table the code imports", () => {
-    expect(localizer.loadTable()).toEqual(FUNCTION_TEXTS);
+  test("the build loads the same table the code imports: the names of function-ids.ts, the texts of function-names.ts", () => {
+    const read = new Set<string>();
+    expect(localizer.loadTable(undefined, read)).toEqual(FUNCTION_TEXTS);
+    expect([...read].map((f) => path.relative(ROOT, f).split(path.sep).join("/"))).toEqual([
+      "src/shared/function-names.ts",
+      "src/shared/function-ids.ts",
+    ]);
+    expect(Object.keys(FUNCTION_TEXTS)).toEqual(Object.keys(FUNCTION_NAMES));
+    for (const [id, t] of Object.entries(FUNCTION_TEXTS))
+      expect([id, t.name]).toEqual([id, FUNCTION_NAMES[id as keyof typeof FUNCTION_NAMES]]);
   });
 
   test("a function added to functions.ts but not to the table fails, naming it", () => {
     const g = clone(generated);
     g.functions.push({ id: "NOU", name: "NOU", parameters: [], result: { dimensionality: "matrix" } });
-    expect(localizer.check(g, FUNCTION_TEXTS)).toEqual(["NOU: in functions.ts but not in src/shared/function-names.ts"]);
-    expect(() => localizer.localize(g, FUNCTION_TEXTS, "en")).toThrow(/NOU: in functions.ts but not in src\/shared\/function-names.ts/);
+    expect(localizer.check(g, FUNCTION_TEXTS)).toEqual([
+      "NOU: in functions.ts but not in the table: its names go in src/shared/function-ids.ts, its texts in function-names.ts",
+    ]);
+    expect(() => localizer.localize(g, FUNCTION_TEXTS, "en")).toThrow(
+      /NOU: in functions.ts but not in the table: its names go in src\/shared\/function-ids.ts/,
+    );
   });
 
   test("the texts have one home: functions.ts's JSDoc carries no description, and one written there fails", () => {

@@ -17,7 +17,8 @@
  *  - A name that conflicts with another add-in's shows #REF!: names are unique within a language, and
  *    every name sits in the FIRMA namespace (=FIRMA.<name>), the page's "short vendor prefix".
  */
-import { FUNCTION_TEXTS, LANGUAGES, LOAD_SERVICES } from "../../src/shared/function-names";
+import { LOAD_SERVICES } from "../../src/shared/function-ids";
+import { FUNCTION_TEXTS, LANGUAGES } from "../../src/shared/function-names";
 import { FUNCTIONS } from "../../src/shared/function-table";
 
 /** The one documented exception (id and Romanian name). */

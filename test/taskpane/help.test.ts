@@ -6,7 +6,8 @@ import * as fs from "fs";
 import * as path from "path";
 import { analyzeFormula } from "../../src/shared/sheet/formula";
 import { FUNCTIONS } from "../../src/shared/evaluate";
-import { FUNCTION_TEXTS, LOAD_SERVICES } from "../../src/shared/function-names";
+import { LOAD_SERVICES } from "../../src/shared/function-ids";
+import { FUNCTION_TEXTS } from "../../src/shared/function-names";
 import { FUNCTION_HELP, listSeparator, localized, syntaxOf } from "../../src/taskpane/help";
 
 /** @customfunction NAME and its @param lines (without the invocation), from functions.ts and linked-functions.ts. */

@@ -5,7 +5,8 @@
  *    fetched with (request-wants.ts accepts): two people filling the same 1,000 names, one sending
  *    `include` and one not, cost the second nothing;
  *  - an add-in stuck in a loop gets answers from the store or a 429 naming the limit, never an upstream
- *    call, and the others keep being answered;
+ *    call, and the others keep being answered; when the server is busy, each person's requests take
+ *    their turn (fair-gate.ts): another's request is not answered after all of hers;
  *  - slow clients (connections that send nothing, or a header a byte at a time) are cut off by the
  *    timeouts; oversized headers, bodies and queries are refused before the database is asked;
  *  - budgets stay exact with 200 people asking at once through two instances on one database;
@@ -48,7 +49,14 @@ interface Server {
 }
 
 async function server(
-  o: { key?: string; file?: string; rateLimit?: { max: number; windowMs: number } | null; limits?: ServerLimits; lang?: "ro" | "en" } = {},
+  o: {
+    key?: string;
+    file?: string;
+    rateLimit?: { max: number; windowMs: number } | null;
+    limits?: ServerLimits;
+    lang?: "ro" | "en";
+    fairPlaces?: number;
+  } = {},
 ): Promise<Server> {
   const key = o.key ?? `demo-business-load${++serial}`;
   const real = await openFirmStore(o.file ?? path.join(dir, `firm${++serial}.sqlite`));
@@ -67,7 +75,7 @@ async function server(
     publicUrl: "https://firm.test.example.ro/",
     upstream: sb.url,
     limits: o.limits,
-    custody: { store, key, maxCreditsPerDay: null, rateLimit: o.rateLimit, lang: o.lang ?? "en" },
+    custody: { store, key, maxCreditsPerDay: null, rateLimit: o.rateLimit, lang: o.lang ?? "en", fairPlaces: o.fairPlaces },
   });
   apps.push(app);
   await app.listen({ host: "127.0.0.1", port: 0 });
@@ -203,6 +211,40 @@ describe("runaway and hostile clients", () => {
     // the database was not asked for the refused requests: one token lookup per answered request
     expect(s.asked.get("userByTokenHash")).toBe(1 + statuses.get(200)! + 20);
     process.stderr.write(`others' p99 while a loop ran: ${percentile(others, 99).toFixed(1)} ms over ${others.length} requests\n`);
+  });
+
+  test("a person with many requests on their way waits her turn: another's request is answered before most of hers", async () => {
+    // Few places, so that 40 requests at once fill them (the default is FAIR_PLACES: custody.ts).
+    const s = await server({ rateLimit: null, fairPlaces: 2 });
+    const [looping, other] = [await s.token("loop", 100), await s.token("other", 100)];
+    const cuis = data.sampleCuis(100, 970_000);
+    const p = `/v4/firme/batch?cui=${cuis.join(",")}`;
+    expect((await get(s.url + p, looping)).status).toBe(200); // fetched once: the rest from the store
+    // Her 40 connections and the other's, open before: the requests then arrive together.
+    const loopAgent = new http.Agent({ keepAlive: true, maxSockets: 40 });
+    const otherAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const order: string[] = [];
+    const one = (agent: http.Agent, token: string, who: string) =>
+      new Promise<void>((done, fail) => {
+        const req = http.get(s.url + p, { agent, headers: { "X-API-Key": token } }, (res) => {
+          res.resume();
+          res.on("end", () => {
+            order.push(`${who}:${res.statusCode}`);
+            done();
+          });
+        });
+        req.on("error", fail);
+      });
+    await Promise.all([...Array.from({ length: 40 }, () => one(loopAgent, looping, "warm")), one(otherAgent, other, "warm")]);
+    order.length = 0;
+    const loops = Array.from({ length: 40 }, () => one(loopAgent, looping, "loop"));
+    await new Promise((r) => setTimeout(r, 2)); // hers are on their way first
+    await Promise.all([one(otherAgent, other, "other"), ...loops]);
+    loopAgent.destroy();
+    otherAgent.destroy();
+    expect(order.filter((o) => !o.endsWith(":200"))).toEqual([]);
+    // Without turns the other's request waits behind the 40 (Node answers in order of arrival).
+    expect(order.indexOf("other:200")).toBeLessThan(10);
   });
 
   test("the 429 in Romanian, in the user's words", async () => {

@@ -14,7 +14,8 @@
  *  - `GET /metrics`: Prometheus' text (metrics.ts).
  * Every /v4 request of a known person leaves one line in the audit trail. A person's requests past the
  * rate limit (@fastify/rate-limit, keyed by her token's hash) get a 429 `rate_limited` before the
- * database is asked, so an add-in stuck in a loop costs no credit and slows no one else.
+ * database is asked, so an add-in stuck in a loop costs no credit; and while the server is busy each
+ * person's requests take their turn at its work (fair-gate.ts), so that hers wait behind her own.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { bucharestMonth } from "../../engine/credits/bucharest-time";
@@ -33,6 +34,7 @@ import type { WatchScheduler } from "./watch-scheduler";
 import { watchScheduler } from "./watch-serve";
 import { UpstreamGovernor } from "../upstream-governor";
 import { watchRoutes } from "./watch-routes";
+import { FairGate, type Turn } from "./fair-gate";
 
 export interface CustodyOptions {
   store: FirmStore;
@@ -46,6 +48,8 @@ export interface CustodyOptions {
   timeoutMs?: number;
   /** The most calls at the service at once; fewer while it shows signs of load (../upstream-governor.ts). @default 64 */
   upstreamConcurrency?: number;
+  /** Requests the server works on at once; past them, each person's in turn (fair-gate.ts). @default FAIR_PLACES */
+  fairPlaces?: number;
   /** The window that gathers concurrent requests into one upstream batch. @default 40 */
   windowMs?: number;
   fetch?: typeof fetch;
@@ -82,6 +86,12 @@ export interface WatchOptions {
 
 /** The default per-person limit: 150 requests a second, counted over 10 s (an add-in refreshing from the store stays far below it). */
 export const RATE_LIMIT = { max: 1500, windowMs: 10_000 };
+/**
+ * Requests the server works on at once (fair-gate.ts): enough to keep its one thread busy while some
+ * wait on the database (the audit's group commit: a few milliseconds at thousands a second), few enough
+ * that a person with many requests on their way waits her turn when the server is busy.
+ */
+export const FAIR_PLACES = 32;
 
 export interface Custody {
   metrics: Metrics;
@@ -173,6 +183,7 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
       storeError(e, kept ? `firm store: ${what} not written yet; kept and tried again` : `firm store: ${what} lost`),
   });
   const governor = new UpstreamGovernor({ ceiling: o.upstreamConcurrency });
+  const gate = new FairGate(o.fairPlaces ?? FAIR_PLACES);
   metrics.governor = governor;
   const firmUpstream = upstream({ base: o.upstream, key: o.key, timeoutMs: o.timeoutMs ?? 30_000, fetch: o.fetch, governor });
   const loader = new FirmLoader({
@@ -269,7 +280,7 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
    * key is read first (most often from memory: hot-answers.ts); only the wants it misses are looked for
    * under the other keys that may answer them (request-wants.ts `candidates`).
    */
-  async function answers(p: Parsed, r: Requester): Promise<(key: string) => unknown> {
+  async function answers(p: Parsed, r: Requester, turn: Turn): Promise<(key: string) => unknown> {
     // What a want's own key holds is read from `own` as it is, not copied (most requests are all there).
     let own: Map<string, StoredAnswer>;
     const values = new Map<string, unknown>();
@@ -297,12 +308,13 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
     const bodyOf = (key: string) => own.get(key)?.body ?? values.get(key);
     if (missing.length === 0) return bodyOf;
     let fetched: Map<string, unknown>;
+    // While the service is asked, her place at the server's work goes to the others (fair-gate.ts).
     try {
-      fetched = await loader.load(missing, r);
+      fetched = await turn.pause(loader.load(missing, r));
     } catch (e) {
       // Joined to a call whose other people had no budget left: once more, as this person's own call.
       if (!(e instanceof CallFailure && e.code === "budget_exhausted")) throw e;
-      fetched = await loader.load(missing, r);
+      fetched = await turn.pause(loader.load(missing, r));
     }
     for (const [k, v] of fetched) values.set(k, v);
     return bodyOf;
@@ -332,6 +344,24 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
       return send(reply, who);
     }
     const name = who.user.name;
+    // Each person in turn at the server's work: one add-in's many requests wait behind her own (fair-gate.ts).
+    const turn = await gate.enter(name);
+    try {
+      return await work(reply, path, query, who, turn, started);
+    } finally {
+      turn.leave();
+    }
+  }
+
+  async function work(
+    reply: FastifyReply,
+    path: string,
+    query: string,
+    who: { user: FirmUser; usage: Usage },
+    turn: Turn,
+    started: number,
+  ): Promise<FastifyReply> {
+    const name = who.user.name;
     const r: Requester = { id: ++serial, user: name, credits: 0, fetched: false };
     const parsed = parseRequest(path, query);
     let out: Outcome;
@@ -341,7 +371,7 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
     else {
       cuis = parsed.cuis;
       try {
-        const rendered = render(parsed, await answers(parsed, r));
+        const rendered = render(parsed, await answers(parsed, r, turn));
         const source = r.fetched ? "upstream" : "store";
         out = "code" in rendered ? { ...refusal(rendered), source } : { ...rendered, source };
       } catch (e) {

@@ -21,10 +21,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { bucharestMonth } from "../../engine/credits/bucharest-time";
 import { t, type Lang, type MessageKey } from "../../shared/messages/node";
 import { MAX_QUERY_BYTES } from "../relay";
-import { accepts, candidates, parseRequest, render, wantKey, type Parsed, type Refusal, type Want } from "./request-wants";
+import { accepts, candidates, parseRequest, render, wantKey, type Parsed, type Refusal } from "./request-wants";
 import { FirmLoader, type Requester } from "./loader";
 import { Metrics } from "./metrics";
-import type { AnswerSource, FirmStore, FirmUser, StoredAnswer } from "./firm-store";
+import type { AnswerSource, FirmStore, FirmUser } from "./firm-store";
 import { hashToken, isTokenFormat } from "./tokens";
 import { CallFailure, upstream } from "./upstream";
 import { FirmStoreError } from "./firm-store";
@@ -276,27 +276,32 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
   }
 
   /**
-   * The answers to a parsed request: the store's, then what the loader fetches for `r`. Each want's own
-   * key is read first (most often from memory: hot-answers.ts); only the wants it misses are looked for
-   * under the other keys that may answer them (request-wants.ts `candidates`).
+   * The answers to a parsed request, one for each of its wants in order: the store's, then what the
+   * loader fetches for `r`. Each want's own key is read first (most often from memory: hot-answers.ts);
+   * only the wants it misses are looked for under the other keys that may answer them
+   * (request-wants.ts `candidates`).
    */
-  async function answers(p: Parsed, r: Requester, turn: Turn): Promise<(key: string) => unknown> {
-    // What a want's own key holds is read from `own` as it is, not copied (most requests are all there).
-    let own: Map<string, StoredAnswer>;
-    const values = new Map<string, unknown>();
-    let missing: Want[] = [];
+  async function answers(p: Parsed, r: Requester, turn: Turn): Promise<unknown[]> {
+    const keys = p.wants.map(wantKey);
+    const bodies: unknown[] = new Array(keys.length);
+    let missing: number[] = [];
     try {
-      own = await store.getAnswers(p.wants.map(wantKey), now());
-      for (const w of p.wants) if (!own.has(wantKey(w))) missing.push(w);
+      const own = await store.getAnswers(keys, now());
+      for (let i = 0; i < keys.length; i++) {
+        const a = own.get(keys[i]);
+        if (a === undefined) missing.push(i);
+        else bodies[i] = a.body;
+      }
       if (missing.length > 0) {
-        const others = await store.getAnswers([...new Set(missing.flatMap((w) => candidates(w).slice(1)))], now());
+        const others = await store.getAnswers([...new Set(missing.flatMap((i) => candidates(p.wants[i]).slice(1)))], now());
         const ignored = loader.includeIgnored === true;
-        missing = missing.filter((w) => {
+        missing = missing.filter((i) => {
+          const w = p.wants[i];
           const hit = candidates(w)
             .slice(1)
             .find((k) => others.has(k) && accepts(w, k, others.get(k)!.body, ignored));
           if (hit === undefined) return true;
-          values.set(wantKey(w), others.get(hit)!.body);
+          bodies[i] = others.get(hit)!.body;
           if (w.kind === "ident" && hit.startsWith("ident:")) metrics.otherInclude(1);
           return false;
         });
@@ -304,20 +309,20 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
     } catch (e) {
       throw storeCallFailure(e);
     }
-    metrics.hits(p.wants.length - missing.length);
-    const bodyOf = (key: string) => own.get(key)?.body ?? values.get(key);
-    if (missing.length === 0) return bodyOf;
+    metrics.hits(keys.length - missing.length);
+    if (missing.length === 0) return bodies;
     let fetched: Map<string, unknown>;
+    const wanted = missing.map((i) => p.wants[i]);
     // While the service is asked, her place at the server's work goes to the others (fair-gate.ts).
     try {
-      fetched = await turn.pause(loader.load(missing, r));
+      fetched = await turn.pause(loader.load(wanted, r));
     } catch (e) {
       // Joined to a call whose other people had no budget left: once more, as this person's own call.
       if (!(e instanceof CallFailure && e.code === "budget_exhausted")) throw e;
-      fetched = await turn.pause(loader.load(missing, r));
+      fetched = await turn.pause(loader.load(wanted, r));
     }
-    for (const [k, v] of fetched) values.set(k, v);
-    return bodyOf;
+    for (const i of missing) bodies[i] = fetched.get(keys[i]);
+    return bodies;
   }
 
   async function failure(e: unknown, user: string): Promise<Outcome> {

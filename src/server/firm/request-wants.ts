@@ -290,16 +290,18 @@ function textOf(body: unknown, fields: readonly string[] | null, sig: string): s
   return text;
 }
 
-/** The answer to a parsed request from each want's answer (`bodyOf` its wantKey): status and JSON text, or a 404. */
-export function render(p: Parsed, bodyOf: (key: string) => unknown): { status: number; text: string } | Refusal {
-  const of = (w: Want) => bodyOf(wantKey(w)) ?? null;
+/**
+ * The answer to a parsed request from each want's answer (`bodies[i]` answers `p.wants[i]`; undefined or
+ * null: none): status and JSON text, or a 404.
+ */
+export function render(p: Parsed, bodies: readonly unknown[]): { status: number; text: string } | Refusal {
   const notFound: Refusal = { status: 404, code: "not_found", key: "custody.notFound", params: { cui: String(p.cuis[0] ?? "") } };
   const list = (fields: readonly string[] | null) => {
     const sig = fields === null ? "" : fields.join(",");
     const parts: string[] = [];
-    for (const w of p.wants) {
-      const b = of(w);
-      if (b !== null) parts.push(textOf(b, fields, sig));
+    for (let i = 0; i < p.wants.length; i++) {
+      const b = bodies[i];
+      if (b !== undefined && b !== null) parts.push(textOf(b, fields, sig));
     }
     return `[${parts.join(",")}]`;
   };
@@ -307,7 +309,7 @@ export function render(p: Parsed, bodyOf: (key: string) => unknown): { status: n
     case "profile":
     case "one":
     case "list": {
-      const body = of(p.wants[0]);
+      const body = bodies[0] ?? null;
       if (body === null) return p.shape === "list" ? { ...notFound, key: "custody.listNotFound" } : notFound;
       return { status: 200, text: textOf(body, null, "") };
     }

@@ -1,67 +1,55 @@
 /**
- * The server's work in turn (src/server/firm/fair-gate.ts): free places are taken at once; when they
- * are all held, the people waiting get them one request each, in turn, however many requests one of
- * them has waiting; a request waiting for the service gives its place back meanwhile.
+ * Each person's share of the server's work (src/server/firm/fair-gate.ts): a person has at most
+ * `perPerson` requests worked on at once, her others wait behind her own in order, the others' never
+ * wait behind hers; a request waiting for the service gives its place back meanwhile.
  */
 import { FairGate } from "../../src/server/firm/fair-gate";
 
 const tick = () => new Promise((r) => setImmediate(r));
 
-test("free places are taken at once, as many as the capacity", async () => {
-  const g = new FairGate(3);
-  const turns = await Promise.all(["ana", "ana", "bogdan"].map((p) => g.enter(p)));
-  expect(g.busy).toBe(3);
-  let fourth = false;
-  void g.enter("carmen").then(() => (fourth = true));
-  await tick();
-  expect(fourth).toBe(false);
-  expect(g.queued).toBe(1);
-  turns[0].leave();
-  turns[0].leave(); // again: nothing
-  await tick();
-  expect(fourth).toBe(true);
-  expect(g.busy).toBe(3);
-  expect(() => new FairGate(0)).toThrow(/capacity/);
-});
-
-test("when the places are held, one person's many requests wait behind her own: the others get their turn", async () => {
-  const g = new FairGate(1);
-  const first = await g.enter("loop");
+test("a person's requests past her places wait behind her own, in order; another person's go at once", async () => {
+  const g = new FairGate(2);
   const order: string[] = [];
-  const waits: Promise<void>[] = [];
-  const ask = (p: string, n: number) => {
-    for (let i = 0; i < n; i++)
-      waits.push(
-        g.enter(p).then(async (t) => {
-          order.push(p);
-          await tick();
-          t.leave();
-        }),
-      );
-  };
-  ask("loop", 6); // 6 waiting before the others come
-  ask("ana", 2);
-  ask("bogdan", 1);
-  first.leave();
-  await Promise.all(waits);
-  expect(order).toEqual(["loop", "ana", "bogdan", "loop", "ana", "loop", "loop", "loop", "loop"]);
+  const held: { leave(): void }[] = [];
+  const ask = (p: string, tag: string) =>
+    g.enter(p).then((t) => {
+      order.push(tag);
+      held.push(t);
+    });
+  const loops = [1, 2, 3, 4, 5].map((i) => ask("loop", `loop${i}`));
+  await tick();
+  expect(order).toEqual(["loop1", "loop2"]);
+  expect(g.queued).toBe(3);
+  await ask("ana", "ana1"); // not behind hers
+  expect(order).toEqual(["loop1", "loop2", "ana1"]);
+  held[0].leave();
+  held[0].leave(); // again: nothing
+  await tick();
+  expect(order).toEqual(["loop1", "loop2", "ana1", "loop3"]);
+  for (const t of held.splice(0)) t.leave();
+  await tick();
+  for (const t of held.splice(0)) t.leave();
+  await Promise.all(loops);
+  for (const t of held.splice(0)) t.leave();
+  expect(order.filter((o) => o.startsWith("loop"))).toEqual(["loop1", "loop2", "loop3", "loop4", "loop5"]);
   expect(g.busy).toBe(0);
   expect(g.queued).toBe(0);
+  expect(() => new FairGate(0)).toThrow(/perPerson/);
 });
 
-test("a request waiting for the service gives its place back, and waits its turn for it again", async () => {
+test("a request waiting for the service gives its place back to her next request, and waits its turn for it again", async () => {
   const g = new FairGate(1);
   const t = await g.enter("ana");
   let release!: (v: string) => void;
   const service = new Promise<string>((r) => (release = r));
   const back = t.pause(service);
-  const other = await g.enter("bogdan"); // the place ana gave back
+  const next = await g.enter("ana"); // the place she gave back
   let resumed = false;
   void back.then(() => (resumed = true));
   release("answers");
   await tick();
-  expect(resumed).toBe(false); // bogdan holds the place
-  other.leave();
+  expect(resumed).toBe(false); // her next request holds the place
+  next.leave();
   expect(await back).toBe("answers");
   expect(g.busy).toBe(1);
   t.leave();

@@ -214,7 +214,7 @@ describe("runaway and hostile clients", () => {
   });
 
   test("a person with many requests on their way waits her turn: another's request is answered before most of hers", async () => {
-    // Few places, so that 40 requests at once fill them (the default is FAIR_PLACES: custody.ts).
+    // Two of her requests worked on at once (the default is FAIR_PLACES: custody.ts).
     const s = await server({ rateLimit: null, fairPlaces: 2 });
     const [looping, other] = [await s.token("loop", 100), await s.token("other", 100)];
     const cuis = data.sampleCuis(100, 970_000);

@@ -1,15 +1,13 @@
 /**
- * Each person's turn at the server's work. A request of the custody API holds a place while the server
- * works on it (the store's answers, their JSON, the audit line); there are `capacity` places. While
- * places are free a request takes one at once; when they are all held, the requests waiting get them
- * person by person in turn, one request each round, so that one person with many requests on their
- * way (an add-in stuck in a loop, 64 at once) gets one turn among the others' and not 64: her requests
- * wait behind her own, the others' do not wait behind hers. A request waiting for the service (the
- * loader's call) gives its place back meanwhile (`pause`), so that people waiting on the service never
- * keep the others from the store.
+ * Each person's share of the server's work. The server has one thread, and it works on requests in the
+ * order they come: an add-in with 64 requests on their way (one stuck in a loop) would have 64 turns for
+ * each of another person's one. Here a person has at most `perPerson` requests worked on at once; her
+ * others wait behind her own, in order, while everyone else's go on. A request waiting for the service
+ * (the loader's call) gives its place back meanwhile (`pause`), so that a large refresh still has all its
+ * calls on their way at once: only the server's own work is shared out.
  */
 
-/** A request's hold on the gate. */
+/** A request's hold on its person's places. */
 export interface Turn {
   /** Gives the place back while the request waits for something that is not the server's work; resolves when it has one again. */
   pause<T>(wait: Promise<T>): Promise<T>;
@@ -17,37 +15,41 @@ export interface Turn {
   leave(): void;
 }
 
+interface Person {
+  working: number;
+  waiting: (() => void)[];
+}
+
 export class FairGate {
-  private working = 0;
-  /** The people waiting, in turn order (a Map keeps insertion order), each with her requests waiting. */
-  private readonly waiting = new Map<string, (() => void)[]>();
+  private readonly people = new Map<string, Person>();
 
-  /** @param capacity places at once (requests the server works on together, its waits on the database included) */
-  constructor(readonly capacity: number) {
-    if (!(Number.isInteger(capacity) && capacity >= 1)) throw new TypeError("fair gate: capacity must be a whole number ≥ 1");
+  /** @param perPerson requests of one person worked on at once */
+  constructor(readonly perPerson: number) {
+    if (!(Number.isInteger(perPerson) && perPerson >= 1)) throw new TypeError("fair gate: perPerson must be a whole number ≥ 1");
   }
 
-  /** Requests holding a place now. */
+  /** Requests worked on now. */
   get busy(): number {
-    return this.working;
-  }
-
-  /** Requests waiting for a place now. */
-  get queued(): number {
     let n = 0;
-    for (const q of this.waiting.values()) n += q.length;
+    for (const p of this.people.values()) n += p.working;
     return n;
   }
 
-  /** Waits for `person`'s turn; resolves with the request's hold. */
+  /** Requests waiting behind their person's own now. */
+  get queued(): number {
+    let n = 0;
+    for (const p of this.people.values()) n += p.waiting.length;
+    return n;
+  }
+
+  /** Waits for a place among `person`'s; resolves with the request's hold. */
   async enter(person: string): Promise<Turn> {
     await this.place(person);
     let held = true;
     const leave = () => {
       if (!held) return;
       held = false;
-      this.working--;
-      this.next();
+      this.free(person);
     };
     return {
       leave,
@@ -64,30 +66,25 @@ export class FairGate {
     };
   }
 
-  private place(person: string): Promise<void> {
-    // A free place and nobody waiting: at once.
-    if (this.working < this.capacity && this.waiting.size === 0) {
-      this.working++;
+  private place(name: string): Promise<void> {
+    let p = this.people.get(name);
+    if (!p) this.people.set(name, (p = { working: 0, waiting: [] }));
+    if (p.working < this.perPerson && p.waiting.length === 0) {
+      p.working++;
       return Promise.resolve();
     }
-    return new Promise<void>((go) => {
-      const q = this.waiting.get(person);
-      if (q) q.push(go);
-      else this.waiting.set(person, [go]);
-      this.next();
-    });
+    const person = p;
+    return new Promise<void>((go) => person.waiting.push(go));
   }
 
-  /** Gives the free places to the people waiting, one request each, in turn. */
-  private next(): void {
-    while (this.working < this.capacity && this.waiting.size > 0) {
-      const [person, q] = this.waiting.entries().next().value as [string, (() => void)[]];
-      const go = q.shift()!;
-      // Her next request waits for the others' turn: to the end of the line, or out of it.
-      this.waiting.delete(person);
-      if (q.length > 0) this.waiting.set(person, q);
-      this.working++;
+  private free(name: string): void {
+    const p = this.people.get(name);
+    if (!p) return;
+    p.working--;
+    const go = p.waiting.shift();
+    if (go) {
+      p.working++;
       go();
-    }
+    } else if (p.working === 0) this.people.delete(name);
   }
 }

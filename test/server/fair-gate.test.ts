@@ -4,6 +4,7 @@
  * wait behind hers; a request waiting for the service gives its place back meanwhile.
  */
 import { FairGate } from "../../src/server/firm/fair-gate";
+import { Metrics } from "../../src/server/firm/metrics";
 
 const tick = () => new Promise((r) => setImmediate(r));
 
@@ -54,4 +55,17 @@ test("a request waiting for the service gives its place back to her next request
   expect(g.busy).toBe(1);
   t.leave();
   expect(g.busy).toBe(0);
+});
+
+test("/metrics says how many requests wait behind their person's own", async () => {
+  const g = new FairGate(1);
+  const m = new Metrics();
+  m.gate = g;
+  const first = await g.enter("loop");
+  const second = g.enter("loop");
+  await tick();
+  expect(m.text()).toMatch(/^firma_requests_waiting_turn 1$/m);
+  first.leave();
+  (await second).leave();
+  expect(m.text()).toMatch(/^firma_requests_waiting_turn 0$/m);
 });

@@ -185,6 +185,7 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
   const governor = new UpstreamGovernor({ ceiling: o.upstreamConcurrency });
   const gate = new FairGate(o.fairPlaces ?? FAIR_PLACES);
   metrics.governor = governor;
+  metrics.gate = gate;
   const firmUpstream = upstream({ base: o.upstream, key: o.key, timeoutMs: o.timeoutMs ?? 30_000, fetch: o.fetch, governor });
   const loader = new FirmLoader({
     store,

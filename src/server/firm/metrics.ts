@@ -9,6 +9,7 @@ import type { CheckOutcome, WatchCounters } from "./watch-check";
 import type { DeliveryOutcome } from "./watch-deliver";
 import type { AlertTarget } from "./watch-outbox";
 import type { UpstreamGovernor } from "../upstream-governor";
+import type { FairGate } from "./fair-gate";
 
 /** Seconds; the relay's own overhead sits in the first buckets, an upstream call in the later ones. */
 const WATCH_OUTCOMES: readonly CheckOutcome[] = ["checked", "incomplete", "done", "busy", "stopped", "unknown", "interrupted", "failed"];
@@ -37,6 +38,8 @@ export class Metrics implements WatchCounters {
   );
   /** The calls at the service at once (../upstream-governor.ts), when there is one. */
   governor: UpstreamGovernor | null = null;
+  /** Each person's places at the server's work (fair-gate.ts), when there are. */
+  gate: FairGate | null = null;
 
   request(source: AnswerSource, seconds: number): void {
     this.requests.set(source, (this.requests.get(source) ?? 0) + 1);
@@ -101,6 +104,13 @@ export class Metrics implements WatchCounters {
             "# HELP firma_upstream_overloads_total Answers that said the data service was overloaded (429, 503, 504, a time-out).",
             "# TYPE firma_upstream_overloads_total counter",
             `firma_upstream_overloads_total ${this.governor.stats.overloads}`,
+          ]
+        : []),
+      ...(this.gate
+        ? [
+            "# HELP firma_requests_waiting_turn Requests waiting behind their person's own (more of hers than the server works on at once).",
+            "# TYPE firma_requests_waiting_turn gauge",
+            `firma_requests_waiting_turn ${this.gate.queued}`,
           ]
         : []),
       "# HELP firma_request_duration_seconds Time to answer a /v4 request.",

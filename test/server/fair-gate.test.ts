@@ -57,6 +57,24 @@ test("a request waiting for the service gives its place back to her next request
   expect(g.busy).toBe(0);
 });
 
+test("a call to the service that fails: the failure reaches the request, which holds its place again (and gives it back at the end)", async () => {
+  const g = new FairGate(1);
+  const t = await g.enter("ana");
+  await expect(t.pause(Promise.reject(new Error("service down")))).rejects.toThrow("service down");
+  expect(g.busy).toBe(1);
+  let next = false;
+  void g.enter("ana").then((n) => {
+    next = true;
+    n.leave();
+  });
+  await tick();
+  expect(next).toBe(false); // hers waits behind the one that failed
+  t.leave();
+  await tick();
+  expect(next).toBe(true);
+  expect(g.busy).toBe(0);
+});
+
 test("/metrics says how many requests wait behind their person's own", async () => {
   const g = new FairGate(1);
   const m = new Metrics();

@@ -25,6 +25,7 @@ import { startSandbox, type Sandbox } from "../../sandbox/server";
 import * as data from "../../sandbox/dataset";
 import { fakeDist } from "../../bench/load";
 import { selfSignedCertificate, type TestCertificate } from "../support/tls";
+import { countingStore } from "../support/firm-server";
 
 jest.setTimeout(60_000);
 
@@ -108,15 +109,7 @@ async function custodyServer(
   const key = `demo-business-h2-${++serial}`;
   const real = await openFirmStore(path.join(dir, `firm${serial}.sqlite`));
   stores.push(real);
-  const asked = new Map<string, number>();
-  const store = new Proxy(real, {
-    get: (target, prop, recv) => {
-      const v = Reflect.get(target, prop, recv);
-      if (typeof v !== "function") return v;
-      asked.set(String(prop), (asked.get(String(prop)) ?? 0) + 1);
-      return v.bind(target);
-    },
-  });
+  const { store, asked } = countingStore(real);
   const app = await buildApp({
     dist,
     publicUrl: "https://firm.test.example.ro/",

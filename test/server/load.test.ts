@@ -30,6 +30,7 @@ import { EXTRA_PROFILE } from "../../src/engine/plan/dispatch";
 import { startSandbox, type Sandbox } from "../../sandbox/server";
 import * as data from "../../sandbox/dataset";
 import { fakeDist, minimumCredits, percentile, portfolios, refreshRequests, runPeople, startFirmServer, summary } from "../../bench/load";
+import { countingStore } from "../support/firm-server";
 
 let sb: Sandbox;
 let dir: string;
@@ -61,15 +62,7 @@ async function server(
   const key = o.key ?? `demo-business-load${++serial}`;
   const real = await openFirmStore(o.file ?? path.join(dir, `firm${++serial}.sqlite`));
   stores.push(real);
-  const asked = new Map<string, number>();
-  const store = new Proxy(real, {
-    get: (target, prop, recv) => {
-      const v = Reflect.get(target, prop, recv);
-      if (typeof v !== "function") return v;
-      asked.set(String(prop), (asked.get(String(prop)) ?? 0) + 1);
-      return v.bind(target);
-    },
-  });
+  const { store, asked } = countingStore(real);
   const app = await buildApp({
     dist,
     publicUrl: "https://firm.test.example.ro/",

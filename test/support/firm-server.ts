@@ -115,3 +115,17 @@ export async function withFirmStore<T>(db: string, work: (s: FirmStore) => Promi
     await s.close();
   }
 }
+
+/** `real` with every call of its methods counted by name in `asked`: what a request asked of the database. */
+export function countingStore(real: FirmStore): { store: FirmStore; asked: Map<string, number> } {
+  const asked = new Map<string, number>();
+  const store = new Proxy(real, {
+    get: (target, prop, recv) => {
+      const v: unknown = Reflect.get(target, prop, recv);
+      if (typeof v !== "function") return v;
+      asked.set(String(prop), (asked.get(String(prop)) ?? 0) + 1);
+      return (v as (...a: unknown[]) => unknown).bind(target);
+    },
+  });
+  return { store, asked };
+}

@@ -153,7 +153,7 @@ function runnerOn(client: PoolClient): SqlRunner {
 const STATEMENTS = 256;
 const names = new Map<string, { name: string; text: string }>();
 
-function prepared(sql: string, params: readonly unknown[]): { name?: string; text: string; values: unknown[] } {
+export function prepared(sql: string, params: readonly unknown[]): { name?: string; text: string; values: unknown[] } {
   // Without parameters pg uses the simple protocol, which takes several statements in one text (the migrations).
   if (params.length === 0) return { text: sql, values: [] };
   let known = names.get(sql);

@@ -109,7 +109,16 @@ export interface SharedQueueStore {
   settleWants(outcomes: ReadonlyArray<WantOutcome & { origin: string }>): Promise<void>;
   /** The settled wants `origin` handed, forgotten as they are read. */
   collectWants(origin: string): Promise<WantOutcome[]>;
+  /**
+   * Calls `fn` at once when another instance hands wants of a kind (`{ kind }`) or settles wants an
+   * instance handed (`{ origin }`); returns the unsubscription. PostgreSQL: LISTEN/NOTIFY, sent with the
+   * transaction's commit. A notice missed (the database restarting) is made up by the polling it hastens.
+   */
+  onQueueNews(fn: (news: QueueNews) => void): () => void;
 }
+
+/** What the instances sharing a queue tell each other (firm-store.ts onQueueNews). */
+export type QueueNews = { kind: string } | { origin: string };
 
 export interface FirmStore extends SharedQueueStore {
   readonly engine: "sqlite" | "postgres";

@@ -125,6 +125,10 @@ class PostgresDriver implements SqlDriver {
     this.hold.check();
   }
 
+  listen(channel: string, fn: (payload: string) => void): () => void {
+    return this.hold.listen(channel, fn);
+  }
+
   async close(): Promise<void> {
     await this.hold.close();
     await this.pool.end();

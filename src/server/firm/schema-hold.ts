@@ -5,6 +5,9 @@
  * `retryMs`) as soon as the database answers; once taken, the schema's version is read again, and a
  * newer one (migrated meanwhile by a newer FIRMA) stops this instance's writes for good. Until the
  * hold is back, writes are refused as "unreachable" (the person gets a 503 with Retry-After).
+ *
+ * The same session listens for the notifications the instances send each other (`listen`): LISTEN
+ * lives as long as the session too, and is sent again each time the hold is taken.
  */
 import { Client, type ClientConfig } from "pg";
 import { FirmStoreError } from "./firm-store";
@@ -26,6 +29,8 @@ export class SchemaHold {
   private stopped: FirmStoreError | null = null;
   private closed = false;
   private timer: ReturnType<typeof setTimeout> | null = null;
+  /** The listeners of each channel. */
+  private readonly channels = new Map<string, Set<(payload: string) => void>>();
 
   constructor(private readonly o: SchemaHoldOptions) {}
 
@@ -34,9 +39,13 @@ export class SchemaHold {
     const client = new Client(this.o.config);
     client.on("error", () => this.lost(client));
     client.on("end", () => this.lost(client));
+    client.on("notification", (n) => {
+      for (const fn of this.channels.get(n.channel) ?? []) fn(n.payload ?? "");
+    });
     try {
       await client.connect();
       await client.query("SELECT pg_advisory_lock_shared($1)", [SCHEMA_LOCK]);
+      for (const channel of this.channels.keys()) await client.query(`LISTEN ${ident(channel)}`);
       const found = await schemaVersionOf({
         all: async <T>(sql: string) => (await client.query(sql)).rows as T[],
         run: async () => 0,
@@ -70,6 +79,18 @@ export class SchemaHold {
     }
   }
 
+  /** Calls `fn` with each notification on `channel` (from now, and again after the database restarts); returns the unsubscription. */
+  listen(channel: string, fn: (payload: string) => void): () => void {
+    let fns = this.channels.get(channel);
+    if (!fns) {
+      fns = new Set();
+      this.channels.set(channel, fns);
+      void this.client?.query(`LISTEN ${ident(channel)}`).catch(() => undefined); // a session lost meanwhile listens when taken again
+    }
+    fns.add(fn);
+    return () => void fns.delete(fn);
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
@@ -94,4 +115,10 @@ export class SchemaHold {
       this.take().catch(() => this.again());
     }, this.o.retryMs ?? 500);
   }
+}
+
+/** A channel's name as an SQL identifier (the names are the program's own: letters, digits and `_`). */
+function ident(name: string): string {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a channel name: ${name}`);
+  return name;
 }

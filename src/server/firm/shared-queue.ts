@@ -13,11 +13,16 @@
  * has wants of that kind takes the lease, then the rows the old leader had taken and not settled
  * (their claims with them), its own included — so no want is lost, and none is asked twice unless
  * the old leader was killed with its call on the way (that call's companies are asked once more).
+ *
+ * The polls are hastened by the store's notices (firm-store.ts onQueueNews; PostgreSQL's NOTIFY): a
+ * leader takes handed wants as soon as they are committed, an asking instance collects its outcomes
+ * as soon as they are settled, and a leader writes its outcomes as soon as they are known (the
+ * period's poll remains, for a notice missed while the database restarted).
  */
 import { CallFailure } from "./upstream";
 import type { Want } from "./request-wants";
 import type { Entry, Requester } from "./loader-calls";
-import type { FirmStore, HandedWant, WantOutcome } from "./firm-store";
+import type { FirmStore, HandedWant, QueueNews, WantOutcome } from "./firm-store";
 import type { Leases } from "./lease";
 
 /** What the loader gives the shared queue. */
@@ -62,12 +67,18 @@ export class SharedQueue {
   private readonly remoteOf = new WeakMap<Requester, { origin: string; request: number }>();
   private readonly toSettle: Array<WantOutcome & { origin: string }> = [];
   private timer: ReturnType<typeof setTimeout> | null = null;
+  /** A poll is running; `soon`: another was asked for meanwhile, made when it ends. */
+  private polling = false;
+  private soon = false;
+  private readonly unsubscribe: () => void;
   private closed = false;
   private serial = 0;
   /** Rows of this instance's own settled here (after it took over their kind): collected, then forgotten. */
   private own = 0;
 
-  constructor(private readonly o: SharedQueueOptions) {}
+  constructor(private readonly o: SharedQueueOptions) {
+    this.unsubscribe = o.store.onQueueNews((news) => this.news(news));
+  }
 
   /** New entries: those of kinds this instance leads (or of no kind) are returned to be queued here; the others are handed on. */
   async route(entries: Entry[]): Promise<Entry[]> {
@@ -115,20 +126,37 @@ export class SharedQueue {
 
   close(): void {
     this.closed = true;
+    this.unsubscribe();
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
   }
 
-  private schedule(): void {
-    if (this.closed || this.timer) return;
+  /** Another instance handed wants of a kind this one leads, or settled wants this one handed: a poll now. */
+  private news(n: QueueNews): void {
+    if ("kind" in n ? this.o.leases.held().includes(LEASE(n.kind)) : n.origin === this.o.host.owner) this.schedule(0);
+  }
+
+  /** The next poll in `ms` (the poll's period by default; sooner replaces later). */
+  private schedule(ms = this.o.pollMs ?? 25): void {
+    if (this.closed) return;
+    if (this.polling) {
+      if (ms === 0) this.soon = true;
+      return;
+    }
+    if (this.timer && ms !== 0) return;
     // A leader goes on polling while its lease's renewal is late (a busy thread): the others' wants wait on it.
     if (this.handed.size === 0 && !this.o.leases.any() && this.toSettle.length === 0 && this.own === 0) return;
+    if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
+      this.timer = null;
+      this.polling = true;
       void this.poll().finally(() => {
-        this.timer = null;
-        this.schedule();
+        this.polling = false;
+        const again = this.soon;
+        this.soon = false;
+        this.schedule(again ? 0 : undefined);
       });
-    }, this.o.pollMs ?? 25);
+    }, ms);
   }
 
   private async poll(): Promise<void> {
@@ -207,7 +235,7 @@ export class SharedQueue {
   private settleRow(row: HandedWant, paidRequest: number | null, outcome: string): void {
     if (row.origin === this.o.host.owner) this.own++;
     this.toSettle.push({ key: row.key, origin: row.origin, outcome, paidRequest });
-    this.schedule();
+    this.schedule(0);
   }
 
   private requester(origin: string, request: number, user: string): Requester {

@@ -2,10 +2,16 @@
  * The SQL of the leases and of the queue the instances share (firm-store.ts SharedQueueStore), on
  * both engines: a lease is one row that its holder renews and anyone may take once it has lapsed; a
  * handed want is one row per want and asking instance, taken by the leader of its batch kind and
- * settled with its answer (or its failure), which the asking instance collects.
+ * settled with its answer (or its failure), which the asking instance collects. On PostgreSQL each
+ * hand and each settling also notifies (`firma_queue`, with the commit): the leader takes the wants,
+ * and the asking instance collects the outcomes, at once instead of at their next poll.
  */
 import type { SqlDriver } from "./sql-store";
-import type { HandedWant, SharedQueueStore, WantOutcome } from "./firm-store";
+import type { SqlRunner } from "./schema";
+import type { HandedWant, QueueNews, SharedQueueStore, WantOutcome } from "./firm-store";
+
+/** The channel of the queue's notifications: "w <kind>" (wants handed), "s <origin>" (wants settled). */
+const CHANNEL = "firma_queue";
 
 type WantRow = { key: string; origin: string; grp: string; want: string; users: string; since: number; taken_by: string | null };
 
@@ -40,6 +46,7 @@ export class SqlQueue implements SharedQueueStore {
           part.flatMap((w) => [w.key, w.origin, w.grp, w.want, JSON.stringify(w.users), w.since]),
         );
       }
+      for (const kind of new Set(wants.map((w) => w.grp))) await this.notify(tx, `w ${kind}`);
     });
   }
 
@@ -82,7 +89,21 @@ export class SqlQueue implements SharedQueueStore {
           o.origin,
         ]);
       }
+      for (const origin of new Set(outcomes.map((o) => o.origin))) await this.notify(tx, `s ${origin}`);
     });
+  }
+
+  onQueueNews(fn: (news: QueueNews) => void): () => void {
+    if (!this.db.listen) return () => undefined;
+    return this.db.listen(CHANNEL, (payload) => {
+      if (payload.startsWith("w ")) fn({ kind: payload.slice(2) });
+      else if (payload.startsWith("s ")) fn({ origin: payload.slice(2) });
+    });
+  }
+
+  /** Sent when `tx` commits (PostgreSQL; nothing on SQLite, where the instances are one). */
+  private async notify(tx: SqlRunner, payload: string): Promise<void> {
+    if (this.db.engine === "postgres") await tx.all("SELECT pg_notify(?, ?)", [CHANNEL, payload]);
   }
 
   async collectWants(origin: string): Promise<WantOutcome[]> {

@@ -18,6 +18,7 @@ import type {
   StoredAnswer,
   AnswerSource,
   HandedWant,
+  QueueNews,
   WantOutcome,
 } from "./firm-store";
 import { SqlQueue } from "./sql-queue";
@@ -36,6 +37,8 @@ export interface SqlDriver extends SqlRunner {
   transaction<T>(fn: (tx: SqlRunner) => Promise<T>): Promise<T>;
   /** Throws when this instance may not write (a newer FIRMA migrated the database, or its schema lock is not held). */
   writable(): Promise<void>;
+  /** The notifications of `channel` (PostgreSQL's LISTEN); returns the unsubscription. Absent: none (SQLite, one process). */
+  listen?(channel: string, fn: (payload: string) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -109,6 +112,9 @@ export class SqlFirmStore implements FirmStore {
   }
   collectWants(origin: string): Promise<WantOutcome[]> {
     return this.queue.collectWants(origin);
+  }
+  onQueueNews(fn: (news: QueueNews) => void): () => void {
+    return this.queue.onQueueNews(fn);
   }
 
   // ---- people ----------------------------------------------------------------------------------

@@ -1,0 +1,91 @@
+/**
+ * The shared queue hears the store's notices (shared-queue.ts): a leader takes wants handed to its
+ * kind at once, an asking instance collects its settled wants at once, with the period's poll a minute
+ * away; a notice about another kind or another instance makes no poll. The database is a stand-in
+ * here (the notices themselves, over PostgreSQL, are in shared-queue.test.ts).
+ */
+import { SharedQueue } from "../../src/server/firm/shared-queue";
+import { Leases } from "../../src/server/firm/lease";
+import type { FirmStore, HandedWant, QueueNews, WantOutcome } from "../../src/server/firm/firm-store";
+import type { Entry } from "../../src/server/firm/loader-calls";
+import type { Want } from "../../src/server/firm/request-wants";
+
+/** This instance ("me"), leading every kind or none ("them" leads). */
+function instance(leads: boolean) {
+  let hear: (n: QueueNews) => void = () => undefined;
+  const polls: string[] = [];
+  const handed: HandedWant[] = [];
+  const store = {
+    takeLease: async (_name: string, holder: string, _now: number, until: number) =>
+      leads ? { holder, until } : { holder: "them", until },
+    releaseLease: async () => undefined,
+    handWants: async (rows: readonly HandedWant[]) => void handed.push(...rows),
+    takeWants: async (kinds: readonly string[]) => {
+      polls.push(`take ${kinds.join(",")}`);
+      return [];
+    },
+    settleWants: async () => undefined,
+    collectWants: async (origin: string): Promise<WantOutcome[]> => {
+      polls.push(`collect ${origin}`);
+      return [];
+    },
+    onQueueNews: (fn: (n: QueueNews) => void) => {
+      hear = fn;
+      return () => (hear = () => undefined);
+    },
+  } as unknown as FirmStore;
+  const leases = new Leases({ store, holder: "me" });
+  const queue = new SharedQueue({
+    store,
+    leases,
+    write: (_what, fn) => fn(),
+    pollMs: 60_000,
+    host: { owner: "me", queueHere: () => undefined, entriesFor: () => [], settled: () => undefined, failed: () => undefined },
+  });
+  const close = async () => {
+    queue.close();
+    await leases.close();
+  };
+  return { queue, leases, polls, handed, hear: (n: QueueNews) => hear(n), close };
+}
+
+const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const want = { kind: "fin", family: "batch", year: 2024, cui: 14399840 } as unknown as Want;
+const entry = (): Entry => ({ id: "f 2024 14399840", want, waiters: [], since: Date.now(), sent: false }) as unknown as Entry;
+
+test("a leader takes the wants handed to its kind as soon as it hears of them; other kinds' and instances' notices make no poll", async () => {
+  const me = instance(true);
+  try {
+    expect(await me.queue.route([entry()])).toHaveLength(1); // it leads f:2024 now
+    await wait(50);
+    me.polls.length = 0;
+    me.hear({ kind: "f:2023" });
+    me.hear({ origin: "them" });
+    await wait(50);
+    expect(me.polls).toEqual([]);
+    me.hear({ kind: "f:2024" });
+    me.hear({ kind: "f:2024" }); // two notices at once: one poll
+    await wait(50);
+    expect(me.polls).toEqual(["take f:2024"]);
+  } finally {
+    await me.close();
+  }
+});
+
+test("an instance that handed wants collects them as soon as their settling is announced", async () => {
+  const me = instance(false);
+  try {
+    expect(await me.queue.route([entry()])).toEqual([]); // "them" leads f:2024: handed
+    expect(me.handed.map((h) => h.grp)).toEqual(["f:2024"]);
+    await wait(50);
+    me.polls.length = 0;
+    me.hear({ origin: "them" });
+    await wait(50);
+    expect(me.polls).toEqual([]);
+    me.hear({ origin: "me" });
+    await wait(50);
+    expect(me.polls).toEqual(["collect me"]);
+  } finally {
+    await me.close();
+  }
+});

@@ -314,6 +314,40 @@ function behaviour(engine: EngineUnderTest) {
     expect((await s.claimedKeys(keys, NOW + 2000)).size).toBe(0); // expired
   });
 
+  test("handed wants: taken once by their kind's leader, settled in bulk (1,200 at once), collected once by the instance that handed them", async () => {
+    const want = (key: string, origin: string, grp: string) => ({
+      key,
+      origin,
+      grp,
+      want: `{"k":"${key}"}`,
+      users: [[7, "ana"]] as Array<[number, string]>,
+      since: NOW,
+    });
+    const mine = Array.from({ length: 1200 }, (_, i) => want(`f:${i}`, "B", "f:2024"));
+    await s.handWants([...mine, want("i:1", "B", "i:x"), want("f:0", "C", "f:2024")]);
+    await s.handWants([want("f:1", "B", "f:2024")]); // handed again: left as it is
+    const taken = await s.takeWants(["f:2024"], "A");
+    expect(taken).toHaveLength(1201);
+    expect(taken.find((r) => r.key === "f:7" && r.origin === "B")).toMatchObject({
+      want: '{"k":"f:7"}',
+      users: [[7, "ana"]],
+      since: NOW,
+      takenBefore: null,
+    });
+    expect(await s.takeWants(["f:2024"], "A")).toEqual([]); // taken already, by A
+    expect((await s.takeWants(["f:2024"], "D")).every((r) => r.takenBefore === "A")).toBe(true); // A stopped: D takes them over
+    await s.settleWants(mine.map((w, i) => ({ key: w.key, origin: "B", outcome: `{"ok":${i}}`, paidRequest: i === 3 ? 42 : null })));
+    await s.settleWants([{ key: "f:3", origin: "B", outcome: "{}", paidRequest: 1 }]); // settled once: kept
+    expect(await s.collectWants("C")).toEqual([]);
+    const back = await s.collectWants("B");
+    expect(back).toHaveLength(1200);
+    expect(back.find((o) => o.key === "f:3")).toEqual({ key: "f:3", outcome: '{"ok":3}', paidRequest: 42 });
+    expect(back.find((o) => o.key === "f:4")).toEqual({ key: "f:4", outcome: '{"ok":4}', paidRequest: null });
+    expect(await s.collectWants("B")).toEqual([]);
+    // D holds C's since it took over; the other kind's want is still waiting for its leader.
+    expect((await s.takeWants(["i:x", "f:2024"], "D")).map((r) => `${r.grp} ${r.origin}`)).toEqual(["i:x B"]);
+  });
+
   test("a database with a newer schema than this FIRMA knows is refused, untouched", async () => {
     await s.close();
     await engine.raw(url, `INSERT INTO firm_schema_migrations (version, applied_at) VALUES (${SCHEMA_VERSION + 1}, 0)`);

@@ -59,10 +59,10 @@ export class SqlQueue implements SharedQueueStore {
           WHERE outcome IS NULL AND grp IN (${marks}) AND (taken_by IS NULL OR taken_by <> ?) ORDER BY since LIMIT 5000`,
         [...groups, taker],
       );
-      for (let i = 0; i < rows.length; i += 200) {
-        const part = rows.slice(i, i + 200);
+      for (let i = 0; i < rows.length; i += 500) {
+        const part = rows.slice(i, i + 500);
         await tx.run(
-          `UPDATE firm_wants SET taken_by = ? WHERE outcome IS NULL AND (${part.map(() => "(key = ? AND origin = ?)").join(" OR ")})`,
+          `UPDATE firm_wants SET taken_by = ? WHERE outcome IS NULL AND (key, origin) IN (VALUES ${part.map(() => "(?, ?)").join(", ")})`,
           [taker, ...part.flatMap((r) => [r.key, r.origin])],
         );
       }
@@ -81,13 +81,17 @@ export class SqlQueue implements SharedQueueStore {
   async settleWants(outcomes: ReadonlyArray<WantOutcome & { origin: string }>): Promise<void> {
     if (outcomes.length === 0) return;
     await this.db.transaction(async (tx) => {
-      for (const o of outcomes) {
-        await tx.run("UPDATE firm_wants SET outcome = ?, paid_request = ? WHERE key = ? AND origin = ? AND outcome IS NULL", [
-          o.outcome,
-          o.paidRequest,
-          o.key,
-          o.origin,
-        ]);
+      // One statement for many rows: a leader settles thousands at once at the start of a large fill
+      // (a statement a row held the asking instance's people for seconds). VALUES' columns are
+      // column1… on both engines.
+      for (let i = 0; i < outcomes.length; i += 500) {
+        const part = outcomes.slice(i, i + 500);
+        await tx.run(
+          `UPDATE firm_wants SET outcome = v.column3, paid_request = CAST(v.column4 AS BIGINT)
+             FROM (VALUES ${part.map(() => "(?, ?, ?, ?)").join(", ")}) AS v
+            WHERE firm_wants.key = v.column1 AND firm_wants.origin = v.column2 AND firm_wants.outcome IS NULL`,
+          part.flatMap((o) => [o.key, o.origin, o.outcome, o.paidRequest]),
+        );
       }
       for (const origin of new Set(outcomes.map((o) => o.origin))) await this.notify(tx, `s ${origin}`);
     });

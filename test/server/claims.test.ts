@@ -209,6 +209,46 @@ describe("partial batches wait, window after window, up to maxWaitMs", () => {
       { windowMs: 20, maxWaitMs: 200 },
     ));
 
+  // 100 more companies, for the batches that follow a first one.
+  const MORE: Want[] = data
+    .sampleCuis(200, 7_302)
+    .filter((c) => !CUIS.includes(c))
+    .slice(0, 100)
+    .map((cui) => ({ kind: "ident", cui, include: "" }));
+
+  test("while a call is on its way, a partial batch waits for the people its answers set going: 100 + 30 + 70 companies in 2 calls, not 3", () =>
+    withInstances(
+      400,
+      async ({ svc, one }) => {
+        const first = one.load(WANTS, person(1, "ana")); // a full batch: on its way at once, for 400 ms
+        await sleep(10);
+        const ion = one.load(MORE.slice(0, 30), person(2, "ion")); // part of a batch, while Ana's is on its way
+        await first;
+        const next = one.load(MORE.slice(30), person(1, "ana")); // Ana's next request, set going by her answers
+        const [a, b] = await Promise.all([ion, next]);
+        expect([a.size, b.size]).toEqual([30, 70]);
+        expect(svc.calls.map((c) => c.split("cui=")[1].split(",").length)).toEqual([100, 100]);
+      },
+      { windowMs: 20, maxWaitMs: 200, busyWaitMs: 1000 },
+    ));
+
+  test("a partial batch waits no longer than busyWaitMs, however long the call on its way takes", () =>
+    withInstances(
+      1500,
+      async ({ svc, one }) => {
+        const started = Date.now();
+        const first = one.load(WANTS, person(1, "ana")); // on its way for 1.5 s
+        const ion = one.load(MORE.slice(0, 10), person(2, "ion"));
+        await ion;
+        const took = Date.now() - started;
+        expect(took).toBeGreaterThanOrEqual(1500 + 450); // sent after busyWaitMs (500 ms), answered 1.5 s later
+        expect(took).toBeLessThan(1500 + 1400);
+        await first;
+        expect(svc.calls).toHaveLength(2);
+      },
+      { windowMs: 20, maxWaitMs: 200, busyWaitMs: 500 },
+    ));
+
   test("a full batch does not wait, and a profile (one call each) goes at the window's end", () =>
     withInstances(
       10,

@@ -8,7 +8,8 @@ import { chunk } from "../../api/chunk";
 import { MAX_BATCH_IDENTIFICATION } from "../../api/client";
 import * as read from "../../api/reader";
 import { planFinancialBatches, yearsOf, type YearSpec } from "../../engine/plan/planner";
-import type { Want } from "./request-wants";
+import { fieldsOf, lifetime, type Want } from "./request-wants";
+import type { StoredAnswer } from "./firm-store";
 import { CallFailure, failureOf, type UpstreamAnswer } from "./upstream";
 
 /** One request of one person, as the loader attributes credits to it. */
@@ -138,4 +139,22 @@ function single(e: Entry): Call {
     return body;
   };
   return { path, entries: [e], read: (a) => new Map([[e.id, a.status === 404 ? null : value(a.body)]]) };
+}
+
+/**
+ * Whether an identification batch's answers show the service ignoring `include` (its items carry none
+ * of the fields asked); null when they cannot say (not identification, no fields asked, no company found).
+ */
+export function includeIgnoredBy(entries: readonly Entry[], values: Map<string, unknown>): boolean | null {
+  const w = entries[0]?.want;
+  if (w?.kind !== "ident") return null;
+  const fields = fieldsOf(w.include);
+  const items = [...values.values()].filter((v): v is Record<string, unknown> => v !== null && typeof v === "object");
+  if (fields.length === 0 || items.length === 0) return null;
+  return items.every((it) => fields.every((f) => it[f] === undefined));
+}
+
+/** A call's answers as the store keeps them, fetched `now`. */
+export function storedAnswers(values: Map<string, unknown>, now: number): StoredAnswer[] {
+  return [...values].map(([key, body]) => ({ key, body, fetchedAt: now, expiresAt: now + lifetime(key, body, now) }));
 }

@@ -14,7 +14,10 @@
  * (it claims what it takes like any want of its own), it does not replace them.
  *
  * Every call costs a credit however few companies it holds, so a partial batch waits, window after
- * window, for the people still asking to fill it, up to maxWaitMs (200 ms) for its oldest company.
+ * window, for the people still asking to fill it, up to maxWaitMs (200 ms) for its oldest company, or
+ * busyWaitMs (1 s) while calls of this server are on their way: their answers bring the people's next
+ * requests, which fill it (a person's requests wait for all their answers, so a batch sent part-full
+ * when everyone waits on the calls on their way is paid twice over at the end of a large fill).
  *
  * Before each call, one credit is reserved in the database for ONE person: the one who waits for the
  * most of the call's answers (then the others, when that one's budget is spent). A call the service did
@@ -26,8 +29,8 @@ import { randomUUID } from "node:crypto";
 import { MAX_BATCH_FINANCIAL, MAX_BATCH_IDENTIFICATION } from "../../api/client";
 import { limiter } from "../../engine/credits/limiter";
 import { BATCH_WINDOW } from "../../engine/engine-options";
-import { fieldsOf, lifetime, wantKey, type Want } from "./request-wants";
-import { plan, type Call, type Entry, type Requester } from "./loader-calls";
+import { wantKey, type Want } from "./request-wants";
+import { includeIgnoredBy, plan, storedAnswers, type Call, type Entry, type Requester } from "./loader-calls";
 import type { FirmStore, StoredAnswer } from "./firm-store";
 import { CallFailure, failureCharged, failureOf, type Upstream, type UpstreamAnswer } from "./upstream";
 import { WriteBehind } from "./store-faults";
@@ -50,6 +53,8 @@ export interface LoaderOptions {
    * partial one: every call costs a credit however few companies it holds. @default 200
    */
   maxWaitMs?: number;
+  /** How long a partial batch may wait while calls of this server are on their way (above). @default 1000 */
+  busyWaitMs?: number;
   /** Upstream calls at once, when no `gate` is given. @default 8 */
   concurrency?: number;
   /** Where each call waits for its place among those at once: the upstream governor's (../upstream-governor.ts). */
@@ -102,6 +107,8 @@ export class FirmLoader {
   private readonly leases: Leases | null = null;
   private readonly shared: SharedQueue | null = null;
   private timer: ReturnType<typeof setTimeout> | null = null;
+  /** Calls sent and not yet answered (waiting for their place or on their way). */
+  private onWay = 0;
   private pollTimer: ReturnType<typeof setTimeout> | null = null;
   /** Calls the service refused as busy, waiting for their next attempt: failed as they are when the server closes. */
   private readonly busyRetries = new Map<ReturnType<typeof setTimeout>, { call: Call; answer: UpstreamAnswer }>();
@@ -281,7 +288,7 @@ export class FirmLoader {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     const now = this.now();
-    const wait = this.o.maxWaitMs ?? 200;
+    const wait = Math.max(this.o.maxWaitMs ?? 200, this.onWay > 0 ? (this.o.busyWaitMs ?? 1000) : 0);
     const keep = new Set<Entry>();
     for (const list of this.batchGroups().values()) if (list.every((e) => now - e.since < wait)) for (const e of list) keep.add(e);
     this.send([...this.pending.values()].filter((e) => !keep.has(e)));
@@ -296,7 +303,11 @@ export class FirmLoader {
     }
     const now = this.now();
     if (this.recent.size > 20_000) for (const [k, r] of this.recent) if (r.until <= now) this.recent.delete(k);
-    for (const call of plan(entries)) void this.limit(() => this.run(call));
+    for (const call of plan(entries)) {
+      this.onWay++;
+      const done = () => void this.onWay--;
+      void this.limit(() => this.run(call)).then(done, done);
+    }
   }
 
   private settleFromStore(entries: readonly Entry[], stored: Map<string, StoredAnswer>): void {
@@ -406,7 +417,7 @@ export class FirmLoader {
         if (e instanceof CallFailure) throw e;
         throw new CallFailure(502, "upstream_shape");
       }
-      this.learnInclude(call.entries, values);
+      this.includeIgnored = includeIgnoredBy(call.entries, values) ?? this.includeIgnored;
       await this.keep(values);
       this.settled(call.entries, values);
     } catch (e) {
@@ -416,23 +427,8 @@ export class FirmLoader {
     await this.release(call.entries);
   }
 
-  private learnInclude(entries: readonly Entry[], values: Map<string, unknown>): void {
-    const w = entries[0]?.want;
-    if (w?.kind !== "ident") return;
-    const fields = fieldsOf(w.include);
-    const items = [...values.values()].filter((v): v is Record<string, unknown> => v !== null && typeof v === "object");
-    if (fields.length === 0 || items.length === 0) return;
-    this.includeIgnored = items.every((it) => fields.every((f) => it[f] === undefined));
-  }
-
   private async keep(values: Map<string, unknown>): Promise<void> {
-    const now = this.now();
-    const answers: StoredAnswer[] = [...values].map(([key, body]) => ({
-      key,
-      body,
-      fetchedAt: now,
-      expiresAt: now + lifetime(key, body, now),
-    }));
+    const answers = storedAnswers(values, this.now());
     await this.writes.write("answers", () => this.o.store.putAnswers(answers));
   }
 

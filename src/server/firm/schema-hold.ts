@@ -45,7 +45,6 @@ export class SchemaHold {
     try {
       await client.connect();
       await client.query("SELECT pg_advisory_lock_shared($1)", [SCHEMA_LOCK]);
-      for (const channel of this.channels.keys()) await client.query(`LISTEN ${ident(channel)}`);
       const found = await schemaVersionOf({
         all: async <T>(sql: string) => (await client.query(sql)).rows as T[],
         run: async () => 0,
@@ -55,6 +54,9 @@ export class SchemaHold {
         await client.end().catch(() => undefined);
         return;
       }
+      // Last before the session is this instance's: a channel listened to meanwhile joins this loop
+      // (a Map's keys are read as they are), one after it is sent by listen() on this.client.
+      for (const channel of this.channels.keys()) await client.query(`LISTEN ${ident(channel)}`);
     } catch (e) {
       await client.end().catch(() => undefined);
       throw e;

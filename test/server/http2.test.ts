@@ -299,7 +299,9 @@ describe("the slow-client and size protections over HTTP/2", () => {
 describe("the upstream governor against a service that bears 12 calls at once", () => {
   test("it halves on the service's 503, climbs back, never passes its ceiling; every answer comes, at the minimum of credits, no 429", async () => {
     const s = await custodyServer({ upstreamConcurrency: 24, rateLimit: null });
-    sb.config = { ...sb.config, latencyMs: 50, faults: { busyAbove: 12 } };
+    // the service's own time well above the time this process takes to send 16 calls (the sandbox runs
+    // in it): on a busy machine, 50 ms let the calls arrive one after the other, never 13 at once
+    sb.config = { ...sb.config, latencyMs: 250, faults: { busyAbove: 12 } };
     sb.reset();
     const people = await Promise.all(["ana", "ion", "eva"].map((n) => s.token(n, 1000)));
     const cuis = data.sampleCuis(6000, 700_000);

@@ -184,7 +184,7 @@ async function runRefresh(input: string, flags: RefreshFlags, io: Io): Promise<n
   // Nothing answered at all (service down, key refused, credits spent): the file is left alone.
   if (report.values + errors === 0 && kept > 0) {
     for (const [c, n] of Object.entries(report.kept)) say(`    ${count(n, "cell", lang)}: ${why(c)}`);
-    say(t.credits(report.credits, est.credits, report.cacheHits, Date.now() - started));
+    say(t.credits(report.credits, est.credits, report.cacheHits, Date.now() - started, report.creditsUncertain));
     const code = fail(t.nothingAnswered);
     return code;
   }
@@ -249,7 +249,7 @@ async function runRefresh(input: string, flags: RefreshFlags, io: Io): Promise<n
     say(t.spill);
     for (const s of report.spillConflicts) say(`    ${s.sheet}!${s.address} — ${s.blockedBy}`);
   }
-  say(t.credits(report.credits, est.credits, report.cacheHits, Date.now() - started));
+  say(t.credits(report.credits, est.credits, report.cacheHits, Date.now() - started, report.creditsUncertain));
   say(t.outcome[code === EXIT.ok ? "ok" : "partial"]);
   if (json) io.stdout.write(JSON.stringify({ ...summary(report, input, out, code, Date.now() - started), failedCopies }) + "\n");
   return code;
@@ -272,6 +272,8 @@ function summary(r: RefreshReport, input: string, output: string | null, exitCod
     },
     budget: r.budget,
     creditsSpent: r.credits,
+    // Of those, the calls that got no answer: the service may not have charged them.
+    creditsUncertain: r.creditsUncertain,
     formulas: r.formulas,
     cells: {
       refreshed: r.values,

@@ -72,9 +72,10 @@ function messages(l: Lang) {
     skipped: (n: number) => t(l, "cli.skipped", { formulas: count(n, "formula", l) }),
     verboseHint: t(l, "cli.verboseHint"),
     arrays: (n: number) => t(l, "cli.arrays", { cells: count(n, "cell", l) }),
-    credits: (spent: number, estimate: number, hits: number, ms: number) =>
-      t(l, "cli.credits", {
+    credits: (spent: number, estimate: number, hits: number, ms: number, uncertain = 0) =>
+      t(l, uncertain > 0 ? "cli.creditsUncertain" : "cli.credits", {
         spent,
+        uncertain: count(uncertain, "call", l),
         estimate,
         hits,
         seconds: (ms / 1000).toLocaleString(l === "ro" ? "ro-RO" : "en-US", { minimumFractionDigits: 1, maximumFractionDigits: 1 }),

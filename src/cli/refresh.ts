@@ -64,6 +64,11 @@ export interface RefreshReport {
   spillConflicts: { sheet: string; address: string; blockedBy: string }[];
   /** Credits this run may have been charged: every call sent except refusals before charging (401, 403, 429). */
   credits: number;
+  /**
+   * Of `credits`, the calls that got no answer saying whether they were charged (a broken connection,
+   * a timeout, a 5xx): the service charged between `credits - creditsUncertain` and `credits`.
+   */
+  creditsUncertain: number;
   /** Cells that could not get an answer (service down, budget reached, credits spent…) and kept their previous value, by cause. */
   kept: Partial<Record<FailureKind, number>>;
   /** Where those cells are. */
@@ -128,6 +133,7 @@ export async function refreshWorkbook(input: Uint8Array, options: RefreshOptions
     errors: {},
     spillConflicts: [],
     credits: 0,
+    creditsUncertain: 0,
     kept: {},
     keptCells: [],
     budget: 0,
@@ -162,6 +168,7 @@ export async function refreshWorkbook(input: Uint8Array, options: RefreshOptions
       budget.close();
     }
     report.credits += budget.spent;
+    report.creditsUncertain += budget.uncertain;
   };
   await fetchUnder(requests, report.budget, !estimate.exact);
   engine.configure({ cacheOnly: true });

@@ -191,3 +191,22 @@ export function openCsvInLibreOffice(dir: string, files: readonly string[]): str
   if (r.status !== 0 || /Error/i.test(r.stderr ?? "")) throw new Error(`soffice failed (${r.status}): ${r.stderr}\n${r.stdout}`);
   return files.map((f) => join(dir, f.replace(/^.*\//, "").replace(/\.csv$/i, ".xlsx")));
 }
+
+/**
+ * The credits a `firma refresh` report says it spent (Romanian words), and how many of them were calls
+ * without an answer that the service may not have charged (0 unless the report says "cel mult").
+ */
+export function reportedCredits(out: string): { spent: number; uncertain: number } {
+  const n = (s: string | undefined) => Number((s ?? "0").replace(/\./g, ""));
+  return {
+    spent: n(/credite cheltuite: (?:cel mult )?([\d.]+)/.exec(out)?.[1] ?? "NaN"),
+    uncertain: n(/poate să nu fi taxat ([\d.]+) /.exec(out)?.[1]),
+  };
+}
+
+/** What the service charged is what the report says, or within the calls it says may not have been charged. */
+export function expectReportedCharge(out: string, charged: number): void {
+  const { spent, uncertain } = reportedCredits(out);
+  expect(charged).toBeLessThanOrEqual(spent);
+  expect(charged).toBeGreaterThanOrEqual(spent - uncertain);
+}

@@ -12,7 +12,17 @@ import { Workbook } from "../../src/shared/xlsx/workbook";
 import { parseCui } from "../../src/api/cui";
 import { startSandbox, Sandbox } from "../../sandbox/server";
 import * as data from "../../sandbox/dataset";
-import { FIXTURE, fixtureBytes, hasSoffice, toCsv, unzipBytes, unzipText, sameBytes } from "./helpers";
+import {
+  FIXTURE,
+  fixtureBytes,
+  hasSoffice,
+  toCsv,
+  unzipBytes,
+  unzipText,
+  sameBytes,
+  reportedCredits,
+  expectReportedCharge,
+} from "./helpers";
 
 let sb: Sandbox;
 let dir: string;
@@ -27,7 +37,8 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const creditsIn = (out: string) => Number(/credite cheltuite: ([\d.]+)/.exec(out)?.[1].replace(/\./g, ""));
+const creditsIn = (out: string) => reportedCredits(out).spent;
+const uncertainIn = (out: string) => reportedCredits(out).uncertain;
 const estimateIn = (out: string) => Number(/→ (?:cel mult )?([\d.]+) (?:de )?credit/.exec(out)?.[1].replace(/\./g, ""));
 
 /** A company with accounts for every year 2020–2024: the spilled ISTORIC keeps its size. */
@@ -79,7 +90,7 @@ describe("firma refresh", () => {
       expect(dry.code).toBe(0);
       expect(run.code).toBe(0);
       expect(creditsIn(run.out)).toBeLessThanOrEqual(estimateIn(dry.out));
-      expect(creditsIn(run.out)).toBe(sb.usage(key).total);
+      expectReportedCharge(run.out, sb.usage(key).total);
     });
 
     test("every value is the sandbox's, errors are Excel errors with the same meaning", () => {
@@ -102,7 +113,7 @@ describe("firma refresh", () => {
       }
       const minimum = Math.ceil(distinct.size / 100) + Math.ceil(distinct.size / 50);
       expect(sb.usage(key).total).toBe(minimum);
-      expect(creditsIn(run.out)).toBe(minimum);
+      expectReportedCharge(run.out, minimum);
     });
 
     test("every zip entry but the refreshed sheet is byte-identical; in that sheet only <v> values and cell types changed", () => {
@@ -154,7 +165,7 @@ describe("firma refresh", () => {
     expect(r.out).toMatch(/--max-credits 3/);
     expect(sb.usage(key).total).toBeLessThanOrEqual(3);
     expect(sb.requests.filter((q) => q.key === key).length).toBeLessThanOrEqual(3);
-    expect(creditsIn(r.out)).toBe(sb.usage(key).total);
+    expectReportedCharge(r.out, sb.usage(key).total);
     // cells past the budget keep the workbook's previous values
     const before = Workbook.open(readFileSync(f));
     const after = Workbook.open(readFileSync(join(dir, "max.out.xlsx")));
@@ -166,6 +177,38 @@ describe("firma refresh", () => {
       ),
     );
     expect(same.length).toBeGreaterThanOrEqual(reported);
+  });
+
+  test("a call that got no answer saying so counts as spent, and the report says it may not have been charged", async () => {
+    const key = `demo-enterprise-cli${++n}`;
+    const f = join(dir, "unanswered.xlsx");
+    writeFileSync(f, portfolio(20));
+    sb.config.faults = { failNext: 1 }; // the first call: a 500, which the sandbox does not charge; its retry is answered
+    try {
+      const r = await firma(["refresh", f, "--key", key, "--base-url", sb.url, "--no-cache", "--out", join(dir, "unanswered.out.xlsx")]);
+      const json = await firma([
+        "refresh",
+        f,
+        "--key",
+        `${key}-json`,
+        "--base-url",
+        sb.url,
+        "--no-cache",
+        "--json",
+        "--out",
+        join(dir, "u2.xlsx"),
+      ]);
+      expect(r.code).toBe(0);
+      const charged = sb.usage(key).total;
+      // every cell answered: one call more than the sandbox charged, and said so
+      expect(r.out).toMatch(/credite cheltuite: cel mult \d+ .*serviciul poate să nu fi taxat 1 apel fără răspuns/);
+      expect(creditsIn(r.out)).toBe(charged + 1);
+      expect(uncertainIn(r.out)).toBe(1);
+      // the second run met no fault: its summary's uncertain credits are 0
+      expect(JSON.parse(json.out)).toMatchObject({ creditsSpent: sb.usage(`${key}-json`).total, creditsUncertain: 0 });
+    } finally {
+      sb.config.faults = {};
+    }
   });
 
   test.each([

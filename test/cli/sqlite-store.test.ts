@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "fs";
 import { tmpdir } from "os";
 import { join } from "path";
 import { firma } from "../support/cli";
+import { reportedCredits } from "./helpers";
 import { CacheStoreError, defaultCachePath, SqliteStore } from "../../src/cli/sqlite-cache";
 import { buildWorkbook, demoSpec } from "../fixtures/build-workbook";
 import { PersistentCache, TTL } from "../../src/engine/cache/cache";
@@ -161,7 +162,7 @@ describe("firma refresh with a cache it cannot use", () => {
         key: "demo-pro-sqlite2",
         baseUrl: sb.url,
       });
-      return { code, credits: Number(/credite cheltuite: ([\d.]+)/.exec(out)?.[1].replace(/\./g, "")) };
+      return { code, credits: reportedCredits(out).spent };
     };
     const first = await run();
     expect(first.code).toBe(0);

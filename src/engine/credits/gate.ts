@@ -55,6 +55,13 @@ export interface Budget {
    * is never less than what the service charged.
    */
   readonly spent: number;
+  /**
+   * Of `spent`, the attempts that got no answer saying so: no answer at all (a broken connection, a
+   * timeout) or a 5xx. The service may or may not have charged them (a connection the service had
+   * already closed when it was reused never reached it): what the service charged lies between
+   * `spent - uncertain` and `spent`.
+   */
+  readonly uncertain: number;
   /** Attempts refused because the budget was reached. */
   readonly refused: number;
   close(): void;
@@ -77,6 +84,7 @@ const BREAKER_MS = 15_000;
 interface OpenBudget {
   limit: number;
   spent: number;
+  uncertain: number;
   reserved: number;
   refused: number;
   open: boolean;
@@ -245,6 +253,7 @@ export class CallGate {
     for (const b of this.budgets) {
       b.reserved = Math.max(0, b.reserved - 1);
       if (call.charged) b.spent++;
+      if (call.charged && !call.credited) b.uncertain++;
     }
     if (call.quota?.remaining != null) {
       const day = bucharestDay(this.now());
@@ -334,12 +343,15 @@ export class CallGate {
   /** Opens a budget: from now on, attempts that may be charged stop at `limit` while it is open. */
   openBudget(limit: number): Budget {
     if (!(Number.isInteger(limit) && limit >= 0)) throw new TypeError("a budget is a whole number of credits ≥ 0");
-    const b: OpenBudget = { limit, spent: 0, reserved: 0, refused: 0, open: true };
+    const b: OpenBudget = { limit, spent: 0, uncertain: 0, reserved: 0, refused: 0, open: true };
     this.budgets.add(b);
     return {
       limit,
       get spent() {
         return b.spent;
+      },
+      get uncertain() {
+        return b.uncertain;
       },
       get refused() {
         return b.refused;
@@ -350,6 +362,7 @@ export class CallGate {
         this.budgets.delete(b);
         // Attempts still in flight may yet be charged: counted now, since no afterCall reaches a closed budget.
         b.spent += b.reserved;
+        b.uncertain += b.reserved;
         b.reserved = 0;
       },
     };

@@ -93,6 +93,8 @@ export const nodeEn: Readonly<Record<NodeOnlyKey, string>> = {
   "cli.arrays":
     "  array results in a single cell (the formula is not saved as a dynamic array; only the top-left value was written): {cells}",
   "cli.credits": "  credits spent: {spent} (estimate {estimate}); answers from the cache: {hits}; time: {seconds} s",
+  "cli.creditsUncertain":
+    "  credits spent: at most {spent} (estimate {estimate}): the service may not have charged {uncertain} without an answer (a broken connection, a timeout or a service error); answers from the cache: {hits}; time: {seconds} s",
   "cli.spill": "  results that do not fit (#SPILL!):",
   "cli.outcome.ok": "Done: every cell was refreshed.",
   "cli.outcome.partial": "Partial: some cells were not refreshed (see above).",

@@ -101,6 +101,8 @@ export const nodeRo = {
   "cli.arrays":
     "  rezultate matrice într-o singură celulă (formula nu e salvată ca matrice dinamică; s-a scris doar valoarea din stânga sus): {cells}",
   "cli.credits": "  credite cheltuite: {spent} (estimare {estimate}); răspunsuri din cache: {hits}; timp: {seconds} s",
+  "cli.creditsUncertain":
+    "  credite cheltuite: cel mult {spent} (estimare {estimate}): serviciul poate să nu fi taxat {uncertain} fără răspuns (conexiune întreruptă, timp depășit sau eroare a serviciului); răspunsuri din cache: {hits}; timp: {seconds} s",
   "cli.spill": "  rezultate care nu încap (#SPILL!):",
   "cli.outcome.ok": "Gata: toate celulele au fost actualizate.",
   "cli.outcome.partial": "Parțial: unele celule nu au fost actualizate (vezi mai sus).",

@@ -419,11 +419,14 @@ describe("timeouts", () => {
  * 30 ms while this thread stays busy for 400 ms (as it does while Excel invokes a column of cells),
  * with a 200 ms timeout. In one process the server could not answer while the thread is busy.
  */
+const SLOW_KEY = "test-key-SLOW-9c1d";
 describe("a busy thread does not time out an answer the service gave in time", () => {
   let server: ChildProcess;
   let url = "";
   beforeAll(async () => {
-    const code = `require("http").createServer((q, s) => setTimeout(() => { s.setHeader("content-type", "application/json"); s.end(JSON.stringify(${JSON.stringify(PROFILE)})); }, 30)).listen(0, "127.0.0.1", function () { console.log(this.address().port); });`;
+    // 30 ms an answer; 1.5 s for the key SLOW_KEY (the service slower than the timeout, by far: a timer
+    // that a busy machine fires late must still find no answer there)
+    const code = `require("http").createServer((q, s) => setTimeout(() => { s.setHeader("content-type", "application/json"); s.end(JSON.stringify(${JSON.stringify(PROFILE)})); }, q.headers["x-api-key"] === ${JSON.stringify(SLOW_KEY)} ? 1500 : 30)).listen(0, "127.0.0.1", function () { console.log(this.address().port); });`;
     server = spawn(process.execPath, ["-e", code], { stdio: ["ignore", "pipe", "inherit"] });
     const port = await new Promise<string>((resolve) => server.stdout!.once("data", (d: Buffer) => resolve(d.toString().trim())));
     url = `http://127.0.0.1:${port}`;
@@ -456,7 +459,7 @@ describe("a busy thread does not time out an answer the service gave in time", (
   });
 
   test("a service slower than the timeout still times out, busy or not", async () => {
-    const c = new FirmaClient({ baseUrl: url, apiKey: KEY, timeoutMs: 10, retries: 0 });
+    const c = new FirmaClient({ baseUrl: url, apiKey: SLOW_KEY, timeoutMs: 100, retries: 0 });
     const e = await caught(c.getCompany(CUI));
     expect(e).toBeInstanceOf(TimeoutError);
   });

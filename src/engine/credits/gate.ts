@@ -56,10 +56,11 @@ export interface Budget {
    */
   readonly spent: number;
   /**
-   * Of `spent`, the attempts that got no answer saying so: no answer at all (a broken connection, a
-   * timeout) or a 5xx. The service may or may not have charged them (a connection the service had
-   * already closed when it was reused never reached it): what the service charged lies between
-   * `spent - uncertain` and `spent`.
+   * Of `spent`, the attempts whose answer does not say they were charged: no answer at all (a broken
+   * connection, a timeout, still on its way when the budget closed) or an answer the service may not
+   * charge (a 5xx, a 400). The service may or may not have charged them (a kept-alive connection the
+   * service had already closed never reached it): what it charged lies between `spent - uncertain`
+   * and `spent`.
    */
   readonly uncertain: number;
   /** Attempts refused because the budget was reached. */

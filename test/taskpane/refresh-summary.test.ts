@@ -16,6 +16,18 @@ describe("a refresh's outcome", () => {
     expect(s.text("ro")).toBe("Gata. Formule actualizate: 12. Credite cheltuite: 8 (estimat: 10).");
   });
 
+  test("credits spent on calls without an answer saying so are named: the service may not have charged them", () => {
+    const s = summarizeRefresh(results({ spent: 10, uncertain: 1 }));
+    expect(s.outcome).toBe("ok");
+    expect(s.text("en")).toBe(
+      "Done. Formulas refreshed: 12. Credits spent: 10 (estimated: 10). The figure includes 1 call without an answer (a broken connection, a timeout or a service error): the service may not have charged that much.",
+    );
+    expect(s.text("ro")).toContain("În cifra de mai sus intră și 1 apel fără răspuns");
+    const failed = summarizeRefresh(results({ wanted: 4, failed: { network: 4 }, spent: 2, uncertain: 2 }));
+    expect(failed.text("ro")).toContain("intră și 2 apeluri fără răspuns");
+    expect(summarizeRefresh(results({ uncertain: 0 })).text("en")).not.toMatch(/may not have charged/);
+  });
+
   test("nothing refreshed (every answer failed) is never a success: failed, in the error tone, with the cause", () => {
     const s = summarizeRefresh(results({ wanted: 4, failed: { network: 4 }, spent: 0 }));
     expect(s.outcome).toBe("failed");

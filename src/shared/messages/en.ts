@@ -233,6 +233,8 @@ export const en: Readonly<Record<MessageKey, string>> = {
   "refresh.progressLabel": "Refresh progress",
   "refresh.progress": "Refreshing… Formulas done: {done} of {total}. Credits spent: {spent}.",
   "refresh.done": "Done. Formulas refreshed: {formulas}. Credits spent: {spent} (estimated: {credits}).",
+  "refresh.uncertain":
+    "The figure includes {calls} without an answer (a broken connection, a timeout or a service error): the service may not have charged that much.",
   "refresh.doneErrors": "{cells} show errors; hover over them for details.",
   "refresh.stillBusy": "Excel is still recalculating {cells}; the usage above updates by itself.",
   "refresh.allFailed":

@@ -244,6 +244,8 @@ export const ro = {
   "refresh.progressLabel": "Progresul actualizării",
   "refresh.progress": "Se actualizează… Formule gata: {done} din {total}. Credite cheltuite: {spent}.",
   "refresh.done": "Gata. Formule actualizate: {formulas}. Credite cheltuite: {spent} (estimat: {credits}).",
+  "refresh.uncertain":
+    "În cifra de mai sus intră și {calls} fără răspuns (conexiune întreruptă, timp depășit sau eroare a serviciului): serviciul poate să nu fi taxat atât.",
   "refresh.doneErrors": "{cells} afișează erori; treceți cu mouse-ul peste ele pentru detalii.",
   "refresh.stillBusy": "Excel încă recalculează {cells}; consumul de mai sus se actualizează singur.",
   "refresh.allFailed":

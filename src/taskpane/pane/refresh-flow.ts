@@ -249,6 +249,7 @@ export class RefreshFlow {
       errors: state.errors,
       busy: state.busy,
       spent: final,
+      uncertain: budget.uncertain,
       credits,
       dependents,
       firmLimit: engine.credits().quotaStop()?.firm,

@@ -18,6 +18,11 @@ export interface RefreshResults {
   busy: number;
   /** Credits the refresh spent, and the estimate the user confirmed (its budget). */
   spent: number;
+  /**
+   * Of `spent`, the calls whose answer did not say they were charged (no answer at all, a 5xx: gate.ts
+   * Budget.uncertain): counted, since they may have cost a credit, and named as such.
+   */
+  uncertain?: number;
   credits: number;
   /** The cells that depend on the refreshed ones, recalculated; null: this Excel cannot do it. */
   dependents: number | null;
@@ -76,6 +81,13 @@ export function nothingCameBack(wanted: number, failed: Readonly<Record<string, 
 const joined = (parts: string[]) => parts.filter(Boolean).join(" ");
 
 export function summarizeRefresh(r: RefreshResults): RefreshSummary {
+  const s = summarize(r);
+  const n = r.uncertain ?? 0;
+  if (n === 0) return s;
+  return { ...s, text: (l) => joined([s.text(l), t(l, "refresh.uncertain", { calls: count(n, "call", l) })]) };
+}
+
+function summarize(r: RefreshResults): RefreshSummary {
   const failed = { ...r.failed };
   const failures = failedCount(failed);
   const cut = failed.budget_reached ?? 0;

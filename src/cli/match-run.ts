@@ -5,7 +5,7 @@
  * CSV, the JSON, a summary on stderr.
  */
 import { resolve } from "path";
-import { t, type Lang, type MessageKey, type Params } from "../shared/messages/node";
+import { count, t, type Lang, type MessageKey, type Params } from "../shared/messages/node";
 import { colToLetters, lettersToCol, MAX_COLS } from "../shared/sheet/a1";
 import {
   defaultOutput,
@@ -185,15 +185,23 @@ export async function runMatch(input: string, flags: MatchFlags, io: Io, open: O
   const answered = counts.sure + counts.likely + counts.ambiguous + counts.not_found;
   if (answered === 0 && stopped.length > 0) {
     // Nothing answered at all (service down, key refused, credits spent): nothing is written.
-    sayCredits(report.credits);
+    sayCredits();
     return failKey("cli.match.nothingAnswered", { why: whyNotSearched(stopped[0], lang) });
   }
-  function sayCredits(spent: number) {
+  /** The credits spent; "at most" when calls got no answer saying whether the service charged them. */
+  function sayCredits() {
     const seconds = ((Date.now() - started) / 1000).toLocaleString(lang === "ro" ? "ro-RO" : "en-US", {
       minimumFractionDigits: 1,
       maximumFractionDigits: 1,
     });
-    say("cli.match.credits", { spent, min: estimate.min, max: estimate.max, seconds });
+    const uncertain = report.uncertain;
+    say(uncertain > 0 ? "cli.match.creditsUncertain" : "cli.match.credits", {
+      spent: report.credits,
+      min: estimate.min,
+      max: estimate.max,
+      seconds,
+      ...(uncertain > 0 ? { uncertain: count(uncertain, "call", lang) } : {}),
+    });
   }
 
   // ---- The outputs: the workbook whole or not at all; then the CSV.
@@ -232,7 +240,7 @@ export async function runMatch(input: string, flags: MatchFlags, io: Io, open: O
   });
   for (const [why, n] of notSearchedCauses(report.outcomes, lang)) say("cli.match.notSearchedWhy", { n, why });
   review(matched, table, nameCol, lang, say);
-  sayCredits(report.credits);
+  sayCredits();
   io.stderr.write(t(lang, code === EXIT.ok ? "cli.match.outcome.ok" : "cli.match.outcome.partial") + "\n");
   if (json) {
     const rowsJson = matched.map((m) => ({
@@ -251,6 +259,7 @@ export async function runMatch(input: string, flags: MatchFlags, io: Io, open: O
         exitCode: code,
         estimate: estimateJson(estimate),
         creditsSpent: report.credits,
+        creditsUncertain: report.uncertain,
         counts,
         rows: rowsJson,
       }) + "\n",

@@ -50,7 +50,7 @@ function standIn(answers: Record<string, MatchOutcome>): MatchEngine & { calls: 
         done.set(key, o);
         return o;
       });
-      return { outcomes, credits };
+      return { outcomes, credits, uncertain: 0 };
     },
   };
   return engine;

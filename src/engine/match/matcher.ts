@@ -62,7 +62,7 @@ export async function runMatch(ctx: MatchContext, inputs: readonly NameInput[], 
     done += g.rows.length;
     options.onProgress?.(done, total);
   };
-  if (groups.length === 0) return { outcomes, credits: 0 };
+  if (groups.length === 0) return { outcomes, credits: 0, uncertain: 0 };
   const stopAll = (gs: SearchGroup[], error: unknown) => gs.forEach((g) => settleStopped(g, error));
   const settleStopped = (g: SearchGroup, error: unknown) => {
     for (const i of g.rows) outcomes[i] = { confidence: "not_searched", candidates: [], stoppedBy: stopOf(error), cause: error };
@@ -72,7 +72,7 @@ export async function runMatch(ctx: MatchContext, inputs: readonly NameInput[], 
     const held = ctx.guard(() => estimateRows(rows, ctx.caps().searchFolds, options.refresh ? null : cacheView(ctx)).max, groups.length);
     if (held) {
       stopAll(groups, held);
-      return { outcomes, credits: 0 };
+      return { outcomes, credits: 0, uncertain: 0 };
     }
   }
   if (options.refresh) for (const g of groups) for (const q of queryForms(g.query, undefined)) ctx.markStale(q);
@@ -142,7 +142,7 @@ export async function runMatch(ctx: MatchContext, inputs: readonly NameInput[], 
   } finally {
     budget.close();
   }
-  return { outcomes, credits: budget.spent };
+  return { outcomes, credits: budget.spent, uncertain: budget.uncertain };
 }
 
 /** Whether one of the companies has the group's name (or a form one of its rows may mean). */

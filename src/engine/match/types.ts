@@ -69,5 +69,11 @@ export interface MatchRunOptions {
 /** outcomes[i] answers inputs[i]. */
 export interface MatchReport {
   outcomes: MatchOutcome[];
+  /** The credits the run counts as spent (its budget's): the calls answered, and those that may have reached the service. */
   credits: number;
+  /**
+   * Of those, the calls without an answer saying what happened (a broken connection, a timeout, a 5xx):
+   * the service may not have charged them (Budget.uncertain).
+   */
+  uncertain: number;
 }

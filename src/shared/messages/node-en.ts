@@ -190,6 +190,8 @@ export const nodeEn: Readonly<Record<NodeOnlyKey, string>> = {
   "cli.match.reviewRowNone": '    row {row} "{name}" → {confidence}',
   "cli.match.reviewMore": "    … and {n} more rows (--json has them all).",
   "cli.match.credits": "  credits spent: {spent} (estimate {min}–{max}); time: {seconds} s",
+  "cli.match.creditsUncertain":
+    "  credits spent: at most {spent} (estimate {min}–{max}): the service may not have charged {uncertain} without an answer (a broken connection, a timeout or a service error); time: {seconds} s",
   "cli.match.written": "FIRMA: {input} → {out}",
   "cli.match.writtenCsv": "  CSV: {path}",
   "cli.match.nothingAnswered": "No name got an answer ({why}): nothing was written.",

@@ -199,6 +199,8 @@ export const nodeRo = {
   "cli.match.reviewRowNone": "    rândul {row} „{name}” → {confidence}",
   "cli.match.reviewMore": "    … și încă {n} rânduri (--json le are pe toate).",
   "cli.match.credits": "  credite cheltuite: {spent} (estimare {min}–{max}); timp: {seconds} s",
+  "cli.match.creditsUncertain":
+    "  credite cheltuite: cel mult {spent} (estimare {min}–{max}): serviciul poate să nu fi taxat {uncertain} fără răspuns (conexiune întreruptă, timp depășit sau eroare a serviciului); timp: {seconds} s",
   "cli.match.written": "FIRMA: {input} → {out}",
   "cli.match.writtenCsv": "  CSV: {path}",
   "cli.match.nothingAnswered": "Niciun nume nu a primit răspuns ({why}): nu s-a scris nimic.",

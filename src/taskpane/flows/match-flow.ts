@@ -10,7 +10,7 @@
 import type { FirmaEngine, MatchCandidate, MatchEstimate, MatchOutcome, MatchStop } from "../../engine/engine";
 import { loadMatching } from "../../engine/match/lazy";
 import type { Area, Write } from "../blocks";
-import { count, formatNumber, type Lang } from "../i18n";
+import { count, formatNumber, t, type Lang } from "../i18n";
 import type { PaneContext } from "../pane/context";
 import type { ColumnSelection, FlowDeps } from "./flow-sheet";
 import { byId, Confirm, problemText, noSheet } from "./flow-ui";
@@ -219,7 +219,11 @@ export class MatchFlow {
         notSearched: by("not_searched"),
       };
       status.dataset.credits = String(report.credits);
+      status.dataset.uncertain = String(report.uncertain);
       status.dataset.tally = JSON.stringify(tally);
+      // Calls without an answer saying whether the service charged them are counted, and named as such.
+      const uncertain = (l: Lang) =>
+        report.uncertain > 0 ? " " + t(l, "refresh.uncertain", { calls: count(report.uncertain, "call", l) }) : "";
       ctx.say(
         status,
         (l) =>
@@ -230,7 +234,7 @@ export class MatchFlow {
             notFound: formatNumber(tally.notFound, l),
             notSearched: formatNumber(tally.notSearched, l),
             credits: count(report.credits, "credit", l),
-          }),
+          }) + uncertain(l),
         tally.notSearched > 0 ? "warn" : "ok",
       );
       this.renderPending();

@@ -1,9 +1,11 @@
 /**
  * W10: a firm. Ten people, each refreshing a 2,000-row portfolio (W3's sheet: 7 functions a row,
  * 10 % repeated rows, 2 % invalid CUIs), all at once, through the firm's custody server (`firma serve
- * --key-file … --database …`, a real child process each) against the sandbox: once through ONE server on
- * an SQLite file, once through TWO instances on one PostgreSQL (a throwaway cluster,
- * test/support/postgres.ts), the people taken round-robin between them.
+ * --key-file … --database …`, a real child process each) against the sandbox: through ONE server on an
+ * SQLite file; then on one PostgreSQL (a throwaway cluster, test/support/postgres.ts, a database for each
+ * setup) through ONE instance, through TWO instances (the people taken round-robin between them), and
+ * through two instances that share one batch queue per kind (FIRMA_SHARED_QUEUE=1, shared-queue.ts),
+ * whose time to the last cell is held to one instance's on the same database.
  *
  * The portfolios are drawn from one pool of 5,000 clients (sampleCuis(5000, 500_000)):
  *  - each portfolio has W3's 1,760 distinct companies (2,000 rows − 200 repeated − 40 invalid);
@@ -52,6 +54,10 @@ const DISTINCT = ROWS - DUPLICATES - INVALID;
 const CORE = Math.round(DISTINCT * OVERLAP);
 const OWN = DISTINCT - CORE;
 const ROOT = path.resolve(__dirname, "..");
+/** The setups on PostgreSQL: one instance (the time two are held to), two, and two sharing one batch queue (FIRMA_SHARED_QUEUE=1). */
+const ONE_PG = "one instance, PostgreSQL";
+const TWO_PG = "two instances, PostgreSQL";
+const SHARED_PG = "two instances, PostgreSQL, one batch queue";
 const say = (s: string) => process.stderr.write(s + "\n");
 
 export interface Spread {
@@ -150,12 +156,12 @@ interface Instance {
 }
 
 /** `node bin/firma.js serve --http … --key-file … --database …`; resolves once it says where it listens. */
-function startServer(svc: Svc, keyFile: string, database: string): Promise<Instance> {
+function startServer(svc: Svc, keyFile: string, database: string, env: Record<string, string> = {}): Promise<Instance> {
   const args = ["serve", "--http", "--host", "127.0.0.1", "--port", "0", "--lang", "en", "--key-file", keyFile];
   args.push("--database", database, "--upstream", svc.url, "--dist", DIST);
   const child = spawn(process.execPath, [path.join(ROOT, "bin", "firma.js"), ...args], {
     cwd: ROOT,
-    env: { ...process.env, LANG: "en_US.UTF-8" },
+    env: { ...process.env, LANG: "en_US.UTF-8", FIRMA_SHARED_QUEUE: "", ...env },
     // stdout: one JSON line per request (pino), not read here
     stdio: ["ignore", "ignore", "pipe"],
   });
@@ -210,7 +216,14 @@ async function timed(url: string, key: string): Promise<{ ms: number; status: nu
 
 let serial = 0;
 
-async function runSetup(svc: Svc, setup: string, databases: string[], sheets: Sheet[], work: string): Promise<W10Run> {
+async function runSetup(
+  svc: Svc,
+  setup: string,
+  databases: string[],
+  sheets: Sheet[],
+  work: string,
+  env: Record<string, string> = {},
+): Promise<W10Run> {
   say(`W10: ${setup}`);
   const key = `demo-business-bench-w10-${++serial}`;
   const keyFile = path.join(work, `key${serial}`);
@@ -228,7 +241,7 @@ async function runSetup(svc: Svc, setup: string, databases: string[], sheets: Sh
   }
   const instances: Instance[] = [];
   try {
-    for (const db of databases) instances.push(await startServer(svc, keyFile, db));
+    for (const db of databases) instances.push(await startServer(svc, keyFile, db, env));
     const urls = instances.map((s) => s.url);
 
     // ---- the ten refreshes, all at once -----------------------------------------------------
@@ -377,13 +390,19 @@ export async function w10(svc: Svc): Promise<W10Result> {
   try {
     result.runs.push(await runSetup(svc, "one server, SQLite", [path.join(work, "firm.sqlite")], sheets, work));
     if (postgresBinDir() === null) {
-      result.skipped.push({ setup: "two instances, PostgreSQL", why: "PostgreSQL is not installed (scripts/setup.sh installs it)" });
+      for (const setup of [ONE_PG, TWO_PG, SHARED_PG])
+        result.skipped.push({ setup, why: "PostgreSQL is not installed (scripts/setup.sh installs it)" });
     } else {
       let pg: PostgresCluster | null = null;
       try {
         pg = await startPostgres();
-        const url = await pg.createDatabase("firm_w10");
-        result.runs.push(await runSetup(svc, "two instances, PostgreSQL", [url, url], sheets, work));
+        // each setup on a database of its own: nothing stored by one serves the next
+        const one = await pg.createDatabase("firm_w10_one");
+        result.runs.push(await runSetup(svc, ONE_PG, [one], sheets, work));
+        const two = await pg.createDatabase("firm_w10");
+        result.runs.push(await runSetup(svc, TWO_PG, [two, two], sheets, work));
+        const shared = await pg.createDatabase("firm_w10_shared");
+        result.runs.push(await runSetup(svc, SHARED_PG, [shared, shared], sheets, work, { FIRMA_SHARED_QUEUE: "1" }));
       } finally {
         await pg?.stop();
       }
@@ -400,18 +419,33 @@ const n = (v: number) => v.toLocaleString("en");
 
 export function w10Targets(r: W10Result | undefined): { target: string; measured: string; met: boolean }[] {
   if (!r) return [];
-  return r.runs.flatMap((run) => [
-    {
-      target: `W10 ${run.setup}: upstream credits = the API minimum for the union (${r.minimum.calls})`,
-      measured: `${n(run.credits)} credits (without the server: ${n(r.withoutServer)})`,
-      met: run.credits === r.minimum.calls,
-    },
-    {
-      target: `W10 ${run.setup}: credits attributed to the people = upstream credits; every cell right`,
-      measured: `${n(run.attributed)} attributed, ${n(run.credits)} charged; ${n(run.cells.wrong)} wrong, ${n(run.cells.failed)} failed`,
-      met: run.attributed === run.credits && run.cells.wrong === 0 && run.cells.failed === 0,
-    },
-  ]);
+  const one = r.runs.find((x) => x.setup === ONE_PG);
+  const shared = r.runs.find((x) => x.setup === SHARED_PG);
+  const time =
+    one && shared
+      ? [
+          {
+            target: `W10 ${SHARED_PG}: the time to the last cell within 10 % of one instance's (the slowest person's)`,
+            measured: `${n(shared.time.max)} ms against ${n(one.time.max)} ms (${round(shared.time.max / one.time.max, 2)} ×)`,
+            met: shared.time.max <= one.time.max * 1.1,
+          },
+        ]
+      : [];
+  return [
+    ...time,
+    ...r.runs.flatMap((run) => [
+      {
+        target: `W10 ${run.setup}: upstream credits = the API minimum for the union (${r.minimum.calls})`,
+        measured: `${n(run.credits)} credits (without the server: ${n(r.withoutServer)})`,
+        met: run.credits === r.minimum.calls,
+      },
+      {
+        target: `W10 ${run.setup}: credits attributed to the people = upstream credits; every cell right`,
+        measured: `${n(run.attributed)} attributed, ${n(run.credits)} charged; ${n(run.cells.wrong)} wrong, ${n(run.cells.failed)} failed`,
+        met: run.attributed === run.credits && run.cells.wrong === 0 && run.cells.failed === 0,
+      },
+    ]),
+  ];
 }
 
 export function w10Markdown(r: W10Result, latencyMs: number): string[] {

@@ -20,6 +20,7 @@ function instance(leads: boolean) {
       leads ? { holder, until } : { holder: "them", until },
     releaseLease: async () => undefined,
     handWants: async (rows: readonly HandedWant[]) => void handed.push(...rows),
+    releaseClaims: async () => undefined,
     takeWants: async (kinds: readonly string[]) => {
       polls.push(`take ${kinds.join(",")}`);
       return [];
@@ -56,7 +57,7 @@ const entry = (): Entry => ({ id: "f 2024 14399840", want, waiters: [], since: D
 test("a leader takes the wants handed to its kind as soon as it hears of them; other kinds' and instances' notices make no poll", async () => {
   const me = instance(true);
   try {
-    expect(await me.queue.route([entry()])).toHaveLength(1); // it leads f:2024 now
+    expect(await me.queue.handOver([entry()])).toHaveLength(1); // it leads f:2024 now: kept here
     await wait(50);
     me.polls.length = 0;
     me.hear({ kind: "f:2023" });
@@ -75,7 +76,7 @@ test("a leader takes the wants handed to its kind as soon as it hears of them; o
 test("an instance that handed wants collects them as soon as their settling is announced", async () => {
   const me = instance(false);
   try {
-    expect(await me.queue.route([entry()])).toEqual([]); // "them" leads f:2024: handed
+    expect(await me.queue.handOver([entry()])).toEqual([]); // "them" leads f:2024: handed
     expect(me.handed.map((h) => h.grp)).toEqual(["f:2024"]);
     await wait(50);
     me.polls.length = 0;

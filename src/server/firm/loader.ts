@@ -36,7 +36,7 @@ import { CallFailure, failureCharged, failureOf, type Upstream, type UpstreamAns
 import { WriteBehind } from "./store-faults";
 import { planStopEnd, reservePayer, type Payer } from "./loader-credits";
 import { Leases } from "./lease";
-import { SharedQueue } from "./shared-queue";
+import { batchKind, SharedQueue } from "./shared-queue";
 
 export type { Requester } from "./loader-calls";
 export { planStopEnd } from "./loader-credits";
@@ -77,6 +77,8 @@ export interface LoaderOptions {
   shareQueue?: boolean;
 }
 
+const batchKindOf = (e: Entry) => batchKind(e.want)!;
+
 function newEntry(id: string, want: Want, since: number): Entry {
   let resolve!: (v: unknown) => void;
   let reject!: (e: unknown) => void;
@@ -102,6 +104,8 @@ export class FirmLoader {
   private readonly recent = new Map<string, { value: unknown; until: number }>();
   /** Wants another instance is fetching: their answers are looked for in the store. */
   private readonly watching = new Map<string, Entry>();
+  /** Entries the database would not take to hand over: fetched here. */
+  private readonly keptHere = new WeakSet<Entry>();
   /** This instance's name on its claims. */
   readonly owner = randomUUID();
   private readonly leases: Leases | null = null;
@@ -199,8 +203,7 @@ export class FirmLoader {
    * a person never waits on it.
    */
   private async enqueue(entries: Entry[]): Promise<void> {
-    const here = this.shared ? await this.shared.route(entries) : entries;
-    if (here.length > 0) await this.enqueueHere(here);
+    await this.enqueueHere(entries);
   }
 
   /** Claims and queues here (`since`: how long they have waited already, for a want handed by another instance). */
@@ -290,9 +293,30 @@ export class FirmLoader {
     const now = this.now();
     const wait = Math.max(this.o.maxWaitMs ?? 200, this.onWay > 0 ? (this.o.busyWaitMs ?? 1000) : 0);
     const keep = new Set<Entry>();
-    for (const list of this.batchGroups().values()) if (list.every((e) => now - e.since < wait)) for (const e of list) keep.add(e);
+    for (const [kind, list] of this.batchGroups()) {
+      // Shared: a partial batch of a kind another instance leads goes to that leader (shared-queue.ts).
+      if (this.shared && !this.shared.leads(kind) && !list.some((e) => this.keptHere.has(e))) this.handOver(list);
+      else if (list.every((e) => now - e.since < wait)) for (const e of list) keep.add(e);
+    }
     this.send([...this.pending.values()].filter((e) => !keep.has(e)));
     if (this.pending.size > 0) this.timer = setTimeout(() => this.flush(), this.o.windowMs ?? BATCH_WINDOW.default);
+  }
+
+  /** A partial batch handed to its kind's leader; what comes back (this instance leads the kind, or the database failed) is queued here again. */
+  private handOver(list: Entry[]): void {
+    for (const e of list) {
+      this.pending.delete(e.id);
+      this.inflight.set(e.id, e);
+    }
+    void this.shared!.handOver(list).then((back) => {
+      if (back.length === 0) return;
+      for (const e of back) {
+        this.inflight.delete(e.id);
+        this.pending.set(e.id, e);
+        if (!this.shared!.leads(batchKindOf(e))) this.keptHere.add(e); // not handed again: fetched here
+      }
+      this.schedule();
+    });
   }
 
   private send(entries: Entry[]): void {

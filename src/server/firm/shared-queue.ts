@@ -1,8 +1,10 @@
 /**
  * One batch queue per batch kind for all the instances on one database (PostgreSQL): each kind — the
  * identification batches of one `include`, the financial batches of one year — is led by one instance
- * at a time (a lease, lease.ts, `queue:<kind>`), and the others hand it their wants of that kind (a
- * row each in `firm_wants`) instead of filling partial batches of their own. The leader takes the
+ * at a time (a lease, lease.ts, `queue:<kind>`). Each instance fills its own full batches and sends
+ * them itself (no hand-off on the way of most answers); what is left when its gathering window ends, a
+ * partial batch, it hands to the kind's leader (a row a want in `firm_wants`) instead of paying for a
+ * call of its own, so that the partial batches of all the instances are filled together. The leader takes the
  * handed wants every `pollMs` into its own queue, where they join its own people's (the same entry
  * for the same company), are claimed and fetched as any want of its own (loader.ts; the claims of
  * `firm_claims` still keep the other kinds, and answers on their way, from being paid twice), and
@@ -80,43 +82,44 @@ export class SharedQueue {
     this.unsubscribe = o.store.onQueueNews((news) => this.news(news));
   }
 
-  /** New entries: those of kinds this instance leads (or of no kind) are returned to be queued here; the others are handed on. */
-  async route(entries: Entry[]): Promise<Entry[]> {
-    const here: Entry[] = [];
-    const hand: Entry[] = [];
-    const leads = new Map<string, Promise<boolean>>();
-    for (const e of entries) {
-      const kind = batchKind(e.want);
-      if (kind === null) {
-        here.push(e);
-        continue;
-      }
-      if (!leads.has(kind)) leads.set(kind, this.o.leases.lead(LEASE(kind)));
-      ((await leads.get(kind)!) ? here : hand).push(e);
+  /** Whether this instance leads the batch kind now (as far as it knows, without asking the database). */
+  leads(kind: string): boolean {
+    return this.o.leases.holds(LEASE(kind));
+  }
+
+  /**
+   * A partial batch of this instance's (its window ended before it filled): handed to the kind's leader,
+   * where it joins the other instances' partial batches, unless this instance now leads the kind (it takes
+   * the lease when no one holds it). Returned: the entries to keep in this instance's queue (its own kind,
+   * or a database that did not take them). The entries' claims are let go first: the leader claims them.
+   */
+  async handOver(entries: Entry[]): Promise<Entry[]> {
+    const kind = batchKind(entries[0].want)!;
+    if (await this.o.leases.lead(LEASE(kind))) return entries;
+    const rows: HandedWant[] = entries.map((e) => ({
+      key: e.id,
+      origin: this.o.host.owner,
+      grp: kind,
+      want: JSON.stringify(e.want),
+      users: e.waiters.map((r): [number, string] => [r.id, r.user]),
+      since: e.since, // it has waited already: the leader does not make it wait its whole time again
+    }));
+    try {
+      await this.o.store.releaseClaims(
+        entries.map((e) => e.id),
+        this.o.host.owner,
+      );
+      await this.o.store.handWants(rows);
+    } catch (err) {
+      this.o.onError?.(err);
+      return entries; // the database cannot take them: fetched here
     }
-    if (hand.length > 0) {
-      const now = this.o.now?.() ?? Date.now();
-      const rows: HandedWant[] = hand.map((e) => ({
-        key: e.id,
-        origin: this.o.host.owner,
-        grp: batchKind(e.want)!,
-        want: JSON.stringify(e.want),
-        users: e.waiters.map((r): [number, string] => [r.id, r.user]),
-        since: now,
-      }));
-      try {
-        await this.o.store.handWants(rows);
-        for (const e of hand) {
-          e.sent = true; // its payer is chosen among the people waiting now
-          this.handed.set(e.id, e);
-        }
-      } catch (err) {
-        this.o.onError?.(err);
-        here.push(...hand); // the database cannot take them: fetched here (claimed first)
-      }
+    for (const e of entries) {
+      e.sent = true; // its payer is chosen among the people waiting now
+      this.handed.set(e.id, e);
     }
     this.schedule();
-    return here;
+    return [];
   }
 
   /** A call of this instance's queue was paid by `req`: if it is another instance's request, that instance is told (on one row). */

@@ -21,6 +21,7 @@ function instance(leads: boolean) {
     releaseLease: async () => undefined,
     handWants: async (rows: readonly HandedWant[]) => void handed.push(...rows),
     releaseClaims: async () => undefined,
+    othersClaiming: async () => false,
     takeWants: async (kinds: readonly string[]) => {
       polls.push(`take ${kinds.join(",")}`);
       return [];

@@ -110,6 +110,11 @@ export interface SharedQueueStore {
   /** The settled wants `origin` handed, forgotten as they are read. */
   collectWants(origin: string): Promise<WantOutcome[]>;
   /**
+   * Whether an instance other than `owner` holds a claim live at `now` (firm_claims): answers on their way
+   * to its people, or wants in its queue, either of which may bring more wants to a partial batch.
+   */
+  othersClaiming(owner: string, now: number): Promise<boolean>;
+  /**
    * Calls `fn` at once when another instance hands wants of a kind (`{ kind }`) or settles wants an
    * instance handed (`{ origin }`); returns the unsubscription. PostgreSQL: LISTEN/NOTIFY, sent with the
    * transaction's commit. A notice missed (the database restarting) is made up by the polling it hastens.

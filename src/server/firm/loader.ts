@@ -9,15 +9,17 @@
  * instance only; a want another instance holds waits for that instance's answer to be stored (polled),
  * and is queued here only if the other lets go without storing it (its call failed) or its claim
  * expires (it stopped). One instance alone claims the same way. On PostgreSQL the batch kinds go
- * further (shared-queue.ts): one instance leads each kind and the others hand it their wants of that
- * kind, so that the batches are filled across the instances; the leader builds on the claims above
- * (it claims what it takes like any want of its own), it does not replace them.
+ * further (shared-queue.ts): one instance leads each kind, and the others hand it the partial batches
+ * their windows leave (their full batches they send themselves), so that no instance pays for a partial
+ * batch another could fill; the leader builds on the claims above (the handing instance lets go of its
+ * claims, the leader claims what it takes like any want of its own), it does not replace them.
  *
  * Every call costs a credit however few companies it holds, so a partial batch waits, window after
  * window, for the people still asking to fill it, up to maxWaitMs (200 ms) for its oldest company, or
- * busyWaitMs (1 s) while calls of this server are on their way: their answers bring the people's next
- * requests, which fill it (a person's requests wait for all their answers, so a batch sent part-full
- * when everyone waits on the calls on their way is paid twice over at the end of a large fill).
+ * busyWaitMs (1 s) while calls of this server (or, to a queue's leader, claims of another instance)
+ * are on their way: their answers bring the people's next requests, which fill it (a person's requests
+ * wait for all their answers, so a batch sent part-full when everyone waits on the calls on their way
+ * is paid twice over at the end of a large fill).
  *
  * Before each call, one credit is reserved in the database for ONE person: the one who waits for the
  * most of the call's answers (then the others, when that one's budget is spent). A call the service did
@@ -36,6 +38,7 @@ import { CallFailure, failureCharged, failureOf, type Upstream, type UpstreamAns
 import { WriteBehind } from "./store-faults";
 import { planStopEnd, reservePayer, type Payer } from "./loader-credits";
 import { Leases } from "./lease";
+import { ClaimWatch } from "./claim-watch";
 import { batchKind, SharedQueue } from "./shared-queue";
 
 export type { Requester } from "./loader-calls";
@@ -103,7 +106,7 @@ export class FirmLoader {
   private readonly inflight = new Map<string, Entry>();
   private readonly recent = new Map<string, { value: unknown; until: number }>();
   /** Wants another instance is fetching: their answers are looked for in the store. */
-  private readonly watching = new Map<string, Entry>();
+  private readonly claimWatch: ClaimWatch;
   /** Entries the database would not take to hand over: fetched here. */
   private readonly keptHere = new WeakSet<Entry>();
   /** This instance's name on its claims. */
@@ -113,7 +116,6 @@ export class FirmLoader {
   private timer: ReturnType<typeof setTimeout> | null = null;
   /** Calls sent and not yet answered (waiting for their place or on their way). */
   private onWay = 0;
-  private pollTimer: ReturnType<typeof setTimeout> | null = null;
   /** Calls the service refused as busy, waiting for their next attempt: failed as they are when the server closes. */
   private readonly busyRetries = new Map<ReturnType<typeof setTimeout>, { call: Call; answer: UpstreamAnswer }>();
   private readonly limit: <T>(task: () => Promise<T>) => Promise<T>;
@@ -124,6 +126,14 @@ export class FirmLoader {
     this.limit = o.gate ?? limiter(o.concurrency ?? 8);
     this.now = o.now ?? Date.now;
     this.writes = o.writes ?? new WriteBehind({ onError: (e) => o.onStoreError?.(e) });
+    this.claimWatch = new ClaimWatch({
+      store: o.store,
+      pollMs: o.pollMs,
+      now: this.now,
+      found: (entries, stored) => this.settleFromStore(entries, stored),
+      back: (entries) => void this.enqueueHere(entries),
+      onError: o.onStoreError,
+    });
     if (o.shareQueue) {
       this.leases = new Leases({ store: o.store, holder: this.owner, now: this.now, onError: o.onStoreError });
       this.shared = new SharedQueue({
@@ -190,7 +200,7 @@ export class FirmLoader {
       req.fetched = true;
       waits.push(e.promise.then((v) => void out.set(id, v)));
     }
-    if (fresh.length > 0) void this.enqueue(fresh);
+    if (fresh.length > 0) void this.enqueueHere(fresh);
     await Promise.all(waits);
     return out;
   }
@@ -202,9 +212,6 @@ export class FirmLoader {
    * just finished) is taken from the store. Should the database fail to say, the wants are queued here:
    * a person never waits on it.
    */
-  private async enqueue(entries: Entry[]): Promise<void> {
-    await this.enqueueHere(entries);
-  }
 
   /** Claims and queues here (`since`: how long they have waited already, for a want handed by another instance). */
   private async enqueueHere(entries: Entry[], since?: number): Promise<void> {
@@ -217,7 +224,7 @@ export class FirmLoader {
         now,
         now + (this.o.claimMs ?? 60_000),
       );
-      if (held.size < entries.length) this.watch(entries.filter((e) => !held.has(e.id)));
+      if (held.size < entries.length) this.claimWatch.add(entries.filter((e) => !held.has(e.id)));
       mine = entries.filter((e) => held.has(e.id));
       if (mine.length > 0) {
         const stored = await this.o.store.getAnswers(
@@ -247,8 +254,7 @@ export class FirmLoader {
   close(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    if (this.pollTimer) clearTimeout(this.pollTimer);
-    this.pollTimer = null;
+    this.claimWatch.close();
     for (const [timer, { call, answer }] of this.busyRetries) {
       clearTimeout(timer);
       this.fail(call, failureOf(answer));
@@ -291,7 +297,8 @@ export class FirmLoader {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     const now = this.now();
-    const wait = Math.max(this.o.maxWaitMs ?? 200, this.onWay > 0 ? (this.o.busyWaitMs ?? 1000) : 0);
+    const busy = this.onWay > 0 || (this.shared?.othersAtWork() ?? false);
+    const wait = Math.max(this.o.maxWaitMs ?? 200, busy ? (this.o.busyWaitMs ?? 1000) : 0);
     const keep = new Set<Entry>();
     for (const [kind, list] of this.batchGroups()) {
       // Shared: a partial batch of a kind another instance leads goes to that leader (shared-queue.ts).
@@ -362,39 +369,6 @@ export class FirmLoader {
     if (entries.length === 0) return;
     const keys = entries.map((e) => e.id);
     await this.writes.write("claims let go", () => this.o.store.releaseClaims(keys, this.owner));
-  }
-
-  private watch(entries: readonly Entry[]): void {
-    for (const e of entries) this.watching.set(e.id, e);
-    if (this.pollTimer === null) this.pollTimer = setTimeout(() => void this.poll(), this.o.pollMs ?? 25);
-  }
-
-  /**
-   * Answers another instance is fetching: those stored are handed out; those no one holds a claim on
-   * any more, yet not stored (the other's call failed, or it stopped), go back to this instance's queue.
-   * The claims are read before the answers: an instance stores its answers before it lets go, so a
-   * want without a claim and without an answer was truly given up.
-   */
-  private async poll(): Promise<void> {
-    const list = [...this.watching.values()];
-    const ids = list.map((e) => e.id);
-    const back: Entry[] = [];
-    try {
-      const now = this.now();
-      const claimed = await this.o.store.claimedKeys(ids, now);
-      const stored = await this.o.store.getAnswers(ids, now);
-      const found = list.filter((e) => stored.has(e.id));
-      this.settleFromStore(found, stored);
-      for (const e of found) this.watching.delete(e.id);
-      for (const e of list) if (!stored.has(e.id) && !claimed.has(e.id)) back.push(e);
-    } catch (e) {
-      this.o.onStoreError?.(e);
-      back.push(...list);
-    }
-    for (const e of back) this.watching.delete(e.id);
-    this.pollTimer = null;
-    if (back.length > 0) void this.enqueue(back); // claimed anew: by this instance, or by another that took them first
-    if (this.watching.size > 0) this.watch([]);
   }
 
   /**

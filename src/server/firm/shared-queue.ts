@@ -75,11 +75,22 @@ export class SharedQueue {
   private readonly unsubscribe: () => void;
   private closed = false;
   private serial = 0;
+  /** Another instance held live claims at the last poll (othersAtWork). */
+  private othersBusy = false;
   /** Rows of this instance's own settled here (after it took over their kind): collected, then forgotten. */
   private own = 0;
 
   constructor(private readonly o: SharedQueueOptions) {
     this.unsubscribe = o.store.onQueueNews((news) => this.news(news));
+  }
+
+  /**
+   * Whether another instance has work on its way (claims live, as last polled): its calls' answers, or its
+   * partial batches still to be handed here, may fill a partial batch here (a leader's partial batch waits
+   * for them as for its own calls on their way).
+   */
+  othersAtWork(): boolean {
+    return this.othersBusy && this.o.leases.held().some((n) => n.startsWith("queue:"));
   }
 
   /** Whether this instance leads the batch kind now (as far as it knows, without asking the database). */
@@ -183,6 +194,7 @@ export class SharedQueue {
         const waiting = new Set([...this.handed.values()].map((e) => batchKind(e.want)!));
         for (const kind of waiting) void this.o.leases.lead(LEASE(kind));
       }
+      if (kinds.length > 0) this.othersBusy = await this.o.store.othersClaiming(this.o.host.owner, this.o.now?.() ?? Date.now());
     } catch (e) {
       this.o.onError?.(e);
     }

@@ -110,6 +110,11 @@ export class SqlQueue implements SharedQueueStore {
     if (this.db.engine === "postgres") await tx.all("SELECT pg_notify(?, ?)", [CHANNEL, payload]);
   }
 
+  async othersClaiming(owner: string, now: number): Promise<boolean> {
+    const rows = await this.db.all<{ x: number }>("SELECT 1 AS x FROM firm_claims WHERE owner <> ? AND until > ? LIMIT 1", [owner, now]);
+    return rows.length > 0;
+  }
+
   async collectWants(origin: string): Promise<WantOutcome[]> {
     const rows = await this.db.all<{ key: string; outcome: string; paid_request: number | null }>(
       "DELETE FROM firm_wants WHERE origin = ? AND outcome IS NOT NULL RETURNING key, outcome, paid_request",

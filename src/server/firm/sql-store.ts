@@ -113,6 +113,9 @@ export class SqlFirmStore implements FirmStore {
   collectWants(origin: string): Promise<WantOutcome[]> {
     return this.queue.collectWants(origin);
   }
+  othersClaiming(owner: string, now: number): Promise<boolean> {
+    return this.queue.othersClaiming(owner, now);
+  }
   onQueueNews(fn: (news: QueueNews) => void): () => void {
     return this.queue.onQueueNews(fn);
   }

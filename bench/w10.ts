@@ -3,9 +3,9 @@
  * 10 % repeated rows, 2 % invalid CUIs), all at once, through the firm's custody server (`firma serve
  * --key-file … --database …`, a real child process each) against the sandbox: through ONE server on an
  * SQLite file; then on one PostgreSQL (a throwaway cluster, test/support/postgres.ts, a database for each
- * setup) through ONE instance, through TWO instances (the people taken round-robin between them), and
- * through two instances that share one batch queue per kind (FIRMA_SHARED_QUEUE=1, shared-queue.ts),
- * whose time to the last cell is held to one instance's on the same database.
+ * setup) through ONE instance, through TWO instances (the people taken round-robin between them), which
+ * share one batch queue per kind (shared-queue.ts) and whose time to the last cell is held to one
+ * instance's, and through two instances with a queue each (FIRMA_SHARED_QUEUE=0), for comparison.
  *
  * The portfolios are drawn from one pool of 5,000 clients (sampleCuis(5000, 500_000)):
  *  - each portfolio has W3's 1,760 distinct companies (2,000 rows − 200 repeated − 40 invalid);
@@ -54,10 +54,10 @@ const DISTINCT = ROWS - DUPLICATES - INVALID;
 const CORE = Math.round(DISTINCT * OVERLAP);
 const OWN = DISTINCT - CORE;
 const ROOT = path.resolve(__dirname, "..");
-/** The setups on PostgreSQL: one instance (the time two are held to), two, and two sharing one batch queue (FIRMA_SHARED_QUEUE=1). */
+/** The setups on PostgreSQL: one instance (the time two are held to), two (one batch queue between them), and two with a queue each (FIRMA_SHARED_QUEUE=0). */
 const ONE_PG = "one instance, PostgreSQL";
-const TWO_PG = "two instances, PostgreSQL";
-const SHARED_PG = "two instances, PostgreSQL, one batch queue";
+const SHARED_PG = "two instances, PostgreSQL";
+const TWO_PG = "two instances, PostgreSQL, a queue each (FIRMA_SHARED_QUEUE=0)";
 const say = (s: string) => process.stderr.write(s + "\n");
 
 export interface Spread {
@@ -161,7 +161,7 @@ function startServer(svc: Svc, keyFile: string, database: string, env: Record<st
   args.push("--database", database, "--upstream", svc.url, "--dist", DIST);
   const child = spawn(process.execPath, [path.join(ROOT, "bin", "firma.js"), ...args], {
     cwd: ROOT,
-    env: { ...process.env, LANG: "en_US.UTF-8", FIRMA_SHARED_QUEUE: "", ...env },
+    env: { ...process.env, LANG: "en_US.UTF-8", ...env },
     // stdout: one JSON line per request (pino), not read here
     stdio: ["ignore", "ignore", "pipe"],
   });
@@ -390,7 +390,7 @@ export async function w10(svc: Svc): Promise<W10Result> {
   try {
     result.runs.push(await runSetup(svc, "one server, SQLite", [path.join(work, "firm.sqlite")], sheets, work));
     if (postgresBinDir() === null) {
-      for (const setup of [ONE_PG, TWO_PG, SHARED_PG])
+      for (const setup of [ONE_PG, SHARED_PG, TWO_PG])
         result.skipped.push({ setup, why: "PostgreSQL is not installed (scripts/setup.sh installs it)" });
     } else {
       let pg: PostgresCluster | null = null;
@@ -400,9 +400,9 @@ export async function w10(svc: Svc): Promise<W10Result> {
         const one = await pg.createDatabase("firm_w10_one");
         result.runs.push(await runSetup(svc, ONE_PG, [one], sheets, work));
         const two = await pg.createDatabase("firm_w10");
-        result.runs.push(await runSetup(svc, TWO_PG, [two, two], sheets, work));
-        const shared = await pg.createDatabase("firm_w10_shared");
-        result.runs.push(await runSetup(svc, SHARED_PG, [shared, shared], sheets, work, { FIRMA_SHARED_QUEUE: "1" }));
+        result.runs.push(await runSetup(svc, SHARED_PG, [two, two], sheets, work));
+        const own = await pg.createDatabase("firm_w10_own");
+        result.runs.push(await runSetup(svc, TWO_PG, [own, own], sheets, work, { FIRMA_SHARED_QUEUE: "0" }));
       } finally {
         await pg?.stop();
       }

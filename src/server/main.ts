@@ -279,7 +279,7 @@ export async function serve(argv: string[], io: ServeIo): Promise<Running> {
             key: custody.key,
             maxCreditsPerDay: custody.maxCreditsPerDay,
             rateLimit: custody.ratePerSecond > 0 ? { max: custody.ratePerSecond * 10, windowMs: 10_000 } : null,
-            shareQueue: io.env.FIRMA_SHARED_QUEUE === "1",
+            shareQueue: io.env.FIRMA_SHARED_QUEUE !== "0",
             // After each committed check: its alerts go out at once (the deliverer's own timer would find them too).
             watch: watch && {
               ...watch,

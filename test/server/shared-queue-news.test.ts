@@ -42,7 +42,14 @@ function instance(leads: boolean) {
     leases,
     write: (_what, fn) => fn(),
     pollMs: 60_000,
-    host: { owner: "me", queueHere: () => undefined, entriesFor: () => [], settled: () => undefined, failed: () => undefined },
+    host: {
+      owner: "me",
+      working: () => false,
+      queueHere: () => undefined,
+      entriesFor: () => [],
+      settled: () => undefined,
+      failed: () => undefined,
+    },
   });
   const close = async () => {
     queue.close();

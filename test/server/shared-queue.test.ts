@@ -4,8 +4,8 @@
  * the same batches (the fewest calls for the union, no company asked twice), and a leader killed with
  * SIGKILL while it holds the other's wants hands over: the other takes its lease once it lapses and
  * fetches them, each once, nothing lost (shared-queue.ts, lease.ts); the instances hear each other's
- * hands and settlings at once (PostgreSQL's NOTIFY). The queue is experimental and
- * asked for with FIRMA_SHARED_QUEUE=1.
+ * hands and settlings at once (PostgreSQL's NOTIFY). The queue is on by default on PostgreSQL
+ * (FIRMA_SHARED_QUEUE=0 turns it off).
  */
 import * as fs from "fs";
 import * as os from "os";
@@ -60,9 +60,8 @@ async function twoInstances(people: string[]) {
     tokens.push(t);
   }
   await setup.close();
-  const env = { FIRMA_SHARED_QUEUE: "1" };
-  const a = await startFirmServer({ keyFile, database: url, upstream: sb.url, dist, env });
-  const b = await startFirmServer({ keyFile, database: url, upstream: sb.url, dist, env });
+  const a = await startFirmServer({ keyFile, database: url, upstream: sb.url, dist });
+  const b = await startFirmServer({ keyFile, database: url, upstream: sb.url, dist });
   servers.push(a, b);
   /** The companies the sandbox was asked for with this key, and how often. */
   const asked = () => {

@@ -38,7 +38,7 @@ export interface ServeOptions {
   database: string;
   upstream: string;
   dist: string;
-  /** Variables beside this process's own (FIRMA_SHARED_QUEUE=1). */
+  /** Variables beside this process's own (FIRMA_SHARED_QUEUE=0). */
   env?: Record<string, string>;
   /** Resolve once it listens (default), or once it ends (a start that must fail). */
   until?: "listening" | "ended";

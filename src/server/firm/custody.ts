@@ -55,8 +55,8 @@ export interface CustodyOptions {
   fetch?: typeof fetch;
   now?: () => number;
   /**
-   * One batch queue per kind across the instances on PostgreSQL (shared-queue.ts); experimental, off
-   * unless asked (`FIRMA_SHARED_QUEUE=1`): W10 through two instances with it still fails cells. @default false
+   * One batch queue per kind across the instances on PostgreSQL (shared-queue.ts): the partial batches
+   * of all the instances filled together. `FIRMA_SHARED_QUEUE=0` turns it off. @default true
    */
   shareQueue?: boolean;
   /** The language of the error messages. @default "ro" */
@@ -199,8 +199,8 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
     onCall: (charged) => metrics.call(charged),
     onStoreError: (e) => storeError(e),
     writes,
-    // Several instances on one PostgreSQL: one batch queue per kind between them (shared-queue.ts), when asked.
-    shareQueue: (o.shareQueue ?? false) && store.engine === "postgres",
+    // Several instances on one PostgreSQL: one batch queue per kind between them (shared-queue.ts).
+    shareQueue: (o.shareQueue ?? true) && store.engine === "postgres",
   });
   const watch = o.watch ? watchScheduler(app, o, o.watch, firmUpstream, loader, metrics, now, storeError) : null;
   app.addHook("onClose", async () => {

@@ -145,6 +145,7 @@ export class FirmLoader {
         onError: o.onStoreError,
         host: {
           owner: this.owner,
+          working: () => this.pending.size > 0 || this.onWay > 0,
           queueHere: (entries) => void this.enqueueHere(entries),
           entriesFor: (wants) => this.entriesFor(wants),
           settled: (e, value) => this.settled([e], new Map([[e.id, value]])),
@@ -276,6 +277,7 @@ export class FirmLoader {
       while (list.length >= max) this.send(list.splice(0, max));
     }
     if (this.pending.size > 0 && !this.timer) this.timer = setTimeout(() => this.flush(), this.o.windowMs ?? BATCH_WINDOW.default);
+    this.shared?.wake();
   }
 
   /** What is pending in batches (identification per `include`, financial per year), by batch kind. */

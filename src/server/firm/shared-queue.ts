@@ -35,6 +35,8 @@ export interface QueueHost {
   queueHere(entries: Entry[]): void;
   /** The entries of wants handed here: this instance's own for each want (joined) or new ones, queued here together. */
   entriesFor(wants: ReadonlyArray<{ want: Want; waiters: Requester[]; since: number }>): Entry[];
+  /** Whether this instance has wants in its queue or calls on their way. */
+  working(): boolean;
   /** A handed want's answer came back: hand it out. */
   settled(entry: Entry, value: unknown): void;
   failed(entry: Entry, e: unknown): void;
@@ -46,8 +48,10 @@ export interface SharedQueueOptions {
   leases: Leases;
   /** Writes that must not be lost (store-faults.ts WriteBehind.write). */
   write: (what: string, fn: () => Promise<void>) => Promise<void>;
-  /** @default 25 */
+  /** The polls' period while there is work. @default 25 */
   pollMs?: number;
+  /** The polls' period when there is none (the notices wake it sooner). @default 1000 */
+  idlePollMs?: number;
   now?: () => number;
   onError?: (e: unknown) => void;
 }
@@ -69,6 +73,8 @@ export class SharedQueue {
   private readonly remoteOf = new WeakMap<Requester, { origin: string; request: number }>();
   private readonly toSettle: Array<WantOutcome & { origin: string }> = [];
   private timer: ReturnType<typeof setTimeout> | null = null;
+  /** When the timer's poll is due (Date.now()). */
+  private due = 0;
   /** A poll is running; `soon`: another was asked for meanwhile, made when it ends. */
   private polling = false;
   private soon = false;
@@ -150,17 +156,30 @@ export class SharedQueue {
     if ("kind" in n ? this.o.leases.held().includes(LEASE(n.kind)) : n.origin === this.o.host.owner) this.schedule(0);
   }
 
-  /** The next poll in `ms` (the poll's period by default; sooner replaces later). */
-  private schedule(ms = this.o.pollMs ?? 25): void {
+  /** This instance has work in its queue: the polls come at their short period (its partial batches read othersAtWork). */
+  wake(): void {
+    if (!this.timer || this.due > Date.now() + (this.o.pollMs ?? 25)) this.schedule();
+  }
+
+  /**
+   * The next poll in `ms`: by default the short period while there is work here or handed away, the idle
+   * period otherwise (a leader waits for the notices; the idle poll makes up for one missed). Sooner
+   * replaces later.
+   */
+  private schedule(ms?: number): void {
     if (this.closed) return;
+    const busy = this.handed.size > 0 || this.toSettle.length > 0 || this.own > 0 || this.o.host.working();
+    // A leader goes on polling while its lease's renewal is late (a busy thread): the others' wants wait on it.
+    if (!busy && !this.o.leases.any()) return;
+    const wait = ms ?? (busy ? (this.o.pollMs ?? 25) : (this.o.idlePollMs ?? 1000));
     if (this.polling) {
-      if (ms === 0) this.soon = true;
+      if (wait === 0) this.soon = true;
       return;
     }
-    if (this.timer && ms !== 0) return;
-    // A leader goes on polling while its lease's renewal is late (a busy thread): the others' wants wait on it.
-    if (this.handed.size === 0 && !this.o.leases.any() && this.toSettle.length === 0 && this.own === 0) return;
+    const due = Date.now() + wait;
+    if (this.timer && this.due <= due) return;
     if (this.timer) clearTimeout(this.timer);
+    this.due = due;
     this.timer = setTimeout(() => {
       this.timer = null;
       this.polling = true;
@@ -170,7 +189,7 @@ export class SharedQueue {
         this.soon = false;
         this.schedule(again ? 0 : undefined);
       });
-    }, ms);
+    }, wait);
   }
 
   private async poll(): Promise<void> {

@@ -130,7 +130,7 @@ export interface Outcome {
   status: number;
   body?: unknown;
   /** The body's JSON text when it is already written (request-wants.ts render). */
-  text?: string;
+  text?: string | Buffer;
   source: AnswerSource;
   headers?: Record<string, string>;
 }

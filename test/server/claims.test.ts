@@ -264,3 +264,36 @@ describe("partial batches wait, window after window, up to maxWaitMs", () => {
       { windowMs: 20, maxWaitMs: 5000 },
     ));
 });
+
+test("shared queue: a partial batch the database does not take once its claims were let go is claimed again and fetched once", async () => {
+  let opened = 0;
+  // The second instance's connection refuses every hand (its claims let go first, as handOver does).
+  const refusingHands = (s: FirmStore): FirmStore =>
+    ++opened === 2
+      ? new Proxy(s, {
+          get: (t, k) => {
+            if (k === "handWants") return async () => Promise.reject(new Error("connection terminated"));
+            const v = Reflect.get(t, k) as unknown;
+            return typeof v === "function" ? v.bind(t) : v;
+          },
+        })
+      : s;
+  const errors: unknown[] = [];
+  await withInstances(
+    200,
+    async ({ f, svc, one, two }) => {
+      await one.load([WANTS[0]], person(1, "ana")); // one leads the kind: it asked first
+      const rest = WANTS.slice(1, 31);
+      const asked = two.load(rest, person(2, "ion")); // two's partial batch: not handed, fetched by two
+      await sleep(120);
+      expect((await f.a.claimedKeys(rest.map(wantKey), Date.now())).size).toBe(rest.length); // claimed again
+      const joined = one.load(rest, person(1, "ana")); // one waits for two's answers
+      expect(names(await asked).slice(1, 31)).toEqual(NAMES.slice(1, 31));
+      expect(names(await joined).slice(1, 31)).toEqual(NAMES.slice(1, 31));
+      expect(svc.calls).toHaveLength(2); // one's first, two's 30: none paid twice
+      expect(errors.length).toBeGreaterThan(0); // the refused hand was reported
+    },
+    { shareQueue: true, onStoreError: (e) => errors.push(e) },
+    refusingHands,
+  );
+});

@@ -11,16 +11,20 @@ import type { Entry } from "../../src/server/firm/loader-calls";
 import type { Want } from "../../src/server/firm/request-wants";
 
 /** This instance ("me"), leading every kind or none ("them" leads). */
-function instance(leads: boolean) {
+function instance(leads: boolean, handFails = false) {
   let hear: (n: QueueNews) => void = () => undefined;
   const polls: string[] = [];
   const handed: HandedWant[] = [];
+  const released: string[] = [];
   const store = {
     takeLease: async (_name: string, holder: string, _now: number, until: number) =>
       leads ? { holder, until } : { holder: "them", until },
     releaseLease: async () => undefined,
-    handWants: async (rows: readonly HandedWant[]) => void handed.push(...rows),
-    releaseClaims: async () => undefined,
+    handWants: async (rows: readonly HandedWant[]) => {
+      if (handFails) throw new Error("connection terminated");
+      handed.push(...rows);
+    },
+    releaseClaims: async (keys: readonly string[]) => void released.push(...keys),
     othersClaiming: async () => false,
     takeWants: async (kinds: readonly string[]) => {
       polls.push(`take ${kinds.join(",")}`);
@@ -55,7 +59,7 @@ function instance(leads: boolean) {
     queue.close();
     await leases.close();
   };
-  return { queue, leases, polls, handed, hear: (n: QueueNews) => hear(n), close };
+  return { queue, leases, polls, handed, released, hear: (n: QueueNews) => hear(n), close };
 }
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -96,5 +100,23 @@ test("an instance that handed wants collects them as soon as their settling is a
     expect(me.polls).toEqual(["collect me"]);
   } finally {
     await me.close();
+  }
+});
+
+test("a partial batch handed over lets go of its claims first; one the database does not take comes back to be fetched here", async () => {
+  const ok = instance(false);
+  const failing = instance(false, true);
+  try {
+    const e = entry();
+    expect(await ok.queue.handOver([e])).toEqual([]);
+    expect(ok.released).toEqual([e.id]);
+    expect(e.sent).toBe(true); // its payer is chosen among the people waiting at the hand
+    const f = entry();
+    expect(await failing.queue.handOver([f])).toEqual([f]);
+    expect(failing.handed).toEqual([]);
+    expect(f.sent).toBe(false);
+  } finally {
+    await ok.close();
+    await failing.close();
   }
 });

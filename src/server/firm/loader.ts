@@ -80,8 +80,6 @@ export interface LoaderOptions {
   shareQueue?: boolean;
 }
 
-const batchKindOf = (e: Entry) => batchKind(e.want)!;
-
 function newEntry(id: string, want: Want, since: number): Entry {
   let resolve!: (v: unknown) => void;
   let reject!: (e: unknown) => void;
@@ -284,8 +282,7 @@ export class FirmLoader {
   private batchGroups(): Map<string, Entry[]> {
     const groups = new Map<string, Entry[]>();
     for (const e of this.pending.values()) {
-      const w = e.want;
-      const g = w.kind === "ident" ? `i:${w.include}` : w.kind === "fin" && w.family === "batch" ? `f:${w.year}` : null;
+      const g = batchKind(e.want);
       if (g !== null) (groups.get(g) ?? groups.set(g, []).get(g)!).push(e);
     }
     return groups;
@@ -304,27 +301,28 @@ export class FirmLoader {
     const keep = new Set<Entry>();
     for (const [kind, list] of this.batchGroups()) {
       // Shared: a partial batch of a kind another instance leads goes to that leader (shared-queue.ts).
-      if (this.shared && !this.shared.leads(kind) && !list.some((e) => this.keptHere.has(e))) this.handOver(list);
+      if (this.shared && !this.shared.leads(kind) && !list.some((e) => this.keptHere.has(e))) this.handOver(kind, list);
       else if (list.every((e) => now - e.since < wait)) for (const e of list) keep.add(e);
     }
     this.send([...this.pending.values()].filter((e) => !keep.has(e)));
     if (this.pending.size > 0) this.timer = setTimeout(() => this.flush(), this.o.windowMs ?? BATCH_WINDOW.default);
   }
 
-  /** A partial batch handed to its kind's leader; what comes back (this instance leads the kind, or the database failed) is queued here again. */
-  private handOver(list: Entry[]): void {
+  /**
+   * A partial batch handed to its kind's leader. What comes back (this instance now leads the kind, or the
+   * database did not take them) is claimed and queued here again: a hand that failed after the claims
+   * were let go must not leave them fetched unclaimed (another instance could pay for them too).
+   */
+  private handOver(kind: string, list: Entry[]): void {
     for (const e of list) {
       this.pending.delete(e.id);
       this.inflight.set(e.id, e);
     }
     void this.shared!.handOver(list).then((back) => {
       if (back.length === 0) return;
-      for (const e of back) {
-        this.inflight.delete(e.id);
-        this.pending.set(e.id, e);
-        if (!this.shared!.leads(batchKindOf(e))) this.keptHere.add(e); // not handed again: fetched here
-      }
-      this.schedule();
+      // The database failed: not handed again (fetched here, as without a shared queue).
+      if (!this.shared!.leads(kind)) for (const e of back) this.keptHere.add(e);
+      void this.enqueueHere(back, Math.min(...back.map((e) => e.since)));
     });
   }
 

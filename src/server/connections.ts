@@ -54,7 +54,8 @@ export function headersTooLarge(
 
 /** The HTTP/2 settings `firma serve` announces: streams at once per connection, and the header block's size. */
 export function http2Settings(l: ConnectionLimits): { maxConcurrentStreams: number; maxHeaderListSize: number } {
-  // More than any add-in asks at once (src/engine/credits/lanes.ts), few enough to bound one client.
+  // What an add-in asks at once (120: src/engine/credits/lanes.ts) and room for its pane's own requests;
+  // few enough to bound one client.
   return { maxConcurrentStreams: 128, maxHeaderListSize: l.maxHeaderBytes };
 }
 

@@ -32,7 +32,7 @@ export interface GovernorOptions {
   now?: () => number;
 }
 
-export const GOVERNOR_DEFAULTS = { ceiling: 64, initial: 16, slowFactor: 2 } as const;
+export const GOVERNOR_DEFAULTS = { ceiling: 128, initial: 16, slowFactor: 2 } as const;
 
 /** The verdict of an HTTP status from the service: 429, 503 and 504 say it is overloaded; 200 and 404 are clean. */
 export function verdictOf(status: number): Verdict {

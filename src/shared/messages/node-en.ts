@@ -231,7 +231,7 @@ export const nodeEn: Readonly<Record<NodeOnlyKey, string>> = {
     "a JSON line on stdout for every request (always in relay mode; custody mode's audit trail already records every API request)",
   "serve.help.trustProxy": "trust the X-Forwarded-* headers of the proxy in front",
   "serve.help.upstreamConcurrency":
-    "the most calls at the data service at once; fewer while it answers 429, 503 or slowly (1 to 1000; default 64)",
+    "the most calls at the data service at once; fewer while it answers 429, 503 or slowly (1 to 1000; default 128)",
   "serve.help.dist": "the built add-in (npm run build)",
   "serve.help.lang": "the messages' language: ro or en",
   "serve.badPort": "the port “{value}” is not a number from 0 to 65535.",

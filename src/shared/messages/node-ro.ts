@@ -241,7 +241,7 @@ export const nodeRo = {
     "o linie JSON la stdout pentru fiecare cerere (mereu în modul releu; în modul de custodie jurnalul de audit înregistrează deja fiecare cerere la API)",
   "serve.help.trustProxy": "are încredere în antetele X-Forwarded-* ale proxy-ului din față",
   "serve.help.upstreamConcurrency":
-    "cele mai multe apeluri deodată la serviciul de date; mai puține cât timp răspunde 429, 503 sau încet (1–1000; implicit 64)",
+    "cele mai multe apeluri deodată la serviciul de date; mai puține cât timp răspunde 429, 503 sau încet (1–1000; implicit 128)",
   "serve.help.dist": "add-in-ul construit (npm run build)",
   "serve.help.lang": "limba mesajelor: ro sau en",
   "serve.badPort": "portul „{value}” nu este un număr între 0 și 65535.",

@@ -34,12 +34,13 @@ const n = (v: number) => v.toLocaleString("en");
 /**
  * The fills, in order: 10,000 on a server whose governor has seen only the warm-up (a fresh server: the
  * add-in sent the warm-up over 6 lanes, before it knew the protocol, so the governor still starts at its
- * initial limit), 100,000, then 10,000 again on a server that has learned what the service bears.
+ * initial limit), 100,000, then 10,000 three times on a server that has learned what the service bears
+ * (three, for a median: one fill on this machine's shared cores varies by a third from run to run).
  */
-export const H2_SIZES = [10_000, 100_000, 10_000];
+export const H2_SIZES = [10_000, 100_000, 10_000, 10_000, 10_000];
 const WARM_UP = 2_000;
 /** Where in the sandbox's list each fill's companies begin (the warm-up's begin at 800,000). */
-const FILL_OFFSETS = [600_000, 900_000, 700_000];
+const FILL_OFFSETS = [600_000, 900_000, 700_000, 720_000, 740_000];
 
 interface LoggedCall {
   path: string;
@@ -158,7 +159,7 @@ function summarize(profile: { nodes: ProfileNode[]; samples?: number[]; timeDelt
 }
 
 /** Where in the sandbox's list each fill's sample companies begin (the fills' own begin at 600,000). */
-const SAMPLE_OFFSETS = [100_000, 200_000, 400_000];
+const SAMPLE_OFFSETS = [100_000, 200_000, 400_000, 420_000, 440_000];
 
 /**
  * Microsoft's batching sample's pattern (learn.microsoft.com/office/dev/add-ins/excel/custom-functions-batching:
@@ -343,20 +344,27 @@ export function h2Targets(r: H2Result | { error: string } | undefined): { target
   const at = (run: H2Run, names: number) => run.fills.find((f) => f.names === names);
   const out: { target: string; measured: string; met: boolean }[] = [];
   const smalls = two.fills.filter((f) => f.names === 10_000);
-  // The goal is held by a server that has served before (as a firm's server does all day); a fresh
-  // server's first fill is shown beside it: its governor starts at its initial limit.
-  const small = smalls[smalls.length - 1];
+  // The goal is held by a server that has served before (as a firm's server does all day): the median of
+  // its fills of 10,000; a fresh server's first fill is shown beside it: its governor starts at its
+  // initial limit.
   const fresh = smalls.length > 1 ? smalls[0] : undefined;
+  const warm = smalls.length > 1 ? smalls.slice(1) : smalls;
+  const mid = <T>(xs: T[], by: (x: T) => number) => [...xs].sort((a, b) => by(a) - by(b))[(xs.length - 1) >> 1];
+  const small = warm.length ? mid(warm, (f) => f.timeMs) : undefined;
+  const sampled = warm.filter((f) => f.sample?.timeMs);
+  const sample = sampled.length ? mid(sampled, (f) => f.sample.timeMs).sample : undefined;
   if (small)
     out.push({
       target: `H2: 10,000 names in Chromium over HTTP/2 through firma serve in ≤ 3 round trips of time (${3 * r.latencyMs} ms), every cell right`,
       measured:
-        `${n(small.timeMs)} ms = ${small.roundTrips} round trips, ${n(small.right)} right` +
-        (small.sample?.timeMs
-          ? `; the batching sample's pattern after it, same page and server: ${n(small.sample.timeMs)} ms = ${small.sample.roundTrips} round trips`
+        `${n(small.timeMs)} ms = ${small.roundTrips} round trips` +
+        (warm.length > 1 ? ` (the median of ${warm.length} fills: ${warm.map((f) => n(f.timeMs)).join(", ")} ms)` : "") +
+        `, ${warm.every((f) => f.right === f.names) ? "every cell right" : "some cells wrong"}` +
+        (sample
+          ? `; the batching sample's pattern after each, same page and server: median ${n(sample.timeMs)} ms = ${sample.roundTrips} round trips`
           : "") +
-        (fresh ? ` (a fresh server's first fill: ${n(fresh.timeMs)} ms = ${fresh.roundTrips} round trips)` : ""),
-      met: small.timeMs <= 3 * r.latencyMs && small.right === small.names,
+        (fresh ? `; a fresh server's first fill: ${n(fresh.timeMs)} ms = ${fresh.roundTrips} round trips` : ""),
+      met: small.timeMs <= 3 * r.latencyMs && warm.every((f) => f.right === f.names),
     });
   const big2 = at(two, 100_000);
   const big1 = at(one, 100_000);
@@ -409,7 +417,7 @@ export function h2Markdown(r: H2Result | { error: string } | undefined): string[
     `The deployment build (calling its own origin) served by \`firma serve\` over HTTPS (a certificate made for the run; the relay, its upstream calls governed at its defaults) in Chromium ${r.chromium}, headless; ` +
       `the sandbox at ${r.latencyMs} ms per call. The same Chromium over HTTP/2, then launched with \`--disable-http2\` (HTTP/1.1: 6 connections to the origin); ` +
       `each after a warm-up of ${n(WARM_UP)} other names. The first fill meets a fresh server, whose governor starts at its initial limit (the warm-up went over 6 lanes, before the add-in knew the protocol, so it taught the governor nothing); ` +
-      `the last 10,000 meet a server that has served the fills before them, as a firm's server has most of the day. Cells \`=FIRMA.DENUMIRE(cui)\` of distinct companies, invoked all at once as Excel recalculates (BROWSER's harness). ` +
+      `the next fills of 10,000 meet a server that has served the fills before them, as a firm's server has most of the day (the goal's figure is their median). Cells \`=FIRMA.DENUMIRE(cui)\` of distinct companies, invoked all at once as Excel recalculates (BROWSER's harness). ` +
       `After each fill, the page runs the pattern of Microsoft's custom-functions batching sample over the same connection and server, with as many other companies: batches of 100, every batch fetched at once, each answer parsed and its names taken (no cache, meter or budget); its time is the floor of any add-in on this machine, and the fill's time is also given as a multiple of it. ` +
       `Calls at once at the sandbox: the most calls begun within one latency of each other in its log. The machine runs the sandbox, the server, Chromium and the bench at once; ` +
       `its load average (1 minute) at the start and end of each run: ${r.runs.map((x) => `${x.protocol} ${x.load.join(" → ")}`).join(", ")}.`,

@@ -59,7 +59,7 @@ export interface AppOptions {
   trustProxy?: boolean;
   /** Per-request limit towards the upstream. @default 30000 */
   upstreamTimeoutMs?: number;
-  /** The most calls at the upstream at once; fewer while it shows signs of load (upstream-governor.ts). @default 64 */
+  /** The most calls at the upstream at once; fewer while it shows signs of load (upstream-governor.ts). @default 128 */
   upstreamConcurrency?: number;
   https?: { key: Buffer; cert: Buffer } | null;
   /** How long a client may take, and how much it may send (the module's header). */

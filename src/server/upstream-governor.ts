@@ -22,7 +22,7 @@
 export type Verdict = "clean" | "overload" | "neutral";
 
 export interface GovernorOptions {
-  /** The most calls at once, whatever the answers. @default 64 */
+  /** The most calls at once, whatever the answers. @default 128 */
   ceiling?: number;
   /** Calls at once to begin with. @default the smaller of 16 and the ceiling */
   initial?: number;

@@ -46,7 +46,7 @@ export interface CustodyOptions {
   maxCreditsPerDay: number | null;
   /** Per-call limit towards the service. @default 30000 */
   timeoutMs?: number;
-  /** The most calls at the service at once; fewer while it shows signs of load (../upstream-governor.ts). @default 64 */
+  /** The most calls at the service at once; fewer while it shows signs of load (../upstream-governor.ts). @default 128 */
   upstreamConcurrency?: number;
   /** Requests of one person the server works on at once; hers past them wait behind her own (fair-gate.ts). @default FAIR_PLACES */
   fairPlaces?: number;
@@ -89,7 +89,7 @@ export const RATE_LIMIT = { max: 1500, windowMs: 10_000 };
 /**
  * Requests of one person the server works on at once (fair-gate.ts): the server answers from its store
  * in well under a millisecond, so four keep anyone's refresh from the store at full speed, while one
- * add-in with 64 requests on their way has four turns for each of another person's one, not 64.
+ * add-in with 120 requests on their way has four turns for each of another person's one, not 120.
  */
 export const FAIR_PLACES = 4;
 

@@ -1,6 +1,6 @@
 /**
  * Each person's share of the server's work. The server has one thread, and it works on requests in the
- * order they come: an add-in with 64 requests on their way (one stuck in a loop) would have 64 turns for
+ * order they come: an add-in with 120 requests on their way (one stuck in a loop) would have 120 turns for
  * each of another person's one. Here a person has at most `perPerson` requests worked on at once; her
  * others wait behind her own, in order, while everyone else's go on. A request waiting for the service
  * (the loader's call) gives its place back meanwhile (`pause`), so that a large refresh still has all its

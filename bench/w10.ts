@@ -38,6 +38,7 @@ import { postgresBinDir, startPostgres, type PostgresCluster } from "../test/sup
 import { openFirmStore } from "../src/server/firm/open-store";
 import { hashToken, newToken } from "../src/server/firm/tokens";
 import { bucharestDay } from "../src/engine/credits/bucharest-time";
+import { GOVERNOR_DEFAULTS } from "../src/server/upstream-governor";
 import * as data from "../sandbox/dataset";
 import { fill, median, round } from "./measure";
 import { apiMinimum, FINANCIAL_FIELD, LATEST, tally, W3_COLUMNS, type Cell, type Minimum, type Sheet, type Shown } from "./workloads";
@@ -184,6 +185,9 @@ function startServer(svc: Svc, keyFile: string, database: string, env: Record<st
     void exited.then(() => reject(new Error(`firma serve ended: ${err.trim()}`)));
   });
 }
+
+/** The calls at the service at once a server begins with (its governor grows them while the answers stay fast). */
+const AT_ONCE = GOVERNOR_DEFAULTS.initial;
 
 // ---- one setup ----------------------------------------------------------------------------------
 
@@ -485,8 +489,8 @@ export function w10Markdown(r: W10Result, latencyMs: number): string[] {
     );
   lines.push(
     `- Time to the last cell: from each person's first invocation; the ten stand-ins (the add-in's work for ${n(r.people * r.rows * 7)} cells) share the bench's one process, ` +
-      `and the server(s), the sandbox and the bench share this machine's cores. The service alone would need ⌈${r.minimum.calls} / 8⌉ × ${latencyMs} ms = ` +
-      `${n(Math.ceil(r.minimum.calls / 8) * latencyMs)} ms for the union's minimum at the server's 8 calls at once.`,
+      `and the server(s), the sandbox and the bench share this machine's cores. The service alone would need ⌈${r.minimum.calls} / ${AT_ONCE}⌉ × ${latencyMs} ms = ` +
+      `${n(Math.ceil(r.minimum.calls / AT_ONCE) * latencyMs)} ms for the union's minimum at the ${AT_ONCE} calls at once a server begins with (upstream-governor.ts; it grows while the answers stay fast).`,
     "- Cached batch: one /v4/firme/batch request of 100 companies the store holds (the query of one of the server's own upstream calls), " +
       "sent 200 times one after the other through the server(s); the service alone: the same request to the sandbox directly (its injected latency included).",
     "- Uncached: 30 batches of 100 companies nobody asked for, each through the server and then directly with another key; the figure is the difference " +

@@ -282,7 +282,9 @@ async function oneProtocol(
         other: names - r.right,
         sample: { timeMs: 0, roundTrips: 0, right: 0 },
       };
-      // After the fill's figures are read, so that its calls are not the fill's.
+      // After the fill's figures are read, so that its calls are not the fill's, and after the cache's
+      // save that follows the fill, so that the page's work for the add-in does not slow the pattern.
+      await page.waitForTimeout(1000);
       f.sample = await samplePattern(page, data.sampleCuis(names, SAMPLE_OFFSETS[i] ?? 1_100_000 + i * 20_000), key, latencyMs);
       fills.push(f);
       say(

@@ -185,6 +185,14 @@ export class ResponseShapeError extends ApiError {
   }
 }
 
+/** The code of a 429 that asks for fewer requests at once, not a 429 of credits spent. */
+const RATE_LIMITED = "rate_limited";
+
+/** A refusal that asks the client to slow down (a 429 `rate_limited`): nothing was charged, the credits are not spent. */
+export function isRateLimit(e: unknown): boolean {
+  return e instanceof ApiError && e.status === 429 && e.serviceCode === RATE_LIMITED;
+}
+
 /** The error class for an HTTP status other than 2xx (O6, O14, O15). */
 export function errorForStatus(status: number, init: ApiErrorInit): ApiError {
   const i = { ...init, status };
@@ -196,9 +204,9 @@ export function errorForStatus(status: number, init: ApiErrorInit): ApiError {
   }
   if (status === 404) return new NotFoundError(i);
   // A rate limit (a firm's server's per-person limit, src/server/firm/custody.ts; any service saying
-  // "rate_limited"): too many requests for now, not the plan's credits spent. A transient refusal, made
-  // before charging: retried once within the call's time (after its Retry-After when it fits).
-  if (status === 429 && init.serviceCode === "rate_limited") return new ServerError({ ...i, retryable: true });
+  // "rate_limited"): too many requests for now, not the plan's credits spent. A refusal made before
+  // charging: sent again after its Retry-After, as often as the call's time allows (http.ts).
+  if (status === 429 && init.serviceCode === RATE_LIMITED) return new ServerError({ ...i, retryable: true });
   if (status === 429) return new CreditsExhaustedError(i);
   if (status >= 500) return new ServerError(i);
   if (status >= 400) return new BadRequestError(i);

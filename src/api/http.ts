@@ -8,6 +8,9 @@
  * kind, an unknown error) → no; attempts used up → no; the wait would overrun the total timeout → no.
  * Transient: a 5xx, a reset or refused connection, an attempt that timed out, and a 2xx whose body is
  * empty or not JSON (a passing fault: one retry usually fixes it). A 503's `Retry-After` sets the wait when it fits.
+ * A rate limit (a 429 `rate_limited`, such as a firm's server's per-person limit) is not a failure:
+ * the attempt is sent again after its `Retry-After`, as often as the total time allows, without
+ * using a retry (nothing was charged).
  *
  * Credits: each attempt that reached the service may have been charged, whatever its answer, except
  * the refusals the service makes before charging (401, 403, 429); `CallRecord.charged` says so, and
@@ -20,6 +23,7 @@ import {
   CreditsExhaustedError,
   errorForStatus,
   FIRM_LIMIT_CODES,
+  isRateLimit,
   NetworkError,
   ResponseShapeError,
   TimeoutError,
@@ -36,6 +40,9 @@ import {
   type FirmLimit,
   type QuotaInfo,
 } from "./types";
+
+/** The wait after a rate limit that gave no Retry-After. */
+const RATE_PAUSE_MS = 1_000;
 
 export interface Call {
   endpoint: EndpointName;
@@ -86,10 +93,27 @@ export async function send(o: ResolvedOptions, key: string, call: Call, at: Atte
     }
     return attemptOnce(o, key, call, url, info, ++attempt, Math.min(at.timeoutMs, left), signal, at.onAnswer ?? null);
   };
+  /**
+   * An attempt, sent again after each rate limit's Retry-After (a 429 `rate_limited`, refused before
+   * charging: not one of the call's retries) while the call's time allows it and its caller waits.
+   */
+  const paced = async (): Promise<Answer> => {
+    for (;;) {
+      try {
+        return await once();
+      } catch (e) {
+        if (!isRateLimit(e)) throw e;
+        const pause = Math.max((e as ApiError).retryAfterMs ?? RATE_PAUSE_MS, o.retryDelayMs);
+        if (signal?.aborted || deadline - Date.now() <= pause) throw e;
+        await new Promise((r) => setTimeout(r, pause));
+      }
+    }
+  };
   /** Whether a failed attempt (the `done`th) is tried again, after any longer wait a 503 asks for. */
   const retry = async (e: unknown, done: number): Promise<boolean> => {
     lastError = e;
-    if (signal?.aborted || !(e instanceof ApiError) || !e.retryable) return false;
+    // A rate limit was waited out as long as the call's time allows (paced).
+    if (signal?.aborted || !(e instanceof ApiError) || !e.retryable || isRateLimit(e)) return false;
     const wait = o.retryDelayMs * 2 ** (done - 1);
     if (deadline - Date.now() <= wait) return false;
     // A Retry-After (503) longer than the backoff is honoured when the call's time allows it.
@@ -104,9 +128,9 @@ export async function send(o: ResolvedOptions, key: string, call: Call, at: Atte
   // library's first, undelayed attempt still goes through several awaits, which queue behind every
   // cell the previous answer settles). Only a failed first attempt hands the rest to the backoff:
   // its waits are retryDelayMs · 2^0, 2^1… with full jitter, as they were when it made the first attempt too.
-  const retrying = once().catch(async (e: unknown) => {
+  const retrying = paced().catch(async (e: unknown) => {
     if (at.retries < 1 || !(await retry(e, 1))) throw e;
-    return backOff(once, {
+    return backOff(paced, {
       numOfAttempts: at.retries,
       delayFirstAttempt: true,
       startingDelay: o.retryDelayMs,
@@ -190,6 +214,7 @@ async function attemptOnce(
       e instanceof ApiError ? e.kind : "network",
       retryAfterMs,
       e instanceof ApiError ? e.firmLimit : null,
+      isRateLimit(e),
     );
     throw e;
   } finally {
@@ -299,6 +324,7 @@ function record(
   errorKind?: ApiErrorKind,
   retryAfterMs?: number | null,
   firmLimit?: FirmLimit | null,
+  rateLimited = false,
 ) {
   if (!o.onCall) return;
   const r: CallRecord = {
@@ -314,6 +340,7 @@ function record(
   if (errorKind) r.errorKind = errorKind;
   if (retryAfterMs != null) r.retryAfterMs = retryAfterMs;
   if (firmLimit) r.firmLimit = firmLimit;
+  if (rateLimited) r.rateLimited = true;
   if (quota) r.quota = quota;
   if (call.cuiCount !== undefined) r.cuiCount = call.cuiCount;
   try {

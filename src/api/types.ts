@@ -171,6 +171,8 @@ export interface CallRecord {
   retryAfterMs?: number;
   /** A firm's server's 429: whose limit was met (errors.ts FIRM_LIMIT_CODES). */
   firmLimit?: FirmLimit;
+  /** A 429 that asks for fewer requests at once (`rate_limited`), not one of credits spent (errors.ts isRateLimit). */
+  rateLimited?: true;
   durationMs: number;
   /** 1 for the first attempt, 2 for the first retry … */
   attempt: number;

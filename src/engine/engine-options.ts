@@ -25,7 +25,7 @@ export interface EngineOptions {
   concurrency?: number;
   /**
    * Calls in flight at once when the service is the page's own origin and answers over HTTP/2 or 3
-   * (credits/lanes.ts). @default 64
+   * (credits/lanes.ts). @default 120
    */
   multiplexedConcurrency?: number;
   /** What the page knows of its own origin's protocol (credits/lanes.ts). @default the browser's; none in Node */

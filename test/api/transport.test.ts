@@ -241,15 +241,41 @@ describe("retries", () => {
     expect(calls).toHaveLength(1);
   });
 
-  test("a 429 that says rate_limited (a firm's server's per-person limit) is a wait, not credits spent: retried once, no stop", async () => {
-    script({ status: 429, body: { error: { code: "rate_limited", message: "Prea multe cereri" } } }, { body: PROFILE });
+  test("a 429 that says rate_limited (a firm's server's per-person limit) is a wait, not credits spent: sent again after its Retry-After, without using a retry", async () => {
+    const limited = {
+      status: 429,
+      body: { error: { code: "rate_limited", message: "Prea multe cereri" } },
+      headers: { "Retry-After": "0" },
+    };
+    script(limited, limited, limited, { body: PROFILE });
+    await expect(client({ retries: 0 }).getCompany(CUI)).resolves.toMatchObject({ cui: CUI });
+    expect(fx.requests).toHaveLength(4);
+    // none charged, each one known for a rate limit (the engine does not take it for credits spent)
+    expect(calls.map((c) => [c.status, c.charged, c.rateLimited ?? false])).toEqual([
+      [429, false, true],
+      [429, false, true],
+      [429, false, true],
+      [200, true, false],
+    ]);
+  });
+
+  test("a rate limit waits its whole Retry-After before the next attempt", async () => {
+    script({ status: 429, body: { error: { code: "rate_limited", message: "x" } }, headers: { "Retry-After": "1" } }, { body: PROFILE });
+    const started = Date.now();
     await expect(client().getCompany(CUI)).resolves.toMatchObject({ cui: CUI });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
     expect(fx.requests).toHaveLength(2);
-    script({ status: 429, body: { error: { code: "rate_limited", message: "Prea multe cereri" } } });
-    const e = await caught(client({ retries: 0 }).getCompany(CUI));
+  });
+
+  test("a rate limit longer than the call's time left ends the call with the rate limit, not credits spent", async () => {
+    script({ status: 429, body: { error: { code: "rate_limited", message: "Prea multe cereri" } }, headers: { "Retry-After": "5" } });
+    const started = Date.now();
+    const e = await caught(client({ totalTimeoutMs: 1_000 }).getCompany(CUI));
+    expect(Date.now() - started).toBeLessThan(1_000);
     expect(e).toBeInstanceOf(ServerError);
     expect(e).not.toBeInstanceOf(CreditsExhaustedError);
     expect(e).toMatchObject({ status: 429, serviceCode: "rate_limited", retryable: true });
+    expect(fx.requests).toHaveLength(1);
   });
 
   test("a dropped connection is retried once; the dropped attempt may have been charged", async () => {

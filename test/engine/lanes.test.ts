@@ -11,6 +11,7 @@ import { FirmaEngine } from "../../src/engine/engine";
 import { MemoryStore } from "../../src/engine/cache/store";
 import { Lanes, MULTIPLEXED_LANES, pageProtocol, type PageProtocol } from "../../src/engine/credits/lanes";
 import { http2Settings } from "../../src/server/connections";
+import { GOVERNOR_DEFAULTS } from "../../src/server/upstream-governor";
 import { read } from "../support/engine-reads";
 import * as data from "../../sandbox/dataset";
 
@@ -74,6 +75,8 @@ describe("calls in flight by the connection's protocol", () => {
     }).maxConcurrentStreams;
     expect(MULTIPLEXED_LANES).toBe(120);
     expect(streams - MULTIPLEXED_LANES).toBeGreaterThanOrEqual(8);
+    // and a warm server passes them all to the service at once, unless a firm sets a lower ceiling
+    expect(GOVERNOR_DEFAULTS.ceiling).toBeGreaterThanOrEqual(MULTIPLEXED_LANES);
   });
 
   test("the page's own origin over HTTP/1.1, or before any answer says: 6", async () => {

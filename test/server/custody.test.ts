@@ -55,7 +55,13 @@ const open: Firm[] = [];
 
 /** A firm: its own SQLite file and key, a custody server over the sandbox listening on loopback. */
 async function firm(
-  o: { key?: string; maxCreditsPerDay?: number | null; store?: (s: FirmStore) => FirmStore; windowMs?: number } = {},
+  o: {
+    key?: string;
+    maxCreditsPerDay?: number | null;
+    store?: (s: FirmStore) => FirmStore;
+    windowMs?: number;
+    rateLimit?: { max: number; windowMs: number } | null;
+  } = {},
 ): Promise<Firm> {
   const key = o.key ?? `demo-business-custody${++serial}`;
   const real = await openFirmStore(path.join(dir, `firm${++serial}.sqlite`));
@@ -67,7 +73,7 @@ async function firm(
     publicUrl: BUILT_FOR,
     upstream: sb.url,
     logger: { level: "info", stream: { write: (line: string) => log.push(line) } } as never,
-    custody: { store, key, maxCreditsPerDay: o.maxCreditsPerDay ?? null, windowMs: o.windowMs },
+    custody: { store, key, maxCreditsPerDay: o.maxCreditsPerDay ?? null, windowMs: o.windowMs, rateLimit: o.rateLimit },
   });
   await app.listen({ host: "127.0.0.1", port: 0 });
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
@@ -348,6 +354,18 @@ describe("budgets, the plan, the day's cap", () => {
    * say her budget there (or the firm's daily cap) is spent, not the plan's credits, and the stop lasts
    * as long as that limit does (the month for a budget, the day for the cap, whatever the plan).
    */
+  test("the add-in through the firm's server past her rate limit: its requests wait for Retry-After and every cell fills, no stop, no credit twice", async () => {
+    const f = await firm({ rateLimit: { max: 3, windowMs: 1_000 } });
+    const eve = await f.token("eve", 100);
+    const engine = new FirmaEngine({ baseUrl: f.url, apiKey: () => eve, store: new MemoryStore(), windowMs: 1, retryDelayMs: 1 });
+    const cuis = data.sampleCuis(1_000, 700_000); // 10 batch calls, 3 a second at most
+    const cells = await Promise.all(cuis.map(async (c) => (await evaluate("DENUMIRE", [c], { engine, lang: "en" }))[0][0]));
+    expect(cells).toEqual(cuis.map((c) => data.company(c)!.denumire));
+    expect(f.log.filter((l) => l.includes('"statusCode":429')).length).toBeGreaterThan(0); // the limit was met
+    expect(engine.credits().quotaStop()).toBeNull();
+    expect(f.charged()).toBe(10);
+  }, 30_000);
+
   test.each([
     ["budget_exhausted", "Your monthly budget on the firm's server is spent", "month"],
     ["day_limit", "The firm's server reached its daily credit cap", "day"],

@@ -266,7 +266,8 @@ export class CallGate {
       this.remaining.set(keyId, { day, value, firm });
       if (value <= 0) this.setStop(keyId, null, null, firm);
     }
-    if (call.status === 429) this.setStop(keyId, call.retryAfterMs ?? null, call.quota?.plan ?? null, call.firmLimit);
+    // A rate limit asks for fewer calls at once, not a stop: the client waits and sends it again (http.ts).
+    if (call.status === 429 && !call.rateLimited) this.setStop(keyId, call.retryAfterMs ?? null, call.quota?.plan ?? null, call.firmLimit);
     if (kindHas(call.errorKind, "noAnswer")) {
       // While open, queued calls fail at once with what the last ones met.
       this.breakerError = call.errorKind === "timeout" ? new TimeoutError(call.durationMs) : new NetworkError();

@@ -344,6 +344,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const merged = mergeConfig(defaultConfig(latestYearAt(clock())), settings);
   if ("errors" in merged) throw new Error(`startSandbox: ${merged.errors.join("; ")}`);
   const server = createServer({ keepAlive: true });
+  // An idle kept-alive connection stays open for 30 s, as a service's front does (nginx keeps 75 s),
+  // not Node's 5 s: a client's pool (undici lets its own go after about 4 s, on a coarse timer) must
+  // not pick a connection this side is closing at that very moment, which no real service makes likely.
+  server.keepAliveTimeout = 30_000;
   const sandbox = new SandboxServer(server, merged.config, clock);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

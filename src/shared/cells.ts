@@ -2,6 +2,7 @@
  * What a cell shows, without Office: values, and errors as { error, message } objects that
  * functions.ts turns into CustomFunctions.Error and the CLI into `t="e"` cells.
  */
+import { isRateLimit } from "../api/errors";
 import type { FirmLimit } from "../api/types";
 import { LocalInputError, type MessageRef } from "../engine/local-errors";
 import { kindOf, type FailureKind } from "../engine/failures";
@@ -67,7 +68,8 @@ type Variant =
   | "preview"
   | "unreachable_cross_origin"
   | "firm_budget"
-  | "firm_day_limit";
+  | "firm_day_limit"
+  | "rate_limited";
 
 /** The variant that says a firm's server's limit (api/errors.ts FirmLimit) was met. */
 export const FIRM_VARIANT: Readonly<Record<FirmLimit, Variant>> = { budget: "firm_budget", day: "firm_day_limit" };
@@ -82,6 +84,7 @@ const VARIANT_OF: Readonly<Record<Variant, FailureKind>> = {
   unreachable_cross_origin: "network",
   firm_budget: "credits_exhausted",
   firm_day_limit: "credits_exhausted",
+  rate_limited: "server",
 };
 
 /**
@@ -122,6 +125,7 @@ const CELL_ERRORS: Readonly<Record<FailureKind | Variant, ExcelErrorName>> = {
   unreachable_cross_origin: "#N/A",
   firm_budget: "#N/A",
   firm_day_limit: "#N/A",
+  rate_limited: "#N/A",
 };
 
 /** Kinds whose message is a variant's: the user needs the same advice for each. */
@@ -206,5 +210,7 @@ export function toCellError(e: unknown, lang: Lang, financial = false): CellErro
   // A firm's server (custody mode) named whose limit it is: the person's budget or the firm's day.
   const firm = (e as { firmLimit?: unknown } | null)?.firmLimit;
   if (kind === "credits_exhausted" && (firm === "budget" || firm === "day")) return cellError(FIRM_VARIANT[firm], lang);
+  // A rate limit outlasted the call's time (http.ts waits it out while it can): not the service down.
+  if (isRateLimit(e)) return cellError("rate_limited", lang);
   return kind === null ? cellError("unavailable", lang) : cellError(kind, lang);
 }

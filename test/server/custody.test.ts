@@ -18,7 +18,7 @@ import type { FirmStore } from "../../src/server/firm/firm-store";
 import { hashToken, newToken } from "../../src/server/firm/tokens";
 import { bucharestDay } from "../../src/engine/credits/bucharest-time";
 import { FirmaClient } from "../../src/api/client";
-import { CreditsExhaustedError } from "../../src/api/errors";
+import { CreditsExhaustedError, errorForStatus } from "../../src/api/errors";
 import { FirmaEngine } from "../../src/engine/engine";
 import { MemoryStore } from "../../src/engine/cache/store";
 import { evaluate } from "../../src/shared/evaluate";
@@ -364,6 +364,28 @@ describe("budgets, the plan, the day's cap", () => {
     expect(f.log.filter((l) => l.includes('"statusCode":429')).length).toBeGreaterThan(0); // the limit was met
     expect(engine.credits().quotaStop()).toBeNull();
     expect(f.charged()).toBe(10);
+  }, 30_000);
+
+  test("a rate limit longer than a call may wait: the cells say the firm's server got too many requests, not credits spent, and nothing stops", async () => {
+    const f = await firm({ rateLimit: { max: 1, windowMs: 60_000 } });
+    const eve = await f.token("eve", 100);
+    const engine = new FirmaEngine({ baseUrl: f.url, apiKey: () => eve, store: new MemoryStore(), windowMs: 1, retryDelayMs: 1 });
+    const cuis = data.sampleCuis(200, 720_000); // 2 batch calls: the second waits past its 30 s, so it gives up at once
+    const started = Date.now();
+    const cells = await Promise.all(cuis.map(async (c) => (await evaluate("DENUMIRE", [c], { engine, lang: "en" }))[0][0]));
+    expect(Date.now() - started).toBeLessThan(10_000);
+    const right = cells.filter((v, i) => v === data.company(cuis[i])!.denumire).length;
+    expect(right).toBe(100);
+    const refused = cells.filter((v, i) => v !== data.company(cuis[i])!.denumire);
+    expect(refused).toHaveLength(100);
+    for (const v of refused)
+      expect(v).toMatchObject({ error: "#N/A", message: expect.stringContaining("too many requests from you at once") });
+    // In Romanian too.
+    expect(toCellError(errorForStatus(429, { serviceCode: "rate_limited" }), "ro").message).toMatch(
+      /prea multe cereri de la dvs\. deodată/,
+    );
+    expect(engine.credits().quotaStop()).toBeNull();
+    expect(f.charged()).toBe(1);
   }, 30_000);
 
   test.each([

@@ -16,7 +16,7 @@ export const HTTP1_LANES = 6;
 /**
  * Calls at once over one HTTP/2 connection to the page's own server: the 128 streams it allows
  * (src/server/connections.ts) less 8 for the pane's own requests on the same connection. A fill of
- * 10,000 names (100 batch calls) thus goes in one round, as Microsoft's batching sample sends them.
+ * 10,000 names (100 batch calls) can thus all be on their way at once, as Microsoft's batching sample sends them.
  */
 export const MULTIPLEXED_LANES = 120;
 

@@ -207,12 +207,11 @@ export class FirmLoader {
   /**
    * New wants are claimed in the database as they arrive, so that each company is queued by one
    * instance only: those claimed here join this instance's queue; those another instance holds wait
-   * for its answers (`watch`); an answer stored since the request read the store (by another instance,
-   * just finished) is taken from the store. Should the database fail to say, the wants are queued here:
-   * a person never waits on it.
+   * for its answers (claim-watch.ts); an answer stored since the request read the store (by another
+   * instance, just finished) is taken from the store. Should the database fail to say, the wants are
+   * queued here: a person never waits on it. `since`: how long they have waited already (a want handed
+   * back by the shared queue).
    */
-
-  /** Claims and queues here (`since`: how long they have waited already, for a want handed by another instance). */
   private async enqueueHere(entries: Entry[], since?: number): Promise<void> {
     let mine = entries;
     try {

@@ -352,6 +352,7 @@ export const en: Readonly<Record<MessageKey, string>> = {
   "cell.firmBudget": "Your monthly budget on the firm's server is spent; ask its administrator for more, or wait for next month.",
   "cell.firmDayLimit": "The firm's server reached its daily credit cap; it resumes tomorrow, after midnight.",
   "cell.badRequest": "The service refused the request: check the arguments.",
+  "cell.rateLimited": "The firm's server received too many requests from you at once; retry with Refresh in the pane in a few seconds.",
   "cell.unavailable": "Service unavailable; retry with Refresh in the pane.",
   "cell.timeout": "The service did not answer in time; retry with Refresh in the pane.",
   "cell.aborted": "Calculation cancelled.",

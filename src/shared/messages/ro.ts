@@ -362,6 +362,8 @@ export const ro = {
   "cell.firmBudget": "Bugetul dvs. lunar pe serverul firmei s-a epuizat; cereți administratorului mai mult sau așteptați luna viitoare.",
   "cell.firmDayLimit": "Serverul firmei a atins plafonul zilnic de credite; se reia mâine, după miezul nopții.",
   "cell.badRequest": "Serviciul a respins cererea: verificați argumentele.",
+  "cell.rateLimited":
+    "Serverul firmei a primit prea multe cereri de la dvs. deodată; reîncercați peste câteva secunde cu Actualizare din panou.",
   "cell.unavailable": "Serviciu indisponibil; reîncercați cu Actualizare din panou.",
   "cell.timeout": "Serviciul nu a răspuns la timp; reîncercați cu Actualizare din panou.",
   "cell.aborted": "Calcul anulat.",

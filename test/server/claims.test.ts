@@ -297,3 +297,43 @@ test("shared queue: a partial batch the database does not take once its claims w
     refusingHands,
   );
 });
+
+describe("shared queue: a leader's partial batch waits for the other instance's calls, not for its claims", () => {
+  const fin = (cuis: number[]): Want[] => cuis.map((cui) => ({ kind: "fin", family: "batch", cui, year: 2024 }));
+  const FIN = fin(data.sampleCuis(50, 7_901));
+  /** The service's calls of each kind, by the companies they held. */
+  const sizes = (calls: string[], kind: "financiar" | "ident") =>
+    calls.filter((c) => c.includes("financiar") === (kind === "financiar")).map((c) => c.split("cui=")[1].split(",").length);
+
+  test("two leaders, each with a partial batch and nothing on its way: both go after maxWaitMs, neither waits the busy wait on the other's claims", () =>
+    withInstances(
+      100,
+      async ({ svc, one, two }) => {
+        const t0 = Date.now();
+        // two leads the financial batches, one the identification: each asked first for its kind.
+        const ion = two.load(FIN.slice(0, 20), person(2, "ion")).then(() => Date.now() - t0);
+        const ana = one.load(WANTS.slice(0, 30), person(1, "ana")).then(() => Date.now() - t0);
+        const [ionMs, anaMs] = await Promise.all([ion, ana]);
+        expect(sizes(svc.calls, "financiar")).toEqual([20]);
+        expect(sizes(svc.calls, "ident")).toEqual([30]);
+        // maxWaitMs (200) and the call (100): well under the busy wait (1 s) they waited on each other's claims.
+        expect(Math.max(ionMs, anaMs)).toBeLessThan(800);
+      },
+      { shareQueue: true },
+    ));
+
+  test("while one instance's call is on its way, the other's partial batch waits for the wants its answers bring: 100 + 20 + 30 companies in 2 calls, not 3", () =>
+    withInstances(
+      300,
+      async ({ svc, one, two }) => {
+        const ion = two.load(FIN.slice(0, 20), person(2, "ion")); // two leads the financial batches
+        await sleep(30);
+        await one.load(WANTS, person(1, "ana")); // a full batch, 300 ms on its way: two's 20 wait for it
+        const ana = one.load(FIN.slice(20), person(1, "ana")); // what its answers set going: handed to two
+        await Promise.all([ion, ana]);
+        expect(sizes(svc.calls, "ident")).toEqual([100]);
+        expect(sizes(svc.calls, "financiar")).toEqual([50]);
+      },
+      { shareQueue: true },
+    ));
+});

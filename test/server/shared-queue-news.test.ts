@@ -25,7 +25,9 @@ function instance(leads: boolean, handFails = false) {
       handed.push(...rows);
     },
     releaseClaims: async (keys: readonly string[]) => void released.push(...keys),
-    othersClaiming: async () => false,
+    othersCalling: async () => new Set<string>(),
+    tellCalling: async () => undefined,
+    notifies: true,
     takeWants: async (kinds: readonly string[]) => {
       polls.push(`take ${kinds.join(",")}`);
       return [];

@@ -14,6 +14,9 @@ import { openFirmStore } from "../../src/server/firm/open-store";
 import type { HandedWant, QueueNews } from "../../src/server/firm/firm-store";
 import { hashToken, newToken } from "../../src/server/firm/tokens";
 import { bucharestMonth } from "../../src/engine/credits/bucharest-time";
+import { FirmLoader, type Requester } from "../../src/server/firm/loader";
+import { wantKey, type Want } from "../../src/server/firm/request-wants";
+import { upstream } from "../../src/server/firm/upstream";
 import { startSandbox, type Sandbox } from "../../sandbox/server";
 import * as data from "../../sandbox/dataset";
 import { postgresBinDir, startPostgres, type PostgresCluster } from "../support/postgres";
@@ -86,6 +89,36 @@ const CUIS = data.sampleCuis(2000, 77_003).filter((c) => data.company(c));
 const batch = (cuis: number[]) => `/v4/firme/batch?cui=${cuis.join(",")}`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * Two loaders (two instances' queues) on a new PostgreSQL database, each on its own connection, with their
+ * polls 5 s apart: what happens sooner is the notices' doing. `calls`: the companies of each upstream call.
+ */
+async function twoLoaders(latencyMs: number, shareQueue: boolean) {
+  const url = await pg.createDatabase(`loaders${++serial}`);
+  const key = `demo-business-loaders${serial}`;
+  const [a, b] = [await openFirmStore(url), await openFirmStore(url)];
+  await a.addUser("ana", 1000, `hash-ana-${serial}`, Date.now());
+  await a.addUser("ion", 1000, `hash-ion-${serial}`, Date.now());
+  sb.config.latencyMs = latencyMs;
+  const up = upstream({ base: () => sb.url, key, timeoutMs: 5000 });
+  const loader = (store: typeof a) => new FirmLoader({ store, upstream: up, maxPerDay: null, windowMs: 5, pollMs: 5000, shareQueue });
+  const [one, two] = [loader(a), loader(b)];
+  return {
+    one,
+    two,
+    calls: () => sb.requests.filter((r) => r.key === key).map((r) => (new URLSearchParams(r.query).get("cui") ?? "").split(",").length),
+    close: async () => {
+      one.close();
+      two.close();
+      sb.config.latencyMs = 0;
+      await Promise.all([a.close(), b.close()]);
+    },
+  };
+}
+const person = (id: number, user: string): Requester => ({ id, user, credits: 0, fetched: false });
+const ident = (cuis: number[]): Want[] => cuis.map((cui) => ({ kind: "ident", cui, include: "" }));
+const fin = (cuis: number[]): Want[] => cuis.map((cui) => ({ kind: "fin", family: "batch", cui, year: 2024 }));
+
 suite("one batch queue across two instances on PostgreSQL", () => {
   test("two people through two instances, 50 new companies each at the same moment: one full batch of 100 between them, not two partial ones; no company asked twice", async () => {
     sb.config.latencyMs = 100;
@@ -140,6 +173,39 @@ suite("one batch queue across two instances on PostgreSQL", () => {
     expect(await f.spent()).toBe(sb.usage(f.key).total);
     sb.config.latencyMs = 0;
   }, 120_000);
+
+  test("an instance waiting for the other's answers hears its claims let go: answered once they are stored, not at its next poll (5 s)", async () => {
+    const x = await twoLoaders(100, false);
+    try {
+      const wants = ident(CUIS.slice(1000, 1100));
+      const first = x.one.load(wants, person(1, "ana"));
+      await sleep(30); // one's call is on its way
+      const t0 = Date.now();
+      const second = await x.two.load(wants, person(2, "ion"));
+      const waited = Date.now() - t0;
+      await first;
+      expect(x.calls()).toEqual([100]);
+      expect(second.get(wantKey(wants[0]))).toEqual(expect.objectContaining({ cui: CUIS[1000] }));
+      expect(waited).toBeLessThan(1500);
+    } finally {
+      await x.close();
+    }
+  }, 60_000);
+
+  test("while one instance's call is on its way (as it tells the others), the other's partial batch waits for the wants its answers bring: 100 + 20 + 30 companies in 2 calls, not 3", async () => {
+    const x = await twoLoaders(300, true);
+    try {
+      const f = fin(CUIS.slice(1200, 1250));
+      const ion = x.two.load(f.slice(0, 20), person(2, "ion")); // two leads the financial batches
+      await sleep(50);
+      await x.one.load(ident(CUIS.slice(1300, 1400)), person(1, "ana")); // a full batch, 300 ms on its way
+      const ana = x.one.load(f.slice(20), person(1, "ana")); // what its answers set going: handed to two
+      await Promise.all([ion, ana]);
+      expect(x.calls().sort((p, q) => q - p)).toEqual([100, 50]);
+    } finally {
+      await x.close();
+    }
+  }, 60_000);
 
   test("a hand and a settling are heard by the other instance at once (LISTEN/NOTIFY), and again after the database restarts", async () => {
     const url = await pg.createDatabase(`news${++serial}`);

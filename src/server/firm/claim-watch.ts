@@ -1,16 +1,24 @@
 /**
  * Wants another instance holds a claim on (firm_claims, loader.ts): their answers are looked for in the
- * store every `pollMs`. Those stored are handed out; those no one holds a claim on any more, yet not
- * stored (the other's call failed, or it stopped), go back to this instance's queue. The claims are
- * read before the answers: an instance stores its answers before it lets go, so a want without a claim
- * and without an answer was truly given up.
+ * store every `pollMs`, and at once when another instance lets go of claims (PostgreSQL's NOTIFY,
+ * firm-store.ts onQueueNews: it stored its answers, or its call failed), so that a person waiting on the
+ * other instance's call gets its answers as soon as they are stored, not a poll later. Those stored are
+ * handed out; those no one holds a claim on any more, yet not stored (the other's call failed, or it
+ * stopped), go back to this instance's queue. The claims are read before the answers: an instance
+ * stores its answers before it lets go, so a want without a claim and without an answer was truly
+ * given up.
  */
 import type { Entry } from "./loader-calls";
 import type { FirmStore, StoredAnswer } from "./firm-store";
 
+/** The polls' period where the store's notices drive them (PostgreSQL): only a notice missed waits for it. */
+export const NOTIFIED_POLL_MS = 250;
+
 export interface ClaimWatchOptions {
-  store: Pick<FirmStore, "claimedKeys" | "getAnswers">;
-  /** @default 25 */
+  store: Pick<FirmStore, "claimedKeys" | "getAnswers"> & Partial<Pick<FirmStore, "onQueueNews">>;
+  /** This instance's name on its claims: its own claims let go wake nothing. */
+  owner?: string;
+  /** The poll's period; a notice of claims let go looks sooner. @default 25 */
   pollMs?: number;
   now: () => number;
   /** Answers the other instance stored. */
@@ -23,20 +31,54 @@ export interface ClaimWatchOptions {
 export class ClaimWatch {
   private readonly watching = new Map<string, Entry>();
   private timer: ReturnType<typeof setTimeout> | null = null;
+  /** A poll is running; `again`: claims were let go meanwhile, so another follows at once. */
+  private polling = false;
+  private again = false;
+  /** When claims were last heard let go (Date.now()). */
+  private heardAt = -Infinity;
+  private readonly unsubscribe: () => void;
 
-  constructor(private readonly o: ClaimWatchOptions) {}
+  constructor(private readonly o: ClaimWatchOptions) {
+    this.unsubscribe =
+      o.store.onQueueNews?.((n) => {
+        if (!("released" in n) || n.released === o.owner) return;
+        this.heardAt = Date.now();
+        this.wake();
+      }) ?? (() => undefined);
+  }
 
-  add(entries: readonly Entry[]): void {
+  /**
+   * Watches `entries`, found claimed by another instance at `since` (Date.now()): looked for at once if
+   * claims were let go since then (the notice may have been about them, before they were watched).
+   */
+  add(entries: readonly Entry[], since = Infinity): void {
     for (const e of entries) this.watching.set(e.id, e);
-    if (this.timer === null) this.timer = setTimeout(() => void this.poll(), this.o.pollMs ?? 25);
+    if (this.heardAt >= since) this.wake();
+    else if (this.timer === null && !this.polling) this.timer = setTimeout(() => void this.poll(), this.o.pollMs ?? 25);
   }
 
   close(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    this.watching.clear();
+    this.unsubscribe();
+  }
+
+  /** Another instance let go of claims: what is watched is looked for now. */
+  private wake(): void {
+    if (this.watching.size === 0) return;
+    if (this.polling) {
+      this.again = true;
+      return;
+    }
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    void this.poll();
   }
 
   private async poll(): Promise<void> {
+    this.timer = null;
+    this.polling = true;
     const list = [...this.watching.values()];
     const ids = list.map((e) => e.id);
     const back: Entry[] = [];
@@ -53,8 +95,11 @@ export class ClaimWatch {
       back.push(...list);
     }
     for (const e of back) this.watching.delete(e.id);
-    this.timer = null;
+    this.polling = false;
     if (back.length > 0) this.o.back(back); // claimed anew: by this instance, or by another that took them first
-    if (this.watching.size > 0) this.add([]);
+    if (this.again) {
+      this.again = false;
+      this.wake();
+    } else if (this.watching.size > 0) this.add([]);
   }
 }

@@ -110,20 +110,25 @@ export interface SharedQueueStore {
   /** The settled wants `origin` handed, forgotten as they are read. */
   collectWants(origin: string): Promise<WantOutcome[]>;
   /**
-   * Whether an instance other than `owner` holds a claim live at `now` (firm_claims): answers on their way
-   * to its people, or wants in its queue, either of which may bring more wants to a partial batch.
+   * The instances other than `owner` with calls on their way at `now` (their `calls:<owner>` leases,
+   * shared-queue.ts): their answers set their people going, whose next wants may fill a partial batch.
    */
-  othersClaiming(owner: string, now: number): Promise<boolean>;
+  othersCalling(owner: string, now: number): Promise<Set<string>>;
+  /** Tells the other instances that `owner` has calls on their way (`on`) or none any more (PostgreSQL; nothing on SQLite). */
+  tellCalling(owner: string, on: boolean): Promise<void>;
+  /** Whether the other instances hear this store's notices (onQueueNews): PostgreSQL. Without, they only poll. */
+  readonly notifies: boolean;
   /**
-   * Calls `fn` at once when another instance hands wants of a kind (`{ kind }`) or settles wants an
-   * instance handed (`{ origin }`); returns the unsubscription. PostgreSQL: LISTEN/NOTIFY, sent with the
-   * transaction's commit. A notice missed (the database restarting) is made up by the polling it hastens.
+   * Calls `fn` at once when another instance hands wants of a kind (`{ kind }`), settles wants an
+   * instance handed (`{ origin }`), lets go of claims (`{ released }`: its answers are stored, or its
+   * call failed) or begins or ends its calls (`{ calling, on }`); returns the unsubscription. PostgreSQL: LISTEN/NOTIFY, sent with the transaction's
+   * commit. A notice missed (the database restarting) is made up by the polling it hastens.
    */
   onQueueNews(fn: (news: QueueNews) => void): () => void;
 }
 
-/** What the instances sharing a queue tell each other (firm-store.ts onQueueNews). */
-export type QueueNews = { kind: string } | { origin: string };
+/** What the instances on one database tell each other (firm-store.ts onQueueNews). */
+export type QueueNews = { kind: string } | { origin: string } | { released: string } | { calling: string; on: boolean };
 
 export interface FirmStore extends SharedQueueStore {
   readonly engine: "sqlite" | "postgres";
@@ -177,7 +182,7 @@ export interface FirmStore extends SharedQueueStore {
    * expired one is (its owner stopped or failed without letting go).
    */
   claimAnswers(keys: readonly string[], owner: string, now: number, until: number): Promise<Set<string>>;
-  /** Lets go of `owner`'s claims on these keys (their answers are stored, or the call failed). */
+  /** Lets go of `owner`'s claims on these keys (their answers are stored, or the call failed); PostgreSQL tells the other instances (onQueueNews). */
   releaseClaims(keys: readonly string[], owner: string): Promise<void>;
   /** Which of these keys someone holds a claim on that is live at `now`. */
   claimedKeys(keys: readonly string[], now: number): Promise<Set<string>>;

@@ -16,7 +16,7 @@
  *
  * Every call costs a credit however few companies it holds, so a partial batch waits, window after
  * window, for the people still asking to fill it, up to maxWaitMs (200 ms) for its oldest company, or
- * busyWaitMs (1 s) while calls of this server (or, to a queue's leader, claims of another instance)
+ * busyWaitMs (1 s) while calls of this server (or, to a queue's leader, calls of another instance)
  * are on their way: their answers bring the people's next requests, which fill it (a person's requests
  * wait for all their answers, so a batch sent part-full when everyone waits on the calls on their way
  * is paid twice over at the end of a large fill).
@@ -38,7 +38,7 @@ import { CallFailure, failureCharged, failureOf, type Upstream, type UpstreamAns
 import { WriteBehind } from "./store-faults";
 import { planStopEnd, reservePayer, type Payer } from "./loader-credits";
 import { Leases } from "./lease";
-import { ClaimWatch } from "./claim-watch";
+import { ClaimWatch, NOTIFIED_POLL_MS } from "./claim-watch";
 import { batchKind, SharedQueue } from "./shared-queue";
 
 export type { Requester } from "./loader-calls";
@@ -74,7 +74,7 @@ export interface LoaderOptions {
    * than a call can take (the upstream timeout), so that a slow call is not paid twice. @default 60000
    */
   claimMs?: number;
-  /** How often answers another instance is fetching are looked for in the store. @default 25 */
+  /** The claim watch's and the shared queue's polls: where the store notifies, only the notices' fallback. @default 25, or 250 (NOTIFIED_POLL_MS) */
   pollMs?: number;
   /** One batch queue per kind for all the instances on the database (shared-queue.ts). @default false */
   shareQueue?: boolean;
@@ -123,10 +123,12 @@ export class FirmLoader {
   constructor(private readonly o: LoaderOptions) {
     this.limit = o.gate ?? limiter(o.concurrency ?? 8);
     this.now = o.now ?? Date.now;
+    const pollMs = o.pollMs ?? (o.store.notifies ? NOTIFIED_POLL_MS : 25);
     this.writes = o.writes ?? new WriteBehind({ onError: (e) => o.onStoreError?.(e) });
     this.claimWatch = new ClaimWatch({
       store: o.store,
-      pollMs: o.pollMs,
+      owner: this.owner,
+      pollMs,
       now: this.now,
       found: (entries, stored) => this.settleFromStore(entries, stored),
       back: (entries) => void this.enqueueHere(entries),
@@ -138,7 +140,7 @@ export class FirmLoader {
         store: o.store,
         leases: this.leases,
         write: (what, fn) => this.writes.write(what, fn),
-        pollMs: o.pollMs,
+        pollMs,
         now: this.now,
         onError: o.onStoreError,
         host: {
@@ -214,6 +216,7 @@ export class FirmLoader {
    */
   private async enqueueHere(entries: Entry[], since?: number): Promise<void> {
     let mine = entries;
+    const asked = Date.now(); // the notices' clock (claim-watch.ts)
     try {
       const now = this.now();
       const held = await this.o.store.claimAnswers(
@@ -222,7 +225,8 @@ export class FirmLoader {
         now,
         now + (this.o.claimMs ?? 60_000),
       );
-      if (held.size < entries.length) this.claimWatch.add(entries.filter((e) => !held.has(e.id)));
+      const others = entries.filter((e) => !held.has(e.id));
+      if (others.length > 0) this.claimWatch.add(others, asked);
       mine = entries.filter((e) => held.has(e.id));
       if (mine.length > 0) {
         const stored = await this.o.store.getAnswers(
@@ -334,8 +338,8 @@ export class FirmLoader {
     const now = this.now();
     if (this.recent.size > 20_000) for (const [k, r] of this.recent) if (r.until <= now) this.recent.delete(k);
     for (const call of plan(entries)) {
-      this.onWay++;
-      const done = () => void this.onWay--;
+      if (this.onWay++ === 0) this.shared?.calling(true); // the others' partial batches wait for it (shared-queue.ts)
+      const done = () => void (--this.onWay === 0 && this.shared?.calling(false));
       void this.limit(() => this.run(call)).then(done, done);
     }
   }

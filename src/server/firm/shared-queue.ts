@@ -64,6 +64,14 @@ export function batchKind(w: Want): string | null {
 }
 
 const LEASE = (kind: string) => `queue:${kind}`;
+/** The row that says an instance has calls on their way (a lease only it takes, renewed while they last). */
+const CALLS = (owner: string) => `calls:${owner}`;
+/**
+ * How long after another instance was last seen with calls on their way a partial batch still counts on
+ * them: their answers reach that instance's people, whose next requests reach it, and its partial batch
+ * is handed here, a window (40 ms) and a few writes later.
+ */
+const OTHERS_GRACE_MS = 150;
 
 export class SharedQueue {
   /** This instance's wants waiting for their leader, by key. */
@@ -81,8 +89,14 @@ export class SharedQueue {
   private readonly unsubscribe: () => void;
   private closed = false;
   private serial = 0;
-  /** Another instance held live claims at the last poll (othersAtWork). */
-  private othersBusy = false;
+  /** The other instances with calls on their way, as last polled or heard (othersAtWork). */
+  private callers = new Set<string>();
+  /** When the last of them was seen to end its calls. */
+  private callersQuietAt = -Infinity;
+  /** Notices of calls heard so far: a poll begun before the last one reads an older state than it says. */
+  private callsHeard = 0;
+  /** This instance's own calls-on-their-way row, taken and let go in order. */
+  private callsRow: Promise<void> = Promise.resolve();
   /** Rows of this instance's own settled here (after it took over their kind): collected, then forgotten. */
   private own = 0;
 
@@ -91,12 +105,25 @@ export class SharedQueue {
   }
 
   /**
-   * Whether another instance has work on its way (claims live, as last polled): its calls' answers, or its
-   * partial batches still to be handed here, may fill a partial batch here (a leader's partial batch waits
-   * for them as for its own calls on their way).
+   * Whether another instance has calls on their way (as last polled, or up to OTHERS_GRACE_MS before): their
+   * answers set its people going, whose next wants may fill a partial batch here (a leader's partial batch
+   * waits for them as for its own calls on their way). Not its claims: an instance's claims also cover the
+   * wants in its queue, which may themselves wait for a partial batch here, so that two leaders each waiting
+   * on the other's claims would hold their partial batches the whole busy wait (1 s) every time.
    */
   othersAtWork(): boolean {
-    return this.othersBusy && this.o.leases.held().some((n) => n.startsWith("queue:"));
+    const calling = this.callers.size > 0 || this.callersQuietAt + OTHERS_GRACE_MS > Date.now();
+    return calling && this.o.leases.held().some((n) => n.startsWith("queue:"));
+  }
+
+  /** This instance has calls on their way (`true`) or none any more: the other instances read it (othersAtWork). */
+  calling(on: boolean): void {
+    const name = CALLS(this.o.host.owner);
+    this.callsRow = this.callsRow.then(async () => {
+      if (on) await this.o.leases.lead(name);
+      else await this.o.leases.release(name);
+      await this.o.store.tellCalling(this.o.host.owner, on).catch((e) => this.o.onError?.(e));
+    });
   }
 
   /** Whether this instance leads the batch kind now (as far as it knows, without asking the database). */
@@ -151,9 +178,25 @@ export class SharedQueue {
     this.timer = null;
   }
 
-  /** Another instance handed wants of a kind this one leads, or settled wants this one handed: a poll now. */
+  /**
+   * Another instance handed wants of a kind this one leads, or settled wants this one handed: a poll now.
+   * Another began or ended its calls: known at once.
+   */
   private news(n: QueueNews): void {
-    if ("kind" in n ? this.o.leases.held().includes(LEASE(n.kind)) : n.origin === this.o.host.owner) this.schedule(0);
+    if ("calling" in n) {
+      if (n.calling === this.o.host.owner) return;
+      this.callsHeard++;
+      const callers = new Set(this.callers);
+      if (n.on) callers.add(n.calling);
+      else callers.delete(n.calling);
+      this.setCallers(callers);
+    } else if ("kind" in n ? this.o.leases.held().includes(LEASE(n.kind)) : "origin" in n && n.origin === this.o.host.owner)
+      this.schedule(0);
+  }
+
+  private setCallers(callers: Set<string>): void {
+    if (this.callers.size > 0 && callers.size === 0) this.callersQuietAt = Date.now();
+    this.callers = callers;
   }
 
   /** This instance has work in its queue: the polls come at their short period (its partial batches read othersAtWork). */
@@ -213,7 +256,11 @@ export class SharedQueue {
         const waiting = new Set([...this.handed.values()].map((e) => batchKind(e.want)!));
         for (const kind of waiting) void this.o.leases.lead(LEASE(kind));
       }
-      if (kinds.length > 0) this.othersBusy = await this.o.store.othersClaiming(this.o.host.owner, this.o.now?.() ?? Date.now());
+      if (kinds.length > 0) {
+        const heard = this.callsHeard;
+        const callers = await this.o.store.othersCalling(this.o.host.owner, this.o.now?.() ?? Date.now());
+        if (this.callsHeard === heard) this.setCallers(callers);
+      }
     } catch (e) {
       this.o.onError?.(e);
     }

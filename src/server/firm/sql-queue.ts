@@ -10,8 +10,13 @@ import type { SqlDriver } from "./sql-store";
 import type { SqlRunner } from "./schema";
 import type { HandedWant, QueueNews, SharedQueueStore, WantOutcome } from "./firm-store";
 
-/** The channel of the queue's notifications: "w <kind>" (wants handed), "s <origin>" (wants settled). */
-const CHANNEL = "firma_queue";
+/**
+ * The channel of the instances' notifications: "w <kind>" (wants handed), "s <origin>" (wants settled),
+ * "c <owner>" (claims let go, sql-store.ts releaseClaims), "b <owner>" / "i <owner>" (its calls begin,
+ * or end: shared-queue.ts calling).
+ */
+export const QUEUE_CHANNEL = "firma_queue";
+const CHANNEL = QUEUE_CHANNEL;
 
 type WantRow = { key: string; origin: string; grp: string; want: string; users: string; since: number; taken_by: string | null };
 
@@ -102,6 +107,8 @@ export class SqlQueue implements SharedQueueStore {
     return this.db.listen(CHANNEL, (payload) => {
       if (payload.startsWith("w ")) fn({ kind: payload.slice(2) });
       else if (payload.startsWith("s ")) fn({ origin: payload.slice(2) });
+      else if (payload.startsWith("c ")) fn({ released: payload.slice(2) });
+      else if (payload.startsWith("b ") || payload.startsWith("i ")) fn({ calling: payload.slice(2), on: payload[0] === "b" });
     });
   }
 
@@ -110,9 +117,20 @@ export class SqlQueue implements SharedQueueStore {
     if (this.db.engine === "postgres") await tx.all("SELECT pg_notify(?, ?)", [CHANNEL, payload]);
   }
 
-  async othersClaiming(owner: string, now: number): Promise<boolean> {
-    const rows = await this.db.all<{ x: number }>("SELECT 1 AS x FROM firm_claims WHERE owner <> ? AND until > ? LIMIT 1", [owner, now]);
-    return rows.length > 0;
+  async othersCalling(owner: string, now: number): Promise<Set<string>> {
+    const rows = await this.db.all<{ holder: string }>(
+      "SELECT holder FROM firm_leases WHERE name LIKE 'calls:%' AND holder <> ? AND until > ?",
+      [owner, now],
+    );
+    return new Set(rows.map((r) => r.holder));
+  }
+
+  async tellCalling(owner: string, on: boolean): Promise<void> {
+    if (this.db.engine === "postgres") await this.db.all("SELECT pg_notify(?, ?)", [CHANNEL, `${on ? "b" : "i"} ${owner}`]);
+  }
+
+  get notifies(): boolean {
+    return this.db.listen !== undefined;
   }
 
   async collectWants(origin: string): Promise<WantOutcome[]> {

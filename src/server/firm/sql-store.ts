@@ -21,7 +21,7 @@ import type {
   QueueNews,
   WantOutcome,
 } from "./firm-store";
-import { SqlQueue } from "./sql-queue";
+import { QUEUE_CHANNEL, SqlQueue } from "./sql-queue";
 import { FirmStoreError } from "./firm-store";
 import { SqlWatchStore, type WatchStore } from "./watch-store";
 import { FIRM_ACCOUNT, SqlWatchChecks, type WatchChecks } from "./watch-checks";
@@ -113,9 +113,18 @@ export class SqlFirmStore implements FirmStore {
   collectWants(origin: string): Promise<WantOutcome[]> {
     return this.queue.collectWants(origin);
   }
-  othersClaiming(owner: string, now: number): Promise<boolean> {
-    return this.queue.othersClaiming(owner, now);
+  get notifies(): boolean {
+    return this.queue.notifies;
   }
+
+  tellCalling(owner: string, on: boolean): Promise<void> {
+    return this.queue.tellCalling(owner, on);
+  }
+
+  othersCalling(owner: string, now: number): Promise<Set<string>> {
+    return this.queue.othersCalling(owner, now);
+  }
+
   onQueueNews(fn: (news: QueueNews) => void): () => void {
     return this.queue.onQueueNews(fn);
   }
@@ -326,7 +335,16 @@ export class SqlFirmStore implements FirmStore {
     const unique = [...new Set(keys)].sort();
     for (let i = 0; i < unique.length; i += CHUNK) {
       const part = unique.slice(i, i + CHUNK);
-      await this.db.run(`DELETE FROM firm_claims WHERE owner = ? AND key IN (${part.map(() => "?").join(", ")})`, [owner, ...part]);
+      const marks = part.map(() => "?").join(", ");
+      if (this.db.engine === "postgres")
+        // The other instances waiting on these claims look at once (claim-watch.ts), not at their next poll:
+        // one notice with the commit, sent only when a claim was let go.
+        await this.db.all(
+          `WITH gone AS (DELETE FROM firm_claims WHERE owner = ? AND key IN (${marks}) RETURNING 1)
+           SELECT pg_notify(?, ?) FROM (SELECT 1) AS one WHERE EXISTS (SELECT 1 FROM gone)`,
+          [owner, ...part, QUEUE_CHANNEL, `c ${owner}`],
+        );
+      else await this.db.run(`DELETE FROM firm_claims WHERE owner = ? AND key IN (${marks})`, [owner, ...part]);
     }
   }
 

@@ -108,7 +108,11 @@ export class Leases {
         const now = this.now();
         this.o.store.takeLease(name, this.o.holder, now, now + this.ttl).then(
           (r) => {
-            if (!this.mine.has(name)) return; // let go meanwhile
+            if (!this.mine.has(name)) {
+              // Let go meanwhile: a renewal that reached the database after the release took the row again.
+              if (r.holder === this.o.holder) void this.o.store.releaseLease(name, this.o.holder).catch(() => undefined);
+              return;
+            }
             if (r.holder === this.o.holder) this.mine.set(name, r.until);
             else {
               this.mine.delete(name);

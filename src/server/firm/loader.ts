@@ -119,6 +119,7 @@ export class FirmLoader {
   private readonly limit: <T>(task: () => Promise<T>) => Promise<T>;
   private readonly now: () => number;
   private readonly writes: WriteBehind;
+  private readonly callDone = () => void (--this.onWay === 0 && this.shared?.calling(false));
 
   constructor(private readonly o: LoaderOptions) {
     this.limit = o.gate ?? limiter(o.concurrency ?? 8);
@@ -339,8 +340,7 @@ export class FirmLoader {
     if (this.recent.size > 20_000) for (const [k, r] of this.recent) if (r.until <= now) this.recent.delete(k);
     for (const call of plan(entries)) {
       if (this.onWay++ === 0) this.shared?.calling(true); // the others' partial batches wait for it (shared-queue.ts)
-      const done = () => void (--this.onWay === 0 && this.shared?.calling(false));
-      void this.limit(() => this.run(call)).then(done, done);
+      void this.limit(() => this.run(call)).then(this.callDone, this.callDone);
     }
   }
 
@@ -397,9 +397,10 @@ export class FirmLoader {
       if (answer.plan) this.plan = answer.plan;
       if (answer.status === 503 && !charged && attempt < BUSY_ATTEMPTS) {
         const pause = Math.min(answer.retryAfterMs ?? 100 * 2 ** (attempt - 1), 2_000);
+        this.onWay++; // still on its way, for this instance and the others (the call's own end is counted next)
         const timer = setTimeout(() => {
           this.busyRetries.delete(timer);
-          void this.limit(() => this.run(call, attempt + 1));
+          void this.limit(() => this.run(call, attempt + 1)).then(this.callDone, this.callDone);
         }, pause);
         this.busyRetries.set(timer, { call, answer });
         return;

@@ -138,7 +138,7 @@ class PostgresDriver implements SqlDriver {
 function ignore(): void {}
 
 /** A statement that changes the database: refused while this instance does not hold its schema. */
-const WRITE = /^\s*(INSERT|UPDATE|DELETE|CREATE|DROP|ALTER)\b/i;
+const WRITE = /^\s*(INSERT|UPDATE|DELETE|CREATE|DROP|ALTER|WITH\s+\w+\s+AS\s*\(\s*(INSERT|UPDATE|DELETE))\b/i;
 
 function runnerOn(client: PoolClient): SqlRunner {
   return {

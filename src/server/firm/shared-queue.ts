@@ -149,9 +149,11 @@ export class SharedQueue {
       since: e.since, // it has waited already: the leader does not make it wait its whole time again
     }));
     try {
+      // Quietly: the other instances watching them wait for the leader's claim, not fetch them themselves.
       await this.o.store.releaseClaims(
         entries.map((e) => e.id),
         this.o.host.owner,
+        false,
       );
       await this.o.store.handWants(rows);
     } catch (err) {

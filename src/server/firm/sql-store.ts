@@ -331,12 +331,13 @@ export class SqlFirmStore implements FirmStore {
     return held;
   }
 
-  async releaseClaims(keys: readonly string[], owner: string): Promise<void> {
+  /** `tell` false: no notice (a hand-off to a queue's leader, which claims them at once: not given up). */
+  async releaseClaims(keys: readonly string[], owner: string, tell = true): Promise<void> {
     const unique = [...new Set(keys)].sort();
     for (let i = 0; i < unique.length; i += CHUNK) {
       const part = unique.slice(i, i + CHUNK);
       const marks = part.map(() => "?").join(", ");
-      if (this.db.engine === "postgres")
+      if (this.db.engine === "postgres" && tell)
         // The other instances waiting on these claims look at once (claim-watch.ts), not at their next poll:
         // one notice with the commit, sent only when a claim was let go.
         await this.db.all(

@@ -336,4 +336,34 @@ describe("shared queue: a leader's partial batch waits for the other instance's 
       },
       { shareQueue: true },
     ));
+
+  test("a call the service refused as busy (503, not charged) is still on its way until its retry ends: the other's partial batch goes on waiting for it", async () => {
+    let refused = 0;
+    await withInstances(
+      300,
+      async ({ f, svc, two }) => {
+        // one's first call is refused busy, to be sent again 300 ms later (its Retry-After).
+        const busyOnce: Upstream = async (p) => {
+          if (refused++ > 0) return svc.upstream(p);
+          await sleep(20);
+          const answer = { status: 503, body: undefined, plan: null, retryAfterMs: 300, said: { code: "busy", message: null } };
+          return { answer, charged: false };
+        };
+        const oneBusy = new FirmLoader({ store: f.a, upstream: busyOnce, maxPerDay: null, windowMs: 5, shareQueue: true });
+        try {
+          const ion = two.load(FIN.slice(0, 20), person(2, "ion")); // two leads the financial batches
+          await sleep(30);
+          await oneBusy.load(WANTS, person(1, "ana")); // refused, paused 300 ms, then 300 ms on its way
+          const ana = oneBusy.load(FIN.slice(20), person(1, "ana")); // what its answers set going: handed to two
+          await Promise.all([ion, ana]);
+          expect(refused).toBe(2);
+          expect(sizes(svc.calls, "ident")).toEqual([100]);
+          expect(sizes(svc.calls, "financiar")).toEqual([50]);
+        } finally {
+          oneBusy.close();
+        }
+      },
+      { shareQueue: true },
+    );
+  });
 });

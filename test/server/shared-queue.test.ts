@@ -93,7 +93,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * Two loaders (two instances' queues) on a new PostgreSQL database, each on its own connection, with their
  * polls 5 s apart: what happens sooner is the notices' doing. `calls`: the companies of each upstream call.
  */
-async function twoLoaders(latencyMs: number, shareQueue: boolean) {
+async function twoLoaders(latencyMs: number, shareQueue: boolean, windowMs = 5) {
   const url = await pg.createDatabase(`loaders${++serial}`);
   const key = `demo-business-loaders${serial}`;
   const [a, b] = [await openFirmStore(url), await openFirmStore(url)];
@@ -101,7 +101,7 @@ async function twoLoaders(latencyMs: number, shareQueue: boolean) {
   await a.addUser("ion", 1000, `hash-ion-${serial}`, Date.now());
   sb.config.latencyMs = latencyMs;
   const up = upstream({ base: () => sb.url, key, timeoutMs: 5000 });
-  const loader = (store: typeof a) => new FirmLoader({ store, upstream: up, maxPerDay: null, windowMs: 5, pollMs: 5000, shareQueue });
+  const loader = (store: typeof a) => new FirmLoader({ store, upstream: up, maxPerDay: null, windowMs, pollMs: 5000, shareQueue });
   const [one, two] = [loader(a), loader(b)];
   return {
     one,
@@ -202,6 +202,23 @@ suite("one batch queue across two instances on PostgreSQL", () => {
       const ana = x.one.load(f.slice(20), person(1, "ana")); // what its answers set going: handed to two
       await Promise.all([ion, ana]);
       expect(x.calls().sort((p, q) => q - p)).toEqual([100, 50]);
+    } finally {
+      await x.close();
+    }
+  }, 60_000);
+
+  test("a partial batch handed to the leader, whose own person waits on its claims: the leader claims it on taking it, not at its next poll (5 s)", async () => {
+    const x = await twoLoaders(100, true, 100);
+    try {
+      await x.two.load(ident(CUIS.slice(1500, 1501)), person(2, "ion")); // two leads the identification batches
+      const wanted = ident(CUIS.slice(1510, 1540));
+      const t0 = Date.now();
+      const ana = x.one.load(wanted, person(1, "ana")).then(() => Date.now() - t0); // one claims them; hands them at its window's end (100 ms)
+      await sleep(30);
+      const ion = x.two.load(wanted, person(2, "ion")).then(() => Date.now() - t0); // two waits on one's claims
+      const times = await Promise.all([ana, ion]);
+      expect(x.calls()).toEqual([1, 30]);
+      expect(Math.max(...times)).toBeLessThan(1500);
     } finally {
       await x.close();
     }

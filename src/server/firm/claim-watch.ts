@@ -57,6 +57,11 @@ export class ClaimWatch {
     else if (this.timer === null && !this.polling) this.timer = setTimeout(() => void this.poll(), this.o.pollMs ?? 25);
   }
 
+  /** Stops watching `id` (its claimer handed it to this instance, which claims it now); whether it was watched. */
+  unwatch(id: string): boolean {
+    return this.watching.delete(id);
+  }
+
   close(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;

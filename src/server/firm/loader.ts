@@ -168,8 +168,9 @@ export class FirmLoader {
       const known = this.inflight.get(id) ?? this.pending.get(id);
       const e = known ?? newEntry(id, want, s);
       if (!e.sent) for (const r of waiters) if (!e.waiters.includes(r)) e.waiters.push(r);
-      if (!known) {
-        this.inflight.set(id, e);
+      // New here, or watched here while its claimer held it (it let go quietly, to hand it here): claimed here.
+      if (!known || this.claimWatch.unwatch(id)) {
+        if (!known) this.inflight.set(id, e);
         fresh.push(e);
         since = Math.min(since, s);
       }

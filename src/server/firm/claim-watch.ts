@@ -84,20 +84,23 @@ export class ClaimWatch {
   private async poll(): Promise<void> {
     this.timer = null;
     this.polling = true;
-    const list = [...this.watching.values()];
-    const ids = list.map((e) => e.id);
+    const asked = [...this.watching.values()];
+    const ids = asked.map((e) => e.id);
     const back: Entry[] = [];
+    // Only what is still watched when the database has answered: one unwatched meanwhile is queued here already.
+    const watched = () => asked.filter((e) => this.watching.get(e.id) === e);
     try {
       const now = this.o.now();
       const claimed = await this.o.store.claimedKeys(ids, now);
       const stored = await this.o.store.getAnswers(ids, now);
+      const list = watched();
       const found = list.filter((e) => stored.has(e.id));
       this.o.found(found, stored);
       for (const e of found) this.watching.delete(e.id);
       for (const e of list) if (!stored.has(e.id) && !claimed.has(e.id)) back.push(e);
     } catch (e) {
       this.o.onError?.(e);
-      back.push(...list);
+      back.push(...watched());
     }
     for (const e of back) this.watching.delete(e.id);
     this.polling = false;

@@ -247,6 +247,7 @@ export class FirmLoader {
     }
     const now = this.now();
     for (const e of mine) {
+      if (e.sent) continue; // on its way already (queued twice by a race): never asked twice
       this.inflight.delete(e.id);
       e.since = since ?? now;
       this.pending.set(e.id, e);

@@ -314,6 +314,21 @@ function behaviour(engine: EngineUnderTest) {
     expect((await s.claimedKeys(keys, NOW + 2000)).size).toBe(0); // expired
   });
 
+  test("leases: a late renewal's row is let go by its end only (not one taken again since); the instances calling are those with a live calls: row", async () => {
+    const first = await s.takeLease("calls:A", "A", NOW, NOW + 3000);
+    await s.takeLease("calls:B", "B", NOW, NOW + 3000);
+    expect([...(await s.othersCalling("C", NOW + 1))].sort()).toEqual(["A", "B"]);
+    expect([...(await s.othersCalling("A", NOW + 1))]).toEqual(["B"]);
+    expect((await s.othersCalling("A", NOW + 3000)).size).toBe(0); // lapsed
+    const again = await s.takeLease("calls:A", "A", NOW + 10, NOW + 3010); // taken again since
+    await s.releaseLease("calls:A", "A", first.until); // the late renewal's catch-up: not this row
+    expect(await s.takeLease("calls:A", "B", NOW + 20, NOW + 3020)).toEqual({ holder: "A", until: again.until });
+    await s.releaseLease("calls:A", "A", again.until);
+    expect(await s.takeLease("calls:A", "B", NOW + 30, NOW + 3030)).toEqual({ holder: "B", until: NOW + 3030 });
+    await s.releaseLease("calls:A", "B");
+    await s.releaseLease("calls:B", "B");
+  });
+
   test("handed wants: taken once by their kind's leader, settled in bulk (1,200 at once), collected once by the instance that handed them", async () => {
     const want = (key: string, origin: string, grp: string) => ({
       key,

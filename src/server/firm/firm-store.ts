@@ -100,7 +100,8 @@ export interface SharedQueueStore {
    * `now`: the holder now, and the one whose lapsed lease was taken over.
    */
   takeLease(name: string, holder: string, now: number, until: number): Promise<{ holder: string; until: number }>;
-  releaseLease(name: string, holder: string): Promise<void>;
+  /** `until`: only the row of that renewal (a late one's), not one taken again since. */
+  releaseLease(name: string, holder: string, until?: number): Promise<void>;
   /** Hands wants to their leaders (a want already handed by the same instance is left as it is). */
   handWants(wants: readonly HandedWant[]): Promise<void>;
   /** The unsettled wants of these kinds not yet taken by `taker`, now taken by it. */

@@ -110,7 +110,7 @@ export class Leases {
           (r) => {
             if (!this.mine.has(name)) {
               // Let go meanwhile: a renewal that reached the database after the release took the row again.
-              if (r.holder === this.o.holder) void this.o.store.releaseLease(name, this.o.holder).catch(() => undefined);
+              if (r.holder === this.o.holder) void this.o.store.releaseLease(name, this.o.holder, r.until).catch(() => undefined);
               return;
             }
             if (r.holder === this.o.holder) this.mine.set(name, r.until);

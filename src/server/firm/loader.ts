@@ -221,20 +221,14 @@ export class FirmLoader {
     const asked = Date.now(); // the notices' clock (claim-watch.ts)
     try {
       const now = this.now();
-      const held = await this.o.store.claimAnswers(
-        entries.map((e) => e.id),
-        this.owner,
-        now,
-        now + (this.o.claimMs ?? 60_000),
-      );
+      const ids = entries.map((e) => e.id);
+      const held = await this.o.store.claimAnswers(ids, this.owner, now, now + (this.o.claimMs ?? 60_000));
       const others = entries.filter((e) => !held.has(e.id));
       if (others.length > 0) this.claimWatch.add(others, asked);
       mine = entries.filter((e) => held.has(e.id));
       if (mine.length > 0) {
-        const stored = await this.o.store.getAnswers(
-          mine.map((e) => e.id),
-          now,
-        );
+        const keys = mine.map((e) => e.id);
+        const stored = await this.o.store.getAnswers(keys, now);
         if (stored.size > 0) {
           const found = mine.filter((e) => stored.has(e.id));
           mine = mine.filter((e) => !stored.has(e.id));
@@ -245,9 +239,11 @@ export class FirmLoader {
     } catch (e) {
       this.o.onStoreError?.(e);
     }
+    // Sent already (queued twice by a race): never asked twice; the claim just renewed goes if nothing here fetches it.
+    void this.release(mine.filter((e) => e.sent && !this.inflight.has(e.id) && !this.pending.has(e.id)));
     const now = this.now();
     for (const e of mine) {
-      if (e.sent) continue; // on its way already (queued twice by a race): never asked twice
+      if (e.sent) continue;
       this.inflight.delete(e.id);
       e.since = since ?? now;
       this.pending.set(e.id, e);
@@ -262,6 +258,7 @@ export class FirmLoader {
     this.claimWatch.close();
     for (const [timer, { call, answer }] of this.busyRetries) {
       clearTimeout(timer);
+      this.callDone(); // counted on its way until its retry
       this.fail(call, failureOf(answer));
       void this.release(call.entries).catch(() => undefined); // another instance may fetch them at once
     }

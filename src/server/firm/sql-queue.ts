@@ -36,8 +36,9 @@ export class SqlQueue implements SharedQueueStore {
     return row ? { holder: row.holder, until: Number(row.until) } : { holder: "", until: 0 };
   }
 
-  async releaseLease(name: string, holder: string): Promise<void> {
-    await this.db.run("DELETE FROM firm_leases WHERE name = ? AND holder = ?", [name, holder]);
+  async releaseLease(name: string, holder: string, until?: number): Promise<void> {
+    if (until === undefined) await this.db.run("DELETE FROM firm_leases WHERE name = ? AND holder = ?", [name, holder]);
+    else await this.db.run("DELETE FROM firm_leases WHERE name = ? AND holder = ? AND until = ?", [name, holder, until]);
   }
 
   async handWants(wants: readonly HandedWant[]): Promise<void> {

@@ -98,8 +98,8 @@ export class SqlFirmStore implements FirmStore {
   takeLease(name: string, holder: string, now: number, until: number): Promise<{ holder: string; until: number }> {
     return this.queue.takeLease(name, holder, now, until);
   }
-  releaseLease(name: string, holder: string): Promise<void> {
-    return this.queue.releaseLease(name, holder);
+  releaseLease(name: string, holder: string, until?: number): Promise<void> {
+    return this.queue.releaseLease(name, holder, until);
   }
   handWants(wants: readonly HandedWant[]): Promise<void> {
     return this.queue.handWants(wants);

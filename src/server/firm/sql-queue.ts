@@ -16,7 +16,6 @@ import type { HandedWant, QueueNews, SharedQueueStore, WantOutcome } from "./fir
  * or end: shared-queue.ts calling).
  */
 export const QUEUE_CHANNEL = "firma_queue";
-const CHANNEL = QUEUE_CHANNEL;
 
 type WantRow = { key: string; origin: string; grp: string; want: string; users: string; since: number; taken_by: string | null };
 
@@ -105,7 +104,7 @@ export class SqlQueue implements SharedQueueStore {
 
   onQueueNews(fn: (news: QueueNews) => void): () => void {
     if (!this.db.listen) return () => undefined;
-    return this.db.listen(CHANNEL, (payload) => {
+    return this.db.listen(QUEUE_CHANNEL, (payload) => {
       if (payload.startsWith("w ")) fn({ kind: payload.slice(2) });
       else if (payload.startsWith("s ")) fn({ origin: payload.slice(2) });
       else if (payload.startsWith("c ")) fn({ released: payload.slice(2) });
@@ -113,9 +112,9 @@ export class SqlQueue implements SharedQueueStore {
     });
   }
 
-  /** Sent when `tx` commits (PostgreSQL; nothing on SQLite, where the instances are one). */
+  /** Sent when `tx` commits, or at once outside a transaction (PostgreSQL; nothing on SQLite, where the instances are one). */
   private async notify(tx: SqlRunner, payload: string): Promise<void> {
-    if (this.db.engine === "postgres") await tx.all("SELECT pg_notify(?, ?)", [CHANNEL, payload]);
+    if (this.db.engine === "postgres") await tx.all("SELECT pg_notify(?, ?)", [QUEUE_CHANNEL, payload]);
   }
 
   async othersCalling(owner: string, now: number): Promise<Set<string>> {
@@ -127,7 +126,7 @@ export class SqlQueue implements SharedQueueStore {
   }
 
   async tellCalling(owner: string, on: boolean): Promise<void> {
-    if (this.db.engine === "postgres") await this.db.all("SELECT pg_notify(?, ?)", [CHANNEL, `${on ? "b" : "i"} ${owner}`]);
+    await this.notify(this.db, `${on ? "b" : "i"} ${owner}`);
   }
 
   get notifies(): boolean {

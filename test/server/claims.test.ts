@@ -337,6 +337,24 @@ describe("shared queue: a leader's partial batch waits for the other instance's 
       { shareQueue: true },
     ));
 
+  test("the leader's own call answers the other instance's person: its partial batch waits for the wants those answers bring (50 + 10 + 40 companies in 2 calls, not 3)", () =>
+    withInstances(
+      300,
+      async ({ svc, one, two }) => {
+        const FIN2 = fin(data.sampleCuis(60, 7_951));
+        const ana1 = one.load(FIN.slice(0, 30), person(1, "ana")); // one leads the financial batches
+        await sleep(30);
+        const ion1 = two.load(FIN2.slice(0, 20), person(2, "ion")); // handed to one: 50, a full batch, 300 ms
+        await sleep(30);
+        const ana2 = one.load(FIN.slice(30, 40), person(1, "ana")); // 10 more at one: they wait for that call
+        await ion1; // its answer sets ion going, while ana's 10 have waited longer than maxWaitMs
+        const ion2 = two.load(FIN2.slice(20, 60), person(2, "ion")); // handed to one, after a window and a few writes
+        await Promise.all([ana1, ana2, ion2]);
+        expect(sizes(svc.calls, "financiar")).toEqual([50, 50]);
+      },
+      { shareQueue: true },
+    ));
+
   test("a call the service refused as busy (503, not charged) is still on its way until its retry ends: the other's partial batch goes on waiting for it", async () => {
     let refused = 0;
     await withInstances(

@@ -67,9 +67,10 @@ const LEASE = (kind: string) => `queue:${kind}`;
 /** The row that says an instance has calls on their way (a lease only it takes, renewed while they last). */
 const CALLS = (owner: string) => `calls:${owner}`;
 /**
- * How long after another instance was last seen with calls on their way a partial batch still counts on
- * them: their answers reach that instance's people, whose next requests reach it, and its partial batch
- * is handed here, a window (40 ms) and a few writes later.
+ * How long after another instance was last seen with calls on their way, or after this one last settled
+ * wants the others handed it, a partial batch still counts on them: those answers reach that instance's
+ * people, whose next requests reach it, and its partial batch is handed here, a window (40 ms) and a few
+ * writes later.
  */
 const OTHERS_GRACE_MS = 150;
 
@@ -93,6 +94,8 @@ export class SharedQueue {
   private callers = new Set<string>();
   /** When the last of them was seen to end its calls. */
   private callersQuietAt = -Infinity;
+  /** When this instance last wrote answers to wants another instance handed it (their people's next wants come back here). */
+  private answeredOthersAt = -Infinity;
   /** Notices of calls heard so far: a poll begun before the last one reads an older state than it says. */
   private callsHeard = 0;
   /** This instance's own calls-on-their-way row, taken and let go in order. */
@@ -105,14 +108,15 @@ export class SharedQueue {
   }
 
   /**
-   * Whether another instance has calls on their way (as last polled, or up to OTHERS_GRACE_MS before): their
-   * answers set its people going, whose next wants may fill a partial batch here (a leader's partial batch
-   * waits for them as for its own calls on their way). Not its claims: an instance's claims also cover the
+   * Whether another instance has calls on their way (as last polled, or up to OTHERS_GRACE_MS before), or
+   * this one answered wants the others handed it up to OTHERS_GRACE_MS before: those answers set their
+   * people going, whose next wants may fill a partial batch here (a leader's partial batch waits for them
+   * as for its own calls on their way). Not its claims: an instance's claims also cover the
    * wants in its queue, which may themselves wait for a partial batch here, so that two leaders each waiting
    * on the other's claims would hold their partial batches the whole busy wait (1 s) every time.
    */
   othersAtWork(): boolean {
-    const calling = this.callers.size > 0 || this.callersQuietAt + OTHERS_GRACE_MS > Date.now();
+    const calling = this.callers.size > 0 || Math.max(this.callersQuietAt, this.answeredOthersAt) + OTHERS_GRACE_MS > Date.now();
     return calling && this.o.leases.held().some((n) => n.startsWith("queue:"));
   }
 
@@ -250,6 +254,7 @@ export class SharedQueue {
       if (this.toSettle.length > 0) {
         const rows = this.toSettle.splice(0);
         await this.o.write("handed wants settled", () => this.o.store.settleWants(rows));
+        if (rows.some((r) => r.origin !== this.o.host.owner)) this.answeredOthersAt = Date.now();
       }
       if (this.handed.size > 0 || this.own > 0) {
         this.own = 0;
@@ -317,6 +322,7 @@ export class SharedQueue {
 
   private settleRow(row: HandedWant, paidRequest: number | null, outcome: string): void {
     if (row.origin === this.o.host.owner) this.own++;
+    else this.answeredOthersAt = Date.now(); // from its call's end (then again once written), not after the write only
     this.toSettle.push({ key: row.key, origin: row.origin, outcome, paidRequest });
     this.schedule(0);
   }

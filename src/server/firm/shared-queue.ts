@@ -67,12 +67,14 @@ const LEASE = (kind: string) => `queue:${kind}`;
 /** The row that says an instance has calls on their way (a lease only it takes, renewed while they last). */
 const CALLS = (owner: string) => `calls:${owner}`;
 /**
- * How long after another instance was last seen with calls on their way, or after this one last settled
- * wants the others handed it, a partial batch still counts on them: those answers reach that instance's
- * people, whose next requests reach it, and its partial batch is handed here, a window (40 ms) and a few
- * writes later.
+ * How long after the calls on their way ended (another instance's; with other instances at work, this
+ * one's too) a partial batch still counts on them: their answers reach the other instances' people
+ * (through the database: the wants they handed here, the claims they watched), whose next requests
+ * reach them, and their partial batches are handed here, a window (40 ms) and a few writes later.
  */
 const OTHERS_GRACE_MS = 150;
+/** How long after another instance was last heard of this one's own answers count as reaching its people (above). */
+const OTHERS_SEEN_MS = 10_000;
 
 export class SharedQueue {
   /** This instance's wants waiting for their leader, by key. */
@@ -94,8 +96,10 @@ export class SharedQueue {
   private callers = new Set<string>();
   /** When the last of them was seen to end its calls. */
   private callersQuietAt = -Infinity;
-  /** When this instance last wrote answers to wants another instance handed it (their people's next wants come back here). */
-  private answeredOthersAt = -Infinity;
+  /** When this instance's own calls last ended. */
+  private quietAt = -Infinity;
+  /** When another instance was last heard of (its calls, the wants it handed, the answers it settled). */
+  private othersSeenAt = -Infinity;
   /** Notices of calls heard so far: a poll begun before the last one reads an older state than it says. */
   private callsHeard = 0;
   /** This instance's own calls-on-their-way row, taken and let go in order. */
@@ -108,21 +112,24 @@ export class SharedQueue {
   }
 
   /**
-   * Whether another instance has calls on their way (as last polled, or up to OTHERS_GRACE_MS before), or
-   * this one answered wants the others handed it up to OTHERS_GRACE_MS before: those answers set their
-   * people going, whose next wants may fill a partial batch here (a leader's partial batch waits for them
-   * as for its own calls on their way). Not its claims: an instance's claims also cover the
+   * Whether another instance has calls on their way (as last polled, or up to OTHERS_GRACE_MS before), or,
+   * with other instances at work, this one's calls ended up to OTHERS_GRACE_MS before: those answers set
+   * the other instances' people going, whose next wants may fill a partial batch here (a leader's partial
+   * batch waits for them as for its own calls on their way; its own people's come back within its window). Not its claims: an instance's claims also cover the
    * wants in its queue, which may themselves wait for a partial batch here, so that two leaders each waiting
    * on the other's claims would hold their partial batches the whole busy wait (1 s) every time.
    */
   othersAtWork(): boolean {
-    const calling = this.callers.size > 0 || Math.max(this.callersQuietAt, this.answeredOthersAt) + OTHERS_GRACE_MS > Date.now();
+    const now = Date.now();
+    const own = this.othersSeenAt + OTHERS_SEEN_MS > now ? this.quietAt : -Infinity;
+    const calling = this.callers.size > 0 || Math.max(this.callersQuietAt, own) + OTHERS_GRACE_MS > now;
     return calling && this.o.leases.held().some((n) => n.startsWith("queue:"));
   }
 
   /** This instance has calls on their way (`true`) or none any more: the other instances read it (othersAtWork). */
   calling(on: boolean): void {
     const name = CALLS(this.o.host.owner);
+    if (!on) this.quietAt = Date.now();
     this.callsRow = this.callsRow.then(async () => {
       if (on) await this.o.leases.lead(name);
       else await this.o.leases.release(name);
@@ -191,6 +198,7 @@ export class SharedQueue {
   private news(n: QueueNews): void {
     if ("calling" in n) {
       if (n.calling === this.o.host.owner) return;
+      this.othersSeenAt = Date.now();
       this.callsHeard++;
       const callers = new Set(this.callers);
       if (n.on) callers.add(n.calling);
@@ -202,6 +210,7 @@ export class SharedQueue {
 
   private setCallers(callers: Set<string>): void {
     if (this.callers.size > 0 && callers.size === 0) this.callersQuietAt = Date.now();
+    if (callers.size > 0) this.othersSeenAt = Date.now();
     this.callers = callers;
   }
 
@@ -254,7 +263,6 @@ export class SharedQueue {
       if (this.toSettle.length > 0) {
         const rows = this.toSettle.splice(0);
         await this.o.write("handed wants settled", () => this.o.store.settleWants(rows));
-        if (rows.some((r) => r.origin !== this.o.host.owner)) this.answeredOthersAt = Date.now();
       }
       if (this.handed.size > 0 || this.own > 0) {
         this.own = 0;
@@ -277,6 +285,7 @@ export class SharedQueue {
   private async adopt(rows: HandedWant[]): Promise<void> {
     // A leader that stopped: its claims on what it had taken go with them.
     const before = new Map<string, string[]>();
+    if (rows.some((r) => r.origin !== this.o.host.owner)) this.othersSeenAt = Date.now();
     for (const r of rows)
       if (r.takenBefore && r.takenBefore !== this.o.host.owner) before.set(r.takenBefore, [...(before.get(r.takenBefore) ?? []), r.key]);
     for (const [owner, keys] of before) await this.o.store.releaseClaims(keys, owner).catch((e) => this.o.onError?.(e));
@@ -322,7 +331,6 @@ export class SharedQueue {
 
   private settleRow(row: HandedWant, paidRequest: number | null, outcome: string): void {
     if (row.origin === this.o.host.owner) this.own++;
-    else this.answeredOthersAt = Date.now(); // from its call's end (then again once written), not after the write only
     this.toSettle.push({ key: row.key, origin: row.origin, outcome, paidRequest });
     this.schedule(0);
   }
@@ -344,6 +352,7 @@ export class SharedQueue {
   private collect(out: WantOutcome): void {
     const entry = this.handed.get(out.key);
     if (!entry) return;
+    this.othersSeenAt = Date.now();
     this.handed.delete(out.key);
     const o = JSON.parse(out.outcome) as { ok?: true; value?: unknown; failure?: FailureJson; gone?: true };
     if (o.ok) {

@@ -355,6 +355,26 @@ describe("shared queue: a leader's partial batch waits for the other instance's 
       { shareQueue: true },
     ));
 
+  test("the leader's own call answers the other instance's person through her watched claims: its partial batch waits for the wants those answers bring (35 + 15 companies in 1 call, not 2)", () =>
+    withInstances(
+      300,
+      async ({ svc, one, two }) => {
+        const ana1 = one.load(FIN.slice(0, 30), person(1, "ana")); // one leads the financial batches
+        await sleep(30);
+        const ion1 = two.load(FIN.slice(30, 35), person(2, "ion")); // handed to one: 35 wait there
+        await sleep(30);
+        const ana2 = one.load(WANTS, person(1, "ana")); // a full identification batch, 300 ms on its way
+        await sleep(30);
+        await two.load(WANTS.slice(0, 10), person(3, "ion")); // claimed by one: two watches its claims
+        // Its answer sets ion going, while the 35 have waited longer than maxWaitMs.
+        const ion2 = two.load(FIN.slice(35, 50), person(3, "ion")); // handed to one, after a window and a few writes
+        await Promise.all([ana1, ion1, ana2, ion2]);
+        expect(sizes(svc.calls, "ident")).toEqual([100]);
+        expect(sizes(svc.calls, "financiar")).toEqual([50]);
+      },
+      { shareQueue: true },
+    ));
+
   test("a call the service refused as busy (503, not charged) is still on its way until its retry ends: the other's partial batch goes on waiting for it", async () => {
     let refused = 0;
     await withInstances(

@@ -16,10 +16,10 @@
  *
  * Every call costs a credit however few companies it holds, so a partial batch waits, window after
  * window, for the people still asking to fill it, up to maxWaitMs (200 ms) for its oldest company, or
- * busyWaitMs (1 s) while calls of this server (or, to a queue's leader, calls of another instance)
- * are on their way: their answers bring the people's next requests, which fill it (a person's requests
- * wait for all their answers, so a batch sent part-full when everyone waits on the calls on their way
- * is paid twice over at the end of a large fill).
+ * busyWaitMs (1 s) while calls of this server (or, to a queue's leader, of another instance, and a moment
+ * after: shared-queue.ts othersAtWork) are on their way: their answers bring the people's next requests,
+ * which fill it (a person's requests wait for all their answers, so a batch sent part-full when everyone
+ * waits on the calls on their way is paid twice over at the end of a large fill).
  *
  * Before each call, one credit is reserved in the database for ONE person: the one who waits for the
  * most of the call's answers (then the others, when that one's budget is spent). A call the service did
@@ -78,6 +78,8 @@ export interface LoaderOptions {
   pollMs?: number;
   /** One batch queue per kind for all the instances on the database (shared-queue.ts). @default false */
   shareQueue?: boolean;
+  /** With the shared queue: how long after calls end a leader's partial batch still counts on their answers. @default 150 (shared-queue.ts GRACE_MS) */
+  graceMs?: number;
 }
 
 function newEntry(id: string, want: Want, since: number): Entry {
@@ -142,6 +144,7 @@ export class FirmLoader {
         leases: this.leases,
         write: (what, fn) => this.writes.write(what, fn),
         pollMs,
+        graceMs: o.graceMs,
         now: this.now,
         onError: o.onStoreError,
         host: {

@@ -52,6 +52,8 @@ export interface SharedQueueOptions {
   pollMs?: number;
   /** The polls' period when there is none (the notices wake it sooner). @default 1000 */
   idlePollMs?: number;
+  /** How long after calls end a leader's partial batch still counts on their answers (othersAtWork). @default GRACE_MS */
+  graceMs?: number;
   now?: () => number;
   onError?: (e: unknown) => void;
 }
@@ -67,13 +69,17 @@ const LEASE = (kind: string) => `queue:${kind}`;
 /** The row that says an instance has calls on their way (a lease only it takes, renewed while they last). */
 const CALLS = (owner: string) => `calls:${owner}`;
 /**
- * How long after the calls on their way ended (another instance's; with other instances at work, this
- * one's too) a partial batch still counts on them: their answers reach the other instances' people
- * (through the database: the wants they handed here, the claims they watched), whose next requests
- * reach them, and their partial batches are handed here, a window (40 ms) and a few writes later.
+ * How long after calls on their way ended a leader's partial batch still counts on their answers: those
+ * of another instance reach its people; this instance's own reach the other instances' people through
+ * the database (the wants they handed here, the claims they watched). Those people's next requests
+ * reach their instance, whose partial batch is handed here a window (40 ms) and a few writes later.
  */
-const OTHERS_GRACE_MS = 150;
-/** How long after another instance was last heard of this one's own answers count as reaching its people (above). */
+export const GRACE_MS = 150;
+/**
+ * How long after another instance was last heard of (its calls, its hands, its settled answers) this
+ * instance's own calls count as above. An instance that only watched this one's claims is not heard of:
+ * its people's next wants get no grace.
+ */
 const OTHERS_SEEN_MS = 10_000;
 
 export class SharedQueue {
@@ -112,17 +118,18 @@ export class SharedQueue {
   }
 
   /**
-   * Whether another instance has calls on their way (as last polled, or up to OTHERS_GRACE_MS before), or,
-   * with other instances at work, this one's calls ended up to OTHERS_GRACE_MS before: those answers set
-   * the other instances' people going, whose next wants may fill a partial batch here (a leader's partial
-   * batch waits for them as for its own calls on their way; its own people's come back within its window). Not its claims: an instance's claims also cover the
+   * Whether another instance has calls on their way (as last polled, or up to GRACE_MS before), or, once
+   * another instance was heard of in the last OTHERS_SEEN_MS, this one's calls ended up to GRACE_MS
+   * before: those answers set the other instances' people going, whose next wants may fill a partial
+   * batch here (a leader's partial batch waits for them as for its own calls on their way). An instance
+   * alone gets no grace after its own calls: its people's next wants come straight to its queue. Not its claims: an instance's claims also cover the
    * wants in its queue, which may themselves wait for a partial batch here, so that two leaders each waiting
    * on the other's claims would hold their partial batches the whole busy wait (1 s) every time.
    */
   othersAtWork(): boolean {
     const now = Date.now();
     const own = this.othersSeenAt + OTHERS_SEEN_MS > now ? this.quietAt : -Infinity;
-    const calling = this.callers.size > 0 || Math.max(this.callersQuietAt, own) + OTHERS_GRACE_MS > now;
+    const calling = this.callers.size > 0 || Math.max(this.callersQuietAt, own) + (this.o.graceMs ?? GRACE_MS) > now;
     return calling && this.o.leases.held().some((n) => n.startsWith("queue:"));
   }
 

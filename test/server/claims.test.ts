@@ -179,6 +179,39 @@ test("a database that cannot claim: the answers are fetched anyway and the failu
 });
 
 /** Every call costs a credit however few companies it holds: a partial batch waits for more, a while. */
+test("the people get a call's answers as it brings them, not after the database has stored them; the other instance waits for them stored", async () => {
+  let opened = 0;
+  // The first instance's database takes 800 ms to store answers.
+  const slowPuts = (s: FirmStore): FirmStore =>
+    ++opened === 1
+      ? new Proxy(s, {
+          get: (t, k) => {
+            if (k === "putAnswers") return async (a: Parameters<FirmStore["putAnswers"]>[0]) => (await sleep(800), t.putAnswers(a));
+            const v = Reflect.get(t, k) as unknown;
+            return typeof v === "function" ? v.bind(t) : v;
+          },
+        })
+      : s;
+  await withInstances(
+    100,
+    async ({ f, svc, one, two }) => {
+      const t0 = Date.now();
+      const ana = one.load(WANTS, person(1, "ana")).then((m) => ({ m, ms: Date.now() - t0 }));
+      while (svc.calls.length < 1) await sleep(5);
+      const ion = two.load(WANTS, person(2, "ion")).then((m) => ({ m, ms: Date.now() - t0 }));
+      const [a, i] = await Promise.all([ana, ion]);
+      expect(names(a.m)).toEqual(NAMES);
+      expect(a.ms).toBeLessThan(600); // the call (100 ms), not the call and the write (900 ms)
+      expect(names(i.m)).toEqual(NAMES); // read from the store once written
+      expect(i.ms).toBeGreaterThanOrEqual(800);
+      expect((await f.b.getAnswers(WANTS.map(wantKey), Date.now())).size).toBe(100);
+      expect(svc.calls).toHaveLength(1);
+    },
+    {},
+    slowPuts,
+  );
+});
+
 describe("partial batches wait, window after window, up to maxWaitMs", () => {
   test("60 companies, then 40 others 60 ms later from someone else: one call of 100, not two", () =>
     withInstances(

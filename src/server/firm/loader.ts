@@ -377,8 +377,8 @@ export class FirmLoader {
   }
 
   /**
-   * One call: a credit reserved for one person, the service asked, its answers kept and handed out. A busy
-   * 503 not charged goes again to the back of the queue (the governor has just halved), BUSY_ATTEMPTS in all.
+   * One call: a credit reserved for one person, the service asked, its answers handed out, then kept (the claims go
+   * once kept). A busy 503 not charged goes again to the back of the queue (the governor has just halved), BUSY_ATTEMPTS in all.
    */
   private async run(call: Call, attempt = 1): Promise<void> {
     try {
@@ -422,8 +422,8 @@ export class FirmLoader {
         throw new CallFailure(502, "upstream_shape");
       }
       this.includeIgnored = includeIgnoredBy(call.entries, values) ?? this.includeIgnored;
-      await this.keep(values);
       this.settled(call.entries, values);
+      await this.keep(values);
     } catch (e) {
       this.fail(call, e);
     }

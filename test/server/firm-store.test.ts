@@ -11,7 +11,7 @@ import { tmpdir, userInfo } from "os";
 import { join, resolve } from "path";
 import { describeDatabase, openFirmStore, resolveDatabaseUrl } from "../../src/server/firm/open-store";
 import { SCHEMA_VERSION } from "../../src/server/firm/schema";
-import { FirmStoreError, type FirmStore, type ReserveRequest, type StoredAnswer } from "../../src/server/firm/firm-store";
+import { FirmStoreError, type FirmStore, type QueueNews, type ReserveRequest, type StoredAnswer } from "../../src/server/firm/firm-store";
 import { freePort, postgresBinDir, startPostgres, type PostgresCluster } from "../support/postgres";
 
 jest.setTimeout(60_000);
@@ -312,6 +312,33 @@ function behaviour(engine: EngineUnderTest) {
     await s.releaseClaims(keys, "A"); // A's claim on 1 goes; B's on 2 stays
     expect([...(await s.claimedKeys(keys, NOW + 1200))]).toEqual(["ident:2:"]);
     expect((await s.claimedKeys(keys, NOW + 2000)).size).toBe(0); // expired
+  });
+
+  test("answers put with their claims let go: stored, the owner's claims gone, another owner's kept; a put that fails lets go of nothing", async () => {
+    const a = (key: string, body: unknown): StoredAnswer => ({ key, body, fetchedAt: NOW, expiresAt: NOW + 1000 });
+    const heard: QueueNews[] = [];
+    const off = s.onQueueNews((n) => heard.push(n));
+    try {
+      expect((await s.claimAnswers(["ident:1:", "ident:2:"], "A", NOW, NOW + 1000)).size).toBe(2);
+      expect((await s.claimAnswers(["ident:3:"], "B", NOW, NOW + 1000)).size).toBe(1);
+      const broken = { key: null, body: 1, fetchedAt: NOW, expiresAt: NOW + 1 } as unknown as StoredAnswer;
+      await expect(s.putAnswers([a("ident:1:", { n: 1 }), broken], { keys: ["ident:1:"], owner: "A" })).rejects.toBeTruthy();
+      expect([...(await s.claimedKeys(["ident:1:", "ident:2:", "ident:3:"], NOW))].sort()).toEqual(["ident:1:", "ident:2:", "ident:3:"]);
+      await s.putAnswers([a("ident:1:", { n: 1 }), a("ident:2:", null)], { keys: ["ident:2:", "ident:1:", "ident:3:"], owner: "A" });
+      expect([...(await s.claimedKeys(["ident:1:", "ident:2:", "ident:3:"], NOW))]).toEqual(["ident:3:"]); // B's stays
+      const other = await opened(url); // another instance: reads them from the database, not this one's memory
+      const got = await other.getAnswers(["ident:1:", "ident:2:"], NOW);
+      expect(got.get("ident:1:")?.body).toEqual({ n: 1 });
+      expect(got.get("ident:2:")?.body).toBeNull();
+      // PostgreSQL says the claims went (the instances watching them look at once); SQLite sends no notices.
+      if (s.notifies) {
+        for (let i = 0; i < 100 && !heard.some((n) => "released" in n && n.released === "A"); i++)
+          await new Promise((r) => setTimeout(r, 10));
+        expect(heard).toContainEqual({ released: "A" });
+      }
+    } finally {
+      off();
+    }
   });
 
   test("leases: a late renewal's row is let go by its end only (not one taken again since); the instances calling are those with a live calls: row", async () => {

@@ -173,8 +173,12 @@ export interface FirmStore extends SharedQueueStore {
   // ---- answers ---------------------------------------------------------------------------------
   /** The answers under these keys still fresh at `now`. */
   getAnswers(keys: readonly string[], now: number): Promise<Map<string, StoredAnswer>>;
-  /** Stores answers (a key already there is replaced), all or none. */
-  putAnswers(answers: readonly StoredAnswer[]): Promise<void>;
+  /**
+   * Stores answers (a key already there is replaced), all or none; with `release`, then lets go of the
+   * owner's claims on those keys (releaseClaims), never before the answers are in the store (PostgreSQL:
+   * one statement for both, and the notice).
+   */
+  putAnswers(answers: readonly StoredAnswer[], release?: { keys: readonly string[]; owner: string }): Promise<void>;
 
   // ---- claims: answers on their way ------------------------------------------------------------
   /**

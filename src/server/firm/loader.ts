@@ -377,8 +377,8 @@ export class FirmLoader {
   }
 
   /**
-   * One call: a credit reserved for one person, the service asked, its answers handed out, then kept (the claims go
-   * once kept). A busy 503 not charged goes again to the back of the queue (the governor has just halved), BUSY_ATTEMPTS in all.
+   * One call: a credit reserved, the service asked, its answers handed out, then kept and its claims let go
+   * with them. A busy 503 not charged goes again to the back of the queue (the governor halved), BUSY_ATTEMPTS in all.
    */
   private async run(call: Call, attempt = 1): Promise<void> {
     try {
@@ -423,17 +423,17 @@ export class FirmLoader {
       }
       this.includeIgnored = includeIgnoredBy(call.entries, values) ?? this.includeIgnored;
       this.settled(call.entries, values);
-      await this.keep(values);
+      return await this.keep(values, call.entries);
     } catch (e) {
       this.fail(call, e);
     }
-    // Stored (or failed): another instance waiting for these answers reads them, or fetches them itself.
+    // Failed: another instance waiting for these answers fetches them itself.
     await this.release(call.entries);
   }
 
-  private async keep(values: Map<string, unknown>): Promise<void> {
+  private async keep(values: Map<string, unknown>, entries: readonly Entry[]): Promise<void> {
     const answers = storedAnswers(values, this.now());
-    await this.writes.write("answers", () => this.o.store.putAnswers(answers));
+    await this.writes.write("answers", () => this.o.store.putAnswers(answers, { keys: entries.map((e) => e.id), owner: this.owner }));
   }
 
   /** The person who pays, her credit reserved (loader-credits.ts): fail-closed when the database does not take it. */

@@ -287,26 +287,33 @@ export class SqlFirmStore implements FirmStore {
     return found;
   }
 
-  async putAnswers(answers: readonly StoredAnswer[]): Promise<void> {
-    if (answers.length === 0) return;
+  async putAnswers(answers: readonly StoredAnswer[], release?: { keys: readonly string[]; owner: string }): Promise<void> {
     // One row per key (the last one given wins): a statement may not touch a row twice.
-    const rows = [...new Map(answers.map((a) => [a.key, a])).values()].map((a) => [
-      a.key,
-      JSON.stringify(a.body ?? null),
-      a.fetchedAt,
-      a.expiresAt,
-    ]);
-    await this.db.transaction(async (tx) => {
-      for (let i = 0; i < rows.length; i += CHUNK / 4) {
-        const part = rows.slice(i, i + CHUNK / 4);
-        await tx.run(
-          `INSERT INTO firm_answers (key, body, fetched_at, expires_at) VALUES ${part.map(() => "(?, ?, ?, ?)").join(", ")}
-           ON CONFLICT (key) DO UPDATE SET body = excluded.body, fetched_at = excluded.fetched_at, expires_at = excluded.expires_at`,
-          part.flat(),
-        );
-      }
-    });
-    this.hot.put(new Map(answers.map((a) => [a.key, a])).values());
+    const unique = new Map(answers.map((a) => [a.key, a]));
+    const rows = [...unique.values()].map((a) => [a.key, JSON.stringify(a.body ?? null), a.fetchedAt, a.expiresAt]);
+    const upsert = (part: unknown[][]) =>
+      `INSERT INTO firm_answers (key, body, fetched_at, expires_at) VALUES ${part.map(() => "(?, ?, ?, ?)").join(", ")}
+       ON CONFLICT (key) DO UPDATE SET body = excluded.body, fetched_at = excluded.fetched_at, expires_at = excluded.expires_at`;
+    const keys = release ? [...new Set(release.keys)].sort() : [];
+    // A call's answers (100 at most) and its claims let go in one statement, atomic, with the notice
+    // (releaseClaims): the instances waiting on the claims find the answers stored when they look.
+    const together =
+      this.db.engine === "postgres" && rows.length > 0 && rows.length <= CHUNK / 4 && keys.length > 0 && keys.length <= CHUNK;
+    if (together)
+      await this.db.all(
+        `WITH stored AS (${upsert(rows)} RETURNING 1),
+              gone AS (DELETE FROM firm_claims WHERE owner = ? AND key IN (${keys.map(() => "?").join(", ")}) RETURNING 1)
+         SELECT pg_notify(?, ?) FROM (SELECT 1) AS one WHERE EXISTS (SELECT 1 FROM gone)`,
+        [...rows.flat(), release!.owner, ...keys, QUEUE_CHANNEL, `c ${release!.owner}`],
+      );
+    else if (rows.length > CHUNK / 4)
+      await this.db.transaction(async (tx) => {
+        for (let i = 0; i < rows.length; i += CHUNK / 4)
+          await tx.run(upsert(rows.slice(i, i + CHUNK / 4)), rows.slice(i, i + CHUNK / 4).flat());
+      });
+    else if (rows.length > 0) await this.db.run(upsert(rows), rows.flat()); // one statement: all or none
+    this.hot.put(unique.values());
+    if (release && !together) await this.releaseClaims(keys, release.owner);
   }
 
   // ---- claims ----------------------------------------------------------------------------------

@@ -265,6 +265,24 @@ describe("partial batches wait, window after window, up to maxWaitMs", () => {
       { windowMs: 20, maxWaitMs: 200, busyWaitMs: 1000 },
     ));
 
+  test("and a moment (graceMs) after the call: the people its answers set going ask 50 ms later, still 2 calls, not 3", () =>
+    withInstances(
+      400,
+      async ({ svc, one }) => {
+        const first = one.load(WANTS, person(1, "ana")); // a full batch: on its way at once, for 400 ms
+        await sleep(10);
+        const ion = one.load(MORE.slice(0, 30), person(2, "ion")); // part of a batch, while Ana's is on its way
+        await first;
+        await sleep(50); // her add-in, the network and the server between her answers and her next request
+        const next = one.load(MORE.slice(30), person(1, "ana"));
+        const [a, b] = await Promise.all([ion, next]);
+        expect([a.size, b.size]).toEqual([30, 70]);
+        expect(svc.calls.map((c) => c.split("cui=")[1].split(",").length)).toEqual([100, 100]);
+      },
+      // A wider grace than the servers' 150 ms: a slow machine's timers fire late.
+      { windowMs: 20, maxWaitMs: 200, busyWaitMs: 1000, graceMs: 300 },
+    ));
+
   test("a partial batch waits no longer than busyWaitMs, however long the call on its way takes", () =>
     withInstances(
       1500,

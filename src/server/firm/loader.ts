@@ -16,10 +16,10 @@
  *
  * Every call costs a credit however few companies it holds, so a partial batch waits, window after
  * window, for the people still asking to fill it, up to maxWaitMs (200 ms) for its oldest company, or
- * busyWaitMs (1 s) while calls of this server (or, to a queue's leader, of another instance, and a moment
- * after: shared-queue.ts othersAtWork) are on their way: their answers bring the people's next requests,
- * which fill it (a person's requests wait for all their answers, so a batch sent part-full when everyone
- * waits on the calls on their way is paid twice over at the end of a large fill).
+ * busyWaitMs (1 s) while calls of this server (or, to a queue's leader, of another instance) are on their
+ * way and a moment (graceMs) after: their answers bring the people's next requests, which fill it (a
+ * person's requests wait for all their answers, so a batch sent part-full when everyone waits on the
+ * calls on their way is paid twice over at the end of a large fill).
  *
  * Before each call, one credit is reserved in the database for ONE person: the one who waits for the
  * most of the call's answers (then the others, when that one's budget is spent). A call the service did
@@ -39,7 +39,7 @@ import { WriteBehind } from "./store-faults";
 import { planStopEnd, reservePayer, type Payer } from "./loader-credits";
 import { Leases } from "./lease";
 import { ClaimWatch, NOTIFIED_POLL_MS } from "./claim-watch";
-import { batchKind, SharedQueue } from "./shared-queue";
+import { batchKind, GRACE_MS, SharedQueue } from "./shared-queue";
 
 export type { Requester } from "./loader-calls";
 export { planStopEnd } from "./loader-credits";
@@ -51,10 +51,7 @@ export interface LoaderOptions {
   maxPerDay: number | null;
   /** The gathering window: the people of a firm do not ask in step. @default 40 (the engine's, BATCH_WINDOW) */
   windowMs?: number;
-  /**
-   * How long a company may wait, window after window, for its batch to fill before it goes in a
-   * partial one: every call costs a credit however few companies it holds. @default 200
-   */
+  /** How long a company may wait, window after window, for its batch to fill (a call costs a credit however few it holds). @default 200 */
   maxWaitMs?: number;
   /** How long a partial batch may wait while calls of this server are on their way (above). @default 1000 */
   busyWaitMs?: number;
@@ -78,7 +75,7 @@ export interface LoaderOptions {
   pollMs?: number;
   /** One batch queue per kind for all the instances on the database (shared-queue.ts). @default false */
   shareQueue?: boolean;
-  /** With the shared queue: how long after calls end a leader's partial batch still counts on their answers. @default 150 (shared-queue.ts GRACE_MS) */
+  /** How long after calls end (this instance's; to a queue's leader, another's too) a partial batch still waits for what their answers bring. @default GRACE_MS (150) */
   graceMs?: number;
 }
 
@@ -121,7 +118,9 @@ export class FirmLoader {
   private readonly limit: <T>(task: () => Promise<T>) => Promise<T>;
   private readonly now: () => number;
   private readonly writes: WriteBehind;
-  private readonly callDone = () => void (--this.onWay === 0 && this.shared?.calling(false));
+  /** When the calls on their way last ended (flush: their answers bring the people's next wants). */
+  private quietAt = -Infinity;
+  private readonly callDone = () => void (--this.onWay === 0 && (this.shared?.calling(false), (this.quietAt = this.now())));
 
   constructor(private readonly o: LoaderOptions) {
     this.limit = o.gate ?? limiter(o.concurrency ?? 8);
@@ -302,7 +301,7 @@ export class FirmLoader {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     const now = this.now();
-    const busy = this.onWay > 0 || (this.shared?.othersAtWork() ?? false);
+    const busy = this.onWay > 0 || now - this.quietAt < (this.o.graceMs ?? GRACE_MS) || (this.shared?.othersAtWork() ?? false);
     const wait = Math.max(this.o.maxWaitMs ?? 200, busy ? (this.o.busyWaitMs ?? 1000) : 0);
     const keep = new Set<Entry>();
     for (const [kind, list] of this.batchGroups()) {

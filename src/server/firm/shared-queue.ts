@@ -52,7 +52,7 @@ export interface SharedQueueOptions {
   pollMs?: number;
   /** The polls' period when there is none (the notices wake it sooner). @default 1000 */
   idlePollMs?: number;
-  /** How long after calls end a leader's partial batch still counts on their answers (othersAtWork). @default GRACE_MS */
+  /** How long after another instance's calls end a leader's partial batch still counts on their answers (othersAtWork). @default GRACE_MS */
   graceMs?: number;
   now?: () => number;
   onError?: (e: unknown) => void;
@@ -69,18 +69,12 @@ const LEASE = (kind: string) => `queue:${kind}`;
 /** The row that says an instance has calls on their way (a lease only it takes, renewed while they last). */
 const CALLS = (owner: string) => `calls:${owner}`;
 /**
- * How long after calls on their way ended a leader's partial batch still counts on their answers: those
- * of another instance reach its people; this instance's own reach the other instances' people through
- * the database (the wants they handed here, the claims they watched). Those people's next requests
- * reach their instance, whose partial batch is handed here a window (40 ms) and a few writes later.
+ * How long after calls on their way ended a partial batch still counts on their answers: they reach the
+ * people (another instance's people through the database: the wants they handed, the claims they
+ * watched), whose next requests reach their instance, and come to this queue within its window or, from
+ * another instance, a window (40 ms) and a few writes later. The loader counts its own calls' so.
  */
 export const GRACE_MS = 150;
-/**
- * How long after another instance was last heard of (its calls, its hands, its settled answers) this
- * instance's own calls count as above. An instance that only watched this one's claims is not heard of:
- * its people's next wants get no grace.
- */
-const OTHERS_SEEN_MS = 10_000;
 
 export class SharedQueue {
   /** This instance's wants waiting for their leader, by key. */
@@ -102,10 +96,6 @@ export class SharedQueue {
   private callers = new Set<string>();
   /** When the last of them was seen to end its calls. */
   private callersQuietAt = -Infinity;
-  /** When this instance's own calls last ended. */
-  private quietAt = -Infinity;
-  /** When another instance was last heard of (its calls, the wants it handed, the answers it settled). */
-  private othersSeenAt = -Infinity;
   /** Notices of calls heard so far: a poll begun before the last one reads an older state than it says. */
   private callsHeard = 0;
   /** This instance's own calls-on-their-way row, taken and let go in order. */
@@ -118,25 +108,20 @@ export class SharedQueue {
   }
 
   /**
-   * Whether another instance has calls on their way (as last polled, or up to GRACE_MS before), or, once
-   * another instance was heard of in the last OTHERS_SEEN_MS, this one's calls ended up to GRACE_MS
-   * before: those answers set the other instances' people going, whose next wants may fill a partial
-   * batch here (a leader's partial batch waits for them as for its own calls on their way). An instance
-   * alone gets no grace after its own calls: its people's next wants come straight to its queue. Not its claims: an instance's claims also cover the
+   * Whether another instance has calls on their way (as last polled, or up to GRACE_MS before): their
+   * answers set its people going, whose next wants may fill a partial batch here (a leader's partial batch
+   * waits for them as for its own calls on their way). Not its claims: an instance's claims also cover the
    * wants in its queue, which may themselves wait for a partial batch here, so that two leaders each waiting
    * on the other's claims would hold their partial batches the whole busy wait (1 s) every time.
    */
   othersAtWork(): boolean {
-    const now = Date.now();
-    const own = this.othersSeenAt + OTHERS_SEEN_MS > now ? this.quietAt : -Infinity;
-    const calling = this.callers.size > 0 || Math.max(this.callersQuietAt, own) + (this.o.graceMs ?? GRACE_MS) > now;
+    const calling = this.callers.size > 0 || this.callersQuietAt + (this.o.graceMs ?? GRACE_MS) > Date.now();
     return calling && this.o.leases.held().some((n) => n.startsWith("queue:"));
   }
 
   /** This instance has calls on their way (`true`) or none any more: the other instances read it (othersAtWork). */
   calling(on: boolean): void {
     const name = CALLS(this.o.host.owner);
-    if (!on) this.quietAt = Date.now();
     this.callsRow = this.callsRow.then(async () => {
       if (on) await this.o.leases.lead(name);
       else await this.o.leases.release(name);
@@ -205,7 +190,6 @@ export class SharedQueue {
   private news(n: QueueNews): void {
     if ("calling" in n) {
       if (n.calling === this.o.host.owner) return;
-      this.othersSeenAt = Date.now();
       this.callsHeard++;
       const callers = new Set(this.callers);
       if (n.on) callers.add(n.calling);
@@ -217,7 +201,6 @@ export class SharedQueue {
 
   private setCallers(callers: Set<string>): void {
     if (this.callers.size > 0 && callers.size === 0) this.callersQuietAt = Date.now();
-    if (callers.size > 0) this.othersSeenAt = Date.now();
     this.callers = callers;
   }
 
@@ -292,7 +275,6 @@ export class SharedQueue {
   private async adopt(rows: HandedWant[]): Promise<void> {
     // A leader that stopped: its claims on what it had taken go with them.
     const before = new Map<string, string[]>();
-    if (rows.some((r) => r.origin !== this.o.host.owner)) this.othersSeenAt = Date.now();
     for (const r of rows)
       if (r.takenBefore && r.takenBefore !== this.o.host.owner) before.set(r.takenBefore, [...(before.get(r.takenBefore) ?? []), r.key]);
     for (const [owner, keys] of before) await this.o.store.releaseClaims(keys, owner).catch((e) => this.o.onError?.(e));
@@ -359,7 +341,6 @@ export class SharedQueue {
   private collect(out: WantOutcome): void {
     const entry = this.handed.get(out.key);
     if (!entry) return;
-    this.othersSeenAt = Date.now();
     this.handed.delete(out.key);
     const o = JSON.parse(out.outcome) as { ok?: true; value?: unknown; failure?: FailureJson; gone?: true };
     if (o.ok) {

@@ -186,7 +186,11 @@ test("the people get a call's answers as it brings them, not after the database 
     ++opened === 1
       ? new Proxy(s, {
           get: (t, k) => {
-            if (k === "putAnswers") return async (a: Parameters<FirmStore["putAnswers"]>[0]) => (await sleep(800), t.putAnswers(a));
+            if (k === "putAnswers")
+              return async (...a: Parameters<FirmStore["putAnswers"]>) => {
+                await sleep(800);
+                return t.putAnswers(...a);
+              };
             const v = Reflect.get(t, k) as unknown;
             return typeof v === "function" ? v.bind(t) : v;
           },
@@ -205,10 +209,41 @@ test("the people get a call's answers as it brings them, not after the database 
       expect(names(i.m)).toEqual(NAMES); // read from the store once written
       expect(i.ms).toBeGreaterThanOrEqual(800);
       expect((await f.b.getAnswers(WANTS.map(wantKey), Date.now())).size).toBe(100);
+      expect((await f.b.claimedKeys(WANTS.map(wantKey), Date.now())).size).toBe(0); // let go with the write
       expect(svc.calls).toHaveLength(1);
     },
     {},
     slowPuts,
+  );
+});
+
+test("answers the database refuses for good (not kept to try again): their claims go anyway, and the other instance fetches them itself", async () => {
+  let opened = 0;
+  const refusingPuts = (s: FirmStore): FirmStore =>
+    ++opened === 1
+      ? new Proxy(s, {
+          get: (t, k) => {
+            if (k === "putAnswers") return async () => Promise.reject(new Error("deadlock detected"));
+            const v = Reflect.get(t, k) as unknown;
+            return typeof v === "function" ? v.bind(t) : v;
+          },
+        })
+      : s;
+  const errors: unknown[] = [];
+  await withInstances(
+    100,
+    async ({ f, svc, one, two }) => {
+      expect(names(await one.load(WANTS, person(1, "ana")))).toEqual(NAMES); // answered, not stored
+      for (let i = 0; i < 100 && (await f.a.claimedKeys(WANTS.map(wantKey), Date.now())).size > 0; i++) await sleep(10);
+      expect((await f.a.claimedKeys(WANTS.map(wantKey), Date.now())).size).toBe(0);
+      const t0 = Date.now();
+      expect(names(await two.load(WANTS, person(2, "ion")))).toEqual(NAMES);
+      expect(Date.now() - t0).toBeLessThan(5_000); // not the claims' 60 s
+      expect(svc.calls).toHaveLength(2);
+      expect(errors.length).toBeGreaterThan(0); // said
+    },
+    { onStoreError: (e) => errors.push(e) },
+    refusingPuts,
   );
 });
 

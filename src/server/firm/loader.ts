@@ -53,7 +53,7 @@ export interface LoaderOptions {
   windowMs?: number;
   /** How long a company may wait, window after window, for its batch to fill (a call costs a credit however few it holds). @default 200 */
   maxWaitMs?: number;
-  /** How long a partial batch may wait while calls of this server are on their way (above). @default 1000 */
+  /** How long a partial batch may wait while calls are on their way and graceMs after (above). @default 1000 */
   busyWaitMs?: number;
   /** Upstream calls at once, when no `gate` is given. @default 8 */
   concurrency?: number;
@@ -141,7 +141,7 @@ export class FirmLoader {
       this.shared = new SharedQueue({
         store: o.store,
         leases: this.leases,
-        write: (what, fn) => this.writes.write(what, fn),
+        write: async (what, fn) => void (await this.writes.write(what, fn)),
         pollMs,
         graceMs: o.graceMs,
         now: this.now,
@@ -368,7 +368,7 @@ export class FirmLoader {
     }
   }
 
-  /** Lets go of the claims on these entries (after their answers are stored, or their call failed). */
+  /** Lets go of the claims on these entries (their call failed, or its answers could not be stored). */
   private async release(entries: readonly Entry[]): Promise<void> {
     if (entries.length === 0) return;
     const keys = entries.map((e) => e.id);
@@ -426,13 +426,14 @@ export class FirmLoader {
     } catch (e) {
       this.fail(call, e);
     }
-    // Failed: another instance waiting for these answers fetches them itself.
     await this.release(call.entries);
   }
 
+  /** Stored with the claims let go; refused for good (not kept to try again): the claims go anyway, the others fetch them. */
   private async keep(values: Map<string, unknown>, entries: readonly Entry[]): Promise<void> {
     const answers = storedAnswers(values, this.now());
-    await this.writes.write("answers", () => this.o.store.putAnswers(answers, { keys: entries.map((e) => e.id), owner: this.owner }));
+    const release = { keys: entries.map((e) => e.id), owner: this.owner };
+    if ((await this.writes.write("answers", () => this.o.store.putAnswers(answers, release))) === "dropped") await this.release(entries);
   }
 
   /** The person who pays, her credit reserved (loader-credits.ts): fail-closed when the database does not take it. */

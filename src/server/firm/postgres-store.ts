@@ -8,7 +8,7 @@
  * and after a restart of the database its writes wait until the hold is taken again. The pool
  * replaces the connections a restart dropped by itself; what fails meanwhile is "unreachable".
  */
-import { Pool, types, type PoolClient, type PoolConfig } from "pg";
+import { Pool, types, type PoolClient, type PoolConfig, type QueryResult } from "pg";
 import { migrate, SCHEMA_VERSION, type MigrateOptions, type SqlRunner } from "./schema";
 import { SchemaHold } from "./schema-hold";
 import { SqlFirmStore, type SqlDriver } from "./sql-store";
@@ -75,20 +75,24 @@ class PostgresDriver implements SqlDriver {
   ) {}
 
   async all<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
-    if (WRITE.test(sql)) this.hold.check();
-    try {
-      return (await this.pool.query(prepared(sql, params))).rows as T[];
-    } catch (e) {
-      throw postgresError(e, this.where, this.secret);
-    }
+    return (await this.query(sql, params)).rows as T[];
   }
 
   async run(sql: string, params: readonly unknown[] = []): Promise<number> {
+    return (await this.query(sql, params)).rowCount ?? 0;
+  }
+
+  /** One statement, its own transaction: a deadlock or serialization failure is asked again, as a transaction's is. */
+  private async query(sql: string, params: readonly unknown[]): Promise<QueryResult> {
     if (WRITE.test(sql)) this.hold.check();
-    try {
-      return (await this.pool.query(prepared(sql, params))).rowCount ?? 0;
-    } catch (e) {
-      throw postgresError(e, this.where, this.secret);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.pool.query(prepared(sql, params));
+      } catch (e) {
+        const code = (e as { code?: unknown })?.code;
+        if ((code === "40P01" || code === "40001") && attempt < 5) continue;
+        throw postgresError(e, this.where, this.secret);
+      }
     }
   }
 

@@ -290,7 +290,10 @@ export class SqlFirmStore implements FirmStore {
   async putAnswers(answers: readonly StoredAnswer[], release?: { keys: readonly string[]; owner: string }): Promise<void> {
     // One row per key (the last one given wins): a statement may not touch a row twice.
     const unique = new Map(answers.map((a) => [a.key, a]));
-    const rows = [...unique.values()].map((a) => [a.key, JSON.stringify(a.body ?? null), a.fetchedAt, a.expiresAt]);
+    // In one order everywhere (claimAnswers): two writers of overlapping rows never wait on each other in a cycle.
+    const rows = [...unique.values()]
+      .sort((a, b) => (a.key < b.key ? -1 : 1))
+      .map((a) => [a.key, JSON.stringify(a.body ?? null), a.fetchedAt, a.expiresAt]);
     const upsert = (part: unknown[][]) =>
       `INSERT INTO firm_answers (key, body, fetched_at, expires_at) VALUES ${part.map(() => "(?, ?, ?, ?)").join(", ")}
        ON CONFLICT (key) DO UPDATE SET body = excluded.body, fetched_at = excluded.fetched_at, expires_at = excluded.expires_at`;

@@ -54,17 +54,22 @@ export class WriteBehind {
   constructor(private readonly o: WriteBehindOptions) {}
 
   /** Writes now; if the database does not take it, keeps it (behind those already kept) and tries again. */
-  async write(what: string, write: () => Promise<void>): Promise<void> {
+  async write(what: string, write: () => Promise<void>): Promise<"written" | "kept" | "dropped"> {
     if (this.kept.length > 0) {
       this.keep({ what, write });
-      return;
+      return "kept";
     }
     try {
       await write();
+      return "written";
     } catch (e) {
-      if (!retriable(e)) return this.o.onError(e, what, false);
+      if (!retriable(e)) {
+        this.o.onError(e, what, false);
+        return "dropped";
+      }
       this.o.onError(e, what, true);
       this.keep({ what, write });
+      return "kept";
     }
   }
 

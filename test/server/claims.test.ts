@@ -93,6 +93,22 @@ async function withInstances(
   }
 }
 
+/** The `nth` connection opened (1 or 2) with some of its methods replaced; the other as it is. */
+function oneStore(nth: number, replace: (t: FirmStore) => Partial<FirmStore>): (s: FirmStore) => FirmStore {
+  let opened = 0;
+  return (s) => {
+    if (++opened !== nth) return s;
+    const r = replace(s) as Record<string | symbol, unknown>;
+    return new Proxy(s, {
+      get: (t, k) => {
+        if (k in r) return r[k];
+        const v = Reflect.get(t, k) as unknown;
+        return typeof v === "function" ? v.bind(t) : v;
+      },
+    });
+  };
+}
+
 test("the same 100 companies asked through two instances at once: one call upstream, both people answered", () =>
   withInstances(80, async ({ f, svc, one, two }) => {
     const [x, y] = await Promise.all([one.load(WANTS, person(1, "ana")), two.load(WANTS, person(2, "ion"))]);
@@ -178,24 +194,14 @@ test("a database that cannot claim: the answers are fetched anyway and the failu
   );
 });
 
-/** Every call costs a credit however few companies it holds: a partial batch waits for more, a while. */
 test("the people get a call's answers as it brings them, not after the database has stored them; the other instance waits for them stored", async () => {
-  let opened = 0;
   // The first instance's database takes 800 ms to store answers.
-  const slowPuts = (s: FirmStore): FirmStore =>
-    ++opened === 1
-      ? new Proxy(s, {
-          get: (t, k) => {
-            if (k === "putAnswers")
-              return async (...a: Parameters<FirmStore["putAnswers"]>) => {
-                await sleep(800);
-                return t.putAnswers(...a);
-              };
-            const v = Reflect.get(t, k) as unknown;
-            return typeof v === "function" ? v.bind(t) : v;
-          },
-        })
-      : s;
+  const slowPuts = oneStore(1, (t) => ({
+    putAnswers: async (...a: Parameters<FirmStore["putAnswers"]>) => {
+      await sleep(800);
+      return t.putAnswers(...a);
+    },
+  }));
   await withInstances(
     100,
     async ({ f, svc, one, two }) => {
@@ -218,17 +224,7 @@ test("the people get a call's answers as it brings them, not after the database 
 });
 
 test("answers the database refuses for good (not kept to try again): their claims go anyway, and the other instance fetches them itself", async () => {
-  let opened = 0;
-  const refusingPuts = (s: FirmStore): FirmStore =>
-    ++opened === 1
-      ? new Proxy(s, {
-          get: (t, k) => {
-            if (k === "putAnswers") return async () => Promise.reject(new Error("deadlock detected"));
-            const v = Reflect.get(t, k) as unknown;
-            return typeof v === "function" ? v.bind(t) : v;
-          },
-        })
-      : s;
+  const refusingPuts = oneStore(1, () => ({ putAnswers: async () => Promise.reject(new Error("deadlock detected")) }));
   const errors: unknown[] = [];
   await withInstances(
     100,
@@ -247,6 +243,7 @@ test("answers the database refuses for good (not kept to try again): their claim
   );
 });
 
+/** Every call costs a credit however few companies it holds: a partial batch waits for more, a while. */
 describe("partial batches wait, window after window, up to maxWaitMs", () => {
   test("60 companies, then 40 others 60 ms later from someone else: one call of 100, not two", () =>
     withInstances(
@@ -284,39 +281,30 @@ describe("partial batches wait, window after window, up to maxWaitMs", () => {
     .slice(0, 100)
     .map((cui) => ({ kind: "ident", cui, include: "" }));
 
-  test("while a call is on its way, a partial batch waits for the people its answers set going: 100 + 30 + 70 companies in 2 calls, not 3", () =>
-    withInstances(
-      400,
-      async ({ svc, one }) => {
-        const first = one.load(WANTS, person(1, "ana")); // a full batch: on its way at once, for 400 ms
-        await sleep(10);
-        const ion = one.load(MORE.slice(0, 30), person(2, "ion")); // part of a batch, while Ana's is on its way
-        await first;
-        const next = one.load(MORE.slice(30), person(1, "ana")); // Ana's next request, set going by her answers
-        const [a, b] = await Promise.all([ion, next]);
-        expect([a.size, b.size]).toEqual([30, 70]);
-        expect(svc.calls.map((c) => c.split("cui=")[1].split(",").length)).toEqual([100, 100]);
-      },
-      { windowMs: 20, maxWaitMs: 200, busyWaitMs: 1000 },
-    ));
-
-  test("and a moment (graceMs) after the call: the people its answers set going ask 50 ms later, still 2 calls, not 3", () =>
-    withInstances(
-      400,
-      async ({ svc, one }) => {
-        const first = one.load(WANTS, person(1, "ana")); // a full batch: on its way at once, for 400 ms
-        await sleep(10);
-        const ion = one.load(MORE.slice(0, 30), person(2, "ion")); // part of a batch, while Ana's is on its way
-        await first;
-        await sleep(50); // her add-in, the network and the server between her answers and her next request
-        const next = one.load(MORE.slice(30), person(1, "ana"));
-        const [a, b] = await Promise.all([ion, next]);
-        expect([a.size, b.size]).toEqual([30, 70]);
-        expect(svc.calls.map((c) => c.split("cui=")[1].split(",").length)).toEqual([100, 100]);
-      },
-      // A wider grace than the servers' 150 ms: a slow machine's timers fire late.
-      { windowMs: 20, maxWaitMs: 200, busyWaitMs: 1000, graceMs: 300 },
-    ));
+  test.each([
+    { gap: 0, when: "at once" },
+    // Her add-in, the network and the server between her answers and her next request: the grace after the call.
+    { gap: 50, when: "50 ms later" },
+  ])(
+    "while a call is on its way, a partial batch waits for the people its answers set going, who ask $when: 100 + 30 + 70 companies in 2 calls, not 3",
+    ({ gap }) =>
+      withInstances(
+        400,
+        async ({ svc, one }) => {
+          const first = one.load(WANTS, person(1, "ana")); // a full batch: on its way at once, for 400 ms
+          await sleep(10);
+          const ion = one.load(MORE.slice(0, 30), person(2, "ion")); // part of a batch, while Ana's is on its way
+          await first;
+          if (gap > 0) await sleep(gap);
+          const next = one.load(MORE.slice(30), person(1, "ana")); // Ana's next request, set going by her answers
+          const [a, b] = await Promise.all([ion, next]);
+          expect([a.size, b.size]).toEqual([30, 70]);
+          expect(svc.calls.map((c) => c.split("cui=")[1].split(",").length)).toEqual([100, 100]);
+        },
+        // A wider grace than the servers' 150 ms: a slow machine's timers fire late.
+        { windowMs: 20, maxWaitMs: 200, busyWaitMs: 1000, graceMs: 300 },
+      ),
+  );
 
   test("a partial batch waits no longer than busyWaitMs, however long the call on its way takes", () =>
     withInstances(
@@ -352,18 +340,8 @@ describe("partial batches wait, window after window, up to maxWaitMs", () => {
 });
 
 test("shared queue: a partial batch the database does not take once its claims were let go is claimed again and fetched once", async () => {
-  let opened = 0;
   // The second instance's connection refuses every hand (its claims let go first, as handOver does).
-  const refusingHands = (s: FirmStore): FirmStore =>
-    ++opened === 2
-      ? new Proxy(s, {
-          get: (t, k) => {
-            if (k === "handWants") return async () => Promise.reject(new Error("connection terminated"));
-            const v = Reflect.get(t, k) as unknown;
-            return typeof v === "function" ? v.bind(t) : v;
-          },
-        })
-      : s;
+  const refusingHands = oneStore(2, () => ({ handWants: async () => Promise.reject(new Error("connection terminated")) }));
   const errors: unknown[] = [];
   await withInstances(
     200,

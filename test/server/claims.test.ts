@@ -223,6 +223,26 @@ test("the people get a call's answers as it brings them, not after the database 
   );
 });
 
+test("while a call's answers are being stored, a request for them under another key that they answer (without `include`) is answered from them, not fetched again", async () => {
+  const ALL: Want[] = CUIS.map((cui) => ({ kind: "ident", cui, include: "all" }));
+  const slowPuts = oneStore(1, (t) => ({
+    putAnswers: async (...a: Parameters<FirmStore["putAnswers"]>) => {
+      await sleep(800);
+      return t.putAnswers(...a);
+    },
+  }));
+  await withInstances(
+    100,
+    async ({ svc, one }) => {
+      await one.load(ALL, person(1, "ana")); // answered; stored 800 ms later
+      expect(names(await one.load(WANTS, person(2, "ion")))).toEqual(NAMES); // the same companies, asked without include
+      expect(svc.calls).toHaveLength(1);
+    },
+    {},
+    slowPuts,
+  );
+});
+
 test("answers the database refuses for good (not kept to try again): their claims go anyway, and the other instance fetches them itself", async () => {
   const refusingPuts = oneStore(1, () => ({ putAnswers: async () => Promise.reject(new Error("deadlock detected")) }));
   const errors: unknown[] = [];

@@ -8,7 +8,7 @@ import { chunk } from "../../api/chunk";
 import { MAX_BATCH_IDENTIFICATION } from "../../api/client";
 import * as read from "../../api/reader";
 import { planFinancialBatches, yearsOf, type YearSpec } from "../../engine/plan/planner";
-import { fieldsOf, lifetime, type Want } from "./request-wants";
+import { accepts, candidates, fieldsOf, lifetime, type Want } from "./request-wants";
 import type { StoredAnswer } from "./firm-store";
 import { CallFailure, failureOf, type UpstreamAnswer } from "./upstream";
 
@@ -157,4 +157,22 @@ export function includeIgnoredBy(entries: readonly Entry[], values: Map<string, 
 /** A call's answers as the store keeps them, fetched `now`. */
 export function storedAnswers(values: Map<string, unknown>, now: number): StoredAnswer[] {
   return [...values].map(([key, body]) => ({ key, body, fetchedAt: now, expiresAt: now + lifetime(key, body, now) }));
+}
+
+/**
+ * An answer settled lately (`recent`, by key, until when it counts) under the want's own key or another
+ * that answers it (request-wants.ts accepts: another `include`, a profile, another financial family):
+ * a request that read the store a moment before it was written finds it here. Undefined: none.
+ */
+export function recentAnswer(
+  recent: ReadonlyMap<string, { value: unknown; until: number }>,
+  w: Want,
+  now: number,
+  includeIgnored: boolean,
+): unknown {
+  for (const k of candidates(w)) {
+    const r = recent.get(k);
+    if (r !== undefined && r.until > now && accepts(w, k, r.value, includeIgnored)) return r.value;
+  }
+  return undefined;
 }

@@ -32,7 +32,7 @@ import { MAX_BATCH_FINANCIAL, MAX_BATCH_IDENTIFICATION } from "../../api/client"
 import { limiter } from "../../engine/credits/limiter";
 import { BATCH_WINDOW } from "../../engine/engine-options";
 import { wantKey, type Want } from "./request-wants";
-import { includeIgnoredBy, plan, storedAnswers, type Call, type Entry, type Requester } from "./loader-calls";
+import { includeIgnoredBy, plan, recentAnswer, storedAnswers, type Call, type Entry, type Requester } from "./loader-calls";
 import type { FirmStore, StoredAnswer } from "./firm-store";
 import { CallFailure, failureCharged, failureOf, type Upstream, type UpstreamAnswer } from "./upstream";
 import { WriteBehind } from "./store-faults";
@@ -190,9 +190,9 @@ export class FirmLoader {
     const now = this.now();
     for (const w of wants) {
       const id = wantKey(w);
-      const recent = this.recent.get(id);
-      if (recent && recent.until > now) {
-        out.set(id, recent.value);
+      const recent = recentAnswer(this.recent, w, now, this.includeIgnored === true);
+      if (recent !== undefined) {
+        out.set(id, recent);
         continue;
       }
       let e = this.inflight.get(id) ?? this.pending.get(id);

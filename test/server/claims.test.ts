@@ -109,6 +109,15 @@ function oneStore(nth: number, replace: (t: FirmStore) => Partial<FirmStore>): (
   };
 }
 
+/** The first instance's database taking 800 ms to store answers (a new stand-in for each test). */
+const slowPuts = () =>
+  oneStore(1, (t) => ({
+    putAnswers: async (...a: Parameters<FirmStore["putAnswers"]>) => {
+      await sleep(800);
+      return t.putAnswers(...a);
+    },
+  }));
+
 test("the same 100 companies asked through two instances at once: one call upstream, both people answered", () =>
   withInstances(80, async ({ f, svc, one, two }) => {
     const [x, y] = await Promise.all([one.load(WANTS, person(1, "ana")), two.load(WANTS, person(2, "ion"))]);
@@ -195,13 +204,6 @@ test("a database that cannot claim: the answers are fetched anyway and the failu
 });
 
 test("the people get a call's answers as it brings them, not after the database has stored them; the other instance waits for them stored", async () => {
-  // The first instance's database takes 800 ms to store answers.
-  const slowPuts = oneStore(1, (t) => ({
-    putAnswers: async (...a: Parameters<FirmStore["putAnswers"]>) => {
-      await sleep(800);
-      return t.putAnswers(...a);
-    },
-  }));
   await withInstances(
     100,
     async ({ f, svc, one, two }) => {
@@ -219,18 +221,12 @@ test("the people get a call's answers as it brings them, not after the database 
       expect(svc.calls).toHaveLength(1);
     },
     {},
-    slowPuts,
+    slowPuts(),
   );
 });
 
 test("while a call's answers are being stored, a request for them under another key that they answer (without `include`) is answered from them, not fetched again", async () => {
   const ALL: Want[] = CUIS.map((cui) => ({ kind: "ident", cui, include: "all" }));
-  const slowPuts = oneStore(1, (t) => ({
-    putAnswers: async (...a: Parameters<FirmStore["putAnswers"]>) => {
-      await sleep(800);
-      return t.putAnswers(...a);
-    },
-  }));
   await withInstances(
     100,
     async ({ svc, one }) => {
@@ -239,7 +235,7 @@ test("while a call's answers are being stored, a request for them under another 
       expect(svc.calls).toHaveLength(1);
     },
     {},
-    slowPuts,
+    slowPuts(),
   );
 });
 

@@ -49,6 +49,14 @@ type AuditRow = { at: number; user_name: string; endpoint: string; cuis: string;
 const CANNOT_WRITE = new Set<string>(["read_only", "disk_full", "newer_schema"]);
 /** Keys per `IN (…)` query: far below both engines' limits on parameters. */
 const CHUNK = 500;
+/**
+ * PostgreSQL: the owner's claims on `n` keys let go as a WITH's `gone` (parameters: the owner, the keys),
+ * and the notice of it with the commit, only when one went (TELL_GONE, parameters `told(owner)`): the
+ * instances waiting on them look at once (claim-watch.ts), not at their next poll.
+ */
+const GONE = (n: number) => `gone AS (DELETE FROM firm_claims WHERE owner = ? AND key IN (${Array(n).fill("?").join(", ")}) RETURNING 1)`;
+const TELL_GONE = "SELECT pg_notify(?, ?) FROM (SELECT 1) AS one WHERE EXISTS (SELECT 1 FROM gone)";
+const told = (owner: string) => [QUEUE_CHANNEL, `c ${owner}`];
 /** Audit lines per INSERT (7 parameters each). */
 const AUDIT_ROWS = 100;
 /** A person's last_seen_at is written when it is older than this: a request reads the person, it does not write. */
@@ -298,17 +306,17 @@ export class SqlFirmStore implements FirmStore {
       `INSERT INTO firm_answers (key, body, fetched_at, expires_at) VALUES ${part.map(() => "(?, ?, ?, ?)").join(", ")}
        ON CONFLICT (key) DO UPDATE SET body = excluded.body, fetched_at = excluded.fetched_at, expires_at = excluded.expires_at`;
     const keys = release ? [...new Set(release.keys)].sort() : [];
-    // A call's answers (100 at most) and its claims let go in one statement, atomic, with the notice
-    // (releaseClaims): the instances waiting on the claims find the answers stored when they look.
+    // A call's answers (100 at most) and its claims let go in one statement, atomic, with the notice:
+    // the instances waiting on the claims find the answers stored when they look.
     const together =
       this.db.engine === "postgres" && rows.length > 0 && rows.length <= CHUNK / 4 && keys.length > 0 && keys.length <= CHUNK;
-    if (together)
-      await this.db.all(
-        `WITH stored AS (${upsert(rows)} RETURNING 1),
-              gone AS (DELETE FROM firm_claims WHERE owner = ? AND key IN (${keys.map(() => "?").join(", ")}) RETURNING 1)
-         SELECT pg_notify(?, ?) FROM (SELECT 1) AS one WHERE EXISTS (SELECT 1 FROM gone)`,
-        [...rows.flat(), release!.owner, ...keys, QUEUE_CHANNEL, `c ${release!.owner}`],
-      );
+    if (together && release)
+      await this.db.all(`WITH stored AS (${upsert(rows)} RETURNING 1), ${GONE(keys.length)} ${TELL_GONE}`, [
+        ...rows.flat(),
+        release.owner,
+        ...keys,
+        ...told(release.owner),
+      ]);
     else if (rows.length > CHUNK / 4)
       await this.db.transaction(async (tx) => {
         for (let i = 0; i < rows.length; i += CHUNK / 4)
@@ -346,16 +354,9 @@ export class SqlFirmStore implements FirmStore {
     const unique = [...new Set(keys)].sort();
     for (let i = 0; i < unique.length; i += CHUNK) {
       const part = unique.slice(i, i + CHUNK);
-      const marks = part.map(() => "?").join(", ");
       if (this.db.engine === "postgres" && tell)
-        // The other instances waiting on these claims look at once (claim-watch.ts), not at their next poll:
-        // one notice with the commit, sent only when a claim was let go.
-        await this.db.all(
-          `WITH gone AS (DELETE FROM firm_claims WHERE owner = ? AND key IN (${marks}) RETURNING 1)
-           SELECT pg_notify(?, ?) FROM (SELECT 1) AS one WHERE EXISTS (SELECT 1 FROM gone)`,
-          [owner, ...part, QUEUE_CHANNEL, `c ${owner}`],
-        );
-      else await this.db.run(`DELETE FROM firm_claims WHERE owner = ? AND key IN (${marks})`, [owner, ...part]);
+        await this.db.all(`WITH ${GONE(part.length)} ${TELL_GONE}`, [owner, ...part, ...told(owner)]);
+      else await this.db.run(`DELETE FROM firm_claims WHERE owner = ? AND key IN (${part.map(() => "?").join(", ")})`, [owner, ...part]);
     }
   }
 

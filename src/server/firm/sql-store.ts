@@ -2,7 +2,7 @@
  * The FirmStore both engines share: the same SQL (placeholders `?`, upserts with ON CONFLICT and
  * RETURNING, which SQLite ≥ 3.35 and PostgreSQL both speak) over a driver that knows how to run a
  * statement and a transaction on its engine (sqlite-store.ts, postgres-store.ts). Every change of a
- * counter is one transaction in the database; nothing is counted in process memory.
+ * counter is all or nothing in the database (sql-credits.ts); nothing is counted in process memory.
  */
 import type { Engine, SqlRunner } from "./schema";
 import { isUserName } from "./tokens";
@@ -26,6 +26,7 @@ import { FirmStoreError } from "./firm-store";
 import { SqlWatchStore, type WatchStore } from "./watch-store";
 import { FIRM_ACCOUNT, SqlWatchChecks, type WatchChecks } from "./watch-checks";
 import { SqlWatchOutbox } from "./watch-outbox";
+import { releaseCredit, reserveCredit } from "./sql-credits";
 
 /** What an engine gives the shared store. */
 export interface SqlDriver extends SqlRunner {
@@ -70,11 +71,6 @@ export interface SqlStoreOptions {
 }
 
 type AuditWaiter = { entry: AuditEntry; done: () => void; fail: (e: unknown) => void };
-
-/** Thrown inside a transaction to roll it back with a refusal. */
-class Refused {
-  constructor(readonly why: ReserveRefusal) {}
-}
 
 export class SqlFirmStore implements FirmStore {
   readonly engine: Engine;
@@ -205,42 +201,12 @@ export class SqlFirmStore implements FirmStore {
 
   // ---- credits ---------------------------------------------------------------------------------
 
-  async reserveCredit(r: ReserveRequest): Promise<"ok" | ReserveRefusal> {
-    try {
-      return await this.db.transaction(async (tx) => {
-        // The person's month first (its row stays locked), then the firm's day: always this order.
-        const month = await tx.all(
-          `INSERT INTO firm_usage_month (user_name, month, spent)
-             SELECT name, CAST(? AS TEXT), 1 FROM firm_users WHERE name = ? AND revoked_at IS NULL AND budget >= 1
-           ON CONFLICT (user_name, month) DO UPDATE SET spent = firm_usage_month.spent + 1
-             WHERE firm_usage_month.spent + 1 <= (SELECT budget FROM firm_users WHERE name = firm_usage_month.user_name AND revoked_at IS NULL)
-           RETURNING spent`,
-          [r.month, r.user],
-        );
-        if (month.length === 0) throw new Refused("budget");
-        if (r.maxPerDay !== null && r.maxPerDay < 1) throw new Refused("day_limit");
-        const day = await tx.all(
-          `INSERT INTO firm_usage_day (day, spent) VALUES (?, 1)
-           ON CONFLICT (day) DO UPDATE SET spent = firm_usage_day.spent + 1
-           ${r.maxPerDay === null ? "" : "WHERE firm_usage_day.spent + 1 <= ?"} RETURNING spent`,
-          r.maxPerDay === null ? [r.day] : [r.day, r.maxPerDay],
-        );
-        if (day.length === 0) throw new Refused("day_limit");
-        const [stop] = await tx.all<{ stopped_until: number }>("SELECT stopped_until FROM firm_plan_stop WHERE id = 1");
-        if (stop && Number(stop.stopped_until) > r.now) throw new Refused("plan_stopped");
-        return "ok" as const;
-      });
-    } catch (e) {
-      if (e instanceof Refused) return e.why;
-      throw e;
-    }
+  reserveCredit(r: ReserveRequest): Promise<"ok" | ReserveRefusal> {
+    return reserveCredit(this.db, r);
   }
 
-  async releaseCredit(user: string, month: string, day: string): Promise<void> {
-    await this.db.transaction(async (tx) => {
-      await tx.run("UPDATE firm_usage_month SET spent = spent - 1 WHERE user_name = ? AND month = ? AND spent > 0", [user, month]);
-      await tx.run("UPDATE firm_usage_day SET spent = spent - 1 WHERE day = ? AND spent > 0", [day]);
-    });
+  releaseCredit(user: string, month: string, day: string): Promise<void> {
+    return releaseCredit(this.db, user, month, day);
   }
 
   async stopPlan(until: number): Promise<void> {

@@ -532,6 +532,21 @@ pgDescribe("the firm's database on PostgreSQL (a throwaway cluster)", () => {
     expect(await a.reserveCredit(ask("bogdan"))).toBe("plan_stopped");
   });
 
+  test("a credit reserved or given back is one statement, no transaction: no call holds the firm's row of the day across round trips (sql-credits.ts)", async () => {
+    const s = await opened(await postgres.fresh());
+    await s.addUser("ana", 2, "a", NOW);
+    const db = (s as unknown as { db: { all: () => unknown; run: () => unknown; transaction: () => unknown } }).db;
+    const spies = [jest.spyOn(db, "all"), jest.spyOn(db, "run"), jest.spyOn(db, "transaction")];
+    expect(await s.reserveCredit(ask("ana", { maxPerDay: 1 }))).toBe("ok");
+    expect(await s.reserveCredit(ask("ana", { maxPerDay: 1 }))).toBe("day_limit");
+    await s.releaseCredit("ana", MONTH, DAY);
+    expect(spies.map((f) => f.mock.calls.length)).toEqual([2, 1, 0]);
+    for (const f of spies) f.mockRestore();
+    // The refusal took nothing, the credit given back is the one taken.
+    expect(await s.usageOf("ana", MONTH)).toEqual({ budget: 2, spent: 0 });
+    expect(await s.reserveCredit(ask("ana", { maxPerDay: 1 }))).toBe("ok");
+  });
+
   test("a read-only database is refused at open: read_only", async () => {
     const url = await postgres.fresh();
     await (await openFirmStore(url)).close();

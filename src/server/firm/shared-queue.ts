@@ -83,6 +83,8 @@ export class SharedQueue {
   private readonly remote = new Map<string, Requester>();
   private readonly remoteOf = new WeakMap<Requester, { origin: string; request: number }>();
   private readonly toSettle: Array<WantOutcome & { origin: string }> = [];
+  /** The outcomes are being written (writeSettled). */
+  private settling = false;
   private timer: ReturnType<typeof setTimeout> | null = null;
   /** When the timer's poll is due (Date.now()). */
   private due = 0;
@@ -240,35 +242,54 @@ export class SharedQueue {
     }, wait);
   }
 
+  /**
+   * The leader takes the wants handed to its kinds, and reads which instances have calls on their way;
+   * the asking instance collects its settled wants. Three reads of their own, made at once.
+   */
   private async poll(): Promise<void> {
-    try {
-      const kinds = this.o.leases
-        .held()
-        .filter((n) => n.startsWith("queue:"))
-        .map((n) => n.slice(6));
-      if (kinds.length > 0) {
-        const rows = await this.o.store.takeWants(kinds, this.o.host.owner);
-        if (rows.length > 0) await this.adopt(rows);
-      }
-      if (this.toSettle.length > 0) {
+    const kinds = this.o.leases
+      .held()
+      .filter((n) => n.startsWith("queue:"))
+      .map((n) => n.slice(6));
+    const read = (what: () => Promise<void>) => what().catch((e: unknown) => this.o.onError?.(e));
+    await Promise.all([
+      kinds.length > 0 &&
+        read(async () => {
+          const rows = await this.o.store.takeWants(kinds, this.o.host.owner);
+          if (rows.length > 0) await this.adopt(rows);
+        }),
+      (this.handed.size > 0 || this.own > 0) &&
+        read(async () => {
+          this.own = 0;
+          for (const out of await this.o.store.collectWants(this.o.host.owner)) this.collect(out);
+          // A kind whose leader lapsed is taken over by whoever still waits for it.
+          const waiting = new Set([...this.handed.values()].map((e) => batchKind(e.want)!));
+          for (const kind of waiting) void this.o.leases.lead(LEASE(kind));
+        }),
+      kinds.length > 0 &&
+        read(async () => {
+          const heard = this.callsHeard;
+          const callers = await this.o.store.othersCalling(this.o.host.owner, this.o.now?.() ?? Date.now());
+          if (this.callsHeard === heard) this.setCallers(callers);
+        }),
+    ]);
+  }
+
+  /**
+   * The outcomes of handed wants, written as they come (those of one call together, and those that come
+   * while a write is on its way in the next), not at the next poll: the asking instance is told at once.
+   */
+  private writeSettled(): void {
+    if (this.settling) return;
+    this.settling = true;
+    setImmediate(async () => {
+      while (this.toSettle.length > 0) {
         const rows = this.toSettle.splice(0);
         await this.o.write("handed wants settled", () => this.o.store.settleWants(rows));
       }
-      if (this.handed.size > 0 || this.own > 0) {
-        this.own = 0;
-        for (const out of await this.o.store.collectWants(this.o.host.owner)) this.collect(out);
-        // A kind whose leader lapsed is taken over by whoever still waits for it.
-        const waiting = new Set([...this.handed.values()].map((e) => batchKind(e.want)!));
-        for (const kind of waiting) void this.o.leases.lead(LEASE(kind));
-      }
-      if (kinds.length > 0) {
-        const heard = this.callsHeard;
-        const callers = await this.o.store.othersCalling(this.o.host.owner, this.o.now?.() ?? Date.now());
-        if (this.callsHeard === heard) this.setCallers(callers);
-      }
-    } catch (e) {
-      this.o.onError?.(e);
-    }
+      this.settling = false;
+      if (this.own > 0) this.schedule(0); // this instance's own rows: collected now
+    });
   }
 
   /** Handed wants taken here: joined to this instance's queue all at once (one claim for them all), each row settled when its entry is. */
@@ -321,7 +342,7 @@ export class SharedQueue {
   private settleRow(row: HandedWant, paidRequest: number | null, outcome: string): void {
     if (row.origin === this.o.host.owner) this.own++;
     this.toSettle.push({ key: row.key, origin: row.origin, outcome, paidRequest });
-    this.schedule(0);
+    this.writeSettled();
   }
 
   private requester(origin: string, request: number, user: string): Requester {

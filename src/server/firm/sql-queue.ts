@@ -16,6 +16,8 @@ import type { HandedWant, QueueNews, SharedQueueStore, WantOutcome } from "./fir
  * or end: shared-queue.ts calling).
  */
 export const QUEUE_CHANNEL = "firma_queue";
+/** A VALUES list of `n` one-column rows (the notices' payloads). */
+const NOTICES = (n: number) => Array(n).fill("(?)").join(", ");
 
 type WantRow = { key: string; origin: string; grp: string; want: string; users: string; since: number; taken_by: string | null };
 
@@ -42,22 +44,50 @@ export class SqlQueue implements SharedQueueStore {
 
   async handWants(wants: readonly HandedWant[]): Promise<void> {
     if (wants.length === 0) return;
+    const insert = (part: readonly HandedWant[]) =>
+      `INSERT INTO firm_wants (key, origin, grp, want, users, since) VALUES ${part.map(() => "(?, ?, ?, ?, ?, ?)").join(", ")}
+           ON CONFLICT (key, origin) DO NOTHING`;
+    const values = (part: readonly HandedWant[]) => part.flatMap((w) => [w.key, w.origin, w.grp, w.want, JSON.stringify(w.users), w.since]);
+    const kinds = [...new Set(wants.map((w) => w.grp))];
+    // PostgreSQL, a window's partial batch (100 wants at most): one statement with its notices, not a
+    // transaction's round trips (each a moment more for the people waiting on the leader).
+    if (this.db.engine === "postgres" && wants.length <= 100) {
+      await this.db.all(
+        `WITH handed AS (${insert(wants)} RETURNING 1) SELECT pg_notify(?, k.column1) FROM (VALUES ${NOTICES(kinds.length)}) AS k`,
+        [...values(wants), QUEUE_CHANNEL, ...kinds.map((k) => `w ${k}`)],
+      );
+      return;
+    }
     await this.db.transaction(async (tx) => {
-      for (let i = 0; i < wants.length; i += 100) {
-        const part = wants.slice(i, i + 100);
-        await tx.run(
-          `INSERT INTO firm_wants (key, origin, grp, want, users, since) VALUES ${part.map(() => "(?, ?, ?, ?, ?, ?)").join(", ")}
-           ON CONFLICT (key, origin) DO NOTHING`,
-          part.flatMap((w) => [w.key, w.origin, w.grp, w.want, JSON.stringify(w.users), w.since]),
-        );
-      }
-      for (const kind of new Set(wants.map((w) => w.grp))) await this.notify(tx, `w ${kind}`);
+      for (let i = 0; i < wants.length; i += 100) await tx.run(insert(wants.slice(i, i + 100)), values(wants.slice(i, i + 100)));
+      for (const kind of kinds) await this.notify(tx, `w ${kind}`);
     });
   }
 
   async takeWants(groups: readonly string[], taker: string): Promise<HandedWant[]> {
     if (groups.length === 0) return [];
     const marks = groups.map(() => "?").join(", ");
+    const handed = (r: WantRow): HandedWant => ({
+      key: r.key,
+      origin: r.origin,
+      grp: r.grp,
+      want: r.want,
+      users: JSON.parse(r.users) as Array<[number, string]>,
+      since: Number(r.since),
+      takenBefore: r.taken_by,
+    });
+    if (this.db.engine === "postgres") {
+      // One statement (the rows locked, marked, and returned with who had them before), not a transaction's round trips.
+      const rows = await this.db.all<WantRow>(
+        `UPDATE firm_wants AS w SET taken_by = ?
+           FROM (SELECT key, origin, taken_by FROM firm_wants
+                  WHERE outcome IS NULL AND grp IN (${marks}) AND (taken_by IS NULL OR taken_by <> ?) ORDER BY since LIMIT 5000 FOR UPDATE) AS old
+          WHERE w.key = old.key AND w.origin = old.origin
+          RETURNING w.key, w.origin, w.grp, w.want, w.users, w.since, old.taken_by`,
+        [taker, ...groups, taker],
+      );
+      return rows.map(handed).sort((a, b) => a.since - b.since);
+    }
     return this.db.transaction(async (tx) => {
       const rows = await tx.all<WantRow>(
         `SELECT key, origin, grp, want, users, since, taken_by FROM firm_wants
@@ -71,33 +101,31 @@ export class SqlQueue implements SharedQueueStore {
           [taker, ...part.flatMap((r) => [r.key, r.origin])],
         );
       }
-      return rows.map((r) => ({
-        key: r.key,
-        origin: r.origin,
-        grp: r.grp,
-        want: r.want,
-        users: JSON.parse(r.users) as Array<[number, string]>,
-        since: Number(r.since),
-        takenBefore: r.taken_by,
-      }));
+      return rows.map(handed);
     });
   }
 
   async settleWants(outcomes: ReadonlyArray<WantOutcome & { origin: string }>): Promise<void> {
     if (outcomes.length === 0) return;
-    await this.db.transaction(async (tx) => {
-      // One statement for many rows: a leader settles thousands at once at the start of a large fill
-      // (a statement a row held the asking instance's people for seconds). VALUES' columns are
-      // column1… on both engines.
-      for (let i = 0; i < outcomes.length; i += 500) {
-        const part = outcomes.slice(i, i + 500);
-        await tx.run(
-          `UPDATE firm_wants SET outcome = v.column3, paid_request = CAST(v.column4 AS BIGINT)
+    // One statement for many rows: a leader settles thousands at once at the start of a large fill
+    // (a statement a row held the asking instance's people for seconds). VALUES' columns are
+    // column1… on both engines.
+    const update = (part: typeof outcomes) =>
+      `UPDATE firm_wants SET outcome = v.column3, paid_request = CAST(v.column4 AS BIGINT)
              FROM (VALUES ${part.map(() => "(?, ?, ?, ?)").join(", ")}) AS v
-            WHERE firm_wants.key = v.column1 AND firm_wants.origin = v.column2 AND firm_wants.outcome IS NULL`,
-          part.flatMap((o) => [o.key, o.origin, o.outcome, o.paidRequest]),
-        );
-      }
+            WHERE firm_wants.key = v.column1 AND firm_wants.origin = v.column2 AND firm_wants.outcome IS NULL`;
+    const values = (part: typeof outcomes) => part.flatMap((o) => [o.key, o.origin, o.outcome, o.paidRequest]);
+    // PostgreSQL, up to 500 outcomes (a call's, most often): the update and its notices in one statement.
+    if (this.db.engine === "postgres" && outcomes.length <= 500) {
+      await this.db.all(
+        `WITH settled AS (${update(outcomes)} RETURNING firm_wants.origin)
+         SELECT pg_notify(?, 's ' || o.origin) FROM (SELECT DISTINCT origin FROM settled) AS o`,
+        [...values(outcomes), QUEUE_CHANNEL],
+      );
+      return;
+    }
+    await this.db.transaction(async (tx) => {
+      for (let i = 0; i < outcomes.length; i += 500) await tx.run(update(outcomes.slice(i, i + 500)), values(outcomes.slice(i, i + 500)));
       for (const origin of new Set(outcomes.map((o) => o.origin))) await this.notify(tx, `s ${origin}`);
     });
   }

@@ -532,15 +532,19 @@ pgDescribe("the firm's database on PostgreSQL (a throwaway cluster)", () => {
     expect(await a.reserveCredit(ask("bogdan"))).toBe("plan_stopped");
   });
 
-  test("a credit reserved or given back is one statement, no transaction: no call holds the firm's row of the day across round trips (sql-credits.ts)", async () => {
+  test("a credit reserved is one statement, no transaction: no call holds the firm's row of the day across round trips (sql-credits.ts)", async () => {
     const s = await opened(await postgres.fresh());
     await s.addUser("ana", 2, "a", NOW);
     const db = (s as unknown as { db: { all: () => unknown; run: () => unknown; transaction: () => unknown } }).db;
     const spies = [jest.spyOn(db, "all"), jest.spyOn(db, "run"), jest.spyOn(db, "transaction")];
     expect(await s.reserveCredit(ask("ana", { maxPerDay: 1 }))).toBe("ok");
     expect(await s.reserveCredit(ask("ana", { maxPerDay: 1 }))).toBe("day_limit");
+    expect(spies.map((f) => f.mock.calls.length)).toEqual([2, 0, 0]);
+    // A day at its cap refuses without an error in PostgreSQL's log (the statement's last resort, for a race only).
+    await expect(spies[0].mock.results[1].value).resolves.toEqual([expect.objectContaining({ full_day: true })]);
+    // Given back (a call the service did not charge: rare), in a transaction that locks the month, then the day.
     await s.releaseCredit("ana", MONTH, DAY);
-    expect(spies.map((f) => f.mock.calls.length)).toEqual([2, 1, 0]);
+    expect(spies[2].mock.calls.length).toBe(1);
     for (const f of spies) f.mockRestore();
     // The refusal took nothing, the credit given back is the one taken.
     expect(await s.usageOf("ana", MONTH)).toEqual({ budget: 2, spent: 0 });

@@ -260,8 +260,10 @@ export class SharedQueue {
         }),
       (this.handed.size > 0 || this.own > 0) &&
         read(async () => {
-          this.own = 0;
+          // Only the own rows written before this read are collected by it: those written meanwhile, by the next.
+          const own = this.own;
           for (const out of await this.o.store.collectWants(this.o.host.owner)) this.collect(out);
+          this.own -= own;
           // A kind whose leader lapsed is taken over by whoever still waits for it.
           const waiting = new Set([...this.handed.values()].map((e) => batchKind(e.want)!));
           for (const kind of waiting) void this.o.leases.lead(LEASE(kind));
@@ -283,12 +285,20 @@ export class SharedQueue {
     if (this.settling) return;
     this.settling = true;
     setImmediate(async () => {
-      while (this.toSettle.length > 0) {
-        const rows = this.toSettle.splice(0);
-        await this.o.write("handed wants settled", () => this.o.store.settleWants(rows));
+      try {
+        while (this.toSettle.length > 0) {
+          const rows = this.toSettle.splice(0);
+          await this.o.write("handed wants settled", () => this.o.store.settleWants(rows));
+          // This instance's own rows (it took over their kind), counted once written: collected next.
+          this.own += rows.filter((r) => r.origin === this.o.host.owner).length;
+        }
+      } catch (e) {
+        this.o.onError?.(e);
+      } finally {
+        this.settling = false;
       }
-      this.settling = false;
-      if (this.own > 0) this.schedule(0); // this instance's own rows: collected now
+      if (this.toSettle.length > 0) this.writeSettled();
+      else if (this.own > 0) this.schedule(0); // collected now
     });
   }
 
@@ -340,7 +350,6 @@ export class SharedQueue {
   }
 
   private settleRow(row: HandedWant, paidRequest: number | null, outcome: string): void {
-    if (row.origin === this.o.host.owner) this.own++;
     this.toSettle.push({ key: row.key, origin: row.origin, outcome, paidRequest });
     this.writeSettled();
   }

@@ -3,8 +3,8 @@
  * and given back when the service did not charge it. Each is all or nothing: the person's month and
  * the firm's day move together or not at all.
  *
- * On PostgreSQL each is ONE statement (a WITH whose parts commit together), not a transaction of
- * several: every call of every instance moves the firm's one row of the day, and a transaction holds
+ * On PostgreSQL a reservation is ONE statement (a WITH whose parts commit together), not a transaction
+ * of several: every call of every instance moves the firm's one row of the day, and a transaction holds
  * that row's lock across its round trips to the database (begin, the month, the day, the plan's stop,
  * commit), so the calls at the start of a large fill waited on each other in turn, hundreds of
  * milliseconds each, before going out. One statement holds it for the statement only. SQLite runs in
@@ -31,39 +31,54 @@ const STOPPED = "SELECT 1 FROM firm_plan_stop WHERE id = 1 AND stopped_until > ?
 /** PostgreSQL's division by zero: how the statement below refuses as a whole. */
 const DIVISION_BY_ZERO = "22012";
 
+/** The person may spend one more this month (parameters: the name, the month). */
+const BUDGET_LEFT = `SELECT 1 FROM firm_users u WHERE u.name = ? AND u.revoked_at IS NULL
+    AND u.budget >= 1 + COALESCE((SELECT spent FROM firm_usage_month WHERE user_name = u.name AND month = ?), 0)`;
+/** The firm's day is at its cap already (parameters: the day, the cap). */
+const DAY_FULL = "SELECT 1 FROM firm_usage_day WHERE day = ? AND spent + 1 > ?";
+
 /**
- * PostgreSQL, in one statement: the month (nothing while the plan is stopped), then the day from the
- * month's row (nothing when the month refused). When the day's cap refuses after the month took its
- * credit, the last column divides by zero: the statement fails, and with it the month's +1, so the
- * refusal leaves both as they were. Locks: the month's row, then the day's, as everywhere.
+ * PostgreSQL, in one statement: the month (nothing while the plan is stopped, or the day is at its cap
+ * as the statement found it), then the day from the month's row (nothing when the month refused). Should
+ * the day reach its cap while the statement waited for its row (another instance's reservation), the
+ * day refuses after the month took its credit: then the last column divides by zero, the statement
+ * fails, and with it the month's +1, so the refusal leaves both as they were (rare: the cap's check
+ * before it keeps a day at its cap from logging an error in PostgreSQL's log at every call). Locks: the
+ * month's row, then the day's (the day is inserted from the month's row), as everywhere. The plan's
+ * stop is read as the statement began: a stop committed while it waited for a row lets this one call
+ * go (the service's 429 stops the next).
  */
 const reserveOnce = (capped: boolean) => `WITH spent_month AS (
-    ${MONTH} AND NOT EXISTS (${STOPPED})
+    ${MONTH} AND NOT EXISTS (${STOPPED}) ${capped ? `AND NOT EXISTS (${DAY_FULL})` : ""}
     ${MONTH_CONFLICT}),
   spent_day AS (INSERT INTO firm_usage_day (day, spent) SELECT CAST(? AS TEXT), 1 FROM spent_month ${DAY_CONFLICT(capped)})
   SELECT (SELECT count(*) FROM spent_month) AS month, EXISTS (${STOPPED}) AS stopped,
+    ${capped ? `EXISTS (${DAY_FULL})` : "false"} AS full_day, EXISTS (${BUDGET_LEFT}) AS budget_left,
     CASE WHEN (SELECT count(*) FROM spent_month) = 0 THEN 0 ELSE 1 / (SELECT count(*) FROM spent_day) END AS whole`;
 
 export async function reserveCredit(db: SqlDriver, r: ReserveRequest): Promise<"ok" | ReserveRefusal> {
   if (r.maxPerDay !== null && r.maxPerDay < 1) return "day_limit";
   const capped = r.maxPerDay !== null;
   if (db.engine === "postgres") {
-    let row: { month: number | string; stopped: boolean } | undefined;
+    const cap = capped ? [r.day, r.maxPerDay] : [];
+    type Row = { month: number | string; stopped: boolean; full_day: boolean; budget_left: boolean };
+    let row: Row | undefined;
     try {
-      [row] = await db.all<{ month: number | string; stopped: boolean }>(reserveOnce(capped), [
-        r.month,
-        r.user,
-        r.now,
-        r.day,
-        ...(capped ? [r.maxPerDay] : []),
-        r.now,
+      [row] = await db.all<Row>(reserveOnce(capped), [
+        ...[r.month, r.user, r.now, ...cap],
+        ...[r.day, ...(capped ? [r.maxPerDay] : [])],
+        ...[r.now, ...cap, r.user, r.month],
       ]);
     } catch (e) {
       if ((e as { code?: unknown })?.code === DIVISION_BY_ZERO) return "day_limit";
       throw e;
     }
-    if (row?.stopped) return "plan_stopped";
-    return Number(row?.month ?? 0) === 1 ? "ok" : "budget";
+    if (!row) throw new Error("reservation: no row");
+    if (Number(row.month) === 1) return "ok";
+    // The refusals in the order a transaction meets them (SQLite's, below): the budget, the day, the stop.
+    if (!row.budget_left) return "budget";
+    if (row.full_day) return "day_limit";
+    return row.stopped ? "plan_stopped" : "budget"; // neither: her budget spent by another call meanwhile
   }
   try {
     return await db.transaction(async (tx) => {
@@ -84,13 +99,13 @@ export async function reserveCredit(db: SqlDriver, r: ReserveRequest): Promise<"
   }
 }
 
+/**
+ * A transaction on both engines (a call the service did not charge: rare, off the calls' way), the
+ * month's row first, then the day's, as a reservation locks them.
+ */
 export async function releaseCredit(db: SqlDriver, user: string, month: string, day: string): Promise<void> {
-  const MONTH_BACK = "UPDATE firm_usage_month SET spent = spent - 1 WHERE user_name = ? AND month = ? AND spent > 0";
-  const DAY_BACK = "UPDATE firm_usage_day SET spent = spent - 1 WHERE day = ? AND spent > 0";
-  if (db.engine === "postgres") await db.run(`WITH back AS (${MONTH_BACK} RETURNING 1) ${DAY_BACK}`, [user, month, day]);
-  else
-    await db.transaction(async (tx) => {
-      await tx.run(MONTH_BACK, [user, month]);
-      await tx.run(DAY_BACK, [day]);
-    });
+  await db.transaction(async (tx) => {
+    await tx.run("UPDATE firm_usage_month SET spent = spent - 1 WHERE user_name = ? AND month = ? AND spent > 0", [user, month]);
+    await tx.run("UPDATE firm_usage_day SET spent = spent - 1 WHERE day = ? AND spent > 0", [day]);
+  });
 }

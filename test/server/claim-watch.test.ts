@@ -5,7 +5,7 @@
  */
 import { ClaimWatch } from "../../src/server/firm/claim-watch";
 import type { Entry } from "../../src/server/firm/loader-calls";
-import type { StoredAnswer } from "../../src/server/firm/firm-store";
+import type { QueueNews, StoredAnswer } from "../../src/server/firm/firm-store";
 
 const entry = (id: string): Entry => ({ id, want: { kind: "profile", cui: 1 }, waiters: [], since: 0, sent: false }) as unknown as Entry;
 
@@ -39,6 +39,44 @@ test("a want unwatched while a poll is on its way is neither handed back nor set
     expect(back).toEqual(["b"]);
     expect(found).toEqual([]);
     expect(watch.unwatch("a")).toBe(false);
+  } finally {
+    watch.close();
+  }
+});
+
+test("a notice naming the claims let go has only those looked for, once: the stored handed out, the others queued here again", async () => {
+  const asked: string[][] = [];
+  const claimsRead: string[][] = [];
+  const back: string[] = [];
+  const found: string[] = [];
+  let hear!: (n: QueueNews) => void;
+  const stored = new Map<string, StoredAnswer>([["a", { key: "a", body: { n: 1 }, fetchedAt: 0, expiresAt: Infinity }]]);
+  const watch = new ClaimWatch({
+    store: {
+      claimedKeys: async (keys: readonly string[]) => (claimsRead.push([...keys]), new Set(keys)),
+      getAnswers: async (keys: readonly string[]) => (asked.push([...keys]), new Map([...stored].filter(([k]) => keys.includes(k)))),
+      onQueueNews: (fn) => ((hear = fn), () => undefined),
+    },
+    owner: "here",
+    pollMs: 60_000, // no poll during the test: the notice alone
+    now: Date.now,
+    found: (entries) => found.push(...entries.map((e) => e.id)),
+    back: (entries) => back.push(...entries.map((e) => e.id)),
+  });
+  try {
+    watch.add(["a", "b", "c", "d"].map(entry), Date.now() + 1_000); // watched before any notice
+    // Another instance stored "a" and gave up "b" ("x" is not watched here); "c" and "d" are still its.
+    hear({ released: "other", keys: ["a", "b", "x"] });
+    while (found.length + back.length < 2) await new Promise((r) => setTimeout(r, 1));
+    expect(asked).toEqual([["a", "b"]]);
+    expect(claimsRead).toEqual([]);
+    expect(found).toEqual(["a"]);
+    expect(back).toEqual(["b"]);
+    // The others stay watched; the instance's own notices are not news.
+    hear({ released: "here", keys: ["c"] });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(asked).toHaveLength(1);
+    expect(watch.unwatch("c") && watch.unwatch("d")).toBe(true);
   } finally {
     watch.close();
   }

@@ -2,7 +2,8 @@
  * Wants another instance holds a claim on (firm_claims, loader.ts): their answers are looked for in the
  * store every `pollMs`, and at once when another instance lets go of claims (PostgreSQL's NOTIFY,
  * firm-store.ts onQueueNews: it stored its answers, or its call failed), so that a person waiting on the
- * other instance's call gets its answers as soon as they are stored, not a poll later. Those stored are
+ * other instance's call gets its answers as soon as they are stored, not a poll later; a notice that
+ * names the keys let go (most do) has only those looked for. Those stored are
  * handed out; those no one holds a claim on any more, yet not stored (the other's call failed, or it
  * stopped), go back to this instance's queue. The claims are read before the answers: an instance
  * stores its answers before it lets go, so a want without a claim and without an answer was truly
@@ -43,7 +44,8 @@ export class ClaimWatch {
       o.store.onQueueNews?.((n) => {
         if (!("released" in n) || n.released === o.owner) return;
         this.heardAt = Date.now();
-        this.wake();
+        if (n.keys) void this.look(n.keys);
+        else this.wake();
       }) ?? (() => undefined);
   }
 
@@ -79,6 +81,35 @@ export class ClaimWatch {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     void this.poll();
+  }
+
+  /**
+   * Another instance let go of its claims on `keys` (its notice named them): those watched here are
+   * looked for in the store, and only they (not every company watched, twice, as a poll does). Let go
+   * means stored first, or given up: one not stored is queued here again (claimed anew, or watched again
+   * if a third instance claimed it meanwhile).
+   */
+  private async look(keys: readonly string[]): Promise<void> {
+    const asked = keys.map((k) => this.watching.get(k)).filter((e): e is Entry => e !== undefined);
+    if (asked.length === 0) return;
+    let stored: Map<string, StoredAnswer>;
+    try {
+      stored = await this.o.store.getAnswers(
+        asked.map((e) => e.id),
+        this.o.now(),
+      );
+    } catch (e) {
+      this.o.onError?.(e);
+      this.wake(); // the poll will say
+      return;
+    }
+    // Only what is still watched: the poll may have handed it out meanwhile.
+    const list = asked.filter((e) => this.watching.get(e.id) === e);
+    for (const e of list) this.watching.delete(e.id);
+    const found = list.filter((e) => stored.has(e.id));
+    if (found.length > 0) this.o.found(found, stored);
+    const back = list.filter((e) => !stored.has(e.id));
+    if (back.length > 0) this.o.back(back);
   }
 
   private async poll(): Promise<void> {

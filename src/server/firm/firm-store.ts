@@ -129,7 +129,11 @@ export interface SharedQueueStore {
 }
 
 /** What the instances on one database tell each other (firm-store.ts onQueueNews). */
-export type QueueNews = { kind: string } | { origin: string } | { released: string } | { calling: string; on: boolean };
+export type QueueNews =
+  | { kind: string }
+  | { origin: string }
+  | { released: string; keys?: string[] } // keys: the claims let go, when the notice could name them all
+  | { calling: string; on: boolean };
 
 export interface FirmStore extends SharedQueueStore {
   readonly engine: "sqlite" | "postgres";

@@ -12,7 +12,7 @@ import type { HandedWant, QueueNews, SharedQueueStore, WantOutcome } from "./fir
 
 /**
  * The channel of the instances' notifications: "w <kind>" (wants handed), "s <origin>" (wants settled),
- * "c <owner>" (claims let go, sql-store.ts releaseClaims), "b <owner>" / "i <owner>" (its calls begin,
+ * "c <owner> [<key> …]" (claims let go, and which when they fit: sql-store.ts releaseClaims), "b <owner>" / "i <owner>" (its calls begin,
  * or end: shared-queue.ts calling).
  */
 export const QUEUE_CHANNEL = "firma_queue";
@@ -135,8 +135,10 @@ export class SqlQueue implements SharedQueueStore {
     return this.db.listen(QUEUE_CHANNEL, (payload) => {
       if (payload.startsWith("w ")) fn({ kind: payload.slice(2) });
       else if (payload.startsWith("s ")) fn({ origin: payload.slice(2) });
-      else if (payload.startsWith("c ")) fn({ released: payload.slice(2) });
-      else if (payload.startsWith("b ") || payload.startsWith("i ")) fn({ calling: payload.slice(2), on: payload[0] === "b" });
+      else if (payload.startsWith("c ")) {
+        const [released, ...keys] = payload.slice(2).split(" ");
+        fn(keys.length > 0 ? { released, keys } : { released });
+      } else if (payload.startsWith("b ") || payload.startsWith("i ")) fn({ calling: payload.slice(2), on: payload[0] === "b" });
     });
   }
 

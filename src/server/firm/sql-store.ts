@@ -50,13 +50,17 @@ type AuditRow = { at: number; user_name: string; endpoint: string; cuis: string;
 const CANNOT_WRITE = new Set<string>(["read_only", "disk_full", "newer_schema"]);
 /** Keys per `IN (…)` query: far below both engines' limits on parameters. */
 const CHUNK = 500;
+/** The most bytes of keys a notice of claims let go names (the rest of its 8,000 for the owner and the prefix). */
+const NOTICE_KEYS_BYTES = 7_000;
 /**
  * PostgreSQL: the owner's claims on `n` keys let go as a WITH's `gone` (parameters: the owner, the keys),
- * and the notice of it with the commit, only when one went (TELL_GONE, parameters `told(owner)`): the
+ * and the notice of it with the commit, only when one went (TELL_GONE, parameters `told(owner)`), naming them: the
  * instances waiting on them look at once (claim-watch.ts), not at their next poll.
  */
-const GONE = (n: number) => `gone AS (DELETE FROM firm_claims WHERE owner = ? AND key IN (${Array(n).fill("?").join(", ")}) RETURNING 1)`;
-const TELL_GONE = "SELECT pg_notify(?, ?) FROM (SELECT 1) AS one WHERE EXISTS (SELECT 1 FROM gone)";
+const GONE = (n: number) => `gone AS (DELETE FROM firm_claims WHERE owner = ? AND key IN (${Array(n).fill("?").join(", ")}) RETURNING key)`;
+/** The notice names the keys let go when they fit in it (PostgreSQL's payloads stop at 8,000 bytes): the others look at those only. */
+const TELL_GONE = `SELECT pg_notify(?, ? || CASE WHEN sum(length(key) + 1) <= ${NOTICE_KEYS_BYTES} THEN ' ' || string_agg(key, ' ' ORDER BY key) ELSE '' END)
+  FROM gone HAVING count(*) > 0`;
 const told = (owner: string) => [QUEUE_CHANNEL, `c ${owner}`];
 /** Audit lines per INSERT (7 parameters each). */
 const AUDIT_ROWS = 100;

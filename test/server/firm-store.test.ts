@@ -336,6 +336,13 @@ function behaviour(engine: EngineUnderTest) {
           await new Promise((r) => setTimeout(r, 10));
         // naming the claims that went (only A's: B's ident:3: stayed), so that the others look at those only
         expect(heard).toContainEqual({ released: "A", keys: ["ident:1:", "ident:2:"] });
+        // Past what a notice can carry (500 keys of 19 bytes), it names none: the others look at everything they watch.
+        const many = Array.from({ length: 500 }, (_, i) => `ident:${10_000_000 + i}:`);
+        expect((await s.claimAnswers(many, "C", NOW, NOW + 1000)).size).toBe(500);
+        await s.releaseClaims(many, "C");
+        for (let i = 0; i < 100 && !heard.some((n) => "released" in n && n.released === "C"); i++)
+          await new Promise((r) => setTimeout(r, 10));
+        expect(heard).toContainEqual({ released: "C" });
       }
     } finally {
       off();

@@ -5,9 +5,10 @@
  * other instance's call gets its answers as soon as they are stored, not a poll later; a notice that
  * names the keys let go (most do) has only those looked for. Those stored are
  * handed out; those no one holds a claim on any more, yet not stored (the other's call failed, or it
- * stopped), go back to this instance's queue. The claims are read before the answers: an instance
+ * stopped), go back to this instance's queue. A poll reads the claims before the answers: an instance
  * stores its answers before it lets go, so a want without a claim and without an answer was truly
- * given up.
+ * given up. A notice's keys are let go already, so only the answers are read; one that comes back is
+ * claimed, then looked for in the store once more, before anything is fetched (loader.ts enqueueHere).
  */
 import type { Entry } from "./loader-calls";
 import type { FirmStore, StoredAnswer } from "./firm-store";

@@ -59,7 +59,7 @@ const NOTICE_KEYS_BYTES = 7_000;
  */
 const GONE = (n: number) => `gone AS (DELETE FROM firm_claims WHERE owner = ? AND key IN (${Array(n).fill("?").join(", ")}) RETURNING key)`;
 /** The notice names the keys let go when they fit in it (PostgreSQL's payloads stop at 8,000 bytes): the others look at those only. */
-const TELL_GONE = `SELECT pg_notify(?, ? || CASE WHEN sum(length(key) + 1) <= ${NOTICE_KEYS_BYTES} THEN ' ' || string_agg(key, ' ' ORDER BY key) ELSE '' END)
+const TELL_GONE = `SELECT pg_notify(?, ? || CASE WHEN sum(octet_length(key) + 1) <= ${NOTICE_KEYS_BYTES} THEN ' ' || string_agg(key, ' ' ORDER BY key) ELSE '' END)
   FROM gone HAVING count(*) > 0`;
 const told = (owner: string) => [QUEUE_CHANNEL, `c ${owner}`];
 /** Audit lines per INSERT (7 parameters each). */

@@ -37,6 +37,13 @@ export interface Entry {
   reject(e: unknown): void;
 }
 
+export function newEntry(id: string, want: Want, since: number): Entry {
+  let resolve!: (v: unknown) => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<unknown>((ok, no) => ((resolve = ok), (reject = no)));
+  return { id, want, waiters: [], since, sent: false, promise, resolve, reject };
+}
+
 /** One upstream call: its path and query, the entries it answers, and how its answer becomes stored answers. */
 export interface Call {
   path: string;

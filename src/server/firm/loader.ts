@@ -19,7 +19,7 @@
  * busyWaitMs (1 s) while calls of this server (or, to a queue's leader, of another instance) are on their
  * way and a moment (graceMs) after: their answers bring the people's next requests, which fill it (a
  * person's requests wait for all their answers, so a batch sent part-full when everyone waits on the
- * calls on their way is paid twice over at the end of a large fill).
+ * calls on their way is paid twice over at the end of a large fill), and while wants of its kind are being claimed.
  *
  * Before each call, one credit is reserved in the database for ONE person: the one who waits for the
  * most of the call's answers (then the others, when that one's budget is spent). A call the service did
@@ -32,7 +32,7 @@ import { MAX_BATCH_FINANCIAL, MAX_BATCH_IDENTIFICATION } from "../../api/client"
 import { limiter } from "../../engine/credits/limiter";
 import { BATCH_WINDOW } from "../../engine/engine-options";
 import { wantKey, type Want } from "./request-wants";
-import { includeIgnoredBy, plan, recentAnswer, storedAnswers, type Call, type Entry, type Requester } from "./loader-calls";
+import { includeIgnoredBy, newEntry, plan, recentAnswer, storedAnswers, type Call, type Entry, type Requester } from "./loader-calls";
 import type { FirmStore, StoredAnswer } from "./firm-store";
 import { CallFailure, failureCharged, failureOf, type Upstream, type UpstreamAnswer } from "./upstream";
 import { WriteBehind } from "./store-faults";
@@ -79,13 +79,6 @@ export interface LoaderOptions {
   graceMs?: number;
 }
 
-function newEntry(id: string, want: Want, since: number): Entry {
-  let resolve!: (v: unknown) => void;
-  let reject!: (e: unknown) => void;
-  const promise = new Promise<unknown>((ok, no) => ((resolve = ok), (reject = no)));
-  return { id, want, waiters: [], since, sent: false, promise, resolve, reject };
-}
-
 /** Answers just settled, by want: a request that read the store a moment before they were written finds them here. */
 const RECENT_MS = 10_000;
 /** A call refused as busy (503, not charged) is made this many times in all, after its Retry-After or 100 ms doubling (at most 2 s). */
@@ -104,6 +97,8 @@ export class FirmLoader {
   private readonly recent = new Map<string, { value: unknown; until: number }>();
   /** Wants another instance is fetching: their answers are looked for in the store. */
   private readonly claimWatch: ClaimWatch;
+  /** Entries being claimed (enqueueHere): a partial batch of their kind waits for them (flush). */
+  private readonly claiming = new Set<Entry>();
   /** Entries the database would not take to hand over: fetched here. */
   private readonly keptHere = new WeakSet<Entry>();
   /** This instance's name on its claims. */
@@ -221,6 +216,7 @@ export class FirmLoader {
   private async enqueueHere(entries: Entry[], since?: number): Promise<void> {
     let mine = entries;
     const asked = Date.now(); // the notices' clock (claim-watch.ts)
+    for (const e of entries) this.claiming.add(e);
     try {
       const now = this.now();
       const ids = entries.map((e) => e.id);
@@ -241,6 +237,7 @@ export class FirmLoader {
     } catch (e) {
       this.o.onStoreError?.(e);
     }
+    for (const e of entries) this.claiming.delete(e);
     // Sent already (queued twice by a race): never asked twice; the claim just renewed goes if nothing here fetches it.
     void this.release(mine.filter((e) => e.sent && !this.inflight.has(e.id) && !this.pending.has(e.id)));
     const now = this.now();
@@ -304,9 +301,12 @@ export class FirmLoader {
     const busy = this.onWay > 0 || now - this.quietAt < (this.o.graceMs ?? GRACE_MS) || (this.shared?.othersAtWork() ?? false);
     const wait = Math.max(this.o.maxWaitMs ?? 200, busy ? (this.o.busyWaitMs ?? 1000) : 0);
     const keep = new Set<Entry>();
+    // A kind with wants being claimed (a round trip to the database): its partial batch waits for them (twice the busy wait at most).
+    const joining = new Set([...this.claiming].map((e) => batchKind(e.want)));
     for (const [kind, list] of this.batchGroups()) {
+      if (joining.has(kind) && list.every((e) => now - e.since < 2 * (this.o.busyWaitMs ?? 1000))) for (const e of list) keep.add(e);
       // Shared: a partial batch of a kind another instance leads goes to that leader (shared-queue.ts).
-      if (this.shared && !this.shared.leads(kind) && !list.some((e) => this.keptHere.has(e))) this.handOver(kind, list);
+      else if (this.shared && !this.shared.leads(kind) && !list.some((e) => this.keptHere.has(e))) this.handOver(kind, list);
       else if (list.every((e) => now - e.since < wait)) for (const e of list) keep.add(e);
     }
     this.send([...this.pending.values()].filter((e) => !keep.has(e)));

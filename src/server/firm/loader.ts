@@ -97,8 +97,8 @@ export class FirmLoader {
   private readonly recent = new Map<string, { value: unknown; until: number }>();
   /** Wants another instance is fetching: their answers are looked for in the store. */
   private readonly claimWatch: ClaimWatch;
-  /** Entries being claimed (enqueueHere): a partial batch of their kind waits for them (flush). */
-  private readonly claiming = new Set<Entry>();
+  /** Entries being claimed (enqueueHere), since when: a partial batch of their kind waits for them (flush). */
+  private readonly claiming = new Map<Entry, number>();
   /** Entries the database would not take to hand over: fetched here. */
   private readonly keptHere = new WeakSet<Entry>();
   /** This instance's name on its claims. */
@@ -216,7 +216,7 @@ export class FirmLoader {
   private async enqueueHere(entries: Entry[], since?: number): Promise<void> {
     let mine = entries;
     const asked = Date.now(); // the notices' clock (claim-watch.ts)
-    for (const e of entries) this.claiming.add(e);
+    for (const e of entries) this.claiming.set(e, this.now());
     try {
       const now = this.now();
       const ids = entries.map((e) => e.id);
@@ -236,8 +236,9 @@ export class FirmLoader {
       }
     } catch (e) {
       this.o.onStoreError?.(e);
+    } finally {
+      for (const e of entries) this.claiming.delete(e);
     }
-    for (const e of entries) this.claiming.delete(e);
     // Sent already (queued twice by a race): never asked twice; the claim just renewed goes if nothing here fetches it.
     void this.release(mine.filter((e) => e.sent && !this.inflight.has(e.id) && !this.pending.has(e.id)));
     const now = this.now();
@@ -292,7 +293,7 @@ export class FirmLoader {
 
   /**
    * The window ended: everything pending goes, but a partial batch whose companies have all waited
-   * less than maxWaitMs, which waits another window for the people still asking to fill it.
+   * less than maxWaitMs (or more, above), which waits another window for the people still asking to fill it.
    */
   private flush(): void {
     if (this.timer) clearTimeout(this.timer);
@@ -301,13 +302,12 @@ export class FirmLoader {
     const busy = this.onWay > 0 || now - this.quietAt < (this.o.graceMs ?? GRACE_MS) || (this.shared?.othersAtWork() ?? false);
     const wait = Math.max(this.o.maxWaitMs ?? 200, busy ? (this.o.busyWaitMs ?? 1000) : 0);
     const keep = new Set<Entry>();
-    // A kind with wants being claimed (a round trip to the database): its partial batch waits for them (twice the busy wait at most).
-    const joining = new Set([...this.claiming].map((e) => batchKind(e.want)));
+    // Kinds with wants being claimed (a round trip; one older than busyWaitMs is not waited for): a batch sent here waits for them, up to twice its wait.
+    const joining = new Set([...this.claiming].filter(([, at]) => now - at < (this.o.busyWaitMs ?? 1000)).map(([e]) => batchKind(e.want)));
     for (const [kind, list] of this.batchGroups()) {
-      if (joining.has(kind) && list.every((e) => now - e.since < 2 * (this.o.busyWaitMs ?? 1000))) for (const e of list) keep.add(e);
       // Shared: a partial batch of a kind another instance leads goes to that leader (shared-queue.ts).
-      else if (this.shared && !this.shared.leads(kind) && !list.some((e) => this.keptHere.has(e))) this.handOver(kind, list);
-      else if (list.every((e) => now - e.since < wait)) for (const e of list) keep.add(e);
+      if (this.shared && !this.shared.leads(kind) && !list.some((e) => this.keptHere.has(e))) this.handOver(kind, list);
+      else if (list.every((e) => now - e.since < wait + (joining.has(kind) ? wait : 0))) for (const e of list) keep.add(e);
     }
     this.send([...this.pending.values()].filter((e) => !keep.has(e)));
     if (this.pending.size > 0) this.timer = setTimeout(() => this.flush(), this.o.windowMs ?? BATCH_WINDOW.default);

@@ -21,7 +21,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { bucharestMonth } from "../../engine/credits/bucharest-time";
 import { t, type Lang, type MessageKey } from "../../shared/messages/node";
 import { MAX_QUERY_BYTES } from "../relay";
-import { accepts, candidates, parseRequest, render, wantKey, type Parsed, type Refusal } from "./request-wants";
+import { accepts, candidates, parseRequest, render, wantKey, type Held, type Parsed, type Refusal } from "./request-wants";
 import { FirmLoader, type Requester } from "./loader";
 import { Metrics } from "./metrics";
 import type { AnswerSource, FirmStore, FirmUser } from "./firm-store";
@@ -282,16 +282,16 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
    * only the wants it misses are looked for under the other keys that may answer them
    * (request-wants.ts `candidates`).
    */
-  async function answers(p: Parsed, r: Requester, turn: Turn): Promise<unknown[]> {
+  async function answers(p: Parsed, r: Requester, turn: Turn): Promise<(Held | undefined)[]> {
     const keys = p.wants.map(wantKey);
-    const bodies: unknown[] = new Array(keys.length);
+    const held: (Held | undefined)[] = new Array(keys.length);
     let missing: number[] = [];
     try {
-      const own = await store.getAnswers(keys, now());
+      const own = await store.answersInOrder(keys, now());
       for (let i = 0; i < keys.length; i++) {
-        const a = own.get(keys[i]);
+        const a = own[i];
         if (a === undefined) missing.push(i);
-        else bodies[i] = a.body;
+        else held[i] = a;
       }
       if (missing.length > 0) {
         const others = await store.getAnswers([...new Set(missing.flatMap((i) => candidates(p.wants[i]).slice(1)))], now());
@@ -302,7 +302,7 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
             .slice(1)
             .find((k) => others.has(k) && accepts(w, k, others.get(k)!.body, ignored));
           if (hit === undefined) return true;
-          bodies[i] = others.get(hit)!.body;
+          held[i] = others.get(hit)!;
           if (w.kind === "ident" && hit.startsWith("ident:")) metrics.otherInclude(1);
           return false;
         });
@@ -311,7 +311,7 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
       throw storeCallFailure(e);
     }
     metrics.hits(keys.length - missing.length);
-    if (missing.length === 0) return bodies;
+    if (missing.length === 0) return held;
     let fetched: Map<string, unknown>;
     const wanted = missing.map((i) => p.wants[i]);
     // While the service is asked, her place goes to her next request (fair-gate.ts).
@@ -322,8 +322,8 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
       if (!(e instanceof CallFailure && e.code === "budget_exhausted")) throw e;
       fetched = await turn.pause(loader.load(wanted, r));
     }
-    for (const i of missing) bodies[i] = fetched.get(keys[i]);
-    return bodies;
+    for (const i of missing) held[i] = { body: fetched.get(keys[i]) };
+    return held;
   }
 
   async function failure(e: unknown, user: string): Promise<Outcome> {

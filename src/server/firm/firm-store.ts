@@ -177,6 +177,8 @@ export interface FirmStore extends SharedQueueStore {
   // ---- answers ---------------------------------------------------------------------------------
   /** The answers under these keys still fresh at `now`. */
   getAnswers(keys: readonly string[], now: number): Promise<Map<string, StoredAnswer>>;
+  /** The same, in the keys' order (undefined where none): a request's answers with no map between. */
+  answersInOrder(keys: readonly string[], now: number): Promise<(StoredAnswer | undefined)[]>;
   /**
    * Stores answers (a key already there is replaced), all or none; with `release`, then lets go of the
    * owner's claims on those keys (releaseClaims), never before the answers are in the store (PostgreSQL:

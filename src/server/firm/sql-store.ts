@@ -240,12 +240,21 @@ export class SqlFirmStore implements FirmStore {
 
   async getAnswers(keys: readonly string[], now: number): Promise<Map<string, StoredAnswer>> {
     const found = new Map<string, StoredAnswer>();
-    const missed = new Set<string>();
-    for (const key of keys) {
-      const a = this.hot.get(key, now);
-      if (a) found.set(key, a);
-      else missed.add(key);
+    for (const a of await this.answersInOrder(keys, now)) if (a !== undefined) found.set(a.key, a);
+    return found;
+  }
+
+  async answersInOrder(keys: readonly string[], now: number): Promise<(StoredAnswer | undefined)[]> {
+    // From memory first (hot-answers.ts); the database is asked only for what memory misses, once per key.
+    const out: (StoredAnswer | undefined)[] = new Array(keys.length);
+    let missed: Set<string> | null = null;
+    for (let i = 0; i < keys.length; i++) {
+      const a = this.hot.get(keys[i], now);
+      if (a !== undefined) out[i] = a;
+      else (missed ??= new Set()).add(keys[i]);
     }
+    if (missed === null) return out;
+    const read = new Map<string, StoredAnswer>();
     const unique = [...missed];
     for (let i = 0; i < unique.length; i += CHUNK) {
       const part = unique.slice(i, i + CHUNK);
@@ -253,16 +262,17 @@ export class SqlFirmStore implements FirmStore {
         `SELECT key, body, fetched_at, expires_at FROM firm_answers WHERE expires_at > ? AND key IN (${part.map(() => "?").join(", ")})`,
         [now, ...part],
       );
-      const read = rows.map((r) => ({
+      const answers = rows.map((r) => ({
         key: r.key,
         body: JSON.parse(r.body),
         fetchedAt: Number(r.fetched_at),
         expiresAt: Number(r.expires_at),
       }));
-      for (const a of read) found.set(a.key, a);
-      this.hot.put(read);
+      for (const a of answers) read.set(a.key, a);
+      this.hot.put(answers);
     }
-    return found;
+    for (let i = 0; i < keys.length; i++) if (out[i] === undefined) out[i] = read.get(keys[i]);
+    return out;
   }
 
   async putAnswers(answers: readonly StoredAnswer[], release?: { keys: readonly string[]; owner: string }): Promise<void> {

@@ -231,6 +231,17 @@ function behaviour(engine: EngineUnderTest) {
     );
     expect(back.size).toBe(2_500);
     expect(back.get("fin:2499:2024")?.body).toEqual({ cifra: 2499 });
+
+    // A request's answers in its own order: a key asked twice given twice, none where none is fresh.
+    const order = ["fin:7:2024", "profile:4", "fin:2499:2024", "profile:2", "fin:7:2024", "profile:3"];
+    expect((await s.answersInOrder(order, NOW)).map((x) => x && [x.key, x.body])).toEqual([
+      ["fin:7:2024", { cifra: 7 }],
+      undefined,
+      ["fin:2499:2024", { cifra: 2499 }],
+      ["profile:2", null],
+      ["fin:7:2024", { cifra: 7 }],
+      undefined,
+    ]);
   });
 
   test("audit: oldest first since a time, one person's only when asked", async () => {
@@ -268,6 +279,8 @@ function behaviour(engine: EngineUnderTest) {
 
     const again = await opened(url);
     expect(await again.usageOf("ana", MONTH)).toEqual({ budget: 5, spent: 1 });
+    // read from the database (a new instance's memory holds nothing), in the keys' order
+    expect((await again.answersInOrder(["ident:2:all", "ident:1:all"], NOW)).map((x) => x?.body)).toEqual([undefined, { ok: 1 }]);
     expect((await again.getAnswers(["ident:1:all"], NOW)).size).toBe(1);
     expect(await again.auditSince(0)).toHaveLength(1);
     expect(await again.planStoppedUntil(NOW)).toBe(NOW + 500);

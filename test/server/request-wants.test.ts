@@ -39,6 +39,11 @@ describe("reading a batch request", () => {
     expect(shape(parsed("/v4/firme/batch", "cui=4,17,30,1000&include=adresa,caen_principal"))).toEqual(shape(plain));
   });
 
+  it("reads a query that begins with `?` (a URL with two) as URLSearchParams does: the first `?` dropped", () => {
+    expect(shape(parsed("/v4/firme/batch", "?cui=8,7"))).toEqual(shape(parsed("/v4/firme/batch", "cui=7,8")));
+    expect(parsed("/v4/firme/7/financiar", "?an=2023").wants.map(wantKey)).toEqual(["fin:7:2023"]);
+  });
+
   it("keys the financial batch's wants by year, and reads a year written plainly or encoded alike", () => {
     const p = parsed("/v4/firme/batch/financiar", "cui=9,2&an=2023");
     expect(shape(p).keys).toEqual(["finb:2:2023", "finb:9:2023"]);
@@ -82,6 +87,21 @@ describe("writing answers back", () => {
     // what is kept for the next request is not part of the answer
     expect(JSON.parse(JSON.stringify(held))).toEqual({ body });
     expect(Object.keys(held)).toEqual(["body"]);
+  });
+
+  it("writes a company's profile whole after a batch without `include` wrote it cut down, and the other way round", () => {
+    const profile = parsed("/v4/firme/7", "");
+    const bare = parsed("/v4/firme/batch", "cui=7");
+    const text = (r: ReturnType<typeof render>) => {
+      if (!("text" in r)) throw new Error("refused");
+      return JSON.parse(r.text.toString("utf8")) as unknown;
+    };
+    const first: Held = { body };
+    expect(text(render(bare, [first]))).toEqual([{ cui: 7, denumire: "Alfa SRL", stare: "activ" }]);
+    expect(text(render(profile, [first]))).toEqual(body);
+    const second: Held = { body };
+    expect(text(render(profile, [second]))).toEqual(body);
+    expect(text(render(bare, [second]))).toEqual([{ cui: 7, denumire: "Alfa SRL", stare: "activ" }]);
   });
 
   it("leaves out the wants with nothing, and answers 404 for a profile with nothing", () => {

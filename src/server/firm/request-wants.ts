@@ -354,6 +354,12 @@ export interface Held {
   body: unknown;
 }
 
+/** An answer to write: one held, and not the service's "nothing" (null). */
+const some = (h: Held | undefined): h is Held => h !== undefined && h.body !== null && h.body !== undefined;
+
+/** The signature of an answer written whole: no field is named `*` (a batch without `include` is ""). */
+const WHOLE = "*";
+
 /**
  * Each answer's JSON as written into a response (its UTF-8 bytes), by the fields written (a batch item
  * carries its request's `include`): kept on the answer held (non-enumerable, so JSON leaves it out) as
@@ -364,9 +370,6 @@ export interface Held {
  * the holder, whose shape is one and the same for every answer, they are read in a tenth of the time
  * of a property on the bodies, whose shapes are as many as the service's answers.
  */
-/** The signature of an answer written whole: no field is named `*` (a batch without `include` is ""). */
-const WHOLE = "*";
-
 interface Rendered {
   renderedSig?: string;
   rendered?: Buffer;
@@ -403,7 +406,7 @@ export function render(p: Parsed, held: readonly (Held | undefined)[]): { status
     const parts: Buffer[] = before ? [before, OPEN] : [OPEN];
     for (let i = 0; i < p.wants.length; i++) {
       const h = held[i];
-      if (h === undefined || h.body === null || h.body === undefined) continue;
+      if (!some(h)) continue;
       if (parts.length > (before ? 2 : 1)) parts.push(COMMA);
       parts.push(bytesOf(h, fields, sig));
     }
@@ -416,8 +419,7 @@ export function render(p: Parsed, held: readonly (Held | undefined)[]): { status
     case "one":
     case "list": {
       const h = held[0];
-      if (h === undefined || h.body === null || h.body === undefined)
-        return p.shape === "list" ? { ...notFound, key: "custody.listNotFound" } : notFound;
+      if (!some(h)) return p.shape === "list" ? { ...notFound, key: "custody.listNotFound" } : notFound;
       return { status: 200, text: bytesOf(h, null, WHOLE) };
     }
     case "batch":

@@ -16,6 +16,7 @@ function instance(leads: boolean, handFails = false) {
   const polls: string[] = [];
   const handed: HandedWant[] = [];
   const released: string[] = [];
+  const told: string[] = [];
   const store = {
     takeLease: async (_name: string, holder: string, _now: number, until: number) =>
       leads ? { holder, until } : { holder: "them", until },
@@ -27,6 +28,7 @@ function instance(leads: boolean, handFails = false) {
     releaseClaims: async (keys: readonly string[]) => void released.push(...keys),
     othersCalling: async () => new Set<string>(),
     tellCalling: async () => undefined,
+    tellComing: async (_owner: string, kind: string, on: boolean) => void told.push(`${on ? "coming" : "none"} ${kind}`),
     notifies: true,
     takeWants: async (kinds: readonly string[]) => {
       polls.push(`take ${kinds.join(",")}`);
@@ -52,7 +54,7 @@ function instance(leads: boolean, handFails = false) {
       owner: "me",
       working: () => false,
       queueHere: () => undefined,
-      entriesFor: () => [],
+      entriesFor: (_wants, queued) => (queued(), []),
       settled: () => undefined,
       failed: () => undefined,
     },
@@ -61,7 +63,7 @@ function instance(leads: boolean, handFails = false) {
     queue.close();
     await leases.close();
   };
-  return { queue, leases, polls, handed, released, hear: (n: QueueNews) => hear(n), close };
+  return { queue, leases, polls, handed, released, told, hear: (n: QueueNews) => hear(n), close };
 }
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -140,6 +142,51 @@ test("another instance's calls count while they are on their way and a moment (1
     expect(me.queue.othersAtWork()).toBe(false);
     me.queue.calling(true); // its own calls are the loader's to count (loader.ts flush)
     expect(me.queue.othersAtWork()).toBe(false);
+  } finally {
+    clock.mockRestore();
+    await me.close();
+  }
+});
+
+test("an instance that will hand wants of a kind says so once, and says 'none any more' only when none are queued here", async () => {
+  const me = instance(false);
+  try {
+    me.queue.announce(["f:2024", "i:"], true);
+    me.queue.announce(["f:2024"], true); // said already
+    me.queue.unannounce(["f:2024", "i:"], (k) => k === "f:2024"); // f:2024 still queued here
+    me.queue.unannounce(["f:2023"], () => false); // never said
+    await wait(20);
+    expect(me.told).toEqual(["coming f:2024", "coming i:", "none i:"]);
+    expect(await me.queue.handOver([entry()])).toEqual([]); // handed: the next wants of f:2024 are said again
+    me.queue.announce(["f:2024"], true);
+    await wait(20);
+    expect(me.told.slice(3)).toEqual(["coming f:2024"]);
+  } finally {
+    await me.close();
+  }
+});
+
+test("a leader counts on the wants another instance said it will hand (up to 1 s), until they are handed or it says none are coming", async () => {
+  const me = instance(true);
+  let t = Date.now();
+  const clock = jest.spyOn(Date, "now").mockImplementation(() => t);
+  try {
+    expect(await me.queue.handOver([entry()])).toHaveLength(1); // it leads f:2024 now
+    me.queue.announce(["f:2024"], true); // its own kind: nothing to say
+    expect(me.told).toEqual([]);
+    expect(me.queue.expects("f:2024")).toBe(0);
+    me.hear({ coming: "them", grp: "f:2024", on: true });
+    expect(me.queue.expects("f:2024")).toBe(2000); // its partial batch may wait up to twice the 1 s
+    expect(me.queue.expects("f:2023")).toBe(0);
+    t += 999;
+    expect(me.queue.expects("f:2024")).toBe(2000);
+    t += 2;
+    expect(me.queue.expects("f:2024")).toBe(0); // said too long ago
+    me.hear({ coming: "them", grp: "f:2024", on: true });
+    me.hear({ coming: "them", grp: "f:2024", on: false });
+    expect(me.queue.expects("f:2024")).toBe(0);
+    me.hear({ coming: "me", grp: "f:2024", on: true }); // its own notice, heard back
+    expect(me.queue.expects("f:2024")).toBe(0);
   } finally {
     clock.mockRestore();
     await me.close();

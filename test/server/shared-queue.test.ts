@@ -92,11 +92,20 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /**
  * Two loaders (two instances' queues) on a new PostgreSQL database, each on its own connection, with their
  * polls 5 s apart: what happens sooner is the notices' doing. `calls`: the companies of each upstream call.
+ * `slowHandMs`: the second instance's hands take that much longer to reach the database (a loaded machine).
  */
-async function twoLoaders(latencyMs: number, shareQueue: boolean, windowMs = 5) {
+async function twoLoaders(latencyMs: number, shareQueue: boolean, windowMs = 5, slowHandMs = 0) {
   const url = await pg.createDatabase(`loaders${++serial}`);
   const key = `demo-business-loaders${serial}`;
-  const [a, b] = [await openFirmStore(url), await openFirmStore(url)];
+  const [a, slow] = [await openFirmStore(url), await openFirmStore(url)];
+  const b = new Proxy(slow, {
+    get: (t, p) =>
+      p === "handWants"
+        ? async (rows: HandedWant[]) => (await sleep(slowHandMs), t.handWants(rows))
+        : typeof Reflect.get(t, p) === "function"
+          ? Reflect.get(t, p).bind(t)
+          : Reflect.get(t, p),
+  });
   await a.addUser("ana", 1000, `hash-ana-${serial}`, Date.now());
   await a.addUser("ion", 1000, `hash-ion-${serial}`, Date.now());
   sb.config.latencyMs = latencyMs;
@@ -202,6 +211,23 @@ suite("one batch queue across two instances on PostgreSQL", () => {
       const ana = x.one.load(f.slice(20), person(1, "ana")); // what its answers set going: handed to two
       await Promise.all([ion, ana]);
       expect(x.calls().sort((p, q) => q - p)).toEqual([100, 50]);
+    } finally {
+      await x.close();
+    }
+  }, 60_000);
+
+  test("the leader's partial batch waits for the wants another instance said it will hand, however long the hand takes (400 ms here, past the 200 ms a partial batch waits): 50 + 50 companies in 1 call, not 2", async () => {
+    const x = await twoLoaders(0, true, 5, 400);
+    try {
+      await x.one.load(ident(CUIS.slice(1600, 1601)), person(1, "ana")); // one leads the identification batches
+      await sleep(300); // its call's grace is over: a partial batch waits 200 ms, not the busy wait
+      const t0 = Date.now();
+      await Promise.all([
+        x.one.load(ident(CUIS.slice(1610, 1660)), person(1, "ana")),
+        x.two.load(ident(CUIS.slice(1660, 1710)), person(2, "ion")),
+      ]);
+      expect(x.calls()).toEqual([1, 100]);
+      expect(Date.now() - t0).toBeLessThan(2000);
     } finally {
       await x.close();
     }

@@ -117,12 +117,15 @@ export interface SharedQueueStore {
   othersCalling(owner: string, now: number): Promise<Set<string>>;
   /** Tells the other instances that `owner` has calls on their way (`on`) or none any more (PostgreSQL; nothing on SQLite). */
   tellCalling(owner: string, on: boolean): Promise<void>;
+  /** Tells the other instances that `owner` has wants of `kind` it will hand to the kind's leader (`on`), or none any more (PostgreSQL; nothing on SQLite). */
+  tellComing(owner: string, kind: string, on: boolean): Promise<void>;
   /** Whether the other instances hear this store's notices (onQueueNews): PostgreSQL. Without, they only poll. */
   readonly notifies: boolean;
   /**
    * Calls `fn` at once when another instance hands wants of a kind (`{ kind }`), settles wants an
    * instance handed (`{ origin }`), lets go of claims (`{ released }`: its answers are stored, or its
-   * call failed) or begins or ends its calls (`{ calling, on }`); returns the unsubscription. PostgreSQL: LISTEN/NOTIFY, sent with the transaction's
+   * call failed), begins or ends its calls (`{ calling, on }`) or has wants of a kind to hand, or none any
+   * more (`{ coming, grp, on }`); returns the unsubscription. PostgreSQL: LISTEN/NOTIFY, sent with the transaction's
    * commit. A notice missed (the database restarting) is made up by the polling it hastens.
    */
   onQueueNews(fn: (news: QueueNews) => void): () => void;
@@ -133,7 +136,8 @@ export type QueueNews =
   | { kind: string }
   | { origin: string }
   | { released: string; keys?: string[] } // keys: the claims let go, when the notice could name them all
-  | { calling: string; on: boolean };
+  | { calling: string; on: boolean }
+  | { coming: string; grp: string; on: boolean };
 
 export interface FirmStore extends SharedQueueStore {
   readonly engine: "sqlite" | "postgres";

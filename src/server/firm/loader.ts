@@ -139,13 +139,14 @@ export class FirmLoader {
         write: async (what, fn) => void (await this.writes.write(what, fn)),
         pollMs,
         graceMs: o.graceMs,
+        expectMs: o.busyWaitMs,
         now: this.now,
         onError: o.onStoreError,
         host: {
           owner: this.owner,
           working: () => this.pending.size > 0 || this.onWay > 0,
           queueHere: (entries) => void this.enqueueHere(entries),
-          entriesFor: (wants) => this.entriesFor(wants),
+          entriesFor: (wants, queued) => this.entriesFor(wants, queued),
           settled: (e, value) => this.settled([e], new Map([[e.id, value]])),
           failed: (e, err) => {
             this.inflight.delete(e.id);
@@ -157,7 +158,7 @@ export class FirmLoader {
   }
 
   /** The entries of wants other instances handed here: those already here, joined, or new ones queued here together. */
-  private entriesFor(wants: ReadonlyArray<{ want: Want; waiters: Requester[]; since: number }>): Entry[] {
+  private entriesFor(wants: ReadonlyArray<{ want: Want; waiters: Requester[]; since: number }>, queued: () => void): Entry[] {
     const fresh: Entry[] = [];
     let since = Infinity;
     const out = wants.map(({ want, waiters, since: s }) => {
@@ -173,7 +174,7 @@ export class FirmLoader {
       }
       return e;
     });
-    if (fresh.length > 0) void this.enqueueHere(fresh, since);
+    void (fresh.length > 0 ? this.enqueueHere(fresh, since) : Promise.resolve()).then(queued);
     return out;
   }
 
@@ -217,6 +218,7 @@ export class FirmLoader {
     let mine = entries;
     const asked = Date.now(); // the notices' clock (claim-watch.ts)
     for (const e of entries) this.claiming.set(e, this.now());
+    const kinds = this.shared?.announce(new Set(entries.map((e) => batchKind(e.want)).filter((k) => k !== null)), true) ?? [];
     try {
       const now = this.now();
       const ids = entries.map((e) => e.id);
@@ -248,6 +250,7 @@ export class FirmLoader {
       e.since = since ?? now;
       this.pending.set(e.id, e);
     }
+    this.shared?.unannounce(kinds, (k) => [...this.pending.values(), ...this.claiming.keys()].some((e) => batchKind(e.want) === k));
     if (this.pending.size > 0) this.schedule();
   }
 
@@ -307,7 +310,9 @@ export class FirmLoader {
     for (const [kind, list] of this.batchGroups()) {
       // Shared: a partial batch of a kind another instance leads goes to that leader (shared-queue.ts).
       if (this.shared && !this.shared.leads(kind) && !list.some((e) => this.keptHere.has(e))) this.handOver(kind, list);
-      else if (list.every((e) => now - e.since < wait + (joining.has(kind) ? wait : 0))) for (const e of list) keep.add(e);
+      // Longer for wants another instance said it will hand here (shared-queue.ts expects).
+      else if (list.every((e) => now - e.since < Math.max(wait + (joining.has(kind) ? wait : 0), this.shared?.expects(kind) ?? 0)))
+        for (const e of list) keep.add(e);
     }
     this.send([...this.pending.values()].filter((e) => !keep.has(e)));
     if (this.pending.size > 0) this.timer = setTimeout(() => this.flush(), this.o.windowMs ?? BATCH_WINDOW.default);
@@ -381,7 +386,7 @@ export class FirmLoader {
    */
   private async run(call: Call, attempt = 1): Promise<void> {
     try {
-      const payer = await this.reserve(call);
+      const payer = await reservePayer(this.o.store, call, this.o.maxPerDay, this.now(), this.o.onStoreError);
       let answer: UpstreamAnswer;
       let charged: boolean;
       try {
@@ -434,11 +439,6 @@ export class FirmLoader {
     const answers = storedAnswers(values, this.now());
     const release = { keys: entries.map((e) => e.id), owner: this.owner };
     if ((await this.writes.write("answers", () => this.o.store.putAnswers(answers, release))) === "dropped") await this.release(entries);
-  }
-
-  /** The person who pays, her credit reserved (loader-credits.ts): fail-closed when the database does not take it. */
-  private reserve(call: Call): Promise<Payer> {
-    return reservePayer(this.o.store, call, this.o.maxPerDay, this.now(), this.o.onStoreError);
   }
 
   /** A charged call is the payer's request's credit; one the service did not charge gives it back. */

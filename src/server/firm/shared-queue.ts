@@ -33,8 +33,8 @@ export interface QueueHost {
   readonly owner: string;
   /** Queues entries here, as new wants of this instance. */
   queueHere(entries: Entry[]): void;
-  /** The entries of wants handed here: this instance's own for each want (joined) or new ones, queued here together. */
-  entriesFor(wants: ReadonlyArray<{ want: Want; waiters: Requester[]; since: number }>): Entry[];
+  /** The entries of wants handed here: this instance's own for each want (joined) or new ones, queued here together, then `queued`. */
+  entriesFor(wants: ReadonlyArray<{ want: Want; waiters: Requester[]; since: number }>, queued: () => void): Entry[];
   /** Whether this instance has wants in its queue or calls on their way. */
   working(): boolean;
   /** A handed want's answer came back: hand it out. */
@@ -54,6 +54,8 @@ export interface SharedQueueOptions {
   idlePollMs?: number;
   /** How long after another instance's calls end a leader's partial batch still counts on their answers (othersAtWork). @default GRACE_MS */
   graceMs?: number;
+  /** How long a leader's partial batch counts on the wants another instance said it will hand (expects). @default 1000 */
+  expectMs?: number;
   now?: () => number;
   onError?: (e: unknown) => void;
 }
@@ -104,6 +106,11 @@ export class SharedQueue {
   private callsRow: Promise<void> = Promise.resolve();
   /** Rows of this instance's own settled here (after it took over their kind): collected, then forgotten. */
   private own = 0;
+  /** The kinds whose wants other instances said they will hand (announce): by kind, when each instance said so. */
+  private readonly coming = new Map<string, Map<string, number>>();
+  /** The kinds this instance said it will hand wants of, not handed yet; its notices, sent in order. */
+  private readonly announced = new Set<string>();
+  private comingRow: Promise<void> = Promise.resolve();
 
   constructor(private readonly o: SharedQueueOptions) {
     this.unsubscribe = o.store.onQueueNews((news) => this.news(news));
@@ -131,6 +138,38 @@ export class SharedQueue {
     });
   }
 
+  /**
+   * This instance has wants of these kinds (being claimed or queued) to hand to their leaders (`true`), or none
+   * any more (`false`: another's, or stored). A leader hears it a window, a claim and a few writes before the
+   * hand, and its partial batch of the kind waits for them (expects). Kinds led here are not announced.
+   */
+  announce(kinds: Iterable<string>, on: boolean): Iterable<string> {
+    for (const kind of kinds) {
+      if (on === this.announced.has(kind) || (on && this.leads(kind))) continue;
+      if (on) this.announced.add(kind);
+      else this.announced.delete(kind);
+      this.comingRow = this.comingRow.then(() => this.o.store.tellComing(this.o.host.owner, kind, on)).catch((e) => this.o.onError?.(e));
+    }
+    return kinds;
+  }
+
+  /** Of these kinds, those announced whose wants are no longer `queued` here: none any more (they were another's, or stored). */
+  unannounce(kinds: Iterable<string>, queued: (kind: string) => boolean): void {
+    for (const k of kinds) if (this.announced.has(k) && !queued(k)) this.announce([k], false);
+  }
+
+  /**
+   * How long a partial batch of this kind may wait for its oldest want: twice expectMs when another instance
+   * said it will hand wants of the kind, less than expectMs ago and not handed since; 0 otherwise.
+   */
+  expects(kind: string): number {
+    const from = this.coming.get(kind);
+    if (!from) return 0;
+    const expectMs = this.o.expectMs ?? 1000;
+    for (const [origin, at] of from) if (at <= Date.now() - expectMs) from.delete(origin);
+    return from.size > 0 ? 2 * expectMs : 0;
+  }
+
   /** Whether this instance leads the batch kind now (as far as it knows, without asking the database). */
   leads(kind: string): boolean {
     return this.o.leases.holds(LEASE(kind));
@@ -144,6 +183,7 @@ export class SharedQueue {
    */
   async handOver(entries: Entry[]): Promise<Entry[]> {
     const kind = batchKind(entries[0].want)!;
+    this.announced.delete(kind); // handed now, or led here: the leader's expectation ends as it takes them
     if (await this.o.leases.lead(LEASE(kind))) return entries;
     const rows: HandedWant[] = entries.map((e) => ({
       key: e.id,
@@ -197,6 +237,11 @@ export class SharedQueue {
       if (n.on) callers.add(n.calling);
       else callers.delete(n.calling);
       this.setCallers(callers);
+    } else if ("coming" in n) {
+      if (n.coming === this.o.host.owner) return;
+      const from = this.coming.get(n.grp) ?? this.coming.set(n.grp, new Map()).get(n.grp)!;
+      if (n.on) from.set(n.coming, Date.now());
+      else from.delete(n.coming);
     } else if ("kind" in n ? this.o.leases.held().includes(LEASE(n.kind)) : "origin" in n && n.origin === this.o.host.owner)
       this.schedule(0);
   }
@@ -334,7 +379,8 @@ export class SharedQueue {
         of.push({ row, entry: () => entries[i] });
       }
     }
-    const entries = this.o.host.entriesFor(theirs);
+    // What they said would come is in the queue here: its partial batch waits for it no more (expects).
+    const entries = this.o.host.entriesFor(theirs, () => rows.forEach((r) => this.coming.get(r.grp)?.delete(r.origin)));
     if (mine.length > 0) this.o.host.queueHere(mine);
     for (const { row, entry } of of) {
       const e = entry();

@@ -13,7 +13,8 @@ import type { HandedWant, QueueNews, SharedQueueStore, WantOutcome } from "./fir
 /**
  * The channel of the instances' notifications: "w <kind>" (wants handed), "s <origin>" (wants settled),
  * "c <owner> [<key> …]" (claims let go, and which when they fit: sql-store.ts releaseClaims), "b <owner>" / "i <owner>" (its calls begin,
- * or end: shared-queue.ts calling).
+ * or end: shared-queue.ts calling), "k <owner> <kind>" / "n <owner> <kind>" (wants of a kind it will hand, or none any more:
+ * shared-queue.ts announce).
  */
 export const QUEUE_CHANNEL = "firma_queue";
 /** A VALUES list of `n` one-column rows (the notices' payloads). */
@@ -139,6 +140,10 @@ export class SqlQueue implements SharedQueueStore {
         const [released, ...keys] = payload.slice(2).split(" ");
         fn(keys.length > 0 ? { released, keys } : { released });
       } else if (payload.startsWith("b ") || payload.startsWith("i ")) fn({ calling: payload.slice(2), on: payload[0] === "b" });
+      else if (payload.startsWith("k ") || payload.startsWith("n ")) {
+        const at = payload.indexOf(" ", 2);
+        fn({ coming: payload.slice(2, at), grp: payload.slice(at + 1), on: payload[0] === "k" });
+      }
     });
   }
 
@@ -157,6 +162,10 @@ export class SqlQueue implements SharedQueueStore {
 
   async tellCalling(owner: string, on: boolean): Promise<void> {
     await this.notify(this.db, `${on ? "b" : "i"} ${owner}`);
+  }
+
+  async tellComing(owner: string, kind: string, on: boolean): Promise<void> {
+    await this.notify(this.db, `${on ? "k" : "n"} ${owner} ${kind}`);
   }
 
   get notifies(): boolean {

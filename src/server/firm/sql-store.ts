@@ -129,6 +129,10 @@ export class SqlFirmStore implements FirmStore {
     return this.queue.tellCalling(owner, on);
   }
 
+  tellComing(owner: string, kind: string, on: boolean): Promise<void> {
+    return this.queue.tellComing(owner, kind, on);
+  }
+
   othersCalling(owner: string, now: number): Promise<Set<string>> {
     return this.queue.othersCalling(owner, now);
   }

@@ -11,12 +11,14 @@ import type { Entry } from "../../src/server/firm/loader-calls";
 import type { Want } from "../../src/server/firm/request-wants";
 
 /** This instance ("me"), leading every kind or none ("them" leads). */
-function instance(leads: boolean, handFails = false) {
+function instance(leads: boolean, handFails = false, toTake: HandedWant[] = []) {
   let hear: (n: QueueNews) => void = () => undefined;
   const polls: string[] = [];
   const handed: HandedWant[] = [];
   const released: string[] = [];
   const told: string[] = [];
+  /** The callbacks of handed wants taken here, called once they are queued (the loader's claim). */
+  const queuedLater: Array<() => void> = [];
   const store = {
     takeLease: async (_name: string, holder: string, _now: number, until: number) =>
       leads ? { holder, until } : { holder: "them", until },
@@ -32,7 +34,7 @@ function instance(leads: boolean, handFails = false) {
     notifies: true,
     takeWants: async (kinds: readonly string[]) => {
       polls.push(`take ${kinds.join(",")}`);
-      return [];
+      return toTake.splice(0);
     },
     settleWants: async () => undefined,
     collectWants: async (origin: string): Promise<WantOutcome[]> => {
@@ -54,7 +56,7 @@ function instance(leads: boolean, handFails = false) {
       owner: "me",
       working: () => false,
       queueHere: () => undefined,
-      entriesFor: (_wants, queued) => (queued(), []),
+      entriesFor: (_wants, queued) => (queuedLater.push(queued), []),
       settled: () => undefined,
       failed: () => undefined,
     },
@@ -63,7 +65,7 @@ function instance(leads: boolean, handFails = false) {
     queue.close();
     await leases.close();
   };
-  return { queue, leases, polls, handed, released, told, hear: (n: QueueNews) => hear(n), close };
+  return { queue, leases, polls, handed, released, told, queuedLater, hear: (n: QueueNews) => hear(n), close };
 }
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -158,9 +160,16 @@ test("an instance that will hand wants of a kind says so once, and says 'none an
     await wait(20);
     expect(me.told).toEqual(["coming f:2024", "coming i:", "none i:"]);
     expect(await me.queue.handOver([entry()])).toEqual([]); // handed: the next wants of f:2024 are said again
+    const t = Date.now();
+    const clock = jest.spyOn(Date, "now").mockImplementation(() => t);
     me.queue.announce(["f:2024"], true);
+    clock.mockImplementation(() => t + 499);
+    me.queue.announce(["f:2024"], true); // said a moment ago
+    clock.mockImplementation(() => t + 501);
+    me.queue.announce(["f:2024"], true); // half the leader's wait (1 s) has passed: a word gone stale is renewed
+    clock.mockRestore();
     await wait(20);
-    expect(me.told.slice(3)).toEqual(["coming f:2024"]);
+    expect(me.told.slice(3)).toEqual(["coming f:2024", "coming f:2024"]);
   } finally {
     await me.close();
   }
@@ -173,6 +182,7 @@ test("a leader counts on the wants another instance said it will hand (up to 1 s
   try {
     expect(await me.queue.handOver([entry()])).toHaveLength(1); // it leads f:2024 now
     me.queue.announce(["f:2024"], true); // its own kind: nothing to say
+    await new Promise(setImmediate);
     expect(me.told).toEqual([]);
     expect(me.queue.expects("f:2024")).toBe(0);
     me.hear({ coming: "them", grp: "f:2024", on: true });
@@ -189,6 +199,42 @@ test("a leader counts on the wants another instance said it will hand (up to 1 s
     expect(me.queue.expects("f:2024")).toBe(0);
   } finally {
     clock.mockRestore();
+    await me.close();
+  }
+});
+
+test("the wants said to come stop counting once those handed before the take are queued here; a word heard after the take counts on", async () => {
+  const row = (key: string): HandedWant => ({
+    key,
+    origin: "them",
+    grp: "f:2024",
+    want: JSON.stringify(want),
+    users: [[1, "ana"]],
+    since: Date.now(),
+  });
+  const toTake: HandedWant[] = [];
+  const me = instance(true, false, toTake);
+  try {
+    expect(await me.queue.handOver([entry()])).toHaveLength(1); // it leads f:2024 now
+    me.hear({ coming: "them", grp: "f:2024", on: true });
+    toTake.push(row("f 2024 1"));
+    me.hear({ kind: "f:2024" }); // they handed: taken at once
+    await wait(50);
+    expect(me.queuedLater).toHaveLength(1);
+    expect(me.queue.expects("f:2024")).toBe(2000); // taken, being claimed here: still counted on
+    me.queuedLater[0]();
+    expect(me.queue.expects("f:2024")).toBe(0); // in the queue here
+    // Again, with a word of more wants heard between the take and the queueing.
+    me.hear({ coming: "them", grp: "f:2024", on: true });
+    toTake.push(row("f 2024 2"));
+    me.hear({ kind: "f:2024" });
+    await wait(50);
+    expect(me.queuedLater).toHaveLength(2);
+    await wait(5);
+    me.hear({ coming: "them", grp: "f:2024", on: true }); // more to come, after those taken
+    me.queuedLater[1]();
+    expect(me.queue.expects("f:2024")).toBe(2000);
+  } finally {
     await me.close();
   }
 });

@@ -233,6 +233,23 @@ suite("one batch queue across two instances on PostgreSQL", () => {
     }
   }, 60_000);
 
+  test("the leader's partial batch waits for those wants no longer once they are in its queue: 50 + 30 companies in 1 call of 80, soon after the slow hand (not 2 s after its first want)", async () => {
+    const x = await twoLoaders(0, true, 5, 400);
+    try {
+      await x.one.load(ident(CUIS.slice(1720, 1721)), person(1, "ana")); // one leads the identification batches
+      await sleep(300);
+      const t0 = Date.now();
+      await Promise.all([
+        x.one.load(ident(CUIS.slice(1730, 1780)), person(1, "ana")),
+        x.two.load(ident(CUIS.slice(1780, 1810)), person(2, "ion")),
+      ]);
+      expect(x.calls()).toEqual([1, 80]);
+      expect(Date.now() - t0).toBeLessThan(1800); // waiting on would send them 2 s after one's first want
+    } finally {
+      await x.close();
+    }
+  }, 60_000);
+
   test("a partial batch handed to the leader, whose own person waits on its claims: the leader claims it on taking it, not at its next poll (5 s)", async () => {
     const x = await twoLoaders(100, true, 100);
     try {

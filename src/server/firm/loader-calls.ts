@@ -162,6 +162,19 @@ export function includeIgnoredBy(entries: readonly Entry[], values: Map<string, 
 }
 
 /** A call's answers as the store keeps them, fetched `now`. */
+/** A call that gave no answer: its people get the failure. */
+export function failCall(call: Call, e: unknown, inflight: Map<string, Entry>): void {
+  for (const entry of call.entries) {
+    inflight.delete(entry.id);
+    entry.reject(e);
+  }
+}
+
+/** The values of entries whose answers were found stored. */
+export function storedValues(entries: readonly Entry[], stored: Map<string, StoredAnswer>): Map<string, unknown> {
+  return new Map(entries.map((e) => [e.id, stored.get(e.id)!.body ?? null]));
+}
+
 export function storedAnswers(values: Map<string, unknown>, now: number): StoredAnswer[] {
   return [...values].map(([key, body]) => ({ key, body, fetchedAt: now, expiresAt: now + lifetime(key, body, now) }));
 }

@@ -32,14 +32,15 @@ import { MAX_BATCH_FINANCIAL, MAX_BATCH_IDENTIFICATION } from "../../api/client"
 import { limiter } from "../../engine/credits/limiter";
 import { BATCH_WINDOW } from "../../engine/engine-options";
 import { wantKey, type Want } from "./request-wants";
-import { includeIgnoredBy, newEntry, plan, recentAnswer, storedAnswers, type Call, type Entry, type Requester } from "./loader-calls";
-import type { FirmStore, StoredAnswer } from "./firm-store";
+import { includeIgnoredBy, newEntry, plan, recentAnswer, type Call, type Entry, type Requester } from "./loader-calls";
+import { failCall, storedAnswers, storedValues } from "./loader-calls";
+import type { FirmStore } from "./firm-store";
 import { CallFailure, failureCharged, failureOf, type Upstream, type UpstreamAnswer } from "./upstream";
 import { WriteBehind } from "./store-faults";
 import { planStopEnd, reservePayer, type Payer } from "./loader-credits";
 import { Leases } from "./lease";
 import { ClaimWatch, NOTIFIED_POLL_MS } from "./claim-watch";
-import { batchKind, GRACE_MS, SharedQueue } from "./shared-queue";
+import { batchKind, GRACE_MS, kindsOf, SharedQueue } from "./shared-queue";
 
 export type { Requester } from "./loader-calls";
 export { planStopEnd } from "./loader-credits";
@@ -127,7 +128,7 @@ export class FirmLoader {
       owner: this.owner,
       pollMs,
       now: this.now,
-      found: (entries, stored) => this.settleFromStore(entries, stored),
+      found: (entries, stored) => this.settled(entries, storedValues(entries, stored)),
       back: (entries) => void this.enqueueHere(entries),
       onError: o.onStoreError,
     });
@@ -218,7 +219,7 @@ export class FirmLoader {
     let mine = entries;
     const asked = Date.now(); // the notices' clock (claim-watch.ts)
     for (const e of entries) this.claiming.set(e, this.now());
-    const kinds = this.shared?.announce(new Set(entries.map((e) => batchKind(e.want)).filter((k) => k !== null)), true) ?? [];
+    const kinds = this.shared?.announce(kindsOf(entries), true) ?? [];
     try {
       const now = this.now();
       const ids = entries.map((e) => e.id);
@@ -232,7 +233,7 @@ export class FirmLoader {
         if (stored.size > 0) {
           const found = mine.filter((e) => stored.has(e.id));
           mine = mine.filter((e) => !stored.has(e.id));
-          this.settleFromStore(found, stored);
+          this.settled(found, storedValues(found, stored));
           void this.release(found);
         }
       }
@@ -250,7 +251,7 @@ export class FirmLoader {
       e.since = since ?? now;
       this.pending.set(e.id, e);
     }
-    this.shared?.unannounce(kinds, (k) => [...this.pending.values(), ...this.claiming.keys()].some((e) => batchKind(e.want) === k));
+    this.shared?.unannounce(kinds, this.queues);
     if (this.pending.size > 0) this.schedule();
   }
 
@@ -262,7 +263,7 @@ export class FirmLoader {
     for (const [timer, { call, answer }] of this.busyRetries) {
       clearTimeout(timer);
       this.callDone(); // counted on its way until its retry
-      this.fail(call, failureOf(answer));
+      failCall(call, failureOf(answer), this.inflight);
       void this.release(call.entries).catch(() => undefined); // another instance may fetch them at once
     }
     this.busyRetries.clear();
@@ -336,22 +337,27 @@ export class FirmLoader {
     });
   }
 
+  /** Whether wants of this batch kind are queued here or being claimed (shared-queue.ts unannounce). */
+  private readonly queues = (kind: string): boolean => {
+    for (const e of this.pending.values()) if (batchKind(e.want) === kind) return true;
+    for (const e of this.claiming.keys()) if (batchKind(e.want) === kind) return true;
+    return false;
+  };
+
   private send(entries: Entry[]): void {
     for (const e of entries) {
       this.pending.delete(e.id);
       this.inflight.set(e.id, e);
       e.sent = true;
     }
+    // Sent here, not handed (a full batch, or one the database would not take): none left to hand, maybe.
+    this.shared?.unannounce(kindsOf(entries), this.queues);
     const now = this.now();
     if (this.recent.size > 20_000) for (const [k, r] of this.recent) if (r.until <= now) this.recent.delete(k);
     for (const call of plan(entries)) {
       if (this.onWay++ === 0) this.shared?.calling(true); // the others' partial batches wait for it (shared-queue.ts)
       void this.limit(() => this.run(call)).then(this.callDone, this.callDone);
     }
-  }
-
-  private settleFromStore(entries: readonly Entry[], stored: Map<string, StoredAnswer>): void {
-    this.settled(entries, new Map(entries.map((e) => [e.id, stored.get(e.id)!.body ?? null])));
   }
 
   private settled(entries: readonly Entry[], values: Map<string, unknown>): void {
@@ -362,14 +368,6 @@ export class FirmLoader {
       this.inflight.delete(e.id);
       this.pending.delete(e.id);
       e.resolve(value);
-    }
-  }
-
-  /** A call that gave no answer: its people get the failure. */
-  private fail(call: Call, e: unknown): void {
-    for (const entry of call.entries) {
-      this.inflight.delete(entry.id);
-      entry.reject(e);
     }
   }
 
@@ -429,7 +427,7 @@ export class FirmLoader {
       this.settled(call.entries, values);
       return await this.keep(values, call.entries);
     } catch (e) {
-      this.fail(call, e);
+      failCall(call, e, this.inflight);
     }
     await this.release(call.entries);
   }

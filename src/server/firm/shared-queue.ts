@@ -21,7 +21,7 @@
  * as soon as they are settled, and a leader writes its outcomes as soon as they are known (the
  * period's poll remains, for a notice missed while the database restarted).
  */
-import { CallFailure } from "./upstream";
+import { failureFromJson, failureToJson, type FailureJson } from "./upstream";
 import type { Want } from "./request-wants";
 import type { Entry, Requester } from "./loader-calls";
 import type { FirmStore, HandedWant, QueueNews, WantOutcome } from "./firm-store";
@@ -67,6 +67,9 @@ export function batchKind(w: Want): string | null {
   return null;
 }
 
+/** The batch kinds of these entries' wants. */
+export const kindsOf = (entries: readonly Entry[]) => new Set(entries.map((e) => batchKind(e.want)).filter((k) => k !== null));
+
 const LEASE = (kind: string) => `queue:${kind}`;
 /** The row that says an instance has calls on their way (a lease only it takes, renewed while they last). */
 const CALLS = (owner: string) => `calls:${owner}`;
@@ -108,8 +111,8 @@ export class SharedQueue {
   private own = 0;
   /** The kinds whose wants other instances said they will hand (announce): by kind, when each instance said so. */
   private readonly coming = new Map<string, Map<string, number>>();
-  /** The kinds this instance said it will hand wants of, not handed yet; its notices, sent in order. */
-  private readonly announced = new Set<string>();
+  /** The kinds this instance said it will hand wants of, not handed yet, and when it said so; its notices, sent in order. */
+  private readonly announced = new Map<string, number>();
   private comingRow: Promise<void> = Promise.resolve();
 
   constructor(private readonly o: SharedQueueOptions) {
@@ -141,12 +144,15 @@ export class SharedQueue {
   /**
    * This instance has wants of these kinds (being claimed or queued) to hand to their leaders (`true`), or none
    * any more (`false`: another's, or stored). A leader hears it a window, a claim and a few writes before the
-   * hand, and its partial batch of the kind waits for them (expects). Kinds led here are not announced.
+   * hand, and its partial batch of the kind waits for them (expects). Kinds led here are not announced;
+   * a kind said already is said again once half the leader's wait for it has passed (a word gone stale).
    */
   announce(kinds: Iterable<string>, on: boolean): Iterable<string> {
+    const now = Date.now();
     for (const kind of kinds) {
-      if (on === this.announced.has(kind) || (on && this.leads(kind))) continue;
-      if (on) this.announced.add(kind);
+      const said = this.announced.get(kind);
+      if (on ? this.leads(kind) || (said !== undefined && now - said < (this.o.expectMs ?? 1000) / 2) : said === undefined) continue;
+      if (on) this.announced.set(kind, now);
       else this.announced.delete(kind);
       this.comingRow = this.comingRow.then(() => this.o.store.tellComing(this.o.host.owner, kind, on)).catch((e) => this.o.onError?.(e));
     }
@@ -159,12 +165,12 @@ export class SharedQueue {
   }
 
   /**
-   * How long a partial batch of this kind may wait for its oldest want: twice expectMs when another instance
-   * said it will hand wants of the kind, less than expectMs ago and not handed since; 0 otherwise.
+   * How long a partial batch of a kind this instance leads may wait for its oldest want: twice expectMs when
+   * another instance said it will hand wants of the kind, less than expectMs ago and not handed since; else 0.
    */
   expects(kind: string): number {
     const from = this.coming.get(kind);
-    if (!from) return 0;
+    if (!from || !this.leads(kind)) return 0;
     const expectMs = this.o.expectMs ?? 1000;
     for (const [origin, at] of from) if (at <= Date.now() - expectMs) from.delete(origin);
     return from.size > 0 ? 2 * expectMs : 0;
@@ -300,8 +306,9 @@ export class SharedQueue {
     await Promise.all([
       kinds.length > 0 &&
         read(async () => {
+          const said = new Map([...this.coming].map(([kind, from]) => [kind, new Map(from)])); // before the take (adopt)
           const rows = await this.o.store.takeWants(kinds, this.o.host.owner);
-          if (rows.length > 0) await this.adopt(rows);
+          if (rows.length > 0) await this.adopt(rows, said);
         }),
       (this.handed.size > 0 || this.own > 0) &&
         read(async () => {
@@ -347,8 +354,11 @@ export class SharedQueue {
     });
   }
 
-  /** Handed wants taken here: joined to this instance's queue all at once (one claim for them all), each row settled when its entry is. */
-  private async adopt(rows: HandedWant[]): Promise<void> {
+  /**
+   * Handed wants taken here: joined to this instance's queue all at once (one claim for them all), each row
+   * settled when its entry is. `said`: the words of wants to come heard before they were taken (expects).
+   */
+  private async adopt(rows: HandedWant[], said: Map<string, Map<string, number>>): Promise<void> {
     // A leader that stopped: its claims on what it had taken go with them.
     const before = new Map<string, string[]>();
     for (const r of rows)
@@ -379,8 +389,12 @@ export class SharedQueue {
         of.push({ row, entry: () => entries[i] });
       }
     }
-    // What they said would come is in the queue here: its partial batch waits for it no more (expects).
-    const entries = this.o.host.entriesFor(theirs, () => rows.forEach((r) => this.coming.get(r.grp)?.delete(r.origin)));
+    // What they said would come before the take is in the queue here: its partial batch waits for it no
+    // more (expects). A word heard since is of wants still to come, handed after these.
+    const entries = this.o.host.entriesFor(theirs, () => {
+      for (const r of rows)
+        if (this.coming.get(r.grp)?.get(r.origin) === said.get(r.grp)?.get(r.origin)) this.coming.get(r.grp)?.delete(r.origin);
+    });
     if (mine.length > 0) this.o.host.queueHere(mine);
     for (const { row, entry } of of) {
       const e = entry();
@@ -390,7 +404,7 @@ export class SharedQueue {
           const paid = e.paidBy && this.remoteOf.get(e.paidBy);
           this.settleRow(row, paid && paid.origin === row.origin ? paid.request : null, JSON.stringify({ ok: true, value }));
         },
-        (err: unknown) => this.settleRow(row, null, JSON.stringify({ failure: failureJson(err) })),
+        (err: unknown) => this.settleRow(row, null, JSON.stringify({ failure: failureToJson(err) })),
       );
     }
   }
@@ -425,26 +439,10 @@ export class SharedQueue {
         if (payer) payer.credits++;
       }
       this.o.host.settled(entry, o.value ?? null);
-    } else if (o.failure) {
-      const f = o.failure;
-      this.o.host.failed(entry, new CallFailure(f.status, f.code, f.params, f.serviceMessage, f.retryAfterMs));
-    } else {
+    } else if (o.failure) this.o.host.failed(entry, failureFromJson(o.failure));
+    else {
       entry.sent = false;
       this.o.host.queueHere([entry]);
     }
   }
-}
-
-interface FailureJson {
-  status: number;
-  code: string;
-  params: Record<string, string | number>;
-  serviceMessage: string | null;
-  retryAfterMs: number | null;
-}
-
-function failureJson(e: unknown): FailureJson {
-  if (e instanceof CallFailure)
-    return { status: e.status, code: e.code, params: e.params, serviceMessage: e.serviceMessage, retryAfterMs: e.retryAfterMs };
-  return { status: 502, code: "upstream_failed", params: { status: 0 }, serviceMessage: null, retryAfterMs: null };
 }

@@ -37,6 +37,25 @@ export class CallFailure extends Error {
   }
 }
 
+/** A call's failure as the instances pass it to each other (shared-queue.ts): what a CallFailure holds. */
+export interface FailureJson {
+  status: number;
+  code: string;
+  params: Record<string, string | number>;
+  serviceMessage: string | null;
+  retryAfterMs: number | null;
+}
+
+export function failureToJson(e: unknown): FailureJson {
+  if (e instanceof CallFailure)
+    return { status: e.status, code: e.code, params: e.params, serviceMessage: e.serviceMessage, retryAfterMs: e.retryAfterMs };
+  return { status: 502, code: "upstream_failed", params: { status: 0 }, serviceMessage: null, retryAfterMs: null };
+}
+
+export function failureFromJson(f: FailureJson): CallFailure {
+  return new CallFailure(f.status, f.code, f.params, f.serviceMessage, f.retryAfterMs);
+}
+
 export type Upstream = (pathAndQuery: string) => Promise<{ answer: UpstreamAnswer; charged: boolean }>;
 
 export interface UpstreamOptions {

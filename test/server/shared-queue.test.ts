@@ -202,12 +202,13 @@ suite("one batch queue across two instances on PostgreSQL", () => {
   }, 60_000);
 
   test("while one instance's call is on its way (as it tells the others), the other's partial batch waits for the wants its answers bring: 100 + 20 + 30 companies in 2 calls, not 3", async () => {
-    const x = await twoLoaders(300, true);
+    const x = await twoLoaders(400, true);
     try {
       const f = fin(CUIS.slice(1200, 1250));
+      const idents = x.one.load(ident(CUIS.slice(1300, 1400)), person(1, "ana")); // a full batch, 400 ms on its way
+      await sleep(150); // it is on its way, and one has said so (a lease and a notice: two statements)
       const ion = x.two.load(f.slice(0, 20), person(2, "ion")); // two leads the financial batches
-      await sleep(50);
-      await x.one.load(ident(CUIS.slice(1300, 1400)), person(1, "ana")); // a full batch, 300 ms on its way
+      await idents;
       const ana = x.one.load(f.slice(20), person(1, "ana")); // what its answers set going: handed to two
       await Promise.all([ion, ana]);
       expect(x.calls().sort((p, q) => q - p)).toEqual([100, 50]);

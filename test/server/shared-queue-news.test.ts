@@ -17,6 +17,9 @@ function instance(leads: boolean, handFails = false, toTake: HandedWant[] = []) 
   const handed: HandedWant[] = [];
   const released: string[] = [];
   const told: string[] = [];
+  /** The database refuses every write and notice (handFails: from the start). */
+  let down = handFails;
+  const errors: unknown[] = [];
   /** The callbacks of handed wants taken here, called once they are queued (the loader's claim). */
   const queuedLater: Array<() => void> = [];
   const store = {
@@ -24,13 +27,16 @@ function instance(leads: boolean, handFails = false, toTake: HandedWant[] = []) 
       leads ? { holder, until } : { holder: "them", until },
     releaseLease: async () => undefined,
     handWants: async (rows: readonly HandedWant[]) => {
-      if (handFails) throw new Error("connection terminated");
+      if (down) throw new Error("connection terminated");
       handed.push(...rows);
     },
     releaseClaims: async (keys: readonly string[]) => void released.push(...keys),
     othersCalling: async () => new Set<string>(),
     tellCalling: async () => undefined,
-    tellComing: async (_owner: string, kind: string, on: boolean) => void told.push(`${on ? "coming" : "none"} ${kind}`),
+    tellComing: async (_owner: string, kind: string, on: boolean) => {
+      if (down) throw new Error("connection terminated");
+      told.push(`${on ? "coming" : "none"} ${kind}`);
+    },
     notifies: true,
     takeWants: async (kinds: readonly string[]) => {
       polls.push(`take ${kinds.join(",")}`);
@@ -52,6 +58,7 @@ function instance(leads: boolean, handFails = false, toTake: HandedWant[] = []) 
     leases,
     write: (_what, fn) => fn(),
     pollMs: 60_000,
+    onError: (e) => errors.push(e),
     host: {
       owner: "me",
       working: () => false,
@@ -65,7 +72,8 @@ function instance(leads: boolean, handFails = false, toTake: HandedWant[] = []) 
     queue.close();
     await leases.close();
   };
-  return { queue, leases, polls, handed, released, told, queuedLater, hear: (n: QueueNews) => hear(n), close };
+  const setDown = (on: boolean) => void (down = on);
+  return { queue, leases, polls, handed, released, told, queuedLater, errors, setDown, hear: (n: QueueNews) => hear(n), close };
 }
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -234,6 +242,23 @@ test("the wants said to come stop counting once those handed before the take are
     me.hear({ coming: "them", grp: "f:2024", on: true }); // more to come, after those taken
     me.queuedLater[1]();
     expect(me.queue.expects("f:2024")).toBe(2000);
+  } finally {
+    await me.close();
+  }
+});
+
+test("a word the database does not take is logged, and the words after it are still said", async () => {
+  const me = instance(false, true);
+  try {
+    me.queue.announce(["f:2024"], true);
+    await wait(20);
+    expect(me.told).toEqual([]);
+    expect(me.errors).toHaveLength(1);
+    me.setDown(false);
+    me.queue.unannounce(["f:2024"], () => false);
+    me.queue.announce(["i:"], true);
+    await wait(20);
+    expect(me.told).toEqual(["none f:2024", "coming i:"]);
   } finally {
     await me.close();
   }

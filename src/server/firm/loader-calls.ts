@@ -161,7 +161,6 @@ export function includeIgnoredBy(entries: readonly Entry[], values: Map<string, 
   return items.every((it) => fields.every((f) => it[f] === undefined));
 }
 
-/** A call's answers as the store keeps them, fetched `now`. */
 /** A call that gave no answer: its people get the failure. */
 export function failCall(call: Call, e: unknown, inflight: Map<string, Entry>): void {
   for (const entry of call.entries) {
@@ -175,6 +174,7 @@ export function storedValues(entries: readonly Entry[], stored: Map<string, Stor
   return new Map(entries.map((e) => [e.id, stored.get(e.id)!.body ?? null]));
 }
 
+/** A call's answers as the store keeps them, fetched `now`. */
 export function storedAnswers(values: Map<string, unknown>, now: number): StoredAnswer[] {
   return [...values].map(([key, body]) => ({ key, body, fetchedAt: now, expiresAt: now + lifetime(key, body, now) }));
 }

@@ -219,7 +219,8 @@ export class FirmLoader {
     let mine = entries;
     const asked = Date.now(); // the notices' clock (claim-watch.ts)
     for (const e of entries) this.claiming.set(e, this.now());
-    const kinds = this.shared?.announce(kindsOf(entries), true) ?? [];
+    const kinds = kindsOf(entries);
+    this.shared?.announce(kinds, true);
     try {
       const now = this.now();
       const ids = entries.map((e) => e.id);

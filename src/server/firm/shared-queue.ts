@@ -147,7 +147,7 @@ export class SharedQueue {
    * hand, and its partial batch of the kind waits for them (expects). Kinds led here are not announced;
    * a kind said already is said again once half the leader's wait for it has passed (a word gone stale).
    */
-  announce(kinds: Iterable<string>, on: boolean): Iterable<string> {
+  announce(kinds: Iterable<string>, on: boolean): void {
     const now = Date.now();
     for (const kind of kinds) {
       const said = this.announced.get(kind);
@@ -156,7 +156,6 @@ export class SharedQueue {
       else this.announced.delete(kind);
       this.comingRow = this.comingRow.then(() => this.o.store.tellComing(this.o.host.owner, kind, on)).catch((e) => this.o.onError?.(e));
     }
-    return kinds;
   }
 
   /** Of these kinds, those announced whose wants are no longer `queued` here: none any more (they were another's, or stored). */

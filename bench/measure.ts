@@ -1,5 +1,8 @@
 /** Measuring helpers: the machine, peak memory while a workload runs, and a fill's timing. */
+import { spawn } from "child_process";
+import * as fs from "fs";
 import * as os from "os";
+import * as path from "path";
 import type { Shown } from "./workloads";
 
 export interface Machine {
@@ -108,4 +111,44 @@ export function median(values: number[]): number {
   const s = [...values].sort((a, b) => a - b);
   const mid = Math.floor(s.length / 2);
   return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
+/** What a `firma …` child process did: its output (stdout and stderr as written), time, peak memory, exit code. */
+export interface FirmaProcess {
+  out: string;
+  seconds: number;
+  /** The process's peak resident set (VmHWM, read from /proc while it runs), MB; null without /proc. */
+  peakRssMb: number | null;
+  exitCode: number | null;
+}
+
+/** Runs `bin/firma.js …` as a person's terminal (or a system timer) would: a process of its own, English words. */
+export async function firmaProcess(args: readonly string[], env: Record<string, string> = {}): Promise<FirmaProcess> {
+  const root = path.resolve(__dirname, "..");
+  const started = performance.now();
+  const child = spawn(process.execPath, [path.join(root, "bin", "firma.js"), ...args], {
+    cwd: root,
+    env: { ...process.env, LANG: "en_US.UTF-8", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  child.stdout!.on("data", (b: Buffer) => (out += b.toString()));
+  child.stderr!.on("data", (b: Buffer) => (out += b.toString()));
+  let peakKb: number | null = null;
+  const timer = setInterval(() => {
+    try {
+      const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${child.pid}/status`, "utf8"));
+      if (m) peakKb = Math.max(peakKb ?? 0, Number(m[1]));
+    } catch {
+      // gone, or no /proc
+    }
+  }, 50);
+  const exitCode = await new Promise<number | null>((done) => child.once("exit", (code) => done(code)));
+  clearInterval(timer);
+  return {
+    out: out.trim(),
+    seconds: Math.round((performance.now() - started) / 100) / 10,
+    peakRssMb: peakKb === null ? null : Math.round(peakKb / 1024),
+    exitCode,
+  };
 }

@@ -14,7 +14,8 @@
  * W9 (free key) and FAULTS (fault mix) are in hardening.ts; W10 (a firm through its custody server) in w10.ts;
  * W11 (names to CUIs under each search setting) in w11.ts; W12 (one check of a 10,000-company watch list) in w12.ts; W13 (the firm's server under load) in w13.ts;
  * BROWSER (the built add-in in headless Chromium: W5's 10,000 names for time, 100,000 for heap) in browser.ts;
- * H2 (the add-in in Chromium through firma serve over HTTP/2 and HTTP/1.1) in h2.ts.
+ * H2 (the add-in in Chromium through firma serve over HTTP/2 and HTTP/1.1) in h2.ts;
+ * SCALE (`firma refresh` of a 100,000-row workbook, a child process) in scale.ts.
  *
  *   npm run bench                       everything (the one-call-per-cell baseline on W3–W5 and W7 take minutes)
  *   npm run bench -- --quick            skips the one-call-per-cell baseline on W3 and W5
@@ -44,6 +45,7 @@ import { w11, w11Markdown, W11Result, w11Targets } from "./w11";
 import { w12, w12Markdown, W12Result, w12Targets } from "./w12";
 import { w13, w13Markdown, W13Result, w13Targets } from "./w13";
 import { h2, h2Markdown, H2Result, h2Targets } from "./h2";
+import { scale, scaleMarkdown, ScaleResult, scaleTargets } from "./scale";
 
 /** FIRMA's default concurrency (engine.ts) and batching window (settings), which the bench leaves as they are. */
 const CONCURRENCY = 6;
@@ -74,7 +76,7 @@ interface Args {
   h2Profile: boolean;
 }
 
-const WORKLOADS = ["W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8", "W9", "FAULTS", "W10", "W11", "W12", "W13", "BROWSER", "H2"];
+const WORKLOADS = ["W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8", "W9", "FAULTS", "W10", "W11", "W12", "W13", "BROWSER", "H2", "SCALE"];
 
 function parseArgs(argv: string[]): Args {
   const args: Args = {
@@ -529,6 +531,8 @@ interface Results {
   w11?: W11Result;
   /** W12: one check of a 10,000-company watch list (w12.ts). */
   w12?: W12Result;
+  /** SCALE: firma refresh of 100,000 rows (scale.ts). */
+  scale?: ScaleResult;
   /** W13: the firm's server under load (w13.ts). */
   w13?: W13Result;
   /** H2: the add-in in Chromium through firma serve over HTTP/2 and HTTP/1.1 (h2.ts). */
@@ -692,6 +696,7 @@ function markdown(res: Results): string {
   if (res.w10) lines.push(...w10Markdown(res.w10, s.latencyMs));
   if (res.w11) lines.push(...w11Markdown(res.w11, s.latencyMs));
   if (res.w12) lines.push(...w12Markdown(res.w12));
+  if (res.scale) lines.push(...scaleMarkdown(res.scale));
   if (res.w13) lines.push(...w13Markdown(res.w13));
   if (res.h2) lines.push(...h2Markdown(res.h2));
   lines.push("## Scripts loaded at startup", "");
@@ -722,6 +727,7 @@ async function main(): Promise<void> {
       ...w10Targets(saved.w10),
       ...w11Targets(saved.w11),
       ...w12Targets(saved.w12),
+      ...scaleTargets(saved.scale),
       ...w13Targets(saved.w13),
       ...h2Targets(saved.h2),
     ];
@@ -738,6 +744,7 @@ async function main(): Promise<void> {
   let w10Result: W10Result | undefined;
   let w11Result: W11Result | undefined;
   let w12Result: W12Result | undefined;
+  let scaleResult: ScaleResult | undefined;
   let w13Result: W13Result | undefined;
   let h2Result: H2Result | { error: string } | undefined;
   const hardening: HardeningResults = {};
@@ -757,6 +764,7 @@ async function main(): Promise<void> {
     if (want("W10")) w10Result = await w10(service);
     if (want("W11")) w11Result = await w11(service);
     if (want("W12")) w12Result = await w12(service, args.latencyMs);
+    if (want("SCALE")) scaleResult = await scale(service, args.latencyMs);
     if (want("W13")) w13Result = await w13(service, args.latencyMs, args.w13Minutes);
     if (want("H2")) h2Result = await h2(service, args.latencyMs, { profile: args.h2Profile }).catch((e: Error) => ({ error: e.message }));
     if (want("BROWSER")) {
@@ -796,6 +804,7 @@ async function main(): Promise<void> {
   const w10All = w10Result ?? kept?.w10;
   const w11All = w11Result ?? kept?.w11;
   const w12All = w12Result ?? kept?.w12;
+  const scaleAll = scaleResult ?? kept?.scale;
   const w13All = w13Result ?? kept?.w13;
   const h2All = h2Result ?? kept?.h2;
   const results: Results = {
@@ -815,6 +824,7 @@ async function main(): Promise<void> {
     w10: w10All,
     w11: w11All,
     w12: w12All,
+    scale: scaleAll,
     w13: w13All,
     h2: h2All,
     lastRun: args.only === null ? undefined : [...args.only],
@@ -823,6 +833,7 @@ async function main(): Promise<void> {
       ...w10Targets(w10All),
       ...w11Targets(w11All),
       ...w12Targets(w12All),
+      ...scaleTargets(scaleAll),
       ...w13Targets(w13All),
       ...h2Targets(h2All),
     ],

@@ -9,7 +9,6 @@
  * resident memory (VmHWM, read from /proc while it runs), and the time from the changes being seen
  * (committed, their `seen_at`) to their e-mail being accepted by the SMTP server.
  */
-import { spawn } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
@@ -18,8 +17,8 @@ import { openFirmStore } from "../src/server/firm/open-store";
 import * as data from "../sandbox/dataset";
 import { startMailbox } from "../test/support/alert-receivers";
 import type { Svc } from "./hardening";
+import { firmaProcess } from "./measure";
 
-const ROOT = path.resolve(__dirname, "..");
 const COMPANIES = 10_000;
 /** Companies the registry changes before the third check (one field each: their status). */
 const CHANGED = 10;
@@ -52,49 +51,25 @@ export interface W12Result {
 /** `firma watch run` in a child process; its credits at the sandbox, time and peak memory. */
 async function check(svc: Svc, key: string, database: string, keyFile: string, extra: string[] = []): Promise<W12Check> {
   const before = (await svc.usage(key)).total;
-  const started = performance.now();
-  const child = spawn(
-    process.execPath,
-    [
-      path.join(ROOT, "bin", "firma.js"),
-      "watch",
-      "run",
-      "--database",
-      database,
-      "--key-file",
-      keyFile,
-      "--upstream",
-      svc.url,
-      "--lang",
-      "en",
-      ...extra,
-    ],
-    {
-      cwd: ROOT,
-      env: { ...process.env, LANG: "en_US.UTF-8" },
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  let out = "";
-  child.stdout!.on("data", (b: Buffer) => (out += b.toString()));
-  child.stderr!.on("data", (b: Buffer) => (out += b.toString()));
-  let peakKb: number | null = null;
-  const timer = setInterval(() => {
-    try {
-      const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${child.pid}/status`, "utf8"));
-      if (m) peakKb = Math.max(peakKb ?? 0, Number(m[1]));
-    } catch {
-      // gone, or no /proc
-    }
-  }, 50);
-  const exitCode = await new Promise<number | null>((done) => child.once("exit", (code) => done(code)));
-  clearInterval(timer);
+  const run = await firmaProcess([
+    "watch",
+    "run",
+    "--database",
+    database,
+    "--key-file",
+    keyFile,
+    "--upstream",
+    svc.url,
+    "--lang",
+    "en",
+    ...extra,
+  ]);
   return {
     credits: (await svc.usage(key)).total - before,
-    seconds: Math.round((performance.now() - started) / 100) / 10,
-    peakRssMb: peakKb === null ? null : Math.round(peakKb / 1024),
-    exitCode,
-    line: out.trim(),
+    seconds: run.seconds,
+    peakRssMb: run.peakRssMb,
+    exitCode: run.exitCode,
+    line: run.out,
   };
 }
 

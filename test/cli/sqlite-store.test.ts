@@ -43,15 +43,16 @@ test("the default path is $XDG_CACHE_HOME/firma/cache.sqlite, else ~/.cache/firm
   }
 });
 
-test("500,000 answers saved are all served by the next run, with their fetch times", async () => {
+test("100,000 answers saved are all served by the next run, with their fetch times", async () => {
   const path = file();
   const now = Date.UTC(2026, 0, 10);
-  // more answers in memory than the engine's limit (500,000): this is the file's test, not the limit's
+  // the engine's limit on answers in memory out of the way: this is the file's test, not the limit's (the
+  // bench's SCALE runs a refresh of 100,000 rows on this file: 200,000 answers)
   const a = new PersistentCache(store(path), { now: () => now, saveDelayMs: 0, maxEntries: 1_000_000 });
   await a.load();
   const cuis = sampleCuis(2000);
   const sample = cuis.flatMap((c) => [company(c), financialYear(c, LATEST_YEAR)]);
-  for (let i = 0; i < 250_000; i++) {
+  for (let i = 0; i < 50_000; i++) {
     a.set(`p:${1_000_000 + i}`, sample[(2 * i) % sample.length], TTL.profile);
     a.set(`f:${1_000_000 + i}:${LATEST_YEAR}`, sample[(2 * i + 1) % sample.length], TTL.closedYear);
   }
@@ -67,16 +68,16 @@ test("500,000 answers saved are all served by the next run, with their fetch tim
   const b = new PersistentCache(store(path), { now: () => now + 1000, saveDelayMs: 0, maxEntries: 1_000_000 });
   await b.load();
   const loadMs = performance.now() - t0;
-  expect(b.size).toBe(500_001);
+  expect(b.size).toBe(100_001);
   let fresh = 0;
-  for (let i = 0; i < 250_000; i++)
+  for (let i = 0; i < 50_000; i++)
     if (b.freshValue(`p:${1_000_000 + i}`) !== undefined && b.freshValue(`f:${1_000_000 + i}:${LATEST_YEAR}`) !== undefined) fresh += 2;
-  expect(fresh).toBe(500_000);
+  expect(fresh).toBe(100_000);
   expect(b.fetchedAt("p:14399840")).toBe(now);
   for (const s of open) s.close(); // the last connection to close folds the write-ahead log into the file
   const size = statSync(path).size;
   console.log(
-    `SQLite: 500,000 answers saved in ${(saveMs / 1000).toFixed(1)} s, one more in ${oneMs.toFixed(1)} ms, loaded in ${(loadMs / 1000).toFixed(1)} s; ` +
+    `SQLite: 100,000 answers saved in ${(saveMs / 1000).toFixed(1)} s, one more in ${oneMs.toFixed(1)} ms, loaded in ${(loadMs / 1000).toFixed(1)} s; ` +
       `file ${(size / 1048576).toFixed(0)} MB`,
   );
 }, 120_000);

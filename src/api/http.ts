@@ -78,10 +78,12 @@ export async function send(o: ResolvedOptions, key: string, call: Call, at: Atte
   let lastError: unknown = null;
 
   const once = async () => {
-    // A retry that starts after the caller gave up, or after the total time ran out, makes no call.
+    // A retry that starts after the caller gave up, or after the total time ran out, makes no call;
+    // one whose wait ended past the total time (a busy machine's late timer) ends the call with what
+    // the last attempt met (the service answered: "unavailable", not "did not answer in time").
     if (signal?.aborted) throw new AbortedError(info);
     const left = deadline - Date.now();
-    if (left <= 0) throw new TimeoutError(o.totalTimeoutMs, info);
+    if (left <= 0) throw lastError ?? new TimeoutError(o.totalTimeoutMs, info);
     // The engine's policies (budget, credits spent) may refuse the attempt: it is then never sent.
     // A refused retry ends the call with what the last attempt met (the service's failure says
     // more than "budget reached"), unless the credits are spent: then that is what the user must

@@ -427,6 +427,26 @@ describe("timeouts", () => {
     expect(fx.requests.length).toBeLessThanOrEqual(2);
   });
 
+  test("a retry whose wait ends past the total time (a late timer on a busy machine) ends the call with what the service answered, not a timeout", async () => {
+    script({ status: 503 });
+    // Each answer is followed by 300 ms in which the event loop is held (as on a loaded machine): the
+    // backoff's 20 ms timer fires past the call's 200 ms, and the retry makes no call.
+    const hold = () =>
+      setImmediate(() => {
+        const end = Date.now() + 300;
+        while (Date.now() < end);
+      });
+    const e = await caught(
+      client({ timeoutMs: 5000, totalTimeoutMs: 200, retries: 3, retryDelayMs: 20, onCall: (c) => (calls.push(c), hold()) }).getCompany(
+        CUI,
+      ),
+    );
+    expect(fx.requests).toHaveLength(1);
+    expect(e).not.toBeInstanceOf(TimeoutError);
+    expect(e).toBeInstanceOf(ServerError);
+    expect(e).toMatchObject({ status: 503 });
+  });
+
   test("no timer is left behind once a call settles", async () => {
     const timers = () => process.getActiveResourcesInfo().filter((r) => r === "Timeout").length;
     const before = timers();

@@ -5,7 +5,11 @@
  * reports host null) or "in Excel" (the Excel stand-in, bundled from test/support/excel/ by
  * test/support/excel/bundle.ts, injected before any script, and hooked into office.js right after it runs).
  *
- * Requests that leave loopback are blocked (and recorded), so nothing reaches the internet.
+ * Requests that leave loopback are blocked (and recorded), so nothing reaches the internet: the
+ * harness's Chromium resolves no host name but loopback's (--host-resolver-rules), so such a request
+ * fails at once, in the browser. Nothing is intercepted through Playwright's routing, which would
+ * stop every request of the page (the sandbox's calls included) for a round trip through the test's
+ * own process.
  */
 import * as fs from "fs";
 import * as http from "http";
@@ -56,7 +60,16 @@ export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
   });
 }
 
-/** A static file server for `dir` on 127.0.0.1 (port 0). */
+/**
+ * Appended to office.js as it is served: hooks the Excel stand-in (when a page has it) into Office
+ * right after office.js runs and before the add-in's bundles. A page without the stand-in ignores it.
+ */
+const ATTACH_STAND_IN = "\n;window.__firmaStandIn && window.__firmaStandIn.attachOffice();\n";
+
+/** Host names Chromium may resolve: loopback's only (the rest fail as not found, in the browser). */
+export const LOOPBACK_ONLY = "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost";
+
+/** A static file server for `dir` on 127.0.0.1 (port 0); office.js gets the stand-in's hook (ATTACH_STAND_IN). */
 export function serve(dir: string): Promise<http.Server> {
   const server = http.createServer((req, res) => {
     const file = path.join(dir, decodeURIComponent((req.url ?? "/").split("?")[0]));
@@ -69,7 +82,8 @@ export function serve(dir: string): Promise<http.Server> {
         res.writeHead(404).end();
         return;
       }
-      res.writeHead(200, { "content-type": CONTENT_TYPES[path.extname(file)] ?? "application/octet-stream" }).end(data);
+      const body = file === path.join(dir, "office-js", "office.js") ? Buffer.concat([data, Buffer.from(ATTACH_STAND_IN)]) : data;
+      res.writeHead(200, { "content-type": CONTENT_TYPES[path.extname(file)] ?? "application/octet-stream" }).end(body);
     });
   });
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
@@ -93,7 +107,7 @@ export async function startHarness(options: { sandboxPort?: number } = {}): Prom
     dist = await build();
     server = await serve(dist);
     sandbox = await startSandbox({ port: options.sandboxPort ?? 0 });
-    browser = await launchChromium();
+    browser = await launchChromium([LOOPBACK_ONLY]);
   } catch (e) {
     await browser?.close();
     await sandbox?.close();
@@ -175,12 +189,6 @@ export async function openPane(h: Harness, options: PaneOptions = {}): Promise<O
   });
   const out: OpenPane = { page: undefined as unknown as Page, context, console: [], pageErrors: [], requests: [], blocked: [] };
 
-  await context.route("**/*", (route) => {
-    const url = route.request().url();
-    if (url.startsWith(h.origin) || url.startsWith(h.sandbox.url)) return route.continue();
-    out.blocked.push(url);
-    return route.abort();
-  });
   const loaded = manifestUrls(h.dist, options.manifest ?? "manifest.xml");
   if (excel) {
     await context.addInitScript({ path: standInScriptPath() });
@@ -216,12 +224,6 @@ export async function openPane(h: Harness, options: PaneOptions = {}): Promise<O
         if (s) s.officeTheme = theme;
       }, options.officeTheme);
     }
-    // Runs after office.js and before the bundles: hook CustomFunctions.associate and Office.onReady.
-    await context.route(`${h.origin}/office-js/office.js`, async (route) => {
-      const response = await route.fetch();
-      const body = (await response.text()) + "\n;window.__firmaStandIn && window.__firmaStandIn.attachOffice();\n";
-      await route.fulfill({ response, body });
-    });
   }
   const baseUrl = options.baseUrl === undefined ? h.sandbox.url : options.baseUrl;
   if (baseUrl !== null) {
@@ -243,7 +245,11 @@ export async function openPane(h: Harness, options: PaneOptions = {}): Promise<O
   out.page = page;
   page.on("console", (m) => out.console.push(`${m.type()}: ${m.text()}`));
   page.on("pageerror", (e) => out.pageErrors.push(String(e)));
-  page.on("request", (r) => out.requests.push(r.url()));
+  page.on("request", (r) => {
+    const url = r.url();
+    out.requests.push(url);
+    if (/^https?:/.test(url) && !url.startsWith(h.origin) && !url.startsWith(h.sandbox.url)) out.blocked.push(url);
+  });
   await page.goto(`${h.origin}/${loaded.page}`);
   await page.waitForFunction(() => document.getElementById("pane")?.getAttribute("aria-busy") === "false", null, { timeout: 20_000 });
   return out;

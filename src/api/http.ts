@@ -76,6 +76,8 @@ export async function send(o: ResolvedOptions, key: string, call: Call, at: Atte
   const deadline = Date.now() + o.totalTimeoutMs;
   let attempt = 0;
   let lastError: unknown = null;
+  /** What the latest attempt met, a rate limit included (lastError: the failures retried). */
+  let lastMet: unknown = null;
 
   const once = async () => {
     // A retry that starts after the caller gave up, or after the total time ran out, makes no call;
@@ -83,7 +85,7 @@ export async function send(o: ResolvedOptions, key: string, call: Call, at: Atte
     // the last attempt met (the service answered: "unavailable", not "did not answer in time").
     if (signal?.aborted) throw new AbortedError(info);
     const left = deadline - Date.now();
-    if (left <= 0) throw lastError ?? new TimeoutError(o.totalTimeoutMs, info);
+    if (left <= 0) throw lastMet ?? new TimeoutError(o.totalTimeoutMs, info);
     // The engine's policies (budget, credits spent) may refuse the attempt: it is then never sent.
     // A refused retry ends the call with what the last attempt met (the service's failure says
     // more than "budget reached"), unless the credits are spent: then that is what the user must
@@ -105,6 +107,7 @@ export async function send(o: ResolvedOptions, key: string, call: Call, at: Atte
         return await once();
       } catch (e) {
         if (!isRateLimit(e)) throw e;
+        lastMet = e; // a pause whose timer fires past the total time ends the call with this 429 (once)
         const pause = Math.max((e as ApiError).retryAfterMs ?? RATE_PAUSE_MS, o.retryDelayMs);
         if (signal?.aborted || deadline - Date.now() <= pause) throw e;
         await new Promise((r) => setTimeout(r, pause));
@@ -113,7 +116,7 @@ export async function send(o: ResolvedOptions, key: string, call: Call, at: Atte
   };
   /** Whether a failed attempt (the `done`th) is tried again, after any longer wait a 503 asks for. */
   const retry = async (e: unknown, done: number): Promise<boolean> => {
-    lastError = e;
+    lastError = lastMet = e;
     // A rate limit was waited out as long as the call's time allows (paced).
     if (signal?.aborted || !(e instanceof ApiError) || !e.retryable || isRateLimit(e)) return false;
     const wait = o.retryDelayMs * 2 ** (done - 1);

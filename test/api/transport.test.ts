@@ -447,6 +447,24 @@ describe("timeouts", () => {
     expect(e).toMatchObject({ status: 503 });
   });
 
+  test("a rate limit's pause that ends past the total time (a late timer) ends the call with the 429, not a timeout", async () => {
+    script({ status: 429, body: { error: { code: "rate_limited", message: "Prea multe cereri" } }, headers: { "Retry-After": "0" } });
+    // As above: the event loop held 300 ms after the answer, so the 20 ms pause ends past the call's 200 ms.
+    const hold = () =>
+      setImmediate(() => {
+        const end = Date.now() + 300;
+        while (Date.now() < end);
+      });
+    const e = await caught(
+      client({ timeoutMs: 5000, totalTimeoutMs: 200, retries: 3, retryDelayMs: 20, onCall: (c) => (calls.push(c), hold()) }).getCompany(
+        CUI,
+      ),
+    );
+    expect(fx.requests).toHaveLength(1);
+    expect(e).not.toBeInstanceOf(TimeoutError);
+    expect(e).toMatchObject({ status: 429, serviceCode: "rate_limited" });
+  });
+
   test("no timer is left behind once a call settles", async () => {
     const timers = () => process.getActiveResourcesInfo().filter((r) => r === "Timeout").length;
     const before = timers();

@@ -1,11 +1,9 @@
 /**
- * `npm test`: the type check, the lint and Jest, all three at once; the run fails when any fails.
- * tsc and ESLint are one process each and run at the lowest CPU priority (nice 19): Jest's workers
- * keep the two cores only partly busy (they wait on Chromium, PostgreSQL, child processes and the
- * sandbox's latency), and the checks take what they leave, so they add nothing to the run's time and
- * do not slow Jest's timing tests (timeouts of a few hundred milliseconds against the sandbox), which
- * get a core first whenever they want one. The checks' outputs are buffered and printed whole when
- * each ends (not interleaved with Jest's).
+ * `npm test`: the type check and the lint side by side, then Jest (when both pass, as with `&&`
+ * before). tsc and ESLint are one process each, each keeping one core busy: one after the other they
+ * left the second core idle. Jest comes after them, not beside them: its timing tests (timeouts of a
+ * few hundred milliseconds against the sandbox) must not share the two cores with them. The
+ * buffered outputs are printed whole when each ends (not interleaved); the run fails when any fails.
  *
  * Plain JavaScript: it runs before anything is transformed. Arguments after `--` go to Jest.
  */
@@ -16,15 +14,11 @@ const ROOT = path.resolve(__dirname, "..", "..");
 const bin = (p) => path.join(ROOT, "node_modules", p);
 const jestArgs = process.argv.slice(2).filter((a) => a !== "--");
 
-const windows = process.platform === "win32";
-const npm = windows ? "npm.cmd" : "npm";
-/** `npm run <script>` at the lowest priority (POSIX nice; on Windows at the normal one). */
-const lowly = (script) =>
-  windows ? { cmd: npm, args: ["run", "--silent", script] } : { cmd: "nice", args: ["-n", "19", npm, "run", "--silent", script] };
+const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 const JOBS = [
   // The package's own scripts, so that `npm run typecheck` and `npm run lint` stay the one definition.
-  { name: "typecheck", ...lowly("typecheck"), buffered: true },
-  { name: "lint", ...lowly("lint"), buffered: true },
+  { name: "typecheck", cmd: npm, args: ["run", "--silent", "typecheck"], buffered: true },
+  { name: "lint", cmd: npm, args: ["run", "--silent", "lint"], buffered: true },
   // Jest's own output streams as it goes: it is the long one, and its progress is what one watches.
   // The parent keeps the 8 GB heap it had; the workers' memory is jest.config.js's business.
   { name: "jest", cmd: process.execPath, args: ["--max-old-space-size=8192", bin("jest/bin/jest.js"), ...jestArgs], buffered: false },
@@ -53,7 +47,8 @@ function run(job) {
 }
 
 (async () => {
-  const results = await Promise.all(JOBS.map(run));
+  const results = await Promise.all(JOBS.slice(0, 2).map(run));
+  if (results.every((r) => r.code === 0)) results.push(await run(JOBS[2]));
   const failed = results.filter((r) => r.code !== 0);
   process.stdout.write(
     `\nnpm test: ${results.map((r) => `${r.name} ${r.s.toFixed(0)} s ${r.code === 0 ? "passed" : "FAILED"}`).join(", ")}\n`,

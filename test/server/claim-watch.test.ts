@@ -21,9 +21,10 @@ test("a want unwatched while a poll is on its way is neither handed back nor set
       claimedKeys: async (keys: readonly string[]) => {
         polled.push([...keys]);
         await gate;
-        return new Set<string>();
+        return new Map<string, string>();
       },
       getAnswers: async () => new Map<string, StoredAnswer>(),
+      releaseClaims: async () => undefined,
     },
     pollMs: 1,
     now: Date.now,
@@ -53,8 +54,9 @@ test("a notice naming the claims let go has only those looked for, once: the sto
   const stored = new Map<string, StoredAnswer>([["a", { key: "a", body: { n: 1 }, fetchedAt: 0, expiresAt: Infinity }]]);
   const watch = new ClaimWatch({
     store: {
-      claimedKeys: async (keys: readonly string[]) => (claimsRead.push([...keys]), new Set(keys)),
+      claimedKeys: async (keys: readonly string[]) => (claimsRead.push([...keys]), new Map(keys.map((k) => [k, "other"]))),
       getAnswers: async (keys: readonly string[]) => (asked.push([...keys]), new Map([...stored].filter(([k]) => keys.includes(k)))),
+      releaseClaims: async () => undefined,
       onQueueNews: (fn) => ((hear = fn), () => undefined),
     },
     owner: "here",
@@ -77,6 +79,43 @@ test("a notice naming the claims let go has only those looked for, once: the sto
     await new Promise((r) => setTimeout(r, 20));
     expect(asked).toHaveLength(1);
     expect(watch.unwatch("c") && watch.unwatch("d")).toBe(true);
+  } finally {
+    watch.close();
+  }
+});
+
+test("claims whose owner has stopped for certain are let go by the poll that finds them, and their wants queued here at once; a live owner's stay", async () => {
+  // The claims' table: "a" and "b" held by an instance whose process is gone, "c" by one that runs.
+  const claims = new Map([
+    ["a", "gone"],
+    ["b", "gone"],
+    ["c", "alive"],
+  ]);
+  const released: [string[], string][] = [];
+  const back: string[] = [];
+  const watch = new ClaimWatch({
+    store: {
+      claimedKeys: async (keys: readonly string[]) => new Map([...claims].filter(([k]) => keys.includes(k))),
+      getAnswers: async () => new Map<string, StoredAnswer>(),
+      releaseClaims: async (keys: readonly string[], owner: string) => {
+        released.push([[...keys], owner]);
+        for (const k of keys) if (claims.get(k) === owner) claims.delete(k);
+      },
+    },
+    owner: "here",
+    pollMs: 1,
+    now: Date.now,
+    stopped: (owner) => owner === "gone",
+    found: () => undefined,
+    back: (entries) => back.push(...entries.map((e) => e.id)),
+  });
+  try {
+    watch.add(["a", "b", "c"].map(entry));
+    while (back.length < 2) await new Promise((r) => setTimeout(r, 1));
+    await new Promise((r) => setTimeout(r, 20)); // more polls: "c" stays watched, nothing let go twice
+    expect(released).toEqual([[["a", "b"], "gone"]]);
+    expect(back.sort()).toEqual(["a", "b"]);
+    expect(watch.unwatch("c")).toBe(true);
   } finally {
     watch.close();
   }

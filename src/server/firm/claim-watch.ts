@@ -9,15 +9,18 @@
  * stores its answers before it lets go, so a want without a claim and without an answer was truly
  * given up. A notice's keys are let go already, so only the answers are read; one that comes back is
  * claimed, then looked for in the store once more, before anything is fetched (loader.ts enqueueHere).
+ * A claim whose owner has stopped for certain (its process on this machine is gone: instance-name.ts)
+ * is let go by the poll that finds it, and its wants are queued here at once, not when it runs out.
  */
 import type { Entry } from "./loader-calls";
 import type { FirmStore, StoredAnswer } from "./firm-store";
+import { stoppedHere } from "./instance-name";
 
 /** The polls' period where the store's notices drive them (PostgreSQL): only a notice missed waits for it. */
 export const NOTIFIED_POLL_MS = 250;
 
 export interface ClaimWatchOptions {
-  store: Pick<FirmStore, "claimedKeys" | "getAnswers"> & Partial<Pick<FirmStore, "onQueueNews">>;
+  store: Pick<FirmStore, "claimedKeys" | "getAnswers" | "releaseClaims"> & Partial<Pick<FirmStore, "onQueueNews">>;
   /** This instance's name on its claims: its own claims let go wake nothing. */
   owner?: string;
   /** The poll's period; a notice of claims let go looks sooner. @default 25 */
@@ -28,6 +31,8 @@ export interface ClaimWatchOptions {
   /** Wants given up by the other instance (or a database that did not say): queued again. */
   back(entries: Entry[]): void;
   onError?: (e: unknown) => void;
+  /** Whether a claim's owner has stopped for certain. @default stoppedHere (instance-name.ts) */
+  stopped?: (owner: string) => boolean;
 }
 
 export class ClaimWatch {
@@ -113,6 +118,18 @@ export class ClaimWatch {
     if (back.length > 0) this.o.back(back);
   }
 
+  /** Lets go of the claims in `claimed` whose owner has stopped for certain, and forgets them there. */
+  private async letGoStopped(claimed: Map<string, string>): Promise<void> {
+    const stopped = this.o.stopped ?? stoppedHere;
+    const byOwner = new Map<string, string[]>();
+    for (const [key, owner] of claimed)
+      if (owner !== this.o.owner && stopped(owner)) (byOwner.get(owner) ?? byOwner.set(owner, []).get(owner)!).push(key);
+    for (const [owner, keys] of byOwner) {
+      await this.o.store.releaseClaims(keys, owner);
+      for (const k of keys) claimed.delete(k);
+    }
+  }
+
   private async poll(): Promise<void> {
     this.timer = null;
     this.polling = true;
@@ -124,6 +141,7 @@ export class ClaimWatch {
     try {
       const now = this.o.now();
       const claimed = await this.o.store.claimedKeys(ids, now);
+      await this.letGoStopped(claimed);
       const stored = await this.o.store.getAnswers(ids, now);
       const list = watched();
       const found = list.filter((e) => stored.has(e.id));

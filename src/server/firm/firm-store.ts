@@ -199,8 +199,8 @@ export interface FirmStore extends SharedQueueStore {
   claimAnswers(keys: readonly string[], owner: string, now: number, until: number): Promise<Set<string>>;
   /** Lets go of `owner`'s claims on these keys (their answers are stored, or the call failed); PostgreSQL tells the other instances (onQueueNews). */
   releaseClaims(keys: readonly string[], owner: string, tell?: boolean): Promise<void>;
-  /** Which of these keys someone holds a claim on that is live at `now`. */
-  claimedKeys(keys: readonly string[], now: number): Promise<Set<string>>;
+  /** Which of these keys someone holds a claim on that is live at `now`, each with its owner. */
+  claimedKeys(keys: readonly string[], now: number): Promise<Map<string, string>>;
 
   // ---- audit -----------------------------------------------------------------------------------
   audit(entry: AuditEntry): Promise<void>;

@@ -27,7 +27,6 @@
  * 429 stops the plan for everyone (in the database) until its period turns. A database that does not
  * take the reservation means no call; what follows a call is written behind (store-faults.ts).
  */
-import { randomUUID } from "node:crypto";
 import { MAX_BATCH_FINANCIAL, MAX_BATCH_IDENTIFICATION } from "../../api/client";
 import { limiter } from "../../engine/credits/limiter";
 import { BATCH_WINDOW } from "../../engine/engine-options";
@@ -40,6 +39,7 @@ import { WriteBehind } from "./store-faults";
 import { planStopEnd, reservePayer, type Payer } from "./loader-credits";
 import { Leases } from "./lease";
 import { ClaimWatch, NOTIFIED_POLL_MS } from "./claim-watch";
+import { instanceName } from "./instance-name";
 import { batchKind, GRACE_MS, kindsOf, SharedQueue } from "./shared-queue";
 
 export type { Requester } from "./loader-calls";
@@ -103,7 +103,7 @@ export class FirmLoader {
   /** Entries the database would not take to hand over: fetched here. */
   private readonly keptHere = new WeakSet<Entry>();
   /** This instance's name on its claims. */
-  readonly owner = randomUUID();
+  readonly owner = instanceName();
   private readonly leases: Leases | null = null;
   private readonly shared: SharedQueue | null = null;
   private timer: ReturnType<typeof setTimeout> | null = null;

@@ -344,16 +344,16 @@ export class SqlFirmStore implements FirmStore {
     }
   }
 
-  async claimedKeys(keys: readonly string[], now: number): Promise<Set<string>> {
-    const found = new Set<string>();
+  async claimedKeys(keys: readonly string[], now: number): Promise<Map<string, string>> {
+    const found = new Map<string, string>();
     const unique = [...new Set(keys)];
     for (let i = 0; i < unique.length; i += CHUNK) {
       const part = unique.slice(i, i + CHUNK);
-      const rows = await this.db.all<{ key: string }>(
-        `SELECT key FROM firm_claims WHERE until > ? AND key IN (${part.map(() => "?").join(", ")})`,
+      const rows = await this.db.all<{ key: string; owner: string }>(
+        `SELECT key, owner FROM firm_claims WHERE until > ? AND key IN (${part.map(() => "?").join(", ")})`,
         [now, ...part],
       );
-      for (const r of rows) found.add(r.key);
+      for (const r of rows) found.set(r.key, r.owner);
     }
     return found;
   }

@@ -30,9 +30,22 @@ if [ -f node_modules/.package-lock.json ] && [ node_modules/.package-lock.json -
   [ node_modules/.package-lock.json -nt package.json ]; then
   echo "setup: node_modules is up to date with package-lock.json"
 else
-  # better-sqlite3 has no prebuilt binary for us and compiles from source (its SQLite and its addon):
-  # node-gyp builds them on every core instead of one (JOBS); --prefer-offline uses npm's cache
-  # where it has the locked version instead of asking the registry again.
-  JOBS=max npm install --no-audit --no-fund --prefer-offline
+  # better-sqlite3 has no prebuilt binary for us and compiles from source (its SQLite and its addon:
+  # two minutes here, most of a fresh install): node-gyp builds them on every core instead of one
+  # (JOBS); --prefer-offline uses npm's cache where it has the locked version instead of asking the
+  # registry again. Its installer (prebuild-install) first looks in a folder of local prebuilds
+  # (`<package>_local_prebuilds`, its documented option): the first install on a machine leaves its
+  # build there, named by the package's version, Node's ABI, the platform and the CPU, so that the
+  # next clone on the same machine unpacks it instead of compiling it again. FIRMA_PREBUILDS: another folder.
+  prebuilds="${FIRMA_PREBUILDS:-${XDG_CACHE_HOME:-$HOME/.cache}/firma/prebuilds}"
+  JOBS=max npm_config_better_sqlite3_local_prebuilds="$prebuilds" npm install --no-audit --no-fund --prefer-offline
+  # Kept only once it loads and works; a bundle in prebuild's form (build/Release/better_sqlite3.node).
+  bundle="$(node -p '`better-sqlite3-v${require("better-sqlite3/package.json").version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`')"
+  if [ ! -f "$prebuilds/$bundle" ] && node -e 'new (require("better-sqlite3"))(":memory:").prepare("SELECT 1").get()' 2>/dev/null &&
+    mkdir -p "$prebuilds" 2>/dev/null; then
+    tar -czf "$prebuilds/$bundle.tmp" -C node_modules/better-sqlite3 build/Release/better_sqlite3.node &&
+      mv "$prebuilds/$bundle.tmp" "$prebuilds/$bundle" && echo "setup: better-sqlite3's build kept for the next install ($prebuilds/$bundle)" ||
+      rm -f "$prebuilds/$bundle.tmp"
+  fi
   touch node_modules/.package-lock.json # npm leaves it alone when nothing changed: the check above needs it newer
 fi

@@ -50,12 +50,14 @@ const common = {
 module.exports = {
   // Run-wide options: Jest ignores them inside a project.
   testTimeout: 30000,
-  // Four workers, also on two cores (Jest's default there is one, in band): the slow project's files
+  // Three workers, also on two cores (Jest's default there is one, in band): the slow project's files
   // spend most of their time waiting on Chromium, LibreOffice, PostgreSQL, child processes and the
-  // sandbox's latency. The whole run, back to back on one machine: three workers kept 1.16 cores busy
-  // and took 600 s; four, 1.38 cores and 482 s; five, 536 s, with four timing tests failed. Each worker
-  // is its own process: a file's heap goes with its worker, not into the files after it.
-  maxWorkers: 4,
+  // sandbox's latency. The whole run on one machine: three workers kept 1.16 cores busy and took
+  // 585-600 s; four took 482-590 s, and the timing tests that need a page or a governor fed at
+  // full speed (test/server/http2*.test.ts) failed in two runs of four; five, 536 s with four
+  // timing tests failed. Each worker is its own process: a file's heap goes with its worker, not into
+  // the files after it.
+  maxWorkers: 3,
   // A worker that holds more than this after a file is replaced by a fresh one (test/taskpane/sheets.test.ts
   // and test/cli/scale.test.ts leave over 1 GB of heap behind them).
   workerIdleMemoryLimit: "1536MB",

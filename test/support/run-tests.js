@@ -1,12 +1,9 @@
 /**
- * `npm test`: the type check, the lint and the add-in builds the slow tests load side by side, then
- * Jest (when all three pass, as with `&&` before). tsc and ESLint are one process each, each keeping
- * one core busy; the builds (test/support/builds.js, which Jest's globalSetup would otherwise make
- * before its first test) fill the gaps between them. Jest comes after them, not beside them: its timing
- * tests (timeouts of a few hundred milliseconds against the sandbox) must not share the two cores with
- * them (at the lowest priority beside Jest, tsc and ESLint were starved to its end, and a timing test
- * failed). The buffered outputs are printed whole when each ends (not interleaved); the run fails when
- * any fails.
+ * `npm test`: the type check and the lint side by side, then Jest (when both pass, as with `&&`
+ * before). tsc and ESLint are one process each, each keeping one core busy: one after the other they
+ * left the second core idle. Jest comes after them, not beside them: its timing tests (timeouts of a
+ * few hundred milliseconds against the sandbox) must not share the two cores with them. The
+ * buffered outputs are printed whole when each ends (not interleaved); the run fails when any fails.
  *
  * Plain JavaScript: it runs before anything is transformed. Arguments after `--` go to Jest.
  */
@@ -22,15 +19,6 @@ const JOBS = [
   // The package's own scripts, so that `npm run typecheck` and `npm run lint` stay the one definition.
   { name: "typecheck", cmd: npm, args: ["run", "--silent", "typecheck"], buffered: true },
   { name: "lint", cmd: npm, args: ["run", "--silent", "lint"], buffered: true },
-  {
-    name: "builds",
-    cmd: process.execPath,
-    args: [
-      "-e",
-      `require(${JSON.stringify(path.join(__dirname, "builds.js"))}).ensureAllBuilds().then((b) => console.log(\`local, dev, deploy: \${b.ms} ms\`))`,
-    ],
-    buffered: true,
-  },
   // Jest's own output streams as it goes: it is the long one, and its progress is what one watches.
   // The parent keeps the 8 GB heap it had; the workers' memory is jest.config.js's business.
   { name: "jest", cmd: process.execPath, args: ["--max-old-space-size=8192", bin("jest/bin/jest.js"), ...jestArgs], buffered: false },
@@ -59,8 +47,8 @@ function run(job) {
 }
 
 (async () => {
-  const results = await Promise.all(JOBS.slice(0, 3).map(run));
-  if (results.every((r) => r.code === 0)) results.push(await run(JOBS[3]));
+  const results = await Promise.all(JOBS.slice(0, 2).map(run));
+  if (results.every((r) => r.code === 0)) results.push(await run(JOBS[2]));
   const failed = results.filter((r) => r.code !== 0);
   process.stdout.write(
     `\nnpm test: ${results.map((r) => `${r.name} ${r.s.toFixed(0)} s ${r.code === 0 ? "passed" : "FAILED"}`).join(", ")}\n`,

@@ -120,3 +120,34 @@ test("claims whose owner has stopped for certain are let go by the poll that fin
     watch.close();
   }
 });
+
+test("a let-go the database refuses leaves the stopped owner's claims watched (they run out as before), said through onError; the owner is asked about once a poll", async () => {
+  const asked: string[] = [];
+  const errors: unknown[] = [];
+  const back: string[] = [];
+  const watch = new ClaimWatch({
+    store: {
+      claimedKeys: async (keys: readonly string[]) => new Map(keys.map((k) => [k, "gone"])),
+      getAnswers: async () => new Map<string, StoredAnswer>(),
+      releaseClaims: async () => {
+        throw new Error("database read-only");
+      },
+    },
+    owner: "here",
+    pollMs: 1,
+    now: Date.now,
+    stopped: (owner) => (asked.push(owner), true),
+    found: () => undefined,
+    back: (entries) => back.push(...entries.map((e) => e.id)),
+    onError: (e) => errors.push(e),
+  });
+  try {
+    watch.add(["a", "b", "c"].map(entry));
+    while (errors.length < 2) await new Promise((r) => setTimeout(r, 1));
+    expect(back).toEqual([]);
+    expect(asked.length).toBe(errors.length); // once a poll for the one owner, not once a claim
+    expect(watch.unwatch("a") && watch.unwatch("b") && watch.unwatch("c")).toBe(true);
+  } finally {
+    watch.close();
+  }
+});

@@ -25,7 +25,10 @@ test("a name of this machine whose process has ended is stopped; this process, a
 test("what cannot be known counts as running: another machine, another form of name, a process of another user", () => {
   const pid = endedPid();
   const [, , random] = instanceName(pid).split("~");
-  expect(stoppedHere(`other-host.0123456789ab~${pid}~${random}`)).toBe(false);
+  expect(stoppedHere(`other-host.0123456789ab.4026531836~${pid}~${random}`)).toBe(false);
+  // The same host and boot, another process-id space (a container that shares the host name): its pids are not ours to test.
+  const [here] = instanceName(pid).split("~");
+  expect(stoppedHere(`${here.replace(/\.\d+$/, ".1")}~${pid}~${random}`)).toBe(false);
   expect(stoppedHere("2f1c6a0e-0d5e-4c8e-9a57-1b2c3d4e5f60")).toBe(false); // a name before host and pid were in it
   expect(stoppedHere(instanceName(pid).replace(`~${pid}~`, "~x~"))).toBe(false);
   expect(stoppedHere(instanceName(pid).replace(`~${pid}~`, "~0~"))).toBe(false);

@@ -118,15 +118,27 @@ export class ClaimWatch {
     if (back.length > 0) this.o.back(back);
   }
 
-  /** Lets go of the claims in `claimed` whose owner has stopped for certain, and forgets them there. */
+  /**
+   * Lets go of the claims in `claimed` whose owner has stopped for certain, and forgets them there
+   * (each owner asked about once). A let-go the database refuses leaves those claims as they are:
+   * still watched, they run out as before.
+   */
   private async letGoStopped(claimed: Map<string, string>): Promise<void> {
     const stopped = this.o.stopped ?? stoppedHere;
+    const verdict = new Map<string, boolean>();
     const byOwner = new Map<string, string[]>();
-    for (const [key, owner] of claimed)
-      if (owner !== this.o.owner && stopped(owner)) (byOwner.get(owner) ?? byOwner.set(owner, []).get(owner)!).push(key);
+    for (const [key, owner] of claimed) {
+      if (owner === this.o.owner) continue;
+      if (!verdict.has(owner)) verdict.set(owner, stopped(owner));
+      if (verdict.get(owner)) (byOwner.get(owner) ?? byOwner.set(owner, []).get(owner)!).push(key);
+    }
     for (const [owner, keys] of byOwner) {
-      await this.o.store.releaseClaims(keys, owner);
-      for (const k of keys) claimed.delete(k);
+      try {
+        await this.o.store.releaseClaims(keys, owner);
+        for (const k of keys) claimed.delete(k);
+      } catch (e) {
+        this.o.onError?.(e);
+      }
     }
   }
 

@@ -427,20 +427,27 @@ describe("timeouts", () => {
     expect(fx.requests.length).toBeLessThanOrEqual(2);
   });
 
-  test("a retry whose wait ends past the total time (a late timer on a busy machine) ends the call with what the service answered, not a timeout", async () => {
-    script({ status: 503 });
-    // Each answer is followed by 300 ms in which the event loop is held (as on a loaded machine): the
-    // backoff's 20 ms timer fires past the call's 200 ms, and the retry makes no call.
+  /**
+   * A call of 200 ms in all whose every answer is followed by 300 ms in which the event loop is held
+   * (as on a loaded machine): a 20 ms wait after the answer (the backoff's, or a rate limit's pause)
+   * ends past the call's time, and the attempt after it makes no call. What the call ended with.
+   */
+  const lateTimerCall = () => {
     const hold = () =>
       setImmediate(() => {
         const end = Date.now() + 300;
         while (Date.now() < end);
       });
-    const e = await caught(
+    return caught(
       client({ timeoutMs: 5000, totalTimeoutMs: 200, retries: 3, retryDelayMs: 20, onCall: (c) => (calls.push(c), hold()) }).getCompany(
         CUI,
       ),
     );
+  };
+
+  test("a retry whose wait ends past the total time (a late timer on a busy machine) ends the call with what the service answered, not a timeout", async () => {
+    script({ status: 503 });
+    const e = await lateTimerCall();
     expect(fx.requests).toHaveLength(1);
     expect(e).not.toBeInstanceOf(TimeoutError);
     expect(e).toBeInstanceOf(ServerError);
@@ -449,17 +456,7 @@ describe("timeouts", () => {
 
   test("a rate limit's pause that ends past the total time (a late timer) ends the call with the 429, not a timeout", async () => {
     script({ status: 429, body: { error: { code: "rate_limited", message: "Prea multe cereri" } }, headers: { "Retry-After": "0" } });
-    // As above: the event loop held 300 ms after the answer, so the 20 ms pause ends past the call's 200 ms.
-    const hold = () =>
-      setImmediate(() => {
-        const end = Date.now() + 300;
-        while (Date.now() < end);
-      });
-    const e = await caught(
-      client({ timeoutMs: 5000, totalTimeoutMs: 200, retries: 3, retryDelayMs: 20, onCall: (c) => (calls.push(c), hold()) }).getCompany(
-        CUI,
-      ),
-    );
+    const e = await lateTimerCall();
     expect(fx.requests).toHaveLength(1);
     expect(e).not.toBeInstanceOf(TimeoutError);
     expect(e).toMatchObject({ status: 429, serviceCode: "rate_limited" });

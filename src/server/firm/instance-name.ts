@@ -1,8 +1,8 @@
 /**
  * A server instance's name on its claims and leases (loader.ts), and whether the instance a name
  * belongs to has stopped for certain. The name says where the instance runs: its machine (host name,
- * boot id and process-id space) and its process id, then a random part that keeps two instances of one process apart (as
- * the tests run them). An instance killed while its calls were on their way leaves its claims behind
+ * boot id and process-id space) and its process id, then a random part that keeps two instances of
+ * one process apart (as the tests run them). An instance killed while its calls were on their way leaves its claims behind
  * until they run out (a minute: the longest a call may take, and a margin); another instance on the
  * same machine, such as the same server started again, sees at once that the process is gone and
  * takes them over, instead of making the people who asked wait that minute. An instance on another

@@ -142,7 +142,7 @@ export function patchWorkbook(wb: WritableWorkbook, results: CellResult[]): Patc
       continue;
     }
     const value = normalize(res.value, notes);
-    const ft = cell.f.attrs.get("t");
+    const ft = cell.f.t;
     const anchor: Box = { top: pos.row, left: pos.col, bottom: pos.row, right: pos.col };
 
     if (ft !== "array") {
@@ -159,7 +159,7 @@ export function patchWorkbook(wb: WritableWorkbook, results: CellResult[]): Patc
       continue;
     }
 
-    const oldBox = parseBox(cell.f.attrs.get("ref") ?? "") ?? anchor;
+    const oldBox = parseBox(cell.f.ref ?? "") ?? anchor;
     if (!wb.isDynamicArray(cell)) {
       // legacy array formula: fixed range, broadcast a single row/column, #N/A beyond the result
       const rows = Array.isArray(value) ? value : [[value]];

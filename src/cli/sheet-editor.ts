@@ -134,7 +134,7 @@ export class SheetEditor {
       ops.push({ pos: o.start, end: o.end, text: text ?? "", insert: false });
     }
     const rowByNumber = new Map(rows.map((r) => [r.r, r]));
-    const usesSpans = rows.some((r) => r.attrs.has("spans"));
+    const usesSpans = rows.some((r) => r.spans !== undefined);
     const p = this.prefix;
     const newRows: Array<{ r: number; text: string }> = [];
     for (const [r, colsMap] of this.added) {
@@ -151,7 +151,7 @@ export class SheetEditor {
       }
       // spans hint: widen a single "a:b" range to cover the new cells
       let rowTag = xml.slice(existing.span.tag.start, existing.span.tag.end);
-      const spans = existing.attrs.get("spans");
+      const spans = existing.spans;
       const m = spans ? /^(\d+):(\d+)$/.exec(spans) : null;
       if (m) {
         const lo = Math.min(Number(m[1]), cols[0]);

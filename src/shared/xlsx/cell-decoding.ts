@@ -10,9 +10,9 @@ import { ReadValue } from "../sheet/cell-values";
 /** The value of a parsed cell (null when it holds none); `sharedStrings` is asked only for a cell of type `s`. */
 export function decodeCell(cell: ParsedCell | undefined, sheet: ParsedSheet, sharedStrings: () => readonly string[]): ReadValue {
   if (!cell) return null;
-  const t = cell.attrs.get("t") ?? "n";
+  const t = cell.t ?? "n";
   if (t === "inlineStr") {
-    if (cell.is) return stringItemText(sheet.xml, cell.is.span.contentStart, cell.is.span.contentEnd);
+    if (cell.is) return stringItemText(sheet.xml, cell.is.contentStart, cell.is.contentEnd);
     return cell.v ? decodeOoxmlString(cell.v.text) : null;
   }
   if (!cell.v) return null;

@@ -14,8 +14,7 @@ function sharedMasters(sheet: ParsedSheet): Map<string, ParsedCell> {
   if (!masters) {
     masters = new Map();
     for (const r of sheet.rows)
-      for (const c of r.cells)
-        if (c.f?.attrs.get("t") === "shared" && c.f.text !== "" && c.f.attrs.has("si")) masters.set(c.f.attrs.get("si")!, c);
+      for (const c of r.cells) if (c.f?.t === "shared" && c.f.text !== "" && c.f.si !== undefined) masters.set(c.f.si, c);
     mastersBySheet.set(sheet, masters);
   }
   return masters;
@@ -24,8 +23,8 @@ function sharedMasters(sheet: ParsedSheet): Map<string, ParsedCell> {
 /** The formula text of a cell with `<f>`: its own, or for a shared formula's child, the master's moved; null when the master is missing. */
 export function formulaText(sheet: ParsedSheet, cell: ParsedCell): string | null {
   const f = cell.f!;
-  if (f.attrs.get("t") === "shared" && f.text === "") {
-    const master = sharedMasters(sheet).get(f.attrs.get("si") ?? "");
+  if (f.t === "shared" && f.text === "") {
+    const master = sharedMasters(sheet).get(f.si ?? "");
     if (!master) return null;
     return shiftFormula(master.f!.text, cell.row - master.row, cell.col - master.col);
   }

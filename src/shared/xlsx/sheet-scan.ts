@@ -7,7 +7,12 @@ import { XmlSyntaxError, attributes, childElements, decodeXml, type ElementSpan 
 import { rootElement, type SheetInfo } from "./workbook-parts";
 import { Box, cellKey, parseBox, parseCellRef } from "../sheet/a1";
 
-/** A `<c>` element as found in the sheet XML; offsets are into `ParsedSheet.xml`. */
+/**
+ * A `<c>` element as found in the sheet XML; offsets are into `ParsedSheet.xml`. Only the attributes
+ * FIRMA reads are kept, as plain fields (absent when the element has none): a sheet of 100,000 rows
+ * holds hundreds of thousands of cells, and a map of attributes and a span object for each cell and
+ * each of its children took about 1 KB a cell (`firma refresh`'s memory).
+ */
 export interface ParsedCell {
   row: number;
   col: number;
@@ -16,16 +21,22 @@ export interface ParsedCell {
   /** End of the start tag. */
   tagEnd: number;
   selfClosing: boolean;
-  attrs: Map<string, string>;
-  f?: { span: ElementSpan; attrs: Map<string, string>; text: string };
-  v?: { span: ElementSpan; text: string };
-  is?: { span: ElementSpan };
+  /** `t`: the type of its value (absent: a number). */
+  t?: string;
+  /** `cm`: its cell metadata (a dynamic array's). */
+  cm?: string;
+  /** `<f>`: its `t` (absent: an ordinary formula), `ref` (an array's range) and `si` (a shared formula's index), and its text. */
+  f?: { t?: string; ref?: string; si?: string; text: string };
+  v?: { text: string };
+  /** `<is>`, an inline string: where its content is. */
+  is?: { contentStart: number; contentEnd: number };
 }
 
 export interface ParsedRow {
   r: number;
   span: ElementSpan;
-  attrs: Map<string, string>;
+  /** `spans`: the columns its cells take, as Excel hints them ("1:3"). */
+  spans?: string;
   cells: ParsedCell[];
 }
 
@@ -85,7 +96,8 @@ export function scanSheet(info: SheetInfo, part: string, xml: string, isDynamicA
     if (!Number.isInteger(r) || r < 1 || r <= lastRow)
       throw new XmlSyntaxError(`bad or unordered row number ${rowAttrs.get("r")}`, rowEl.tag.start);
     lastRow = r;
-    const row: ParsedRow = { r, span: rowEl, attrs: rowAttrs, cells: [] };
+    const row: ParsedRow = { r, span: rowEl, cells: [] };
+    if (rowAttrs.has("spans")) row.spans = rowAttrs.get("spans");
     rows.push(row);
     let lastCol = 0;
     for (const cEl of childElements(xml, rowEl)) {
@@ -107,25 +119,28 @@ export function scanSheet(info: SheetInfo, part: string, xml: string, isDynamicA
         end: cEl.end,
         tagEnd: cEl.tag.end,
         selfClosing: cEl.tag.kind === "empty",
-        attrs: cAttrs,
       };
-      for (const k of childElements(xml, cEl)) {
-        if (k.tag.local === "f") {
-          cell.f = {
-            span: k,
-            attrs: attributes(xml.slice(k.tag.start, k.tag.end)),
-            text: decodeXml(xml.slice(k.contentStart, k.contentEnd)),
-          };
-        } else if (k.tag.local === "v") {
-          cell.v = { span: k, text: decodeXml(xml.slice(k.contentStart, k.contentEnd)) };
-        } else if (k.tag.local === "is") {
-          cell.is = { span: k };
+      const t = cAttrs.get("t");
+      if (t !== undefined) cell.t = t;
+      const cm = cAttrs.get("cm");
+      if (cm !== undefined) cell.cm = cm;
+      if (cEl.tag.kind !== "empty")
+        for (const k of childElements(xml, cEl)) {
+          if (k.tag.local === "f") {
+            const fAttrs = attributes(xml.slice(k.tag.start, k.tag.end));
+            const f: NonNullable<ParsedCell["f"]> = { text: decodeXml(xml.slice(k.contentStart, k.contentEnd)) };
+            for (const name of ["t", "ref", "si"] as const) if (fAttrs.has(name)) f[name] = fAttrs.get(name);
+            cell.f = f;
+          } else if (k.tag.local === "v") {
+            cell.v = { text: decodeXml(xml.slice(k.contentStart, k.contentEnd)) };
+          } else if (k.tag.local === "is") {
+            cell.is = { contentStart: k.contentStart, contentEnd: k.contentEnd };
+          }
         }
-      }
       row.cells.push(cell);
       cells.set(cellKey(r, col), cell);
-      if (cell.f?.attrs.get("t") === "array") {
-        const box = parseBox(cell.f.attrs.get("ref") ?? "") ?? { top: r, left: col, bottom: r, right: col };
+      if (cell.f?.t === "array") {
+        const box = parseBox(cell.f.ref ?? "") ?? { top: r, left: col, bottom: r, right: col };
         arrays.push({ anchor: cell, box, dynamic: isDynamicArray(cell) });
       }
     }

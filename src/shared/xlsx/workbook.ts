@@ -102,8 +102,8 @@ export class Workbook<P extends XlsxPackage = XlsxPackage> {
 
   /** Whether a cell's `cm` marks a dynamic array. Without a metadata part, any `cm` on an array formula counts. */
   isDynamicArray(cell: ParsedCell): boolean {
-    if (cell.f?.attrs.get("t") !== "array") return false;
-    const cm = cell.attrs.get("cm");
+    if (cell.f?.t !== "array") return false;
+    const cm = cell.cm;
     if (cm === undefined) return false;
     if (this.dynamicCm === undefined) this.dynamicCm = readDynamicArrayCellMetadata(this.pkg, this.workbookRels);
     return this.dynamicCm === null ? true : this.dynamicCm.has(Number(cm));
@@ -213,9 +213,9 @@ export class Workbook<P extends XlsxPackage = XlsxPackage> {
             row: cell.row,
             col: cell.col,
             formula: text,
-            formulaType: (cell.f.attrs.get("t") ?? "normal") as StoredFormula["formulaType"],
+            formulaType: (cell.f.t ?? "normal") as StoredFormula["formulaType"],
             dynamic: this.isDynamicArray(cell),
-            ref: cell.f.attrs.get("ref"),
+            ref: cell.f.ref,
             cached,
             ...(an.kind === "call" ? { call: an.call } : {}),
           });

@@ -72,14 +72,21 @@ export async function prefetch(ctx: PrefetchContext, requests: readonly CellRequ
   // calls not yet sent are dropped (gate.ts).
   const waiters: Waiter[] = [];
   const waiter = (): Waiter => {
-    const w: Waiter = { resolve: () => undefined, reject: () => undefined, settled: !!options.signal?.aborted };
+    const w: Waiter = { resolve: ignore, reject: ignore, settled: !!options.signal?.aborted };
     waiters.push(w);
     return w;
   };
+  // The wants' lists of fields, one per distinct list (most wants of a refresh ask the same one or two fields).
+  const lists = new Map<string, readonly string[]>();
+  const fieldsOf = (fields: Iterable<string>): readonly string[] => {
+    const list = [...new Set(fields)];
+    const key = list.join("\n");
+    return lists.get(key) ?? (lists.set(key, list), list);
+  };
   options.signal?.addEventListener("abort", () => waiters.forEach((w) => (w.settled = true)), { once: true });
-  for (const [cui, fields] of set.profile) wants.push(want("profile", profileKey(cui), cui, 0, fields, waiter()));
+  for (const [cui, fields] of set.profile) wants.push(want("profile", profileKey(cui), cui, 0, fieldsOf(fields), waiter()));
   for (const [cui, years] of set.financial)
-    for (const [y, fields] of years) wants.push(want("financial", financialKey(cui, y), cui, y, fields, waiter()));
+    for (const [y, fields] of years) wants.push(want("financial", financialKey(cui, y), cui, y, fieldsOf(fields), waiter()));
   for (const w of wants) ctx.failures.delete(w.key);
   const failed: PrefetchReport["failed"] = {};
   const note = (key: string, e: unknown) => {
@@ -88,9 +95,9 @@ export async function prefetch(ctx: PrefetchContext, requests: readonly CellRequ
     failed[k] = (failed[k] ?? 0) + 1;
   };
   // Lists too (CAUTA, TOP…): each distinct one once, unless cached.
-  const lists = new Map<string, ListSpec>();
-  for (const r of requests) if (r.kind === "list" && r.list) lists.set(listKey(r.list), r.list);
-  const listFetches = [...lists].map(async ([key, spec]) => {
+  const specs = new Map<string, ListSpec>();
+  for (const r of requests) if (r.kind === "list" && r.list) specs.set(listKey(r.list), r.list);
+  const listFetches = [...specs].map(async ([key, spec]) => {
     if (!options.force && ctx.cache.peek(key)?.fresh) return;
     if (options.force) ctx.cache.markStale(key);
     ctx.failures.delete(key);
@@ -102,7 +109,7 @@ export async function prefetch(ctx: PrefetchContext, requests: readonly CellRequ
   });
   await Promise.all([ctx.dispatcher.fetch(wants, planWants(wants, ctx.caps())), ...listFetches]);
   for (const w of wants) if (w.error !== undefined) note(w.key, w.error);
-  return { wanted: wants.length + lists.size, failed };
+  return { wanted: wants.length + specs.size, failed };
 }
 
 /**
@@ -121,7 +128,7 @@ async function probe(ctx: PrefetchContext, requests: readonly CellRequest[], opt
     for (const [cui, years] of needs.set.financial) for (const y of years.keys()) ctx.cache.markStale(financialKey(cui, y));
     for (const r of requests) if (r.kind === "list" && r.list) ctx.cache.markStale(listKey(r.list));
   }
-  const waiter: Waiter = { resolve: () => undefined, reject: () => undefined, settled: !!options.signal?.aborted };
+  const waiter: Waiter = { resolve: ignore, reject: ignore, settled: !!options.signal?.aborted };
   options.signal?.addEventListener("abort", () => (waiter.settled = true), { once: true });
   for (const w of wants) w.waiters.push(waiter);
   await ctx.oneCall().fetch(wants, planWants(wants, ctx.caps()));
@@ -136,20 +143,24 @@ async function probe(ctx: PrefetchContext, requests: readonly CellRequest[], opt
 function probeWants(set: WantSet, caps: Capabilities): Want[] {
   const plan = planWants(wantsOf(set), caps);
   if (caps.include === undefined && plan.identification[0]?.kind === "batch" && plan.identification[0].include) {
-    return plan.identification[0].cuis.map((cui) => want("profile", profileKey(cui), cui, 0, set.profile.get(cui)!, null));
+    return plan.identification[0].cuis.map((cui) => want("profile", profileKey(cui), cui, 0, [...new Set(set.profile.get(cui))], null));
   }
   if (caps.batchFinancialFields !== undefined || set.financial.size === 0) return [];
   const first = plan.financialBatches[0];
   return first.cuis.flatMap((cui) =>
     yearsOf(first.years)
       .filter((y) => set.financial.get(cui)?.has(y))
-      .map((y) => want("financial", financialKey(cui, y), cui, y, set.financial.get(cui)!.get(y)!, null)),
+      .map((y) => want("financial", financialKey(cui, y), cui, y, [...new Set(set.financial.get(cui)!.get(y))], null)),
   );
 }
 
-function want(kind: Want["kind"], key: string, cui: number, year: number, fields: Iterable<string>, waiter: Waiter | null): Want {
-  return { key, kind, cui, year, fields: [...new Set(fields)], waiters: waiter ? [waiter] : [] };
+/** A want of the run's own (a list of fields made once for all the wants that share it: prefetch's fieldsOf). */
+function want(kind: Want["kind"], key: string, cui: number, year: number, fields: readonly string[], waiter: Waiter | null): Want {
+  return { key, kind, cui, year, fields, waiters: waiter ? [waiter] : [] };
 }
+
+/** The run's waiters take nothing from what they wait for (the cache has it): one function for them all, not two closures each. */
+const ignore = () => undefined;
 
 /** The gate, letting one call through: the calls after it are dropped unsent (DROPPED). */
 export function oneCallGate(gate: CallGate): CallGate {

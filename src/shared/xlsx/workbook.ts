@@ -41,6 +41,30 @@ export interface StoredFormula {
   call?: NamespaceCall;
 }
 
+/**
+ * A formula findFormulas found: its call analysed again when asked, not kept (a refresh of 100,000
+ * rows reads none of its 200,000 calls this way: its evaluator reads each whole formula).
+ */
+class FoundFormula implements StoredFormula {
+  constructor(
+    readonly sheet: string,
+    readonly address: string,
+    readonly row: number,
+    readonly col: number,
+    readonly formula: string,
+    readonly formulaType: StoredFormula["formulaType"],
+    readonly dynamic: boolean,
+    readonly ref: string | undefined,
+    readonly cached: ReadValue,
+    private readonly namespace: string,
+  ) {}
+
+  get call(): NamespaceCall | undefined {
+    const an = analyzeFormula(this.formula, this.namespace);
+    return an.kind === "call" ? an.call : undefined;
+  }
+}
+
 /** The part of a worksheet in use: the cells holding a value or a formula (a style alone does not count). */
 export interface UsedRange {
   /** First and last used rows, last used column (1-based; 0 when the sheet is empty). */
@@ -205,20 +229,21 @@ export class Workbook<P extends XlsxPackage = XlsxPackage> {
           const cached = this.valueOf(cell, sheet); // a damaged shared-string table fails here, whatever the formula
           const text = formulaText(sheet, cell);
           if (text === null) continue; // a shared child whose master is missing
-          const an = analyzeFormula(text, namespace);
-          if (an.kind === "none") continue;
-          out.push({
-            sheet: info.name,
-            address: formatCellRef(cell.row, cell.col),
-            row: cell.row,
-            col: cell.col,
-            formula: text,
-            formulaType: (cell.f.t ?? "normal") as StoredFormula["formulaType"],
-            dynamic: this.isDynamicArray(cell),
-            ref: cell.f.ref,
-            cached,
-            ...(an.kind === "call" ? { call: an.call } : {}),
-          });
+          if (analyzeFormula(text, namespace).kind === "none") continue;
+          out.push(
+            new FoundFormula(
+              info.name,
+              formatCellRef(cell.row, cell.col),
+              cell.row,
+              cell.col,
+              text,
+              (cell.f.t ?? "normal") as StoredFormula["formulaType"],
+              this.isDynamicArray(cell),
+              cell.f.ref,
+              cached,
+              namespace,
+            ),
+          );
         }
       }
     }

@@ -73,6 +73,9 @@ interface Memo {
 /** The value standing for a FIRMA call not answered yet (an error, so that it propagates). */
 const PENDING_VALUE = new FormulaError("#N/A", "FIRMA: not answered yet");
 
+/** The outcome of every formula still waiting for an answer (one object: a first pass has one per formula). */
+const PENDING_OUTCOME: Outcome = Object.freeze({ kind: "pending" });
+
 const NOT_IMPLEMENTED = /Function (\S+) is not implemented/;
 
 export class FormulaEvaluator {
@@ -99,7 +102,9 @@ export class FormulaEvaluator {
     this.memo.clear();
     this.originals = new WeakMap();
     this.lookup = lookup;
-    return jobs.map((j) => this.evaluateJob(j));
+    const outcomes = jobs.map((j) => this.evaluateJob(j));
+    this.memo.clear(); // a pass's values of the cells it read are not the next one's: not kept while the answers are fetched
+    return outcomes;
   }
 
   /** The FIRMA calls the formulas make whose arguments are known without any answer (phase 1, for the estimate and the prefetch). */
@@ -213,7 +218,7 @@ export class FormulaEvaluator {
     } finally {
       this.frames.pop();
     }
-    if (frame.pending) return { kind: "pending" };
+    if (frame.pending) return PENDING_OUTCOME;
     return { kind: "value", value: this.toResult(res, frame.errors), firmaErrors: frame.errors };
   }
 

@@ -78,8 +78,8 @@ export async function prefetch(ctx: PrefetchContext, requests: readonly CellRequ
   };
   // The wants' lists of fields, one per distinct list (most wants of a refresh ask the same one or two fields).
   const lists = new Map<string, readonly string[]>();
-  const fieldsOf = (fields: Iterable<string>): readonly string[] => {
-    const list = [...new Set(fields)];
+  const fieldsOf = (fields: ReadonlySet<string>): readonly string[] => {
+    const list = [...fields];
     const key = list.join("\n");
     return lists.get(key) ?? (lists.set(key, list), list);
   };
@@ -143,14 +143,14 @@ async function probe(ctx: PrefetchContext, requests: readonly CellRequest[], opt
 function probeWants(set: WantSet, caps: Capabilities): Want[] {
   const plan = planWants(wantsOf(set), caps);
   if (caps.include === undefined && plan.identification[0]?.kind === "batch" && plan.identification[0].include) {
-    return plan.identification[0].cuis.map((cui) => want("profile", profileKey(cui), cui, 0, [...new Set(set.profile.get(cui))], null));
+    return plan.identification[0].cuis.map((cui) => want("profile", profileKey(cui), cui, 0, [...set.profile.get(cui)!], null));
   }
   if (caps.batchFinancialFields !== undefined || set.financial.size === 0) return [];
   const first = plan.financialBatches[0];
   return first.cuis.flatMap((cui) =>
     yearsOf(first.years)
       .filter((y) => set.financial.get(cui)?.has(y))
-      .map((y) => want("financial", financialKey(cui, y), cui, y, [...new Set(set.financial.get(cui)!.get(y))], null)),
+      .map((y) => want("financial", financialKey(cui, y), cui, y, [...set.financial.get(cui)!.get(y)!], null)),
   );
 }
 

@@ -179,7 +179,13 @@ suite("one batch queue across two instances on PostgreSQL", () => {
     expect(wanted.map((c) => asked.get(c))).toEqual(wanted.map(() => 1));
     expect(sb.usage(f.key).calls).toBe(2);
     await sleep(200);
-    expect(await f.spent()).toBe(sb.usage(f.key).total);
+    // Every credit the service charged is someone's. The killed leader may also have reserved one for
+    // the call it did not send: it takes the wants, its batch is old enough to go at once, and the kill
+    // can land between the reservation's commit and the request (a CI run saw it). No server can tell
+    // afterwards whether that call left, so the credit stays counted (docs/deploy.md): one at most.
+    const spent = await f.spent();
+    expect(spent - sb.usage(f.key).total).toBeGreaterThanOrEqual(0);
+    expect(spent - sb.usage(f.key).total).toBeLessThanOrEqual(1);
     sb.config.latencyMs = 0;
   }, 120_000);
 

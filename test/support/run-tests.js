@@ -1,9 +1,12 @@
 /**
  * `npm test`: the type check and the lint side by side, then Jest (when both pass, as with `&&`
  * before). tsc and ESLint are one process each, each keeping one core busy: one after the other they
- * left the second core idle. Jest comes after them, not beside them: its timing tests (timeouts of a
- * few hundred milliseconds against the sandbox) must not share the two cores with them. The
- * buffered outputs are printed whole when each ends (not interleaved); the run fails when any fails.
+ * left the second core idle. The first of them to end hands its core to the add-in builds the slow
+ * tests load (webpack, test/support/builds.js), while the other goes on; Jest's globalSetup then finds
+ * them made rather than making them with the type check's core long idle. Jest comes after all three:
+ * its timing tests (timeouts of a few hundred milliseconds against the sandbox) must not share the two
+ * cores with them. The buffered outputs are printed whole when each ends (not interleaved); the run
+ * fails when any fails.
  *
  * Plain JavaScript: it runs before anything is transformed. Arguments after `--` go to Jest.
  */
@@ -19,6 +22,12 @@ const JOBS = [
   // The package's own scripts, so that `npm run typecheck` and `npm run lint` stay the one definition.
   { name: "typecheck", cmd: npm, args: ["run", "--silent", "typecheck"], buffered: true },
   { name: "lint", cmd: npm, args: ["run", "--silent", "lint"], buffered: true },
+  {
+    name: "builds",
+    cmd: process.execPath,
+    args: ["-e", "require('./test/support/builds').ensureAllBuilds().catch((e) => { console.error(e.message); process.exit(1); })"],
+    buffered: true,
+  },
   // Jest's own output streams as it goes: it is the long one, and its progress is what one watches.
   // The parent keeps the 8 GB heap it had; the workers' memory is jest.config.js's business.
   { name: "jest", cmd: process.execPath, args: ["--max-old-space-size=8192", bin("jest/bin/jest.js"), ...jestArgs], buffered: false },
@@ -47,8 +56,10 @@ function run(job) {
 }
 
 (async () => {
-  const results = await Promise.all(JOBS.slice(0, 2).map(run));
-  if (results.every((r) => r.code === 0)) results.push(await run(JOBS[2]));
+  const checks = JOBS.slice(0, 2).map(run);
+  const builds = Promise.race(checks).then(() => run(JOBS[2]));
+  const results = await Promise.all([...checks, builds]);
+  if (results.every((r) => r.code === 0)) results.push(await run(JOBS[3]));
   const failed = results.filter((r) => r.code !== 0);
   process.stdout.write(
     `\nnpm test: ${results.map((r) => `${r.name} ${r.s.toFixed(0)} s ${r.code === 0 ? "passed" : "FAILED"}`).join(", ")}\n`,

@@ -81,6 +81,11 @@ export interface W10Run {
   /** Each person's time to the last cell, ms, in the order of the people. */
   timesMs: number[];
   time: Spread;
+  /**
+   * Where the fill's time went: the CPU the bench's own process (the ten people's add-ins) used during
+   * it, the fill's wall time, and how busy the machine's cores were meanwhile (/proc/stat; null elsewhere).
+   */
+  fillCpu?: { benchCpuMs: number; wallMs: number; machineBusyPct: number | null };
   cells: { right: number; wrong: number; failed: number; failures: Record<string, number> };
   /** A cached batch (100 companies) through the server, one after the other: round trip, ms. */
   hitMs: { median: number; p99: number; n: number; upstreamCalls: number };
@@ -111,6 +116,25 @@ export interface W10Result {
 }
 
 // ---- the portfolios ---------------------------------------------------------------------------
+
+/** The machine's CPU times since boot (/proc/stat's first line, in ticks), or null where there is none. */
+function cpuTimes(): number[] | null {
+  try {
+    return fs.readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);
+  } catch {
+    return null;
+  }
+}
+
+/** How busy the cores were between two readings of cpuTimes: everything but idle and waiting on I/O. */
+function busyPct(a: number[] | null, b: number[] | null): number | null {
+  if (!a || !b) return null;
+  const d = b.map((v, i) => v - a[i]);
+  const total = d.reduce((x, y) => x + y, 0);
+  return total > 0 ? Math.round(100 * (1 - (d[3] + d[4]) / total)) : null;
+}
+
+const cpuMs = (u: NodeJS.CpuUsage) => Math.round((u.user + u.system) / 1000);
 
 /** Invalid CUIs as users type them (as W3's). */
 function invalidCui(i: number, valid: number): unknown {
@@ -250,7 +274,15 @@ async function runSetup(
 
     // ---- the ten refreshes, all at once -----------------------------------------------------
     const people = sheets.map((_, i) => person(tokens[i], urls[i % urls.length]));
+    const cpu0 = process.cpuUsage();
+    const wall0 = performance.now();
+    const stat0 = cpuTimes();
     const fills = await Promise.all(sheets.map((s, i) => fill(s.cells, (c) => people[i].call(c.fn, c.args).then(shownOf))));
+    const fillCpu = {
+      benchCpuMs: cpuMs(process.cpuUsage(cpu0)),
+      wallMs: round(performance.now() - wall0),
+      machineBusyPct: busyPct(stat0, cpuTimes()),
+    };
     const usage = await svc.usage(key);
     const cells = { right: 0, wrong: 0, failed: 0, failures: {} as Record<string, number> };
     fills.forEach((f, i) => {
@@ -343,6 +375,7 @@ async function runSetup(
       upstream,
       attributed,
       timesMs,
+      fillCpu,
       time: { min: Math.min(...timesMs), median: round(median(timesMs)), max: Math.max(...timesMs) },
       cells,
       hitMs: { median: ms(median(hits)), p99: ms(percentile(hits, 99)), n: hits.length, upstreamCalls: hitCalls },
@@ -491,6 +524,14 @@ export function w10Markdown(r: W10Result, latencyMs: number): string[] {
     `- Time to the last cell: from each person's first invocation; the ten stand-ins (the add-in's work for ${n(r.people * r.rows * 7)} cells) share the bench's one process, ` +
       `and the server(s), the sandbox and the bench share this machine's cores. The service alone would need ⌈${r.minimum.calls} / ${AT_ONCE}⌉ × ${latencyMs} ms = ` +
       `${n(Math.ceil(r.minimum.calls / AT_ONCE) * latencyMs)} ms for the union's minimum at the ${AT_ONCE} calls at once a server begins with (upstream-governor.ts; it grows while the answers stay fast).`,
+    ...r.runs
+      .filter((x) => x.fillCpu)
+      .map(
+        (x) =>
+          `- ${x.setup}, the fill: ${n(x.fillCpu!.wallMs)} ms; the bench's process (the ten people's add-ins) used ${n(x.fillCpu!.benchCpuMs)} ms of CPU ` +
+          `meanwhile (${Math.round((100 * x.fillCpu!.benchCpuMs) / x.fillCpu!.wallMs)} % of a core)` +
+          (x.fillCpu!.machineBusyPct === null ? "." : `, and the machine's cores were ${x.fillCpu!.machineBusyPct} % busy.`),
+      ),
     "- Cached batch: one /v4/firme/batch request of 100 companies the store holds (the query of one of the server's own upstream calls), " +
       "sent 200 times one after the other through the server(s); the service alone: the same request to the sandbox directly (its injected latency included).",
     "- Uncached: 30 batches of 100 companies nobody asked for, each through the server and then directly with another key; the figure is the difference " +

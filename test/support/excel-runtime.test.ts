@@ -107,3 +107,29 @@ describe("OfficeRuntime.storage (10 MB per domain; reads that fail)", () => {
     expect(await xl.call("DENUMIRE", [cui])).toEqual([[data.company(cui)!.denumire]]);
   }, 20_000);
 });
+
+describe("the page that serves the runtime (servedBy: lanes.ts reads its Resource Timing)", () => {
+  /** 15 batches of 100 names at 1.5 s a call: how far apart the sandbox answered the first and the last. */
+  async function spread(servedBy?: { origin: string; protocol: string }): Promise<number> {
+    const s = storage();
+    const key = s.data.get("firma.apiKey");
+    const xl = new ExcelStandIn(s, undefined, servedBy ? { servedBy } : {});
+    const cuis = data.sampleCuis(1_500, 77_000);
+    sb.config.latencyMs = 1_500;
+    try {
+      await Promise.all(cuis.map((c) => xl.call("DENUMIRE", [c])));
+    } finally {
+      sb.config.latencyMs = 100;
+    }
+    const at = sb.requests.filter((r) => r.key === key).map((r) => r.at);
+    expect(at).toHaveLength(15);
+    return Math.max(...at) - Math.min(...at);
+  }
+
+  // 6 at a time: three rounds at least (the last answer two rounds after the first); over h2 to the
+  // page's own origin the calls are not held to 6: at most two rounds (the first answer widens the gate).
+  test("served over h2 by the service's own origin, more than 6 calls are out at once; otherwise 6", async () => {
+    expect(await spread()).toBeGreaterThanOrEqual(2_900);
+    expect(await spread({ origin: sb.url, protocol: "h2" })).toBeLessThan(2_400);
+  }, 30_000);
+});

@@ -63,6 +63,13 @@ export interface StandInOptions {
    * second stand-in to reopen the workbook over the same browser storage.
    */
   indexedDB?: unknown;
+  /**
+   * The page is served by this origin (`firma serve`), and its /v4 answers come over `protocol`, as the
+   * page's Resource Timing says (`nextHopProtocol`): the add-in then keeps as many calls in flight as
+   * that page would (src/engine/credits/lanes.ts: 120 over "h2" to its own origin, else 6). Left out:
+   * the page is at https://localhost:3000/ and no timing is known, so 6.
+   */
+  servedBy?: { origin: string; protocol: string };
 }
 
 export class ExcelStandIn {
@@ -117,7 +124,7 @@ export class ExcelStandIn {
       } as Record<string, unknown>,
       OfficeRuntime: { storage },
       // The shared runtime is a page: its address, as the manifest names it.
-      location: new URL(loaded.page, "https://localhost:3000/"),
+      location: new URL(loaded.page, options.servedBy ? `${options.servedBy.origin}/` : "https://localhost:3000/"),
       fetch,
       AbortController,
       AbortSignal,
@@ -144,11 +151,19 @@ export class ExcelStandIn {
         requirements: { isSetSupported: (name: string, version = "1.1") => name in sets && atLeast(sets[name], version) },
       },
     };
+    const served = options.servedBy;
+    const timing = served && {
+      performance: {
+        now: () => performance.now(),
+        getEntriesByType: (type: string) =>
+          type === "resource" ? [{ name: `${served.origin}/v4/`, nextHopProtocol: served.protocol }] : [],
+      },
+    };
     // A browser page's storage: only when asked, so that the default runtime stays the one without it.
     const browser = options.indexedDB
       ? { indexedDB: options.indexedDB, Blob, CompressionStream, DecompressionStream, ReadableStream, WritableStream, TransformStream }
       : {};
-    this.context = vm.createContext({ ...sandboxGlobals, ...browser, ...(office ? { Office: office } : {}) });
+    this.context = vm.createContext({ ...sandboxGlobals, ...browser, ...(timing ?? {}), ...(office ? { Office: office } : {}) });
     (this.context as Record<string, unknown>).globalThis = this.context;
     (this.context as Record<string, unknown>).self = this.context;
     (this.context as Record<string, unknown>).window = this.context;

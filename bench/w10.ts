@@ -59,8 +59,11 @@ const ROOT = path.resolve(__dirname, "..");
 const ONE_PG = "one instance, PostgreSQL";
 const SHARED_PG = "two instances, PostgreSQL";
 const TWO_PG = "two instances, PostgreSQL, a queue each (FIRMA_SHARED_QUEUE=0)";
-/** The same with add-ins whose page the server serves over HTTP/2: 120 calls in flight each, not 6 (lanes.ts). */
-const H2 = ", add-ins over HTTP/2";
+/**
+ * The same with add-ins that keep 120 calls in flight, not 6: as a page the server serves over HTTP/2
+ * (lanes.ts). The server here speaks HTTP/1.1 (--http): each add-in opens as many connections instead.
+ */
+const H2 = ", add-ins with 120 calls in flight (as over HTTP/2)";
 const say = (s: string) => process.stderr.write(s + "\n");
 
 export interface Spread {
@@ -122,7 +125,8 @@ export interface W10Result {
 /** The machine's CPU times since boot (/proc/stat's first line, in ticks), or null where there is none. */
 function cpuTimes(): number[] | null {
   try {
-    return fs.readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);
+    // user nice system idle iowait irq softirq (steal, and the guests' time already in user, left out)
+    return fs.readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1, 8).map(Number);
   } catch {
     return null;
   }
@@ -539,8 +543,9 @@ export function w10Markdown(r: W10Result, latencyMs: number): string[] {
           `meanwhile (${Math.round((100 * x.fillCpu!.benchCpuMs) / x.fillCpu!.wallMs)} % of a core)` +
           (x.fillCpu!.machineBusyPct === null ? "." : `, and the machine's cores were ${x.fillCpu!.machineBusyPct} % busy.`),
       ),
-    `- Rows "${H2.slice(2)}": each person's add-in runs as the page the server serves over HTTP/2 (its answers' Resource Timing says h2), ` +
-      "so it keeps up to 120 calls in flight (src/engine/credits/lanes.ts), as behind `firma serve` over TLS; in the other rows each keeps a browser's 6 over HTTP/1.1.",
+    `- Rows "${H2.slice(2)}": each person's add-in keeps up to 120 calls in flight (src/engine/credits/lanes.ts), as the page \`firma serve\` serves over HTTP/2 ` +
+      "does (its Resource Timing says h2); the servers here speak HTTP/1.1, so each add-in opens that many connections instead of streams. " +
+      "In the other rows each add-in keeps a browser's 6 over HTTP/1.1.",
     "- Cached batch: one /v4/firme/batch request of 100 companies the store holds (the query of one of the server's own upstream calls), " +
       "sent 200 times one after the other through the server(s); the service alone: the same request to the sandbox directly (its injected latency included).",
     "- Uncached: 30 batches of 100 companies nobody asked for, each through the server and then directly with another key; the figure is the difference " +

@@ -151,12 +151,19 @@ export class ExcelStandIn {
         requirements: { isSetSupported: (name: string, version = "1.1") => name in sets && atLeast(sets[name], version) },
       },
     };
+    // The page's Resource Timing: an entry for its origin's /v4 answers once the first has come.
     const served = options.servedBy;
+    let answered = false;
     const timing = served && {
+      fetch: async (input: string | URL | Request, init?: RequestInit) => {
+        const r = await fetch(input, init);
+        if ((input instanceof Request ? input.url : String(input)).startsWith(`${served.origin}/v4/`)) answered = true;
+        return r;
+      },
       performance: {
         now: () => performance.now(),
         getEntriesByType: (type: string) =>
-          type === "resource" ? [{ name: `${served.origin}/v4/`, nextHopProtocol: served.protocol }] : [],
+          type === "resource" && answered ? [{ name: `${served.origin}/v4/`, nextHopProtocol: served.protocol }] : [],
       },
     };
     // A browser page's storage: only when asked, so that the default runtime stays the one without it.

@@ -23,7 +23,8 @@
  *
  * Before each call, one credit is reserved in the database for ONE person: the one who waits for the
  * most of the call's answers (then the others, when that one's budget is spent). A call the service did
- * not charge gives the credit back, so the credits attributed equal the service's count. The service's
+ * not charge gives the credit back, so the credits attributed equal the service's count (but for the one
+ * credit of a server killed between its reservation and its call: no one can tell it did not go). The service's
  * 429 stops the plan for everyone (in the database) until its period turns. A database that does not
  * take the reservation means no call; what follows a call is written behind (store-faults.ts).
  */

@@ -63,7 +63,8 @@ const TWO_PG = "two instances, PostgreSQL, a queue each (FIRMA_SHARED_QUEUE=0)";
  * The same with add-ins that keep 120 calls in flight, not 6: as a page the server serves over HTTP/2
  * (lanes.ts). The server here speaks HTTP/1.1 (--http): each add-in opens as many connections instead.
  */
-const H2 = ", add-ins with 120 calls in flight (as over HTTP/2)";
+const H2_ROWS = "add-ins with 120 calls in flight (as over HTTP/2)";
+const H2 = `, ${H2_ROWS}`;
 const say = (s: string) => process.stderr.write(s + "\n");
 
 export interface Spread {
@@ -543,7 +544,7 @@ export function w10Markdown(r: W10Result, latencyMs: number): string[] {
           `meanwhile (${Math.round((100 * x.fillCpu!.benchCpuMs) / x.fillCpu!.wallMs)} % of a core)` +
           (x.fillCpu!.machineBusyPct === null ? "." : `, and the machine's cores were ${x.fillCpu!.machineBusyPct} % busy.`),
       ),
-    `- Rows "${H2.slice(2)}": each person's add-in keeps up to 120 calls in flight (src/engine/credits/lanes.ts), as the page \`firma serve\` serves over HTTP/2 ` +
+    `- Rows "${H2_ROWS}": each person's add-in keeps up to 120 calls in flight (src/engine/credits/lanes.ts), as the page \`firma serve\` serves over HTTP/2 ` +
       "does (its Resource Timing says h2); the servers here speak HTTP/1.1, so each add-in opens that many connections instead of streams. " +
       "In the other rows each add-in keeps a browser's 6 over HTTP/1.1.",
     "- Cached batch: one /v4/firme/batch request of 100 companies the store holds (the query of one of the server's own upstream calls), " +

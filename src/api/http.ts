@@ -80,22 +80,28 @@ export async function send(o: ResolvedOptions, key: string, call: Call, at: Atte
   let lastMet: unknown = null;
 
   const once = async () => {
-    // A retry that starts after the caller gave up, or after the total time ran out, makes no call;
-    // one whose wait ended past the total time (a busy machine's late timer) ends the call with what
-    // the last attempt met (the service answered: "unavailable", not "did not answer in time").
-    if (signal?.aborted) throw new AbortedError(info);
-    const left = deadline - Date.now();
-    if (left <= 0) throw lastMet ?? new TimeoutError(o.totalTimeoutMs, info);
-    // The engine's policies (budget, credits spent) may refuse the attempt: it is then never sent.
-    // A refused retry ends the call with what the last attempt met (the service's failure says
-    // more than "budget reached"), unless the credits are spent: then that is what the user must
-    // know (a refresh will not help before the period turns over), not the timeout before it.
-    try {
-      o.beforeCall?.({ endpoint: call.endpoint, path: call.path, attempt: attempt + 1 });
-    } catch (refused) {
-      throw lastError !== null && !(refused instanceof CreditsExhaustedError) ? lastError : refused;
+    for (;;) {
+      // A retry that starts after the caller gave up, or after the total time ran out, makes no call;
+      // one whose wait ended past the total time (a busy machine's late timer) ends the call with what
+      // the last attempt met (the service answered: "unavailable", not "did not answer in time").
+      if (signal?.aborted) throw new AbortedError(info);
+      const left = deadline - Date.now();
+      if (left <= 0) throw lastMet ?? new TimeoutError(o.totalTimeoutMs, info);
+      // The engine's policies (budget, credits spent) may refuse the attempt: it is then never sent.
+      // A refused retry ends the call with what the last attempt met (the service's failure says
+      // more than "budget reached"), unless the credits are spent: then that is what the user must
+      // know (a refresh will not help before the period turns over), not the timeout before it.
+      let held: void | Promise<void>;
+      try {
+        held = o.beforeCall?.({ endpoint: call.endpoint, path: call.path, attempt: attempt + 1 });
+      } catch (refused) {
+        throw lastError !== null && !(refused instanceof CreditsExhaustedError) ? lastError : refused;
+      }
+      // Nothing is awaited before fetch() unless the policies hold the attempt (the breaker's probe
+      // is out): it is asked again when they let go, the call's time runs out or its caller gives up.
+      if (!held) return attemptOnce(o, key, call, url, info, ++attempt, Math.min(at.timeoutMs, left), signal, at.onAnswer ?? null);
+      await until(held, left, signal);
     }
-    return attemptOnce(o, key, call, url, info, ++attempt, Math.min(at.timeoutMs, left), signal, at.onAnswer ?? null);
   };
   /**
    * An attempt, sent again after each rate limit's Retry-After (a 429 `rate_limited`, refused before
@@ -149,6 +155,20 @@ export async function send(o: ResolvedOptions, key: string, call: Call, at: Atte
   // so the caller's abort wins a race instead; the attempt after the wait sees the aborted signal and
   // makes no call.
   return signal ? raceAbort(retrying, signal, info) : retrying;
+}
+
+/** Settles when `held` does, after `ms`, or when `signal` aborts, whichever comes first; never rejects. */
+function until(held: Promise<void>, ms: number, signal: CancelSignal | null): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
+    held.then(done, done);
+  });
 }
 
 async function attemptOnce(

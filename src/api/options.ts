@@ -39,10 +39,11 @@ export interface ClientOptions {
   onCall?: (call: CallRecord) => void;
   /**
    * Asked before every attempt, retries included; what it throws refuses the attempt, which is then
-   * never sent (the engine's budget and its stop after "credits spent"). Not retried.
+   * never sent (the engine's budget and its stop after "credits spent"). Not retried. A promise it
+   * returns holds the attempt: it is asked again once the promise settles, within the call's time.
    * @default undefined
    */
-  beforeCall?: (attempt: { endpoint: string; path: string; attempt: number }) => void;
+  beforeCall?: (attempt: { endpoint: string; path: string; attempt: number }) => void | Promise<void>;
 }
 
 export interface ResolvedOptions {
@@ -56,7 +57,7 @@ export interface ResolvedOptions {
   maxPages: number;
   fetch: typeof fetch;
   onCall: ((call: CallRecord) => void) | null;
-  beforeCall: ((attempt: { endpoint: string; path: string; attempt: number }) => void) | null;
+  beforeCall: ((attempt: { endpoint: string; path: string; attempt: number }) => void | Promise<void>) | null;
 }
 
 export const DEFAULTS = {

@@ -220,6 +220,32 @@ describe("retries", () => {
     expect(fx.requests).toHaveLength(2); // no retry was sent
   });
 
+  test("a retry the engine holds is sent when it lets go; one held past the call's total time is never sent and ends with the last failure", async () => {
+    script({ status: 503, body: {} }, { body: PROFILE });
+    let letGo: () => void = () => undefined;
+    const asked: number[] = [];
+    const hold = (info: { attempt: number }) => {
+      asked.push(info.attempt);
+      if (info.attempt === 2 && asked.length === 2) return new Promise<void>((r) => (letGo = r));
+    };
+    const answer = client({ beforeCall: hold }).getCompany(CUI);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(fx.requests).toHaveLength(1); // the retry is held
+    letGo();
+    expect((await answer).cui).toBe(CUI);
+    expect(asked).toEqual([1, 2, 2]); // asked again once let go
+    expect(fx.requests).toHaveLength(2);
+
+    script({ status: 503, body: {} });
+    const started = Date.now();
+    const e = await caught(
+      client({ totalTimeoutMs: 300, beforeCall: (i) => (i.attempt > 1 ? new Promise<void>(() => undefined) : undefined) }).getCompany(CUI),
+    );
+    expect(e).toBeInstanceOf(ServerError); // what the service answered, not a timeout of its own
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(fx.requests).toHaveLength(3); // the held retry was never sent
+  });
+
   test("a persistent 5xx ends with ServerError after 1 + retries attempts", async () => {
     script({ status: 502 });
     const e = await caught(client({ retries: 3 }).getCompany(CUI));

@@ -230,6 +230,49 @@ test("a burst of failures that says nothing of the service costs only its own ca
   expect([await a.done, await b.done]).toEqual(["a", "b"]);
 });
 
+test("retries that come while the probe is out are held for its verdict: an answer lets them go, no answer refuses them", async () => {
+  for (const answered of [true, false]) {
+    const g = gate();
+    for (let i = 0; i < 6; i++) {
+      g.beforeCall("k");
+      g.afterCall("k", NO_ANSWER);
+    }
+    // the six calls' retries: the first is let through (the probe), the others are held
+    expect(g.beforeCall("k")).toBeUndefined();
+    const held = [g.beforeCall("k"), g.beforeCall("k")];
+    let settled = 0;
+    for (const h of held) {
+      expect(h).toBeInstanceOf(Promise);
+      void h!.then(() => settled++);
+    }
+    await tick();
+    expect(settled).toBe(0);
+    g.afterCall("k", answered ? rec() : NO_ANSWER);
+    await tick();
+    expect(settled).toBe(2);
+    // asked again: both are sent after an answer, both refused after none
+    if (answered) for (let i = 0; i < 2; i++) expect(g.beforeCall("k")).toBeUndefined();
+    else for (let i = 0; i < 2; i++) expect(() => g.beforeCall("k")).toThrow(expect.objectContaining({ kind: "timeout" }));
+  }
+});
+
+test("a probe that ends without a verdict (its caller gave up) hands the question to the next attempt", async () => {
+  const g = gate();
+  for (let i = 0; i < 6; i++) {
+    g.beforeCall("k");
+    g.afterCall("k", NO_ANSWER);
+  }
+  expect(g.beforeCall("k")).toBeUndefined(); // the probe
+  const held = g.beforeCall("k");
+  let settled = false;
+  void held!.then(() => (settled = true));
+  g.afterCall("k", rec({ status: 0, errorKind: "aborted", credited: false, charged: false }));
+  await tick();
+  expect(settled).toBe(true);
+  expect(g.beforeCall("k")).toBeUndefined(); // asks the question now
+  expect(g.beforeCall("k")).toBeInstanceOf(Promise); // and the next waits for it
+});
+
 test("any answer closes the breaker", () => {
   const g = gate();
   for (let i = 0; i < 5; i++) {

@@ -9,12 +9,15 @@
  *    then settle at once, at zero calls; persisted, so reopening does not knock again;
  *  - budgets: while one is open, an attempt that could take it past its limit is never sent;
  *  - a breaker: after consecutive calls that got no usable answer (down, timing out), no new call
- *    starts until those in flight have ended; then one call alone tries the service (the probe).
- *    An answer closes the breaker and the calls go on as before; no answer opens it, and queued
- *    calls fail at once for a short while instead of each waiting out its own timeouts. A burst of
- *    failures that says nothing of the service (connections that all broke at once, as when a busy
- *    process lets its idle connections go stale) thus costs the cells of those calls only, not
- *    every call queued behind them (bench W7 saw 856 batches fail that way without the probe);
+ *    starts until those in flight have ended, and one attempt alone tries the service (the probe):
+ *    the first retry of a call in flight, or else the next call queued. The other retries wait for
+ *    its verdict. An answer closes the breaker: the waiting retries are sent and the calls go on as
+ *    before. No answer opens it: the waiting retries are refused, and queued calls fail at once for
+ *    a short while instead of each waiting out its own timeouts. A burst of failures that says
+ *    nothing of the service (connections that all broke at once, as when a busy process lets its
+ *    idle connections go stale; a few slow answers that happened to fill every lane) thus costs one
+ *    attempt's wait, not every call queued behind it (bench W7 saw 856 batches fail that way without
+ *    the probe), nor the calls whose retries came while the probe was out;
  *  - near the Free plan's daily limit while the key's plan is unknown (or Free), one call at a time:
  *    a call that could be past the limit, counting those in flight as spent, waits until none is in
  *    flight and goes alone. Its 429 sets the stop above, and the cells behind it settle at zero
@@ -82,6 +85,12 @@ const STOPS_KEY = "firma.stops.v1";
 const BREAKER_AFTER = 6;
 const BREAKER_MS = 15_000;
 
+function promised(): { promise: Promise<void>; tell: () => void } {
+  let tell = () => undefined as void;
+  const promise = new Promise<void>((resolve) => (tell = resolve));
+  return { promise, tell };
+}
+
 interface OpenBudget {
   limit: number;
   spent: number;
@@ -100,9 +109,14 @@ export class CallGate {
   private readonly inflightByKey = new Map<string, number>();
   private readonly budgets = new Set<OpenBudget>();
   private failures = 0;
-  /** Enough failures in a row: no new call until those in flight end, then one alone (the probe). */
+  /** Enough failures in a row: no new call until those in flight end, and one attempt alone (the probe). */
   private suspect = false;
+  /** The probe has been sent: the other attempts wait for its verdict. */
   private probing = false;
+  /** Attempts past beforeCall whose afterCall has not come, all keys. */
+  private attemptsOut = 0;
+  /** Told when the probe's verdict is in (or it ended without one): the waiting attempts ask again. */
+  private verdict: { promise: Promise<void>; tell: () => void } | null = null;
   private breakerUntil = 0;
   private breakerError: unknown = null;
   private loaded: Promise<void> | null = null;
@@ -192,9 +206,9 @@ export class CallGate {
   private next(): void {
     while (this.queue.length > 0) {
       if (this.suspect) {
-        // The breaker's question: the calls in flight end first, then one call alone asks the service.
+        // The breaker's question: the calls in flight end first (one of their retries may ask it),
+        // then one call alone asks the service (its attempt claims the probe in beforeCall).
         if (this.active > 0) return;
-        this.probing = true;
       } else if (this.active >= this.concurrency || this.nearFreeLimit()) return;
       this.active++;
       this.queue.shift()!();
@@ -224,14 +238,20 @@ export class CallGate {
 
   // ---- the client's hooks ----------------------------------------------------------------------
 
-  /** Before every attempt (http.ts): throws to keep it from being sent. */
-  beforeCall(keyId: string): void {
+  /**
+   * Before every attempt (http.ts): throws to keep it from being sent; returns a promise to hold it,
+   * and the client asks again once it settles (within the call's time).
+   */
+  beforeCall(keyId: string): void | Promise<void> {
     const stop = this.stopFor(keyId);
     if (stop) throw this.stoppedError(stop);
     if (this.now() < this.breakerUntil) throw this.breakerError ?? new NetworkError();
-    // While the breaker asks its question, only the probe is sent: the retries of the calls still in
-    // flight are refused, as when it is open (each attempt at a service that does not answer may cost).
-    if (this.suspect && !this.probing) throw this.breakerError ?? new NetworkError();
+    // While the breaker asks its question, only the probe is sent (each attempt at a service that
+    // does not answer may cost): the first attempt let through asks it, the others wait for its verdict.
+    if (this.suspect && this.probing) {
+      this.verdict ??= promised();
+      return this.verdict.promise;
+    }
     const left = this.remaining.get(keyId);
     if (left && left.day === bucharestDay(this.now()) && left.value - (this.inflightByKey.get(keyId) ?? 0) <= 0) {
       // The service said how many credits are left, and calls in flight will use them up.
@@ -246,11 +266,14 @@ export class CallGate {
     }
     for (const b of this.budgets) b.reserved++;
     this.inflightByKey.set(keyId, (this.inflightByKey.get(keyId) ?? 0) + 1);
+    this.attemptsOut++;
+    if (this.suspect) this.probing = true; // this attempt, let through, is the probe
   }
 
   /** After every attempt, with what the client recorded. */
   afterCall(keyId: string, call: CallRecord): void {
     this.inflightByKey.set(keyId, Math.max(0, (this.inflightByKey.get(keyId) ?? 1) - 1));
+    this.attemptsOut = Math.max(0, this.attemptsOut - 1);
     for (const b of this.budgets) {
       b.reserved = Math.max(0, b.reserved - 1);
       if (call.charged) b.spent++;
@@ -281,6 +304,13 @@ export class CallGate {
       this.failures = 0;
       this.breakerUntil = 0;
       this.suspect = this.probing = false;
+    } else if (this.probing && this.attemptsOut === 0) {
+      // Every attempt out has ended, none with a verdict (the probe was cancelled): the next asks it.
+      this.probing = false;
+    }
+    if (!this.probing && this.verdict) {
+      this.verdict.tell();
+      this.verdict = null;
     }
     this.changed();
   }

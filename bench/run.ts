@@ -24,6 +24,8 @@
  *                                       those of the same workloads in results.json, the rest is kept
  *   npm run bench -- W7 --phase-limit 300   W7's phases aborted after 300 s (default 600)
  *   npm run bench -- W13 --w13-minutes 2    W13's long recalculation run for 2 minutes (default 10; 0: none)
+ *   npm run bench -- W13 --w13-setups PostgreSQL:50   W13's setups named only (DATABASE[:PEOPLE], comma-separated)
+ *   FIRMA_W13_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" npm run bench -- W13   W13's server run with these Node options
  *   npm run bench -- H2 --h2-profile    H2 with Chromium's CPU profile of the page during its HTTP/2 fill of 100,000
  *   npm run bench -- --render           only writes results.md again from results.json
  *   npm run bench -- W1 W6 --compare DIR    W1 and W6 also with the build in DIR (another commit's
@@ -72,11 +74,26 @@ interface Args {
   compare: string | null;
   /** W13's long run, minutes. */
   w13Minutes: number;
+  /** --w13-setups: the databases and numbers of people W13 runs (all of them without it). */
+  w13Only: { people?: number[]; databases: string[] } | undefined;
   /** H2: the page's CPU profile during the HTTP/2 fill of 100,000. */
   h2Profile: boolean;
 }
 
 const WORKLOADS = ["W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8", "W9", "FAULTS", "W10", "W11", "W12", "W13", "BROWSER", "H2", "SCALE"];
+
+/** `SQLite:50,PostgreSQL` → the databases and the numbers of people named (all of them where none is). */
+function w13Setups(list: string): { people?: number[]; databases: string[] } {
+  const databases = new Set<string>();
+  const people = new Set<number>();
+  for (const item of list.split(",")) {
+    const [db, n] = item.split(":");
+    if (db !== "SQLite" && db !== "PostgreSQL") throw new Error(`--w13-setups: ${db} is neither SQLite nor PostgreSQL`);
+    databases.add(db);
+    if (n !== undefined) people.add(Number(n));
+  }
+  return { databases: [...databases], people: people.size > 0 ? [...people] : undefined };
+}
 
 function parseArgs(argv: string[]): Args {
   const args: Args = {
@@ -87,6 +104,7 @@ function parseArgs(argv: string[]): Args {
     phaseLimitMs: 600_000,
     compare: null,
     w13Minutes: 10,
+    w13Only: undefined,
     h2Profile: false,
   };
   const pick = (names: string[]) => {
@@ -100,6 +118,7 @@ function parseArgs(argv: string[]): Args {
     else if (a === "--latency") args.latencyMs = Number(argv[++i]);
     else if (a === "--phase-limit") args.phaseLimitMs = Number(argv[++i]) * 1000;
     else if (a === "--w13-minutes") args.w13Minutes = Number(argv[++i]);
+    else if (a === "--w13-setups") args.w13Only = w13Setups(argv[++i]);
     else if (a === "--h2-profile") args.h2Profile = true;
     else if (a === "--only") pick(argv[++i].toUpperCase().split(","));
     else if (a === "--compare") args.compare = path.resolve(argv[++i]);
@@ -765,7 +784,7 @@ async function main(): Promise<void> {
     if (want("W11")) w11Result = await w11(service);
     if (want("W12")) w12Result = await w12(service, args.latencyMs);
     if (want("SCALE")) scaleResult = await scale(service, args.latencyMs);
-    if (want("W13")) w13Result = await w13(service, args.latencyMs, args.w13Minutes);
+    if (want("W13")) w13Result = await w13(service, args.latencyMs, args.w13Minutes, args.w13Only);
     if (want("H2")) h2Result = await h2(service, args.latencyMs, { profile: args.h2Profile }).catch((e: Error) => ({ error: e.message }));
     if (want("BROWSER")) {
       // W5's 10,000 names first (time to the last cell), then 100,000 (the heap a webview holds).

@@ -123,7 +123,13 @@ async function setupServer(svc: Svc, database: string, people: number, work: str
   } finally {
     await store.close();
   }
-  const server = await startFirmServer({ upstream: svc.url, keyFile, database, dist: fakeDist(work) });
+  const server = await startFirmServer({
+    upstream: svc.url,
+    keyFile,
+    database,
+    dist: fakeDist(work),
+    nodeArgs: process.env.FIRMA_W13_NODE_ARGS?.split(" "),
+  });
   return { key, tokens, server };
 }
 

@@ -79,6 +79,13 @@ export async function send(o: ResolvedOptions, key: string, call: Call, at: Atte
   /** What the latest attempt met, a rate limit included (lastError: the failures retried). */
   let lastMet: unknown = null;
 
+  /**
+   * The engine's policies (budget, credits spent) may refuse an attempt: it is then never sent. A
+   * refused retry ends the call with what the last attempt met (the service's failure says more than
+   * "budget reached"), unless the credits are spent: then that is what the user must know (a refresh
+   * will not help before the period turns over), not the timeout before it.
+   */
+  const refusal = (refused: unknown) => (lastError !== null && !(refused instanceof CreditsExhaustedError) ? lastError : refused);
   const once = async () => {
     for (;;) {
       // A retry that starts after the caller gave up, or after the total time ran out, makes no call;
@@ -87,20 +94,34 @@ export async function send(o: ResolvedOptions, key: string, call: Call, at: Atte
       if (signal?.aborted) throw new AbortedError(info);
       const left = deadline - Date.now();
       if (left <= 0) throw lastMet ?? new TimeoutError(o.totalTimeoutMs, info);
-      // The engine's policies (budget, credits spent) may refuse the attempt: it is then never sent.
-      // A refused retry ends the call with what the last attempt met (the service's failure says
-      // more than "budget reached"), unless the credits are spent: then that is what the user must
-      // know (a refresh will not help before the period turns over), not the timeout before it.
-      let held: void | Promise<void>;
+      const id = ++attemptIds;
+      let held: unknown;
       try {
-        held = o.beforeCall?.({ endpoint: call.endpoint, path: call.path, attempt: attempt + 1 });
+        held = o.beforeCall?.({ endpoint: call.endpoint, path: call.path, attempt: attempt + 1, id });
       } catch (refused) {
-        throw lastError !== null && !(refused instanceof CreditsExhaustedError) ? lastError : refused;
+        throw refusal(refused);
       }
       // Nothing is awaited before fetch() unless the policies hold the attempt (the breaker's probe
-      // is out): it is asked again when they let go, the call's time runs out or its caller gives up.
-      if (!held) return attemptOnce(o, key, call, url, info, ++attempt, Math.min(at.timeoutMs, left), signal, at.onAnswer ?? null);
-      await until(held, left, signal);
+      // is out). A hold that fails refuses it; one fulfilled with ASK_AGAIN asks again (after a turn of
+      // the event loop), and otherwise sends it; the call's time running out or its caller giving up
+      // ends the wait, and the call, above.
+      if (!isThenable(held))
+        return attemptOnce(o, key, call, url, info, ++attempt, id, Math.min(at.timeoutMs, left), signal, at.onAnswer ?? null);
+      const outcome = await until(held, left, signal);
+      if (outcome.refused !== undefined) throw refusal(outcome.refused.reason);
+      if (outcome.go && !signal?.aborted && deadline - Date.now() > 0)
+        return attemptOnce(
+          o,
+          key,
+          call,
+          url,
+          info,
+          ++attempt,
+          id,
+          Math.min(at.timeoutMs, deadline - Date.now()),
+          signal,
+          at.onAnswer ?? null,
+        );
     }
   };
   /**
@@ -157,17 +178,36 @@ export async function send(o: ResolvedOptions, key: string, call: Call, at: Atte
   return signal ? raceAbort(retrying, signal, info) : retrying;
 }
 
-/** Settles when `held` does, after `ms`, or when `signal` aborts, whichever comes first; never rejects. */
-function until(held: Promise<void>, ms: number, signal: CancelSignal | null): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const done = () => {
+/** Each attempt's number (CallRecord.id), as beforeCall was told it. */
+let attemptIds = 0;
+
+/** What a hold of beforeCall is fulfilled with to have the attempt asked about again. */
+export const ASK_AGAIN = "ask-again";
+
+const isThenable = (v: unknown): v is PromiseLike<unknown> => typeof (v as { then?: unknown } | null)?.then === "function";
+
+/**
+ * What came first: `held` settled (refused: it failed; go: fulfilled with anything but ASK_AGAIN), `ms`
+ * passed, or `signal` aborted. A hold fulfilled with ASK_AGAIN settles after a turn of the event loop,
+ * so that policies holding with promises already settled cannot keep the thread.
+ */
+function until(held: PromiseLike<unknown>, ms: number, signal: CancelSignal | null): Promise<{ refused?: { reason: unknown }; go?: true }> {
+  return new Promise((resolve) => {
+    let over = false;
+    const end = (v: { refused?: { reason: unknown }; go?: true }) => {
+      if (over) return;
+      over = true;
       clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
+      signal?.removeEventListener("abort", quit);
+      resolve(v);
     };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener("abort", done, { once: true });
-    held.then(done, done);
+    const quit = () => end({});
+    const timer = setTimeout(quit, ms);
+    signal?.addEventListener("abort", quit, { once: true });
+    held.then(
+      (v) => (v === ASK_AGAIN ? setTimeout(quit, 0) : end({ go: true })),
+      (reason: unknown) => end({ refused: { reason } }),
+    );
   });
 }
 
@@ -178,6 +218,7 @@ async function attemptOnce(
   url: string,
   info: ApiErrorInit,
   attempt: number,
+  id: number,
   ms: number,
   signal: CancelSignal | null,
   onAnswer: (() => void) | null,
@@ -216,7 +257,7 @@ async function attemptOnce(
       throw new NetworkError({ ...info, cause, retryable: (cause as Error | null)?.name === "TypeError" });
     }
     const body = interpret(status, text, { ...info, retryAfterMs }, quota?.scope === "firm-budget");
-    record(o, call, attempt, started, status, quota, sent);
+    record(o, call, attempt, id, started, status, quota, sent);
     // A usable answer, recorded (the meter and the gate know its credit): no retry can follow, so the
     // caller may let the next call go before reading it.
     if (onAnswer !== null) {
@@ -232,6 +273,7 @@ async function attemptOnce(
       o,
       call,
       attempt,
+      id,
       started,
       status,
       quota,
@@ -342,6 +384,7 @@ function record(
   o: ResolvedOptions,
   call: Call,
   attempt: number,
+  id: number,
   started: number,
   status: number,
   quota: QuotaInfo | null,
@@ -361,6 +404,7 @@ function record(
     charged: mayHaveCharged(status, sent),
     durationMs: Date.now() - started,
     attempt,
+    id,
   };
   if (errorKind) r.errorKind = errorKind;
   if (retryAfterMs != null) r.retryAfterMs = retryAfterMs;

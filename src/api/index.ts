@@ -17,7 +17,8 @@
  *   maxPages: 1000,                   // at most this many pages per pagination; @default 1000
  *   fetch: globalThis.fetch,          // injectable; @default globalThis.fetch, looked up at each call
  *   onCall: (call: CallRecord) => {}, // sees every HTTP attempt, failed ones included (the credit meter)
- *   beforeCall: (attempt) => {},      // asked before every attempt; what it throws refuses the attempt
+ *   beforeCall: (attempt) => {},      // asked before every attempt; what it throws refuses the attempt,
+ *                                     // a promise it returns holds it (http.ts ASK_AGAIN)
  * });
  * ```
  * An unknown or ill-typed option is a `TypeError` naming it (options.ts).
@@ -73,5 +74,5 @@ export {
   AbortedError,
   ResponseShapeError,
 } from "./errors";
-export { isCredited } from "./http";
+export { ASK_AGAIN, isCredited } from "./http";
 export * from "./types";

@@ -40,10 +40,12 @@ export interface ClientOptions {
   /**
    * Asked before every attempt, retries included; what it throws refuses the attempt, which is then
    * never sent (the engine's budget and its stop after "credits spent"). Not retried. A promise it
-   * returns holds the attempt: it is asked again once the promise settles, within the call's time.
+   * returns holds the attempt, within the call's time: rejected, it is refused; fulfilled with
+   * `ASK_AGAIN`, beforeCall is asked again; fulfilled otherwise, it is sent. `id` is the attempt's, as
+   * its CallRecord gives it.
    * @default undefined
    */
-  beforeCall?: (attempt: { endpoint: string; path: string; attempt: number }) => void | Promise<void>;
+  beforeCall?: (attempt: { endpoint: string; path: string; attempt: number; id: number }) => void | Promise<unknown>;
 }
 
 export interface ResolvedOptions {
@@ -57,7 +59,7 @@ export interface ResolvedOptions {
   maxPages: number;
   fetch: typeof fetch;
   onCall: ((call: CallRecord) => void) | null;
-  beforeCall: ((attempt: { endpoint: string; path: string; attempt: number }) => void | Promise<void>) | null;
+  beforeCall: ((attempt: { endpoint: string; path: string; attempt: number; id: number }) => void | Promise<unknown>) | null;
 }
 
 export const DEFAULTS = {

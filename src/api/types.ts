@@ -176,6 +176,8 @@ export interface CallRecord {
   durationMs: number;
   /** 1 for the first attempt, 2 for the first retry … */
   attempt: number;
+  /** This attempt's number among all the client's attempts, as `beforeCall` was told it. */
+  id?: number;
   errorKind?: ApiErrorKind;
   /** What the answer's headers said about plan and credits (O23), when they said anything. */
   quota?: QuotaInfo;

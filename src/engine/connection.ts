@@ -58,7 +58,7 @@ export class Connection {
           retries: o.retries,
           retryDelayMs: o.retryDelayMs,
           fetch: o.fetch,
-          beforeCall: () => this.gate.beforeCall(this.keyId()),
+          beforeCall: (attempt) => this.gate.beforeCall(this.keyId(), attempt.id),
           onCall: (call) => {
             const id = this.keyId();
             this.gate.afterCall(id, call);

@@ -3,6 +3,7 @@
  * timeouts, aborts, call records and quota headers.
  */
 import {
+  ASK_AGAIN,
   AbortedError,
   BadRequestError,
   CreditsExhaustedError,
@@ -220,30 +221,61 @@ describe("retries", () => {
     expect(fx.requests).toHaveLength(2); // no retry was sent
   });
 
-  test("a retry the engine holds is sent when it lets go; one held past the call's total time is never sent and ends with the last failure", async () => {
+  test("a retry the engine holds: asked again after ASK_AGAIN, sent once let go, refused when the hold fails, never sent past the call's time", async () => {
+    const retryOf = (hold: (info: { attempt: number }) => Promise<unknown>) => (info: { attempt: number }) =>
+      info.attempt > 1 ? hold(info) : undefined;
+    // asked again, then let go: the retry is sent once, and answered
     script({ status: 503, body: {} }, { body: PROFILE });
-    let letGo: () => void = () => undefined;
     const asked: number[] = [];
-    const hold = (info: { attempt: number }) => {
-      asked.push(info.attempt);
-      if (info.attempt === 2 && asked.length === 2) return new Promise<void>((r) => (letGo = r));
-    };
-    const answer = client({ beforeCall: hold }).getCompany(CUI);
-    await new Promise((r) => setTimeout(r, 50));
-    expect(fx.requests).toHaveLength(1); // the retry is held
-    letGo();
+    let letGo: (v: unknown) => void = () => undefined;
+    const answer = client({
+      beforeCall: retryOf((info) => {
+        asked.push(info.attempt);
+        return new Promise((r) => (letGo = r));
+      }),
+    }).getCompany(CUI);
+    await new Promise((r) => setTimeout(r, 30));
+    expect(fx.requests).toHaveLength(1); // held
+    letGo(ASK_AGAIN);
+    await new Promise((r) => setTimeout(r, 30));
+    expect(asked).toEqual([2, 2]);
+    expect(fx.requests).toHaveLength(1); // held again
+    letGo(undefined);
     expect((await answer).cui).toBe(CUI);
-    expect(asked).toEqual([1, 2, 2]); // asked again once let go
+    expect(fx.requests).toHaveLength(2);
+
+    // a hold that fails refuses the retry: the call ends with what the service answered
+    script({ status: 503, body: {} });
+    const refused = await caught(client({ beforeCall: retryOf(() => Promise.reject(new Error("budget reached"))) }).getCompany(CUI));
+    expect(refused).toBeInstanceOf(ServerError);
+    expect(fx.requests).toHaveLength(3);
+
+    // held past the call's total time: never sent
+    const started = Date.now();
+    const late = await caught(client({ totalTimeoutMs: 300, beforeCall: retryOf(() => new Promise(() => undefined)) }).getCompany(CUI));
+    expect(late).toBeInstanceOf(ServerError);
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(fx.requests).toHaveLength(4);
+  });
+
+  test("hooks that hold with promises already settled keep neither the call nor the thread: an async hook's attempts are sent, ASK_AGAIN each time ends at the call's time", async () => {
+    script({ status: 503, body: {} }, { body: PROFILE });
+    expect((await client({ beforeCall: async () => undefined }).getCompany(CUI)).cui).toBe(CUI);
     expect(fx.requests).toHaveLength(2);
 
     script({ status: 503, body: {} });
-    const started = Date.now();
-    const e = await caught(
-      client({ totalTimeoutMs: 300, beforeCall: (i) => (i.attempt > 1 ? new Promise<void>(() => undefined) : undefined) }).getCompany(CUI),
-    );
-    expect(e).toBeInstanceOf(ServerError); // what the service answered, not a timeout of its own
-    expect(Date.now() - started).toBeLessThan(1000);
-    expect(fx.requests).toHaveLength(3); // the held retry was never sent
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 5);
+    try {
+      const e = await caught(
+        client({ totalTimeoutMs: 300, beforeCall: (i) => (i.attempt > 1 ? Promise.resolve(ASK_AGAIN) : undefined) }).getCompany(CUI),
+      );
+      expect(e).toBeInstanceOf(ServerError);
+    } finally {
+      clearInterval(ticker);
+    }
+    expect(ticks).toBeGreaterThan(10); // the timers ran while the hook was asked again and again
+    expect(fx.requests).toHaveLength(3);
   });
 
   test("a persistent 5xx ends with ServerError after 1 + retries attempts", async () => {
@@ -607,6 +639,7 @@ describe("call records and quota (O20, O23)", () => {
         charged: true,
         durationMs: expect.any(Number),
         attempt: 1,
+        id: expect.any(Number),
         quota: { plan: "business", remaining: 19990, limit: null },
         cuiCount: 2,
       },

@@ -7,6 +7,7 @@
 import type { CallRecord } from "../../src/api/types";
 import { bucharestDay, nextBucharestMidnight, nextBucharestMonth } from "../../src/engine/credits/bucharest-time";
 import { CallGate, DROPPED } from "../../src/engine/credits/gate";
+import { ASK_AGAIN } from "../../src/api/http";
 import { MemoryStore } from "../../src/engine/cache/store";
 
 const rec = (over: Partial<CallRecord> = {}): CallRecord => ({
@@ -271,6 +272,29 @@ test("a probe that ends without a verdict (its caller gave up) hands the questio
   expect(settled).toBe(true);
   expect(g.beforeCall("k")).toBeUndefined(); // asks the question now
   expect(g.beforeCall("k")).toBeInstanceOf(Promise); // and the next waits for it
+});
+
+test("an attempt sent before the probe that gets no answer is not the probe's verdict: the held retries wait for the probe's own", async () => {
+  const g = gate();
+  let id = 0;
+  const older = [++id, ++id]; // two attempts still out when the breaker turns suspect
+  for (const o of older) g.beforeCall("k", o);
+  for (let i = 0; i < 6; i++) {
+    g.beforeCall("k", ++id);
+    g.afterCall("k", rec({ ...NO_ANSWER, id }));
+  }
+  const probe = ++id;
+  expect(g.beforeCall("k", probe)).toBeUndefined();
+  const held = g.beforeCall("k", ++id);
+  let told: unknown = null;
+  void held!.then((v) => (told = v));
+  g.afterCall("k", rec({ ...NO_ANSWER, id: older[0] })); // an older attempt times out
+  await tick();
+  expect(told).toBeNull(); // still waiting for the probe
+  g.afterCall("k", rec({ id: probe })); // the probe is answered
+  await tick();
+  expect(told).toBe(ASK_AGAIN);
+  expect(g.beforeCall("k", ++id)).toBeUndefined(); // sent
 });
 
 test("any answer closes the breaker", () => {

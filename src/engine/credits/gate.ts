@@ -28,6 +28,7 @@
  * before charging (http.ts `mayHaveCharged`).
  */
 import { ApiError, CreditsExhaustedError, NetworkError, TimeoutError } from "../../api/errors";
+import { ASK_AGAIN } from "../../api/http";
 import type { CallRecord, FirmLimit, PlanName } from "../../api/types";
 import { LocalInputError } from "../local-errors";
 import { kindHas } from "../failures";
@@ -85,9 +86,10 @@ const STOPS_KEY = "firma.stops.v1";
 const BREAKER_AFTER = 6;
 const BREAKER_MS = 15_000;
 
-function promised(): { promise: Promise<void>; tell: () => void } {
+/** A hold of the attempts waiting for the probe's verdict (http.ts: ASK_AGAIN asks the gate again). */
+function promised(): { promise: Promise<typeof ASK_AGAIN>; tell: () => void } {
   let tell = () => undefined as void;
-  const promise = new Promise<void>((resolve) => (tell = resolve));
+  const promise = new Promise<typeof ASK_AGAIN>((resolve) => (tell = () => resolve(ASK_AGAIN)));
   return { promise, tell };
 }
 
@@ -113,10 +115,12 @@ export class CallGate {
   private suspect = false;
   /** The probe has been sent: the other attempts wait for its verdict. */
   private probing = false;
+  /** The probe's attempt (CallRecord.id); null when the client does not number them. */
+  private probeId: number | null = null;
   /** Attempts past beforeCall whose afterCall has not come, all keys. */
   private attemptsOut = 0;
   /** Told when the probe's verdict is in (or it ended without one): the waiting attempts ask again. */
-  private verdict: { promise: Promise<void>; tell: () => void } | null = null;
+  private verdict: { promise: Promise<typeof ASK_AGAIN>; tell: () => void } | null = null;
   private breakerUntil = 0;
   private breakerError: unknown = null;
   private loaded: Promise<void> | null = null;
@@ -239,10 +243,11 @@ export class CallGate {
   // ---- the client's hooks ----------------------------------------------------------------------
 
   /**
-   * Before every attempt (http.ts): throws to keep it from being sent; returns a promise to hold it,
-   * and the client asks again once it settles (within the call's time).
+   * Before every attempt (http.ts; `id`: the attempt's, as its CallRecord will give it): throws to
+   * keep it from being sent; returns a promise to hold it, and the client asks again once it settles
+   * (within the call's time).
    */
-  beforeCall(keyId: string): void | Promise<void> {
+  beforeCall(keyId: string, id?: number): void | Promise<typeof ASK_AGAIN> {
     const stop = this.stopFor(keyId);
     if (stop) throw this.stoppedError(stop);
     if (this.now() < this.breakerUntil) throw this.breakerError ?? new NetworkError();
@@ -267,7 +272,11 @@ export class CallGate {
     for (const b of this.budgets) b.reserved++;
     this.inflightByKey.set(keyId, (this.inflightByKey.get(keyId) ?? 0) + 1);
     this.attemptsOut++;
-    if (this.suspect) this.probing = true; // this attempt, let through, is the probe
+    if (this.suspect) {
+      // this attempt, let through, is the probe
+      this.probing = true;
+      this.probeId = id ?? null;
+    }
   }
 
   /** After every attempt, with what the client recorded. */
@@ -291,11 +300,14 @@ export class CallGate {
     }
     // A rate limit asks for fewer calls at once, not a stop: the client waits and sends it again (http.ts).
     if (call.status === 429 && !call.rateLimited) this.setStop(keyId, call.retryAfterMs ?? null, call.quota?.plan ?? null, call.firmLimit);
+    // The probe's own outcome is its verdict; an attempt sent before it that ends meanwhile is one more
+    // failure or, answered, proof enough that the service answers.
+    const probe = this.probing && (this.probeId === null || call.id === undefined || call.id === this.probeId);
     if (kindHas(call.errorKind, "noAnswer")) {
       // While open, queued calls fail at once with what the last ones met.
       this.breakerError = call.errorKind === "timeout" ? new TimeoutError(call.durationMs) : new NetworkError();
       this.failures++;
-      if (this.probing) {
+      if (probe) {
         // The probe got no answer either: the service is down for now.
         this.breakerUntil = this.now() + BREAKER_MS;
         this.suspect = this.probing = false;
@@ -304,8 +316,8 @@ export class CallGate {
       this.failures = 0;
       this.breakerUntil = 0;
       this.suspect = this.probing = false;
-    } else if (this.probing && this.attemptsOut === 0) {
-      // Every attempt out has ended, none with a verdict (the probe was cancelled): the next asks it.
+    } else if (this.probing && (probe || this.attemptsOut === 0)) {
+      // The probe ended without a verdict (its caller gave up): the next attempt asks the question.
       this.probing = false;
     }
     if (!this.probing && this.verdict) {

@@ -105,12 +105,31 @@ describe("the page's view of its origin (Resource Timing)", () => {
   ];
   test("only a /v4 answer from the page's own origin counts; the latest one wins", () => {
     const list = [...entries];
-    const p = pageProtocol({ location: { origin: ORIGIN, protocol: "https:" }, performance: { getEntriesByType: () => list } })!;
+    const p = pageProtocol({
+      location: { origin: ORIGIN, protocol: "https:" },
+      performance: { getEntriesByType: (type) => (type === "resource" ? list : []) },
+    })!;
     expect(p.protocol()).toBeNull();
     list.push({ name: `${ORIGIN}/v4/firme/batch?cui=1`, nextHopProtocol: "http/1.1" });
     expect(p.protocol()).toBe("http/1.1");
     list.push({ name: `${ORIGIN}/v4/firme/batch?cui=2`, nextHopProtocol: "h2" });
     expect(p.protocol()).toBe("h2");
+  });
+
+  test("before any /v4 answer, the page's own load says (its navigation entry); an answer then wins; a page from the cache says nothing", () => {
+    const list: { name: string; nextHopProtocol?: string }[] = [];
+    const navigation = (protocol: string) => [{ name: `${ORIGIN}/functions.html`, nextHopProtocol: protocol }];
+    const at = (nav: { name: string; nextHopProtocol?: string }[], answers = list) =>
+      pageProtocol({
+        location: { origin: ORIGIN, protocol: "https:" },
+        performance: { getEntriesByType: (type) => (type === "navigation" ? nav : answers) },
+      })!;
+    const p = at(navigation("h2"));
+    expect(p.protocol()).toBe("h2");
+    expect(new Lanes(p).for(`${ORIGIN}/`)).toBe(120); // the first calls go at the full width
+    list.push({ name: `${ORIGIN}/v4/firme/batch?cui=1`, nextHopProtocol: "http/1.1" });
+    expect(p.protocol()).toBe("http/1.1");
+    expect(at(navigation(""), []).protocol()).toBeNull(); // nothing said: 6 until an answer says
   });
 
   test("an observer sees the answers (the timeline's buffer may be full); no page, no view", () => {

@@ -64,8 +64,8 @@ export interface StandInOptions {
    */
   indexedDB?: unknown;
   /**
-   * The page is served by this origin (`firma serve`), and its /v4 answers come over `protocol`, as the
-   * page's Resource Timing says (`nextHopProtocol`): the add-in then keeps as many calls in flight as
+   * The page is served by this origin (`firma serve`), and it and its /v4 answers come over `protocol`, as
+   * the page's Navigation and Resource Timing say (`nextHopProtocol`): the add-in then keeps as many calls in flight as
    * that page would (src/engine/credits/lanes.ts: 120 over "h2" to its own origin, else 6). Left out:
    * the page is at https://localhost:3000/ and no timing is known, so 6.
    */
@@ -151,7 +151,8 @@ export class ExcelStandIn {
         requirements: { isSetSupported: (name: string, version = "1.1") => name in sets && atLeast(sets[name], version) },
       },
     };
-    // The page's Resource Timing: an entry for its origin's /v4 answers once the first has come.
+    // The page's Navigation Timing (its own load, from its origin) and Resource Timing: an entry for its
+    // origin's /v4 answers once the first has come.
     const served = options.servedBy;
     let answered = false;
     const timing = served && {
@@ -163,7 +164,11 @@ export class ExcelStandIn {
       performance: {
         now: () => performance.now(),
         getEntriesByType: (type: string) =>
-          type === "resource" && answered ? [{ name: `${served.origin}/v4/`, nextHopProtocol: served.protocol }] : [],
+          type === "navigation"
+            ? [{ name: `${served.origin}/${loaded.page}`, nextHopProtocol: served.protocol }]
+            : type === "resource" && answered
+              ? [{ name: `${served.origin}/v4/`, nextHopProtocol: served.protocol }]
+              : [],
       },
     };
     // A browser page's storage: only when asked, so that the default runtime stays the one without it.

@@ -3,10 +3,14 @@
  * over HTTP/1.1, so 6 is all the add-in can use there. Over HTTP/2 (or HTTP/3) one connection carries
  * many calls at once, and the add-in then asks `wide` (120) at once — but only when the service address
  * is the page's own origin (`firma serve`, which relays or answers the /v4 calls and governs, on the
- * server, how many reach the data service) and an answer from that address is seen to have come over
- * h2 or h3. How it came is read from the page's Resource Timing entries (`nextHopProtocol`, which the
- * browser fills in for a same-origin response). Any other address keeps 6, whatever its protocol: its
- * limits are its own and nobody governs them for the add-in.
+ * server, how many reach the data service) and that origin is seen to speak h2 or h3: the latest /v4
+ * answer from it says, and before the first, the page's own load (the browser reaches an origin over
+ * one connection, so the page and its /v4 calls travel alike), so that a fill's first calls go at the
+ * full width too. How each came is read from the page's Resource Timing and Navigation Timing entries
+ * (`nextHopProtocol`, which the browser fills in for a same-origin response, and leaves empty for a
+ * page it took from its cache: MDN, PerformanceResourceTiming.nextHopProtocol; a navigation entry is
+ * a PerformanceResourceTiming). Any other address keeps 6, whatever its protocol: its limits are its
+ * own and nobody governs them for the add-in.
  *
  * In Node (the CLI, the tests) there is no page: always the narrow width.
  */
@@ -20,10 +24,13 @@ export const HTTP1_LANES = 6;
  */
 export const MULTIPLEXED_LANES = 120;
 
-/** What the page knows of its own origin: its address, and the protocol its latest /v4 answer came over. */
+/** What the page knows of its own origin: its address, and the protocol it speaks. */
 export interface PageProtocol {
   readonly origin: string;
-  /** "h2", "h3", "http/1.1" … of the latest /v4 answer from `origin` seen; null before the first. */
+  /**
+   * "h2", "h3", "http/1.1" … of the latest /v4 answer from `origin` seen; before the first, of the
+   * page's own load; null when neither says.
+   */
   protocol(): string | null;
 }
 
@@ -42,8 +49,8 @@ interface BrowserGlobals {
 
 /**
  * The page's view of its own origin's protocol, from Resource Timing: a PerformanceObserver sees every
- * answer (the timeline's buffer of 250 entries may fill up); without one, the timeline is read when asked.
- * Null outside a page served over http(s).
+ * answer (the timeline's buffer of 250 entries may fill up); without one, the timeline is read when asked;
+ * before any answer, the page's navigation entry. Null outside a page served over http(s).
  */
 export function pageProtocol(g: BrowserGlobals = globalThis as BrowserGlobals): PageProtocol | null {
   const origin = g.location?.origin;
@@ -53,6 +60,13 @@ export function pageProtocol(g: BrowserGlobals = globalThis as BrowserGlobals): 
   const take = (entries: TimingEntry[]) => {
     for (const e of entries) if (e.name.startsWith(prefix) && e.nextHopProtocol) latest = e.nextHopProtocol;
   };
+  // The page's own load: what the origin spoke before any /v4 answer has come.
+  let loaded: string | null = null;
+  try {
+    for (const e of g.performance?.getEntriesByType?.("navigation") ?? []) if (e.nextHopProtocol) loaded = e.nextHopProtocol;
+  } catch {
+    loaded = null;
+  }
   let observed = false;
   try {
     if (g.PerformanceObserver) {
@@ -66,7 +80,7 @@ export function pageProtocol(g: BrowserGlobals = globalThis as BrowserGlobals): 
     origin,
     protocol() {
       if (!observed) take(g.performance?.getEntriesByType?.("resource") ?? []);
-      return latest;
+      return latest ?? loaded;
     },
   };
 }

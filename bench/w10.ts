@@ -227,7 +227,7 @@ function person(token: string, url: string, h2: boolean): ExcelStandIn {
   storage.data.set("firma.guardThreshold", "off"); // a bench fill is confirmed in advance: no credit guard
   storage.data.set("firma.apiKey", token);
   storage.data.set("firma.baseUrl", url);
-  // Over HTTP/2 the page is the server's own (firma serve serves the add-in): its answers' Resource Timing says h2.
+  // Over HTTP/2 the page is the server's own (firma serve serves the add-in): its load and its answers say h2 (Navigation and Resource Timing).
   return new ExcelStandIn(storage, undefined, h2 ? { servedBy: { origin: new URL(url).origin, protocol: "h2" } } : {});
 }
 
@@ -545,7 +545,7 @@ export function w10Markdown(r: W10Result, latencyMs: number): string[] {
           (x.fillCpu!.machineBusyPct === null ? "." : `, and the machine's cores were ${x.fillCpu!.machineBusyPct} % busy.`),
       ),
     `- Rows "${H2_ROWS}": each person's add-in keeps up to 120 calls in flight (src/engine/credits/lanes.ts), as the page \`firma serve\` serves over HTTP/2 ` +
-      "does (its Resource Timing says h2); the servers here speak HTTP/1.1, so each add-in opens that many connections instead of streams. " +
+      "does (its Navigation and Resource Timing say h2); the servers here speak HTTP/1.1, so each add-in opens that many connections instead of streams. " +
       "In the other rows each add-in keeps a browser's 6 over HTTP/1.1.",
     "- Cached batch: one /v4/firme/batch request of 100 companies the store holds (the query of one of the server's own upstream calls), " +
       "sent 200 times one after the other through the server(s); the service alone: the same request to the sandbox directly (its injected latency included).",

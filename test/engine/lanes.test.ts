@@ -116,20 +116,46 @@ describe("the page's view of its origin (Resource Timing)", () => {
     expect(p.protocol()).toBe("h2");
   });
 
-  test("before any /v4 answer, the page's own load says (its navigation entry); an answer then wins; a page from the cache says nothing", () => {
+  test("before any /v4 answer, the page's own load says, when it came over the network now; an answer then wins", () => {
     const list: { name: string; nextHopProtocol?: string }[] = [];
-    const navigation = (protocol: string) => [{ name: `${ORIGIN}/functions.html`, nextHopProtocol: protocol }];
-    const at = (nav: { name: string; nextHopProtocol?: string }[], answers = list) =>
+    type Nav = { name: string; nextHopProtocol?: string; transferSize?: number; type?: string };
+    const navigation = (over: Partial<Nav> = {}): Nav[] => [
+      { name: `${ORIGIN}/functions.html`, nextHopProtocol: "h2", transferSize: 2_300, type: "navigate", ...over },
+    ];
+    const at = (nav: Nav[], answers = list) =>
       pageProtocol({
         location: { origin: ORIGIN, protocol: "https:" },
         performance: { getEntriesByType: (type) => (type === "navigation" ? nav : answers) },
       })!;
-    const p = at(navigation("h2"));
+    const p = at(navigation());
     expect(p.protocol()).toBe("h2");
     expect(new Lanes(p).for(`${ORIGIN}/`)).toBe(120); // the first calls go at the full width
     list.push({ name: `${ORIGIN}/v4/firme/batch?cui=1`, nextHopProtocol: "http/1.1" });
     expect(p.protocol()).toBe("http/1.1");
-    expect(at(navigation(""), []).protocol()).toBeNull(); // nothing said: 6 until an answer says
+    // a reload that revalidated (a 304 has headers: bytes over the network) counts too
+    expect(at(navigation({ type: "reload", transferSize: 300 }), []).protocol()).toBe("h2");
+  });
+
+  test("a page load that says nothing of now counts for nothing: 6 until an answer says", () => {
+    const none = [
+      { transferSize: 0 }, // from the browser's cache: Chromium gives the protocol of the fetch that filled it
+      { type: "back_forward" }, // restored: the protocol of its first load
+      { transferSize: undefined }, // a browser without transferSize
+      { nextHopProtocol: "" }, // a browser that says nothing
+    ];
+    for (const over of none) {
+      const p = pageProtocol({
+        location: { origin: ORIGIN, protocol: "https:" },
+        performance: {
+          getEntriesByType: (type) =>
+            type === "navigation"
+              ? [{ name: `${ORIGIN}/functions.html`, nextHopProtocol: "h2", transferSize: 2_300, type: "navigate", ...over }]
+              : [],
+        },
+      })!;
+      expect(p.protocol()).toBeNull();
+      expect(new Lanes(p).for(`${ORIGIN}/`)).toBe(6);
+    }
   });
 
   test("an observer sees the answers (the timeline's buffer may be full); no page, no view", () => {

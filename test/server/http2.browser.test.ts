@@ -60,9 +60,14 @@ async function run(args: string[], key: string, offset: number) {
           .map((e) => e.nextHopProtocol),
       ),
     ]);
+    // The page's own load, which the add-in reads before its first answer (lanes.ts): over the network, and how.
+    const load = await page.evaluate(() => {
+      const e = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined;
+      return { protocol: e?.nextHopProtocol ?? null, overNetwork: (e?.transferSize ?? 0) > 0, type: e?.type ?? null };
+    });
     expect(errors).toEqual([]);
     await context.close();
-    return { protocols, peak: sb.concurrency.peak, credits: sb.usage(key).month, calls: Math.ceil(cuis.length / 100), ms };
+    return { protocols, load, peak: sb.concurrency.peak, credits: sb.usage(key).month, calls: Math.ceil(cuis.length / 100), ms };
   } finally {
     await server.close();
     await browser.close();
@@ -77,6 +82,8 @@ withChromium("the add-in over HTTP/2 from firma serve", () => {
       `3,000 names at 100 ms: HTTP/2 ${h2.ms.toFixed(0)} ms, peak ${h2.peak} at once; HTTP/1.1 ${h1.ms.toFixed(0)} ms, peak ${h1.peak}\n`,
     );
     expect(h2.protocols).toEqual(["h2"]);
+    expect(h2.load).toEqual({ protocol: "h2", overNetwork: true, type: "navigate" });
+    expect(h1.load).toEqual({ protocol: "http/1.1", overNetwork: true, type: "navigate" });
     expect(h2.peak).toBeGreaterThan(6);
     expect(h1.protocols).toEqual(["http/1.1"]);
     expect(h1.peak).toBeLessThanOrEqual(6);

@@ -165,7 +165,7 @@ export class ExcelStandIn {
         now: () => performance.now(),
         getEntriesByType: (type: string) =>
           type === "navigation"
-            ? [{ name: `${served.origin}/${loaded.page}`, nextHopProtocol: served.protocol }]
+            ? [{ name: `${served.origin}/${loaded.page}`, nextHopProtocol: served.protocol, transferSize: 2_300, type: "navigate" }]
             : type === "resource" && answered
               ? [{ name: `${served.origin}/v4/`, nextHopProtocol: served.protocol }]
               : [],

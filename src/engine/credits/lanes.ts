@@ -7,10 +7,14 @@
  * answer from it says, and before the first, the page's own load (the browser reaches an origin over
  * one connection, so the page and its /v4 calls travel alike), so that a fill's first calls go at the
  * full width too. How each came is read from the page's Resource Timing and Navigation Timing entries
- * (`nextHopProtocol`, which the browser fills in for a same-origin response, and leaves empty for a
- * page it took from its cache: MDN, PerformanceResourceTiming.nextHopProtocol; a navigation entry is
- * a PerformanceResourceTiming). Any other address keeps 6, whatever its protocol: its limits are its
- * own and nobody governs them for the add-in.
+ * (`nextHopProtocol`, which the browser fills in for a same-origin response: MDN,
+ * PerformanceResourceTiming.nextHopProtocol; a navigation entry is a PerformanceResourceTiming). The
+ * page's load counts only when it came over the network now: a page taken from the browser's cache
+ * (`transferSize` 0) may report the protocol of a fetch made long ago (Chromium keeps it), and one
+ * restored by going back or forward (`type` "back_forward") the protocol of its first load. A wrong
+ * "h2" would be costly: 120 fetches queued behind 6 connections, each timed from its fetch(). Any
+ * other address keeps 6, whatever its protocol: its limits are its own and nobody governs them for
+ * the add-in.
  *
  * In Node (the CLI, the tests) there is no page: always the narrow width.
  */
@@ -37,7 +41,14 @@ export interface PageProtocol {
 interface TimingEntry {
   name: string;
   nextHopProtocol?: string;
+  /** Bytes that came over the network for it, headers included: 0 when the browser's cache answered. */
+  transferSize?: number;
+  /** A navigation's: "navigate", "reload", "back_forward"… */
+  type?: string;
 }
+
+/** A navigation entry that says how the page's origin is reached now: fetched over the network, not restored. */
+const fetchedNow = (e: TimingEntry) => !!e.nextHopProtocol && (e.transferSize ?? 0) > 0 && e.type !== "back_forward";
 
 interface BrowserGlobals {
   location?: { origin?: string; protocol?: string };
@@ -63,7 +74,7 @@ export function pageProtocol(g: BrowserGlobals = globalThis as BrowserGlobals): 
   // The page's own load: what the origin spoke before any /v4 answer has come.
   let loaded: string | null = null;
   try {
-    for (const e of g.performance?.getEntriesByType?.("navigation") ?? []) if (e.nextHopProtocol) loaded = e.nextHopProtocol;
+    for (const e of g.performance?.getEntriesByType?.("navigation") ?? []) if (fetchedNow(e)) loaded = e.nextHopProtocol!;
   } catch {
     loaded = null;
   }

@@ -103,25 +103,16 @@ export async function send(o: ResolvedOptions, key: string, call: Call, at: Atte
       }
       // Nothing is awaited before fetch() unless the policies hold the attempt (the breaker's probe
       // is out). A hold that fails refuses it; one fulfilled with ASK_AGAIN asks again (after a turn of
-      // the event loop), and otherwise sends it; the call's time running out or its caller giving up
-      // ends the wait, and the call, above.
-      if (!isThenable(held))
-        return attemptOnce(o, key, call, url, info, ++attempt, id, Math.min(at.timeoutMs, left), signal, at.onAnswer ?? null);
-      const outcome = await until(held, left, signal);
-      if (outcome.refused !== undefined) throw refusal(outcome.refused.reason);
-      if (outcome.go && !signal?.aborted && deadline - Date.now() > 0)
-        return attemptOnce(
-          o,
-          key,
-          call,
-          url,
-          info,
-          ++attempt,
-          id,
-          Math.min(at.timeoutMs, deadline - Date.now()),
-          signal,
-          at.onAnswer ?? null,
-        );
+      // the event loop), and otherwise sends it, with the call's time then left; the call's time running
+      // out or its caller giving up ends the wait, and the call, above.
+      let ms = left;
+      if (isThenable(held)) {
+        const outcome = await until(held, left, signal);
+        if (outcome.refused !== undefined) throw refusal(outcome.refused.reason);
+        ms = deadline - Date.now();
+        if (!outcome.go || signal?.aborted || ms <= 0) continue;
+      }
+      return attemptOnce(o, key, call, url, info, ++attempt, id, Math.min(at.timeoutMs, ms), signal, at.onAnswer ?? null);
     }
   };
   /**

@@ -27,6 +27,7 @@ import { Metrics } from "./firm/metrics";
 import { describeSmtp, smtpSettings, withAlertOptions, type AlertFlags } from "./firm/watch-alert-options";
 import { Deliverer } from "./firm/watch-deliver";
 import { AlertMailer } from "./firm/watch-mail";
+import { logLines } from "./log-lines";
 
 export interface ServeIo {
   stdout: { write(s: string): unknown };
@@ -258,6 +259,8 @@ export async function serve(argv: string[], io: ServeIo): Promise<Running> {
     upstream = sandbox.url;
   }
   const metrics = new Metrics();
+  // Written once per turn (log-lines.ts); what is left is written on close or when the process exits.
+  const log = logLines((s) => io.stdout.write(s));
   // Made once the server listens (it logs through it); a check that commits before then is delivered by its first pass.
   let deliverer: Deliverer | null = null;
   const app = await buildApp({
@@ -270,7 +273,7 @@ export async function serve(argv: string[], io: ServeIo): Promise<Running> {
     // JSON lines (pino); never a header, so never the key. One per request (method, URL, status, time)
     // in relay mode, where nothing else records them; in custody mode the audit trail records every API
     // request, so those lines only with --access-log (they cost the server time under load).
-    logger: { level: "info", stream: { write: (line: string) => io.stdout.write(line) } } as never,
+    logger: { level: "info", stream: log } as never,
     accessLog: !custody || !!f.accessLog,
     custody:
       custody && store
@@ -298,11 +301,13 @@ export async function serve(argv: string[], io: ServeIo): Promise<Running> {
     await app.close().catch(() => undefined);
     await sandbox?.close();
     await store?.close().catch(() => undefined);
+    log.flush();
     const code = (e as NodeJS.ErrnoException).code;
     if (code === "EADDRINUSE") throw die("serve.portInUse", { host: f.host, port: String(f.port) });
     if (code === "EACCES") throw die("serve.portDenied", { host: f.host, port: String(f.port) });
     throw die("serve.listenFailed", { reason: code ?? String(e) });
   }
+  process.on("exit", log.flush);
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : f.port;
   const url = `${scheme}://${shownHost}:${port}/`;
@@ -340,6 +345,8 @@ export async function serve(argv: string[], io: ServeIo): Promise<Running> {
       }
       await sandbox?.close();
       await store?.close();
+      log.flush();
+      process.off("exit", log.flush);
     },
   };
 }

@@ -14,6 +14,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { serviceDeadline } from "../api/service-timer";
 import { verdictOf, type UpstreamGovernor, type Verdict } from "./upstream-governor";
+import { GetFailure, upstreamGet, type GetAnswer, type UpstreamGet } from "./upstream-get";
 
 /** The API v4's paths (../shared/api: every endpoint is a GET). */
 const API_PATH =
@@ -31,7 +32,8 @@ export interface RelayOptions {
   upstream: () => string;
   /** Per-request time limit towards the upstream. @default 30000 */
   timeoutMs?: number;
-  fetch?: typeof fetch;
+  /** The GET to the service. @default upstreamGet (upstream-get.ts), answers up to MAX_ANSWER_BYTES */
+  get?: UpstreamGet;
   /** The calls at the service at once (../upstream-governor.ts); none: as many as the clients send. */
   governor?: UpstreamGovernor;
 }
@@ -43,38 +45,24 @@ function fail(reply: FastifyReply, status: number, code: string, message: string
     .send(JSON.stringify({ error: { code, message } }));
 }
 
-type Relayed = { res: Response; body: Buffer; verdict: Verdict } | { status: number; code: string; message: string; verdict: Verdict };
+type Relayed = { res: GetAnswer; verdict: Verdict } | { status: number; code: string; message: string; verdict: Verdict };
 
 /** One call to the service and its whole answer, or why there is none. */
-async function relayed(doFetch: typeof fetch, url: string, headers: Record<string, string>, timeoutMs: number): Promise<Relayed> {
-  const timedOut = {
-    status: 504,
-    code: "upstream_timeout",
-    message: `The service did not answer within ${timeoutMs} ms.`,
-    verdict: "overload",
-  } as const;
+async function relayed(get: UpstreamGet, url: string, headers: Record<string, string>, timeoutMs: number): Promise<Relayed> {
   // The service's time, not this thread's (src/api/service-timer.ts): a busy server must not time
   // out an answer that came in time (the add-in would try again, and pay again).
   const deadline = serviceDeadline(timeoutMs);
   try {
-    let res: Response;
-    try {
-      res = await doFetch(url, { headers, redirect: "manual", signal: deadline.signal });
-    } catch {
-      if (deadline.timer.expired) return timedOut;
-      return { status: 502, code: "upstream_unreachable", message: "The service cannot be reached.", verdict: "neutral" };
-    }
-    const length = Number(res.headers.get("content-length") ?? 0);
-    if (length > MAX_ANSWER_BYTES) {
-      await res.body?.cancel();
+    const res = await get(url, headers, deadline.signal);
+    return { res, verdict: verdictOf(res.status) };
+  } catch (e) {
+    if (deadline.timer.expired)
+      return { status: 504, code: "upstream_timeout", message: `The service did not answer within ${timeoutMs} ms.`, verdict: "overload" };
+    if (e instanceof GetFailure && e.code === "too_large")
       return { status: 502, code: "upstream_too_large", message: "The service's answer is too large.", verdict: "neutral" };
-    }
-    try {
-      return { res, body: Buffer.from(await res.arrayBuffer()), verdict: verdictOf(res.status) };
-    } catch {
-      if (deadline.timer.expired) return timedOut;
+    if (e instanceof GetFailure && e.answered)
       return { status: 502, code: "upstream_broken", message: "The service's answer broke off.", verdict: "neutral" };
-    }
+    return { status: 502, code: "upstream_unreachable", message: "The service cannot be reached.", verdict: "neutral" };
   } finally {
     deadline.timer.stop();
   }
@@ -82,7 +70,7 @@ async function relayed(doFetch: typeof fetch, url: string, headers: Record<strin
 
 export function registerRelay(app: FastifyInstance, o: RelayOptions): void {
   const timeoutMs = o.timeoutMs ?? 30_000;
-  const doFetch = o.fetch ?? fetch;
+  const get = o.get ?? upstreamGet({ maxBytes: MAX_ANSWER_BYTES });
   app.route({
     method: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
     url: "/v4/*",
@@ -101,19 +89,18 @@ export function registerRelay(app: FastifyInstance, o: RelayOptions): void {
       const base = o.upstream().replace(/\/+$/, "");
       if (!base) return fail(reply, 502, "upstream_not_configured", "firma serve has no upstream service: start it with --upstream.");
       // At most the governor's calls at once, each held until its answer is read (upstream-governor.ts).
-      const call = () => relayed(doFetch, `${base}${path}${query}`, headers, timeoutMs);
+      const call = () => relayed(get, `${base}${path}${query}`, headers, timeoutMs);
       const g = o.governor;
       const got = g ? await g.run(() => g.observe(call, (r) => ("value" in r ? r.value.verdict : "neutral"))) : await call();
       if ("code" in got) return fail(reply, got.status, got.code, got.message);
-      const { res, body } = got;
-      if (body.length > MAX_ANSWER_BYTES) return fail(reply, 502, "upstream_too_large", "The service's answer is too large.");
+      const { res } = got;
       reply.code(res.status);
       for (const h of PASSED_HEADERS) {
-        const v = res.headers.get(h);
+        const v = res.header(h);
         if (v !== null) reply.header(h, v);
       }
       reply.header("cache-control", "no-store");
-      return reply.send(body);
+      return reply.send(res.body);
     },
   });
 }

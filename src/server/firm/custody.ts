@@ -33,6 +33,7 @@ import type { AfterCheck } from "./watch-check";
 import type { WatchScheduler } from "./watch-scheduler";
 import { watchScheduler } from "./watch-serve";
 import { UpstreamGovernor } from "../upstream-governor";
+import type { UpstreamGet } from "../upstream-get";
 import { watchRoutes } from "./watch-routes";
 import { FairGate, type Turn } from "./fair-gate";
 
@@ -52,7 +53,8 @@ export interface CustodyOptions {
   fairPlaces?: number;
   /** The window that gathers concurrent requests into one upstream batch. @default 40 */
   windowMs?: number;
-  fetch?: typeof fetch;
+  /** The GET to the service (../upstream-get.ts). */
+  get?: UpstreamGet;
   now?: () => number;
   /**
    * One batch queue per kind across the instances on PostgreSQL (shared-queue.ts): the partial batches
@@ -186,7 +188,7 @@ export function registerCustody(app: FastifyInstance, o: CustodyOptions): Custod
   const gate = new FairGate(o.fairPlaces ?? FAIR_PLACES);
   metrics.governor = governor;
   metrics.gate = gate;
-  const firmUpstream = upstream({ base: o.upstream, key: o.key, timeoutMs: o.timeoutMs ?? 30_000, fetch: o.fetch, governor });
+  const firmUpstream = upstream({ base: o.upstream, key: o.key, timeoutMs: o.timeoutMs ?? 30_000, get: o.get, governor });
   const loader = new FirmLoader({
     store,
     upstream: firmUpstream,

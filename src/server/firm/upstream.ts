@@ -11,6 +11,10 @@ import { isCredited, readErrorBody, readRetryAfter } from "../../api/http";
 import { errorForStatus, PlanHistoryError } from "../../api/errors";
 import { serviceDeadline } from "../../api/service-timer";
 import { verdictOf, type UpstreamGovernor, type Verdict } from "../upstream-governor";
+import { GetFailure, upstreamGet, type GetAnswer, type UpstreamGet } from "../upstream-get";
+
+/** The largest answer kept: a batch of 100 companies with every field is far below it. */
+const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 
 export interface UpstreamAnswer {
   status: number;
@@ -62,7 +66,8 @@ export interface UpstreamOptions {
   base: () => string;
   key: string;
   timeoutMs: number;
-  fetch?: typeof fetch;
+  /** The GET to the service. @default upstreamGet (../upstream-get.ts) */
+  get?: UpstreamGet;
   /** Learns from each call how loaded the service is (../upstream-governor.ts); none: nothing learned. */
   governor?: UpstreamGovernor;
 }
@@ -85,43 +90,39 @@ function verdict(r: { value: Awaited<ReturnType<Upstream>> } | { error: unknown 
 
 function ask(o: UpstreamOptions): Upstream {
   const key = o.key;
-  const doFetch = o.fetch ?? fetch;
+  const get = o.get ?? upstreamGet({ maxBytes: MAX_ANSWER_BYTES });
   return async (pathAndQuery) => {
     const base = o.base().replace(/\/+$/, "");
     if (!base) throw new CallFailure(502, "upstream_not_configured");
-    let res: Response;
-    let text: string;
+    let res: GetAnswer;
     // The service's time, not this thread's: a busy server must not time out (and pay again for) an
     // answer that came in time (src/api/service-timer.ts).
     const deadline = serviceDeadline(o.timeoutMs);
     try {
-      res = await doFetch(`${base}${pathAndQuery}`, {
-        headers: { "X-API-Key": key, Accept: "application/json" },
-        redirect: "manual",
-        signal: deadline.signal,
-      });
-      text = await res.text();
+      res = await get(`${base}${pathAndQuery}`, { "x-api-key": key, accept: "application/json" }, deadline.signal);
     } catch (e) {
       if (deadline.timer.expired) throw Object.assign(new CallFailure(504, "upstream_timeout", { ms: o.timeoutMs }), { charged: true });
-      const code = String((e as { cause?: { code?: unknown } } | null)?.cause?.code ?? "");
+      const code = e instanceof GetFailure ? e.code : "";
       throw Object.assign(new CallFailure(502, "upstream_unreachable"), { charged: !NOT_SENT.has(code) });
     } finally {
       deadline.timer.stop();
     }
+    const text = res.body.toString("utf8");
     let body: unknown;
     try {
       body = JSON.parse(text);
     } catch {
       body = undefined;
     }
-    const plan = res.headers.get("x-plan")?.trim().toLowerCase() || null;
-    const { serviceCode, serviceMessage } = res.ok ? { serviceCode: null, serviceMessage: null } : readErrorBody(text);
+    const plan = res.header("x-plan")?.trim().toLowerCase() || null;
+    const ok = res.status >= 200 && res.status < 300;
+    const { serviceCode, serviceMessage } = ok ? { serviceCode: null, serviceMessage: null } : readErrorBody(text);
     return {
       answer: {
         status: res.status,
         body,
         plan,
-        retryAfterMs: readRetryAfter(res.headers.get("retry-after"), Date.now()),
+        retryAfterMs: readRetryAfter(res.header("retry-after"), Date.now()),
         // A service that echoed the key in an error would not get it past here.
         said: { code: scrub(serviceCode, key), message: scrub(serviceMessage, key) },
       },

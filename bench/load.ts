@@ -208,6 +208,8 @@ export interface FirmServer {
   resources(): { rssMb: number; fds: number; cpuMs: number };
   /** What the server wrote on stderr so far. */
   stderr(): string;
+  /** The last 20 warnings and errors of its log (JSON lines on stdout). */
+  problems(): string[];
   stop(): Promise<void>;
 }
 
@@ -248,7 +250,14 @@ export function startFirmServer(o: {
     // stdout: one JSON line per request (pino), read and dropped as a log collector would
     stdio: ["ignore", "pipe", "pipe"],
   });
-  child.stdout!.resume();
+  // The log's warnings and errors (pino levels 40 and up), the last 20: what a run's errors were.
+  const problems: string[] = [];
+  let partial = "";
+  child.stdout!.on("data", (b: Buffer) => {
+    const lines = (partial + b.toString()).split("\n");
+    partial = lines.pop() ?? "";
+    for (const l of lines) if (/"level":(4|5|6)0/.test(l) && problems.push(l.slice(0, 500)) > 20) problems.shift();
+  });
   const exited = new Promise<void>((done) => child.once("exit", () => done()));
   let err = "";
   return new Promise((resolve, reject) => {
@@ -260,6 +269,7 @@ export function startFirmServer(o: {
           url: m[1],
           child,
           stderr: () => err,
+          problems: () => [...problems],
           resources() {
             const status = fs.readFileSync(`/proc/${child.pid}/status`, "utf8");
             const rss = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;

@@ -95,6 +95,10 @@ export interface W13Long {
   passes: number;
   requests: number;
   errors: number;
+  /** The answers other than 200, by status (0: the connection failed). */
+  statuses: Record<string, number>;
+  /** The server's last warnings and errors, when there were errors. */
+  problems?: string[];
   /** Each pass: requests a second, p99, memory (MB), open files. */
   samples: { perSecond: number; p99: number; rssMb: number; fds: number }[];
 }
@@ -238,7 +242,7 @@ async function runSetup(
 
     let long: W13Long | null = null;
     if (minutes > 0) {
-      long = { database: name, people, minutes, passes: 0, requests: 0, errors: 0, samples: [] };
+      long = { database: name, people, minutes, passes: 0, requests: 0, errors: 0, statuses: {}, samples: [] };
       const until = performance.now() + minutes * 60_000;
       while (performance.now() < until) {
         const p = await runPeople(persons);
@@ -247,12 +251,14 @@ async function runSetup(
         long.passes++;
         long.requests += x.requests;
         long.errors += x.errors;
+        for (const [st, n] of Object.entries(x.statuses)) if (st !== "200") long.statuses[st] = (long.statuses[st] ?? 0) + n;
         long.samples.push({ perSecond: x.perSecond, p99: x.p99, rssMb: res.rssMb, fds: res.fds });
       }
       const first = long.samples[0];
       const last = long.samples[long.samples.length - 1];
+      if (long.errors > 0) long.problems = server.problems();
       say(
-        `  ${minutes} min: ${long.passes} passes, ${long.requests} requests, ${long.errors} errors; memory ${first.rssMb} → ${last.rssMb} MB, files ${first.fds} → ${last.fds}`,
+        `  ${minutes} min: ${long.passes} passes, ${long.requests} requests, ${long.errors} errors${long.errors ? ` (by status: ${JSON.stringify(long.statuses)})` : ""}; memory ${first.rssMb} → ${last.rssMb} MB, files ${first.fds} → ${last.fds}`,
       );
     }
     for (const p of persons) p.agent!.destroy();
@@ -403,7 +409,14 @@ export function w13Markdown(r: W13Result): string[] {
     const last = l.samples[l.samples.length - 1];
     const max = Math.max(...l.samples.map((s) => s.rssMb));
     lines.push(
-      `- ${l.database}, ${l.people} people recalculating for ${l.minutes} min: ${l.passes} passes, ${l.requests.toLocaleString("en")} requests, ${l.errors} errors; ` +
+      `- ${l.database}, ${l.people} people recalculating for ${l.minutes} min: ${l.passes} passes, ${l.requests.toLocaleString("en")} requests, ${l.errors} errors` +
+        `${
+          l.errors && l.statuses
+            ? ` (${Object.entries(l.statuses)
+                .map(([st, n]) => `${st === "0" ? "connection failed" : `HTTP ${st}`} ×${n}`)
+                .join(", ")})`
+            : ""
+        }; ` +
         `server memory ${first.rssMb} → ${last.rssMb} MB (at most ${max}), open files ${first.fds} → ${last.fds}; ` +
         `requests a second per pass ${Math.min(...l.samples.map((s) => s.perSecond))}–${Math.max(...l.samples.map((s) => s.perSecond))}.`,
     );

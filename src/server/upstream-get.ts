@@ -8,13 +8,16 @@
  *
  * - A connection is kept for the next call while the service keeps it (the Keep-Alive hint it sends, or
  *   4 s: a connection the service closed meanwhile would fail the call that took it).
- * - A kept connection the service closed just as a call took it (ECONNRESET before any answer) is tried
- *   once more on a new one, as Node's documentation advises (`request.reusedSocket`): the service never
- *   read that call, so it cost nothing.
+ * - A call that breaks is never sent again here: a connection reset before any answer may be a kept
+ *   connection the service had just closed, or a call it read (and charged) before it broke; the two
+ *   look the same. The add-in's client tries again, as it did when this was `fetch`.
+ * - A connection not made within CONNECT_MS fails as never sent (`fetch`'s undici gave up after 10 s too).
+ * - Asks for gzip or deflate as `fetch` did, and gives the body decoded; says who calls (User-Agent).
  * - No redirect is followed; an answer over `maxBytes` (its Content-Length, or what came) ends the call.
  */
 import * as http from "node:http";
 import * as https from "node:https";
+import * as zlib from "node:zlib";
 
 export interface GetAnswer {
   status: number;
@@ -23,7 +26,10 @@ export interface GetAnswer {
   body: Buffer;
 }
 
-/** Why a GET gave no answer: `code` is Node's (ECONNREFUSED…), "too_large", or "aborted" when its signal ended it. */
+/**
+ * Why a GET gave no answer: `code` is Node's (ECONNREFUSED…), CONNECT_TIMEOUT (no connection made),
+ * "too_large", "bad_encoding" (a compressed body that does not decode), or "aborted" when its signal ended it.
+ */
 export class GetFailure extends Error {
   constructor(
     readonly code: string,
@@ -38,6 +44,11 @@ export type UpstreamGet = (url: string, headers: Record<string, string>, signal:
 
 /** How long a kept connection waits for the next call when the service does not say (undici's default). */
 const KEEP_ALIVE_MS = 4_000;
+/** How long a new connection may take to be made (undici's default). */
+const CONNECT_MS = 10_000;
+/** A connection not made within CONNECT_MS: nothing was sent. */
+export const CONNECT_TIMEOUT = "ECONNECT_TIMEOUT";
+const SENT = { "accept-encoding": "gzip, deflate", "user-agent": "firma-serve" };
 
 export function upstreamGet(o: { maxBytes: number }): UpstreamGet {
   // The governor (upstream-governor.ts) bounds the calls at once, not the agent.
@@ -45,15 +56,13 @@ export function upstreamGet(o: { maxBytes: number }): UpstreamGet {
     "http:": new http.Agent({ keepAlive: true, timeout: KEEP_ALIVE_MS }),
     "https:": new https.Agent({ keepAlive: true, timeout: KEEP_ALIVE_MS }),
   };
-  const once = (url: URL, headers: Record<string, string>, signal: AbortSignal, fresh: boolean) =>
+  const once = (url: URL, headers: Record<string, string>, signal: AbortSignal) =>
     new Promise<GetAnswer>((resolve, reject) => {
       const lib = url.protocol === "https:" ? https : http;
       const agent = agents[url.protocol as keyof typeof agents];
       let answered = false;
       const fail = (code: string) => reject(new GetFailure(code, answered));
-      // `fresh`: the call tried again after a kept connection broke takes a new one (the others in the
-      // pool may have been closed by the service at the same moment).
-      const req = lib.get(url, { agent, headers, signal, ...(fresh ? { agent: false as const } : {}) }, (res) => {
+      const req = lib.get(url, { agent, headers: { ...SENT, ...headers }, signal }, (res) => {
         answered = true;
         const length = Number(res.headers["content-length"] ?? 0);
         if (length > o.maxBytes) {
@@ -72,24 +81,40 @@ export function upstreamGet(o: { maxBytes: number }): UpstreamGet {
         res.on("end", () => {
           if (!res.complete) return fail("ECONNRESET");
           const h = res.headers;
+          let body = parts.length === 1 ? parts[0] : Buffer.concat(parts, size);
+          const coding = String(h["content-encoding"] ?? "")
+            .trim()
+            .toLowerCase();
+          try {
+            if (coding === "gzip" || coding === "x-gzip") body = zlib.gunzipSync(body, { maxOutputLength: o.maxBytes });
+            else if (coding === "deflate") body = zlib.inflateSync(body, { maxOutputLength: o.maxBytes });
+          } catch (e) {
+            return fail((e as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE" ? "too_large" : "bad_encoding");
+          }
           resolve({
             status: res.statusCode ?? 0,
             header: (name) => {
               const v = h[name];
               return v === undefined ? null : Array.isArray(v) ? v.join(", ") : v;
             },
-            body: parts.length === 1 ? parts[0] : Buffer.concat(parts, size),
+            body,
           });
         });
         res.on("error", (e: NodeJS.ErrnoException) => fail(signal.aborted ? "aborted" : (e.code ?? "ECONNRESET")));
         res.on("aborted", () => fail(signal.aborted ? "aborted" : "ECONNRESET"));
       });
-      req.on("error", (e: NodeJS.ErrnoException) => {
-        if (signal.aborted) return fail("aborted");
-        if (!answered && !fresh && req.reusedSocket && e.code === "ECONNRESET")
-          return once(url, headers, signal, true).then(resolve, reject);
-        fail(e.code ?? "ECONNRESET");
+      // A new connection that is not made in time: never sent.
+      req.on("socket", (socket) => {
+        if (!socket.connecting) return;
+        const timer = setTimeout(() => req.destroy(Object.assign(new Error("connect timeout"), { code: CONNECT_TIMEOUT })), CONNECT_MS);
+        socket.once("connect", () => clearTimeout(timer));
+        socket.once("close", () => clearTimeout(timer));
+      });
+      req.on("error", (e: NodeJS.ErrnoException) => fail(signal.aborted ? "aborted" : (e.code ?? "ECONNRESET")));
+      // A request that ends without an answer or an error (a 101 answer: Node takes the socket away).
+      req.on("close", () => {
+        if (!answered) fail(signal.aborted ? "aborted" : "ECONNRESET");
       });
     });
-  return (url, headers, signal) => once(new URL(url), headers, signal, false);
+  return (url, headers, signal) => once(new URL(url), headers, signal);
 }

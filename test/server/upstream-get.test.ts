@@ -1,10 +1,11 @@
 /**
  * `firma serve`'s GET to the service (src/server/upstream-get.ts), against servers on loopback: a kept
- * connection serves the next call; a kept connection the service closed is not a failed (or doubled) call;
+ * connection serves the next call; a call that broke is never sent twice (it may have been charged);
  * what broke, and where, is told apart (the relay's 502s and custody's "charged or not" read it).
  */
 import * as http from "node:http";
 import * as net from "node:net";
+import * as zlib from "node:zlib";
 import type { AddressInfo } from "node:net";
 import { GetFailure, upstreamGet } from "../../src/server/upstream-get";
 
@@ -47,36 +48,57 @@ test("calls one after the other share one kept connection; the answer's status, 
   expect(seen.every((h) => h["x-api-key"] === "k")).toBe(true);
 });
 
-test("a kept connection the service closed as the next call took it: that call is answered on a new one, asked once", async () => {
-  // A service that answers the first request of each connection and drops (RST) the connection when a
-  // second request comes on it, unread: what a service does when it closes an idle connection as the
-  // call arrives.
-  let answered = 0;
-  let connections = 0;
+test("a kept connection reset before any answer fails the call: never sent again (the service may have read and charged it)", async () => {
+  // A service that answers the first request of each connection and, when a second comes on it, reads it
+  // and drops (RST) the connection without an answer: it may have charged that call, so it is not sent again.
+  let read = 0;
   const s = net.createServer((sock) => {
-    connections++;
     let requests = 0;
     let buf = "";
     sock.on("data", (d) => {
       buf += d.toString("latin1");
       if (!buf.includes("\r\n\r\n")) return;
       buf = "";
+      read++;
       if (++requests > 1) return sock.resetAndDestroy();
-      answered++;
-      sock.write(
-        `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 12\r\nConnection: keep-alive\r\n\r\n{"n":${String(answered).padStart(6, " ")}}`,
-      );
+      sock.write(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: keep-alive\r\n\r\n{}`);
     });
     sock.on("error", () => undefined);
   });
   const url = await listen(s);
   const get = upstreamGet({ maxBytes: 1_000 });
-  const first = await get(`${url}/v4/firme/1`, {}, signal());
-  expect(JSON.parse(first.body.toString())).toEqual({ n: 1 });
-  const second = await get(`${url}/v4/firme/2`, {}, signal());
-  expect(JSON.parse(second.body.toString())).toEqual({ n: 2 });
-  expect(answered).toBe(2);
-  expect(connections).toBe(2);
+  expect((await get(`${url}/v4/firme/1`, {}, signal())).status).toBe(200);
+  await expect(get(`${url}/v4/firme/2`, {}, signal())).rejects.toMatchObject({ code: "ECONNRESET", answered: false });
+  expect(read).toBe(2);
+});
+
+test("asks for gzip or deflate and says who calls; a compressed answer comes decoded; one that does not decode fails", async () => {
+  let seen: http.IncomingHttpHeaders = {};
+  const body = JSON.stringify({ items: Array.from({ length: 50 }, (_, i) => ({ cui: i, denumire: "FIRMA SRL" })) });
+  const s = http.createServer((req, res) => {
+    seen = req.headers;
+    if (req.url === "/gzip") res.writeHead(200, { "content-encoding": "gzip" }).end(zlib.gzipSync(body));
+    else if (req.url === "/deflate") res.writeHead(200, { "content-encoding": "deflate" }).end(zlib.deflateSync(body));
+    else res.writeHead(200, { "content-encoding": "gzip" }).end("not gzip");
+  });
+  const url = await listen(s);
+  const get = upstreamGet({ maxBytes: 100_000 });
+  expect((await get(`${url}/gzip`, { "x-api-key": "k" }, signal())).body.toString()).toBe(body);
+  expect(seen["accept-encoding"]).toBe("gzip, deflate");
+  expect(seen["user-agent"]).toBe("firma-serve");
+  expect((await get(`${url}/deflate`, {}, signal())).body.toString()).toBe(body);
+  await expect(get(`${url}/broken`, {}, signal())).rejects.toMatchObject({ code: "bad_encoding", answered: true });
+  // Decoded larger than allowed: too large, though what came was small.
+  await expect(upstreamGet({ maxBytes: 100 })(`${url}/gzip`, {}, signal())).rejects.toMatchObject({ code: "too_large" });
+});
+
+test("an answer that takes the connection away (101) ends the call instead of leaving it waiting", async () => {
+  const s = net.createServer((sock) => {
+    sock.once("data", () => sock.write("HTTP/1.1 101 Switching Protocols\r\nUpgrade: x\r\nConnection: Upgrade\r\n\r\n"));
+    sock.on("error", () => undefined);
+  });
+  const url = await listen(s);
+  await expect(upstreamGet({ maxBytes: 1_000 })(`${url}/v4/firme/1`, {}, signal())).rejects.toBeInstanceOf(GetFailure);
 });
 
 test("a service that resets a new connection is not asked again: the failure says no answer began", async () => {

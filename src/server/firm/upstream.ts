@@ -11,7 +11,7 @@ import { isCredited, readErrorBody, readRetryAfter } from "../../api/http";
 import { errorForStatus, PlanHistoryError } from "../../api/errors";
 import { serviceDeadline } from "../../api/service-timer";
 import { verdictOf, type UpstreamGovernor, type Verdict } from "../upstream-governor";
-import { GetFailure, upstreamGet, type GetAnswer, type UpstreamGet } from "../upstream-get";
+import { CONNECT_TIMEOUT, GetFailure, upstreamGet, type GetAnswer, type UpstreamGet } from "../upstream-get";
 
 /** The largest answer kept: a batch of 100 companies with every field is far below it. */
 const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
@@ -73,7 +73,7 @@ export interface UpstreamOptions {
 }
 
 /** Node's codes for a connection that was never made (nothing was sent, nothing charged). */
-const NOT_SENT = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
+const NOT_SENT = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", CONNECT_TIMEOUT]);
 
 /** The firm's upstream: GET base + path with the firm's key; a failure to connect or answer is a CallFailure. */
 export function upstream(o: UpstreamOptions): Upstream {

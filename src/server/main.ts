@@ -333,20 +333,24 @@ export async function serve(argv: string[], io: ServeIo): Promise<Running> {
     url,
     deliverer,
     async close() {
-      await deliverer?.stop();
-      mailer?.close();
-      // Fastify stops taking requests and lets those in flight finish; a connection kept alive after its
-      // last answer is closed as soon as it is idle (Fastify keeps them 72 s otherwise).
-      const idle = setInterval(() => closeIdleConnections(app), 100);
       try {
-        await app.close();
+        await deliverer?.stop();
+        mailer?.close();
+        // Fastify stops taking requests and lets those in flight finish; a connection kept alive after its
+        // last answer is closed as soon as it is idle (Fastify keeps them 72 s otherwise).
+        const idle = setInterval(() => closeIdleConnections(app), 100);
+        try {
+          await app.close();
+        } finally {
+          clearInterval(idle);
+        }
+        await sandbox?.close();
+        await store?.close();
       } finally {
-        clearInterval(idle);
+        // The log's last lines, whatever failed above.
+        log.flush();
+        process.off("exit", log.flush);
       }
-      await sandbox?.close();
-      await store?.close();
-      log.flush();
-      process.off("exit", log.flush);
     },
   };
 }

@@ -6,9 +6,9 @@
  * "prefer CORS or a server-side proxy").
  *
  * Only the API's GET paths are relayed; hop-by-hop headers, cookies and every other header stay
- * behind, both ways. A query is at most MAX_QUERY_BYTES, an answer at most MAX_ANSWER_BYTES. An
- * upstream that does not answer in time is 504, one that cannot be reached 502, each with a JSON error
- * body the client reads like the service's own. The calls at the service at once are governed
+ * behind, both ways. A query is at most MAX_QUERY_BYTES, an answer at most MAX_ANSWER_BYTES
+ * (upstream-get.ts). An upstream that does not answer in time is 504, one that cannot be reached
+ * 502, each with a JSON error body the client reads like the service's own. The calls at the service at once are governed
  * (upstream-governor.ts): an add-in over HTTP/2 asks many things at once, the service sees what it bears.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
@@ -22,7 +22,6 @@ const API_PATH =
 
 /** A batch of 100 CUIs with `include` is about 1.3 KB; four times that is plenty. */
 export const MAX_QUERY_BYTES = 4_096;
-export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 
 /** What the client reads of an answer (src/api/http.ts): the body's type, the plan and credits, Retry-After. */
 const PASSED_HEADERS = ["content-type", "x-plan", "x-credits-remaining", "x-credits-limit", "x-credits-used", "retry-after"];
@@ -32,7 +31,7 @@ export interface RelayOptions {
   upstream: () => string;
   /** Per-request time limit towards the upstream. @default 30000 */
   timeoutMs?: number;
-  /** The GET to the service. @default upstreamGet (upstream-get.ts), answers up to MAX_ANSWER_BYTES */
+  /** The GET to the service. @default upstreamGet (upstream-get.ts), answers up to its MAX_ANSWER_BYTES */
   get?: UpstreamGet;
   /** The calls at the service at once (../upstream-governor.ts); none: as many as the clients send. */
   governor?: UpstreamGovernor;
@@ -70,7 +69,7 @@ async function relayed(get: UpstreamGet, url: string, headers: Record<string, st
 
 export function registerRelay(app: FastifyInstance, o: RelayOptions): void {
   const timeoutMs = o.timeoutMs ?? 30_000;
-  const get = o.get ?? upstreamGet({ maxBytes: MAX_ANSWER_BYTES });
+  const get = o.get ?? upstreamGet();
   app.route({
     method: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
     url: "/v4/*",

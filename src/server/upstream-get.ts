@@ -49,15 +49,19 @@ const CONNECT_MS = 10_000;
 /** A connection not made within CONNECT_MS: nothing was sent. */
 export const CONNECT_TIMEOUT = "ECONNECT_TIMEOUT";
 const SENT = { "accept-encoding": "gzip, deflate", "user-agent": "firma-serve" };
+/** The largest answer taken (decoded): a batch of 100 companies with every field is far below it. */
+export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 
-export function upstreamGet(o: { maxBytes: number }): UpstreamGet {
+export function upstreamGet(o: { maxBytes?: number } = {}): UpstreamGet {
+  const maxBytes = o.maxBytes ?? MAX_ANSWER_BYTES;
   // The governor (upstream-governor.ts) bounds the calls at once, not the agent.
   const agents = {
     "http:": new http.Agent({ keepAlive: true, timeout: KEEP_ALIVE_MS }),
     "https:": new https.Agent({ keepAlive: true, timeout: KEEP_ALIVE_MS }),
   };
-  const once = (url: URL, headers: Record<string, string>, signal: AbortSignal) =>
+  return (address, headers, signal) =>
     new Promise<GetAnswer>((resolve, reject) => {
+      const url = new URL(address);
       const lib = url.protocol === "https:" ? https : http;
       const agent = agents[url.protocol as keyof typeof agents];
       let answered = false;
@@ -65,7 +69,7 @@ export function upstreamGet(o: { maxBytes: number }): UpstreamGet {
       const req = lib.get(url, { agent, headers: { ...SENT, ...headers }, signal }, (res) => {
         answered = true;
         const length = Number(res.headers["content-length"] ?? 0);
-        if (length > o.maxBytes) {
+        if (length > maxBytes) {
           fail("too_large"); // before destroy, whose events would say the connection broke
           return res.destroy();
         }
@@ -73,7 +77,7 @@ export function upstreamGet(o: { maxBytes: number }): UpstreamGet {
         let size = 0;
         res.on("data", (b: Buffer) => {
           size += b.length;
-          if (size > o.maxBytes) {
+          if (size > maxBytes) {
             fail("too_large");
             res.destroy();
           } else parts.push(b);
@@ -86,8 +90,8 @@ export function upstreamGet(o: { maxBytes: number }): UpstreamGet {
             .trim()
             .toLowerCase();
           try {
-            if (coding === "gzip" || coding === "x-gzip") body = zlib.gunzipSync(body, { maxOutputLength: o.maxBytes });
-            else if (coding === "deflate") body = zlib.inflateSync(body, { maxOutputLength: o.maxBytes });
+            if (coding === "gzip" || coding === "x-gzip") body = zlib.gunzipSync(body, { maxOutputLength: maxBytes });
+            else if (coding === "deflate") body = zlib.inflateSync(body, { maxOutputLength: maxBytes });
           } catch (e) {
             return fail((e as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE" ? "too_large" : "bad_encoding");
           }
@@ -116,5 +120,4 @@ export function upstreamGet(o: { maxBytes: number }): UpstreamGet {
         if (!answered) fail(signal.aborted ? "aborted" : "ECONNRESET");
       });
     });
-  return (url, headers, signal) => once(new URL(url), headers, signal);
 }

@@ -13,9 +13,6 @@ import { serviceDeadline } from "../../api/service-timer";
 import { verdictOf, type UpstreamGovernor, type Verdict } from "../upstream-governor";
 import { CONNECT_TIMEOUT, GetFailure, upstreamGet, type GetAnswer, type UpstreamGet } from "../upstream-get";
 
-/** The largest answer kept: a batch of 100 companies with every field is far below it. */
-const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
-
 export interface UpstreamAnswer {
   status: number;
   /** The JSON body (undefined when it is not JSON). */
@@ -66,7 +63,7 @@ export interface UpstreamOptions {
   base: () => string;
   key: string;
   timeoutMs: number;
-  /** The GET to the service. @default upstreamGet (../upstream-get.ts) */
+  /** The GET to the service. @default upstreamGet (../upstream-get.ts), answers up to its MAX_ANSWER_BYTES */
   get?: UpstreamGet;
   /** Learns from each call how loaded the service is (../upstream-governor.ts); none: nothing learned. */
   governor?: UpstreamGovernor;
@@ -90,7 +87,7 @@ function verdict(r: { value: Awaited<ReturnType<Upstream>> } | { error: unknown 
 
 function ask(o: UpstreamOptions): Upstream {
   const key = o.key;
-  const get = o.get ?? upstreamGet({ maxBytes: MAX_ANSWER_BYTES });
+  const get = o.get ?? upstreamGet();
   return async (pathAndQuery) => {
     const base = o.base().replace(/\/+$/, "");
     if (!base) throw new CallFailure(502, "upstream_not_configured");

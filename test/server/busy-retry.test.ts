@@ -49,13 +49,13 @@ const busy: UpstreamAnswer = {
   said: { code: "busy", message: null },
 };
 
-/** The sandbox, busy for its first `busyFor` calls; each call's time kept. */
-function service(busyFor: number) {
+/** The sandbox, busy for its first `busyFor` calls (asking for `retryAfterMs` if given); each call's time kept. */
+function service(busyFor: number, retryAfterMs: number | null = null) {
   const at: number[] = [];
   const real = upstream({ base: () => sb.url, key: `demo-business-busy${++serial}`, timeoutMs: 5000 });
   const up: Upstream = async (p) => {
     at.push(Date.now());
-    if (at.length <= busyFor) return { answer: busy, charged: false };
+    if (at.length <= busyFor) return { answer: { ...busy, retryAfterMs }, charged: false };
     return real(p);
   };
   return { at, up };
@@ -93,13 +93,18 @@ test("busy four times: the person gets the failure after the fourth call, and no
 });
 
 test("the server closing while a busy call waits: the person gets the failure at once, and the service is not asked again", async () => {
-  const svc = service(99);
+  // The service asks for 1 s before the next attempt, so that a loaded machine's timers cannot reach it
+  // before the close; without the close failing the waiting call, the failure would come after 3 s.
+  const svc = service(99, 1_000);
   const loader = new FirmLoader({ store, upstream: svc.up, maxPerDay: null, windowMs: 5 });
   const pending = loader.load(WANTS, ana());
+  pending.catch(() => {});
   while (svc.at.length < 1) await new Promise((r) => setTimeout(r, 5));
   await new Promise((r) => setTimeout(r, 20)); // its answer in, its next attempt waiting
+  const closedAt = Date.now();
   loader.close();
   await expect(pending).rejects.toMatchObject({ code: "upstream_failed" });
-  await new Promise((r) => setTimeout(r, 400));
+  expect(Date.now() - closedAt).toBeLessThan(500);
+  await new Promise((r) => setTimeout(r, svc.at[0] + 1_300 - Date.now()));
   expect(svc.at).toHaveLength(1);
 });

@@ -112,6 +112,8 @@ const FAILURES: Record<string, MessageKey> = {
   plan_history: "custody.planHistory",
   upstream_timeout: "custody.upstreamTimeout",
   upstream_unreachable: "custody.upstreamUnreachable",
+  upstream_broken: "custody.upstreamBroken",
+  upstream_too_large: "custody.upstreamTooLarge",
   upstream_failed: "custody.upstreamFailed",
   upstream_shape: "custody.upstreamShape",
   upstream_not_configured: "custody.upstreamNotConfigured",

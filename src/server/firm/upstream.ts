@@ -11,7 +11,7 @@ import { isCredited, readErrorBody, readRetryAfter } from "../../api/http";
 import { errorForStatus, PlanHistoryError } from "../../api/errors";
 import { serviceDeadline } from "../../api/service-timer";
 import { verdictOf, type UpstreamGovernor, type Verdict } from "../upstream-governor";
-import { CONNECT_TIMEOUT, GetFailure, upstreamGet, type GetAnswer, type UpstreamGet } from "../upstream-get";
+import { CONNECT_TIMEOUT, GetFailure, MAX_ANSWER_BYTES, upstreamGet, type GetAnswer, type UpstreamGet } from "../upstream-get";
 
 export interface UpstreamAnswer {
   status: number;
@@ -100,7 +100,7 @@ function ask(o: UpstreamOptions): Upstream {
     } catch (e) {
       if (deadline.timer.expired) throw Object.assign(new CallFailure(504, "upstream_timeout", { ms: o.timeoutMs }), { charged: true });
       const code = e instanceof GetFailure ? e.code : "";
-      throw Object.assign(new CallFailure(502, "upstream_unreachable"), { charged: !NOT_SENT.has(code) });
+      throw Object.assign(failureOfGet(e), { charged: !NOT_SENT.has(code) });
     } finally {
       deadline.timer.stop();
     }
@@ -126,6 +126,14 @@ function ask(o: UpstreamOptions): Upstream {
       charged: isCredited(res.status),
     };
   };
+}
+
+/** What the person is told of a call that failed: an answer that began was the service's (and paid). */
+function failureOfGet(e: unknown): CallFailure {
+  if (!(e instanceof GetFailure)) return new CallFailure(502, "upstream_unreachable");
+  if (e.code === "too_large") return new CallFailure(502, "upstream_too_large", { mb: MAX_ANSWER_BYTES / 2 ** 20 });
+  if (e.code === "bad_encoding") return new CallFailure(502, "upstream_shape");
+  return new CallFailure(502, e.answered ? "upstream_broken" : "upstream_unreachable");
 }
 
 function scrub(text: string | null, key: string): string | null {

@@ -297,6 +297,8 @@ export const nodeEn: Readonly<Record<NodeOnlyKey, string>> = {
   "custody.planHistory": "The year asked is beyond the firm's plan's financial history.",
   "custody.upstreamTimeout": "The service did not answer within {ms} ms.",
   "custody.upstreamUnreachable": "The firm's server cannot reach the service.",
+  "custody.upstreamBroken": "The service's answer broke off before its end; try again.",
+  "custody.upstreamTooLarge": "The service's answer is larger than {mb} MB, more than the firm's server takes.",
   "custody.upstreamFailed": "The service answered with an error ({status}); try again.",
   "custody.upstreamShape": "The service's answer could not be read; try again.",
   "custody.upstreamNotConfigured": "The firm's server has no data service configured (--upstream).",

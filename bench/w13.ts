@@ -133,6 +133,7 @@ async function setupServer(svc: Svc, database: string, people: number, work: str
     database,
     dist: fakeDist(work),
     nodeArgs: process.env.FIRMA_W13_NODE_ARGS?.split(" "),
+    extraArgs: process.env.FIRMA_W13_SERVE_ARGS?.split(" "),
   });
   return { key, tokens, server };
 }

@@ -38,7 +38,7 @@ describe("latency", () => {
     for (let i = 0; i < 5; i++) {
       const [, ms] = await timed(() => call(sb, `/v4/firme/${cui}`));
       expect(ms).toBeGreaterThanOrEqual(45);
-      expect(ms).toBeLessThan(400);
+      expect(ms).toBeLessThan(1000); // 50 + at most 100 ms; the rest is a loaded machine's margin
     }
   });
 
@@ -145,14 +145,14 @@ describe("faults", () => {
   });
 
   test("dripMs: the headers come at once, the body over that many milliseconds", async () => {
-    sb.config.faults = { dripMs: 300 };
+    sb.config.faults = { dripMs: 2000 };
     const t0 = performance.now();
     const res = await fetch(`${sb.url}${BATCH}`, { headers: { "X-API-Key": "demo-enterprise" } });
     const headersAt = performance.now() - t0;
     const body = await res.json();
     const doneAt = performance.now() - t0;
-    expect(headersAt).toBeLessThan(150);
-    expect(doneAt).toBeGreaterThanOrEqual(290);
+    expect(headersAt).toBeLessThan(1000);
+    expect(doneAt).toBeGreaterThanOrEqual(1990);
     expect(body).toHaveLength(cuis.length);
   });
 });

@@ -272,15 +272,17 @@ describe("partial batches wait, window after window, up to maxWaitMs", () => {
         expect(svc.calls).toHaveLength(1);
         expect(svc.calls[0].split("cui=")[1].split(",")).toHaveLength(100);
       },
-      { windowMs: 20, maxWaitMs: 200 },
+      // maxWaitMs well past the 60 ms (a loaded machine's timers fire late); without the wait, the 60 go at 20 ms.
+      { windowMs: 20, maxWaitMs: 2000 },
     ));
 
   test("a partial batch past maxWaitMs waits (twice maxWaitMs at most) while wants of its kind are being claimed: they join it, one call of 100", () => {
     let claims = 0;
-    // The second request's claim takes 200 ms (a busy database): the first's 60 have waited past maxWaitMs by then.
+    // The second request's claim takes 1.1 s (a busy database): the first's 60 have waited past maxWaitMs
+    // (1 s) by then, and less than twice it, by a margin a loaded machine's timers do not eat.
     const slowSecondClaim = oneStore(1, (t) => ({
       claimAnswers: async (...a: Parameters<FirmStore["claimAnswers"]>) => {
-        if (++claims === 2) await sleep(200);
+        if (++claims === 2) await sleep(1100);
         return t.claimAnswers(...a);
       },
     }));
@@ -292,10 +294,11 @@ describe("partial batches wait, window after window, up to maxWaitMs", () => {
         const second = one.load(WANTS.slice(60), person(2, "ion"));
         expect([...names(await first), ...names(await second)].filter(Boolean)).toEqual(NAMES);
         expect(claims).toBe(2);
-        expect(svc.calls).toHaveLength(1); // 2 without the wait: 60 at 200 ms, 40 after their claim
+        expect(svc.calls).toHaveLength(1); // 2 without the wait: 60 at 1 s, 40 after their claim
         expect(svc.calls[0].split("cui=")[1].split(",")).toHaveLength(100);
       },
-      { windowMs: 20, maxWaitMs: 200 },
+      // A claim counts as joining for busyWaitMs: longer than the slow claim.
+      { windowMs: 20, maxWaitMs: 1000, busyWaitMs: 3000 },
       slowSecondClaim,
     );
   });
@@ -342,8 +345,9 @@ describe("partial batches wait, window after window, up to maxWaitMs", () => {
           expect([a.size, b.size]).toEqual([30, 70]);
           expect(svc.calls.map((c) => c.split("cui=")[1].split(",").length)).toEqual([100, 100]);
         },
-        // A wider grace than the servers' 150 ms: a slow machine's timers fire late.
-        { windowMs: 20, maxWaitMs: 200, busyWaitMs: 1000, graceMs: 300 },
+        // A wider grace than the servers' 150 ms: a slow machine's timers fire late. Without the wait, Ion's
+        // 30 go at 200 ms, while Ana's call is on its way.
+        { windowMs: 20, maxWaitMs: 200, busyWaitMs: 3000, graceMs: 1500 },
       ),
   );
 
@@ -421,35 +425,40 @@ describe("shared queue: a leader's partial batch waits for the other instance's 
         const [ionMs, anaMs] = await Promise.all([ion, ana]);
         expect(sizes(svc.calls, "financiar")).toEqual([20]);
         expect(sizes(svc.calls, "ident")).toEqual([30]);
-        // maxWaitMs (200) and the call (100): well under the busy wait (1 s) they waited on each other's claims.
-        expect(Math.max(ionMs, anaMs)).toBeLessThan(800);
+        // maxWaitMs (200) and the call (100): well under the busy wait (4 s) they waited on each other's claims.
+        expect(Math.max(ionMs, anaMs)).toBeLessThan(2500);
       },
-      { shareQueue: true },
+      { shareQueue: true, busyWaitMs: 4000 },
     ));
+
+  // The next tests' scale: a call of 1.5 s, longer than maxWaitMs (1 s), so that a partial batch that did not
+  // wait for it would go alone; maxWaitMs long enough that a loaded machine's polls and timers see the other
+  // instance's call before it ends.
+  const SCALED: Partial<LoaderOptions> = { shareQueue: true, maxWaitMs: 1000, busyWaitMs: 3000, graceMs: 1000 };
 
   test("while one instance's call is on its way, the other's partial batch waits for the wants its answers bring: 100 + 20 + 30 companies in 2 calls, not 3", () =>
     withInstances(
-      300,
+      1500,
       async ({ svc, one, two }) => {
         const ion = two.load(FIN.slice(0, 20), person(2, "ion")); // two leads the financial batches
         await sleep(30);
-        await one.load(WANTS, person(1, "ana")); // a full batch, 300 ms on its way: two's 20 wait for it
+        await one.load(WANTS, person(1, "ana")); // a full batch, 1.5 s on its way: two's 20 wait for it
         const ana = one.load(FIN.slice(20), person(1, "ana")); // what its answers set going: handed to two
         await Promise.all([ion, ana]);
         expect(sizes(svc.calls, "ident")).toEqual([100]);
         expect(sizes(svc.calls, "financiar")).toEqual([50]);
       },
-      { shareQueue: true },
+      SCALED,
     ));
 
   test("the leader's own call answers the other instance's person: its partial batch waits for the wants those answers bring (50 + 10 + 40 companies in 2 calls, not 3)", () =>
     withInstances(
-      300,
+      1500,
       async ({ svc, one, two }) => {
         const FIN2 = fin(data.sampleCuis(60, 7_951));
         const ana1 = one.load(FIN.slice(0, 30), person(1, "ana")); // one leads the financial batches
         await sleep(30);
-        const ion1 = two.load(FIN2.slice(0, 20), person(2, "ion")); // handed to one: 50, a full batch, 300 ms
+        const ion1 = two.load(FIN2.slice(0, 20), person(2, "ion")); // handed to one: 50, a full batch, 1.5 s
         while (svc.calls.length < 1) await sleep(5);
         const ana2 = one.load(FIN.slice(30, 40), person(1, "ana")); // 10 more at one: they wait for that call
         await ion1; // its answer sets ion going, while ana's 10 have waited longer than maxWaitMs
@@ -457,8 +466,7 @@ describe("shared queue: a leader's partial batch waits for the other instance's 
         await Promise.all([ana1, ana2, ion2]);
         expect(sizes(svc.calls, "financiar")).toEqual([50, 50]);
       },
-      // A wider grace than the servers' 150 ms: a slow machine's polls and writes take longer.
-      { shareQueue: true, graceMs: 400 },
+      SCALED,
     ));
 
   test("the leader's own call answers the other instance's person through her watched claims: its partial batch waits for the wants those answers bring (35 + 15 companies in 1 call, not 2)", () =>
@@ -485,18 +493,19 @@ describe("shared queue: a leader's partial batch waits for the other instance's 
     await withInstances(
       300,
       async ({ f, svc, two }) => {
-        // one's first call is refused busy, to be sent again 300 ms later (its Retry-After).
+        // one's first call is refused busy, to be sent again 1.5 s later (its Retry-After). Were the pause
+        // not counted as on its way, two's 20 would go alone after graceMs and maxWaitMs (about 1 s).
         const busyOnce: Upstream = async (p) => {
           if (refused++ > 0) return svc.upstream(p);
           await sleep(20);
-          const answer = { status: 503, body: undefined, plan: null, retryAfterMs: 300, said: { code: "busy", message: null } };
+          const answer = { status: 503, body: undefined, plan: null, retryAfterMs: 1500, said: { code: "busy", message: null } };
           return { answer, charged: false };
         };
-        const oneBusy = new FirmLoader({ store: f.a, upstream: busyOnce, maxPerDay: null, windowMs: 5, shareQueue: true });
+        const oneBusy = new FirmLoader({ store: f.a, upstream: busyOnce, maxPerDay: null, windowMs: 5, ...SCALED });
         try {
           const ion = two.load(FIN.slice(0, 20), person(2, "ion")); // two leads the financial batches
           await sleep(30);
-          await oneBusy.load(WANTS, person(1, "ana")); // refused, paused 300 ms, then 300 ms on its way
+          await oneBusy.load(WANTS, person(1, "ana")); // refused, paused 1.5 s, then 300 ms on its way
           const ana = oneBusy.load(FIN.slice(20), person(1, "ana")); // what its answers set going: handed to two
           await Promise.all([ion, ana]);
           expect(refused).toBe(2);
@@ -506,7 +515,7 @@ describe("shared queue: a leader's partial batch waits for the other instance's 
           oneBusy.close();
         }
       },
-      { shareQueue: true },
+      SCALED,
     );
   });
 });

@@ -110,9 +110,10 @@ test("the people asking together are read in one statement; one asking alone wai
   const people = await Promise.all(Array.from({ length: 50 }, (_, i) => s.userByTokenHash(`hash-${i}`, NOW + 1, MONTH)));
   expect(people.map((p) => p?.name)).toEqual(Array.from({ length: 50 }, (_, i) => `p${i}`));
   expect(d.reads).toHaveLength(1);
-  const t0 = performance.now();
-  expect(await s.userByTokenHash("hash-7", NOW + 2, MONTH)).toMatchObject({ name: "p7" });
-  expect(performance.now() - t0).toBeLessThan(50);
+  // Alone: asked once its turn ends (setImmediate), no timer waited, however slow the machine.
+  const alone = s.userByTokenHash("hash-7", NOW + 2, MONTH);
+  for (let turn = 0; turn < 2; turn++) await new Promise((r) => setImmediate(r));
   expect(d.reads).toHaveLength(2);
+  expect(await alone).toMatchObject({ name: "p7" });
   await s.close();
 });

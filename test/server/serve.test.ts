@@ -114,7 +114,8 @@ describe("firma serve starts as a deployer starts it", () => {
     sb.config.latencyMs = 600;
     try {
       const inFlight = fetch(`${s.url}v4/firme/${CUI}`, { headers: { "X-API-Key": "demo-pro-serve3" } });
-      await new Promise((r) => setTimeout(r, 150));
+      // The call has reached the service (which holds it 600 ms): it is in flight.
+      while (!sb.requests.some((r) => r.key === "demo-pro-serve3")) await new Promise((r) => setTimeout(r, 5));
       const closed = s.close();
       expect((await inFlight).status).toBe(200);
       await closed;

@@ -27,6 +27,7 @@
  *   npm run bench -- W13 --w13-setups PostgreSQL:50   W13's setups named only (DATABASE[:PEOPLE], comma-separated)
  *   FIRMA_W13_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" npm run bench -- W13   W13's server run with these Node options
  *   FIRMA_W13_SERVE_ARGS="--access-log" npm run bench -- W13   W13's server started with these options of firma serve too
+ *   FIRMA_W10_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" npm run bench -- W10   W10's servers run with these Node options
  *   npm run bench -- H2 --h2-profile    H2 with Chromium's CPU profile of the page during its HTTP/2 fill of 100,000
  *   npm run bench -- --render           only writes results.md again from results.json
  *   npm run bench -- W1 W6 --compare DIR    W1 and W6 also with the build in DIR (another commit's

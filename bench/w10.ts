@@ -91,7 +91,13 @@ export interface W10Run {
    * Where the fill's time went: the CPU the bench's own process (the ten people's add-ins) used during
    * it, the fill's wall time, and how busy the machine's cores were meanwhile (/proc/stat; null elsewhere).
    */
-  fillCpu?: { benchCpuMs: number; wallMs: number; machineBusyPct: number | null };
+  fillCpu?: {
+    benchCpuMs: number;
+    wallMs: number;
+    machineBusyPct: number | null;
+    /** CPU ms of each part during the fill (/proc): the servers, PostgreSQL, the sandbox, the bench, the rest. */
+    byPart?: Record<string, number>;
+  };
   cells: { right: number; wrong: number; failed: number; failures: Record<string, number> };
   /** A cached batch (100 companies) through the server, one after the other: round trip, ms. */
   hitMs: { median: number; p99: number; n: number; upstreamCalls: number };
@@ -143,6 +149,58 @@ function busyPct(a: number[] | null, b: number[] | null): number | null {
 
 const cpuMs = (u: NodeJS.CpuUsage) => Math.round((u.user + u.system) / 1000);
 
+/** Each process's name, parent and CPU time (user + system, ms) from /proc; empty where there is none. */
+function processCpu(): Map<number, { comm: string; ppid: number; ms: number }> {
+  const out = new Map<number, { comm: string; ppid: number; ms: number }>();
+  let pids: string[] = [];
+  try {
+    pids = fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d));
+  } catch {
+    return out;
+  }
+  for (const pid of pids) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+      const close = stat.lastIndexOf(")");
+      const f = stat.slice(close + 2).split(" "); // from field 3 (state) on
+      // utime and stime are fields 14 and 15, in ticks of 10 ms (CLK_TCK 100 on Linux)
+      out.set(Number(pid), {
+        comm: stat.slice(stat.indexOf("(") + 1, close),
+        ppid: Number(f[1]),
+        ms: (Number(f[11]) + Number(f[12])) * 10,
+      });
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return out;
+}
+
+/**
+ * The CPU each part used between two readings of processCpu: the servers (by pid), PostgreSQL (its
+ * processes), the sandbox (this process's other children), this process, and everything else.
+ */
+function cpuByPart(a: ReturnType<typeof processCpu>, b: ReturnType<typeof processCpu>, servers: number[]): Record<string, number> {
+  const parts: Record<string, number> = {};
+  for (const [pid, x] of b) {
+    const used = x.ms - (a.get(pid)?.ms ?? 0);
+    if (used <= 0) continue;
+    const i = servers.indexOf(pid);
+    const part =
+      i >= 0
+        ? `server ${i + 1}`
+        : x.comm === "postgres"
+          ? "PostgreSQL"
+          : pid === process.pid
+            ? "bench"
+            : x.ppid === process.pid
+              ? "sandbox"
+              : "other";
+    parts[part] = (parts[part] ?? 0) + used;
+  }
+  return parts;
+}
+
 /** Invalid CUIs as users type them (as W3's). */
 function invalidCui(i: number, valid: number): unknown {
   const near = valid + (valid % 10 === 9 ? -1 : 1);
@@ -191,7 +249,8 @@ interface Instance {
 function startServer(svc: Svc, keyFile: string, database: string, env: Record<string, string> = {}): Promise<Instance> {
   const args = ["serve", "--http", "--host", "127.0.0.1", "--port", "0", "--lang", "en", "--key-file", keyFile];
   args.push("--database", database, "--upstream", svc.url, "--dist", DIST);
-  const child = spawn(process.execPath, [path.join(ROOT, "bin", "firma.js"), ...args], {
+  const nodeArgs = process.env.FIRMA_W10_NODE_ARGS?.split(" ") ?? [];
+  const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, "bin", "firma.js"), ...args], {
     cwd: ROOT,
     env: { ...process.env, LANG: "en_US.UTF-8", ...env },
     // stdout: one JSON line per request (pino), not read here
@@ -286,11 +345,17 @@ async function runSetup(
     const cpu0 = process.cpuUsage();
     const wall0 = performance.now();
     const stat0 = cpuTimes();
+    const procs0 = processCpu();
     const fills = await Promise.all(sheets.map((s, i) => fill(s.cells, (c) => people[i].call(c.fn, c.args).then(shownOf))));
     const fillCpu = {
       benchCpuMs: cpuMs(process.cpuUsage(cpu0)),
       wallMs: round(performance.now() - wall0),
       machineBusyPct: busyPct(stat0, cpuTimes()),
+      byPart: cpuByPart(
+        procs0,
+        processCpu(),
+        instances.map((x) => x.child.pid ?? -1),
+      ),
     };
     const usage = await svc.usage(key);
     const cells = { right: 0, wrong: 0, failed: 0, failures: {} as Record<string, number> };
@@ -542,7 +607,13 @@ export function w10Markdown(r: W10Result, latencyMs: number): string[] {
         (x) =>
           `- ${x.setup}, the fill: ${n(x.fillCpu!.wallMs)} ms; the bench's process (the ten people's add-ins) used ${n(x.fillCpu!.benchCpuMs)} ms of CPU ` +
           `meanwhile (${Math.round((100 * x.fillCpu!.benchCpuMs) / x.fillCpu!.wallMs)} % of a core)` +
-          (x.fillCpu!.machineBusyPct === null ? "." : `, and the machine's cores were ${x.fillCpu!.machineBusyPct} % busy.`),
+          (x.fillCpu!.machineBusyPct === null ? "" : `, and the machine's cores were ${x.fillCpu!.machineBusyPct} % busy`) +
+          (x.fillCpu!.byPart && Object.keys(x.fillCpu!.byPart).length > 0
+            ? `; CPU by part: ${Object.entries(x.fillCpu!.byPart)
+                .sort(([p], [q]) => p.localeCompare(q))
+                .map(([p, ms]) => `${p} ${n(ms)} ms`)
+                .join(", ")} (total ${n(Object.values(x.fillCpu!.byPart).reduce((t, v) => t + v, 0))} ms).`
+            : "."),
       ),
     `- Rows "${H2_ROWS}": each person's add-in keeps up to 120 calls in flight (src/engine/credits/lanes.ts), as the page \`firma serve\` serves over HTTP/2 ` +
       "does (its Navigation and Resource Timing say h2); the servers here speak HTTP/1.1, so each add-in opens that many connections instead of streams. " +

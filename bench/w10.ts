@@ -147,9 +147,23 @@ function busyPct(a: number[] | null, b: number[] | null): number | null {
   return total > 0 ? Math.round(100 * (1 - (d[3] + d[4]) / total)) : null;
 }
 
+/** The bench's PostgreSQL cluster's postmaster (its checkpointer's parent), once the cluster runs. */
+let postmasterPid: number | null = null;
+
+async function findPostmaster(pg: PostgresCluster): Promise<number | null> {
+  const rows = (await pg.sql("SELECT pid FROM pg_stat_activity WHERE backend_type = 'checkpointer'")) as { pid: number }[];
+  const pid = rows[0]?.pid;
+  if (pid === undefined) return null;
+  return processCpu().get(Number(pid))?.ppid ?? null;
+}
+
 const cpuMs = (u: NodeJS.CpuUsage) => Math.round((u.user + u.system) / 1000);
 
-/** Each process's name, parent and CPU time (user + system, ms) from /proc; empty where there is none. */
+/**
+ * Each process's name, parent and CPU time from /proc, in ms: its own (user + system) and that of its
+ * children it has reaped (so that a process ending during the fill still counts, to its parent); empty
+ * where there is no /proc.
+ */
 function processCpu(): Map<number, { comm: string; ppid: number; ms: number }> {
   const out = new Map<number, { comm: string; ppid: number; ms: number }>();
   let pids: string[] = [];
@@ -163,11 +177,11 @@ function processCpu(): Map<number, { comm: string; ppid: number; ms: number }> {
       const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
       const close = stat.lastIndexOf(")");
       const f = stat.slice(close + 2).split(" "); // from field 3 (state) on
-      // utime and stime are fields 14 and 15, in ticks of 10 ms (CLK_TCK 100 on Linux)
+      // utime, stime, cutime, cstime are fields 14 to 17, in ticks of 10 ms (USER_HZ, 100 on Linux)
       out.set(Number(pid), {
         comm: stat.slice(stat.indexOf("(") + 1, close),
         ppid: Number(f[1]),
-        ms: (Number(f[11]) + Number(f[12])) * 10,
+        ms: (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * 10,
       });
     } catch {
       // ended meanwhile
@@ -177,8 +191,9 @@ function processCpu(): Map<number, { comm: string; ppid: number; ms: number }> {
 }
 
 /**
- * The CPU each part used between two readings of processCpu: the servers (by pid), PostgreSQL (its
- * processes), the sandbox (this process's other children), this process, and everything else.
+ * The CPU each part used between two readings of processCpu: the servers (by pid), PostgreSQL (the
+ * bench's cluster: its postmaster and that one's children), the sandbox (this process's other children),
+ * this process, and everything else (another PostgreSQL on the machine included).
  */
 function cpuByPart(a: ReturnType<typeof processCpu>, b: ReturnType<typeof processCpu>, servers: number[]): Record<string, number> {
   const parts: Record<string, number> = {};
@@ -189,7 +204,7 @@ function cpuByPart(a: ReturnType<typeof processCpu>, b: ReturnType<typeof proces
     const part =
       i >= 0
         ? `server ${i + 1}`
-        : x.comm === "postgres"
+        : postmasterPid !== null && (pid === postmasterPid || x.ppid === postmasterPid)
           ? "PostgreSQL"
           : pid === process.pid
             ? "bench"
@@ -249,7 +264,7 @@ interface Instance {
 function startServer(svc: Svc, keyFile: string, database: string, env: Record<string, string> = {}): Promise<Instance> {
   const args = ["serve", "--http", "--host", "127.0.0.1", "--port", "0", "--lang", "en", "--key-file", keyFile];
   args.push("--database", database, "--upstream", svc.url, "--dist", DIST);
-  const nodeArgs = process.env.FIRMA_W10_NODE_ARGS?.split(" ") ?? [];
+  const nodeArgs = process.env.FIRMA_W10_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [];
   const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, "bin", "firma.js"), ...args], {
     cwd: ROOT,
     env: { ...process.env, LANG: "en_US.UTF-8", ...env },
@@ -508,6 +523,7 @@ export async function w10(svc: Svc): Promise<W10Result> {
       let pg: PostgresCluster | null = null;
       try {
         pg = await startPostgres();
+        postmasterPid = await findPostmaster(pg);
         // each setup on a database of its own: nothing stored by one serves the next
         const one = await pg.createDatabase("firm_w10_one");
         result.runs.push(await runSetup(svc, ONE_PG, [one], sheets, work));

@@ -132,8 +132,8 @@ async function setupServer(svc: Svc, database: string, people: number, work: str
     keyFile,
     database,
     dist: fakeDist(work),
-    nodeArgs: process.env.FIRMA_W13_NODE_ARGS?.split(" "),
-    extraArgs: process.env.FIRMA_W13_SERVE_ARGS?.split(" "),
+    nodeArgs: process.env.FIRMA_W13_NODE_ARGS?.split(/\s+/).filter(Boolean),
+    extraArgs: process.env.FIRMA_W13_SERVE_ARGS?.split(/\s+/).filter(Boolean),
   });
   return { key, tokens, server };
 }

@@ -59,6 +59,8 @@ async function relayed(get: UpstreamGet, url: string, headers: Record<string, st
       return { status: 504, code: "upstream_timeout", message: `The service did not answer within ${timeoutMs} ms.`, verdict: "overload" };
     if (e instanceof GetFailure && e.code === "too_large")
       return { status: 502, code: "upstream_too_large", message: "The service's answer is too large.", verdict: "neutral" };
+    if (e instanceof GetFailure && e.code === "bad_encoding")
+      return { status: 502, code: "upstream_shape", message: "The service's answer could not be read.", verdict: "neutral" };
     if (e instanceof GetFailure && e.answered)
       return { status: 502, code: "upstream_broken", message: "The service's answer broke off.", verdict: "neutral" };
     return { status: 502, code: "upstream_unreachable", message: "The service cannot be reached.", verdict: "neutral" };

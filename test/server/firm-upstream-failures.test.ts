@@ -24,6 +24,10 @@ beforeAll(async () => {
       setTimeout(() => s.destroy(), 20);
       return;
     }
+    if (q.url === "/reset") {
+      q.socket.destroy(); // read, and no answer
+      return;
+    }
     if (q.url === "/bad-gzip") {
       s.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" });
       s.end("not gzip at all");
@@ -54,6 +58,10 @@ test.each([
   expect(t("en", `custody.${code.replace(/_(\w)/g, (_m, c: string) => c.toUpperCase())}` as never, params)).toContain(said);
 });
 
+test("a connection reset after the service read the call, before any answer: unreachable, but possibly charged", async () => {
+  expect(await call(url, "/reset")).toMatchObject({ status: 502, code: "upstream_unreachable", charged: true });
+});
+
 test("a service that cannot be reached: 502 upstream_unreachable, never charged", async () => {
   const closed = http.createServer();
   await new Promise<void>((r) => closed.listen(0, "127.0.0.1", r));
@@ -65,7 +73,7 @@ test("a service that cannot be reached: 502 upstream_unreachable, never charged"
 
 test("the Romanian messages say the same", () => {
   expect(t("ro", "custody.upstreamTooLarge", { mb: 32 })).toBe(
-    "Răspunsul serviciului depășește 32 MB, mai mult decât primește serverul firmei.",
+    "Răspunsul serviciului depășește 32 MB, mai mult decât acceptă serverul firmei.",
   );
   expect(t("ro", "custody.upstreamBroken")).toMatch(/s-a întrerupt/);
 });

@@ -186,6 +186,36 @@ describe("an upstream that fails", () => {
     expect(JSON.parse(r2.body)).toMatchObject({ error: { code: "upstream_unreachable" } });
     await b.close();
   });
+
+  test("an answer that began and then failed says how: broken off, too large, or not decodable", async () => {
+    let n = 0; // the three calls in order: broken off, too large, not decodable
+    const svc = http.createServer((_q, s) => {
+      n++;
+      if (n === 1) {
+        s.writeHead(200, { "content-type": "application/json", "content-length": "1000" });
+        s.write('{"cui": 1');
+        setTimeout(() => s.destroy(), 20);
+      } else if (n === 2) {
+        s.writeHead(200, { "content-type": "application/json", "content-length": String(40 * 2 ** 20) });
+        s.write("[");
+      } else {
+        s.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" });
+        s.end("not gzip at all");
+      }
+    });
+    await new Promise<void>((r) => svc.listen(0, "127.0.0.1", r));
+    const { app: a } = await app(`http://127.0.0.1:${(svc.address() as AddressInfo).port}`);
+    const code = async () => {
+      const r = await a.inject({ method: "GET", url: "/v4/nomenclatoare/judete", headers: { "x-api-key": "k" } });
+      return [r.statusCode, JSON.parse(r.body).error.code];
+    };
+    expect(await code()).toEqual([502, "upstream_broken"]);
+    expect(await code()).toEqual([502, "upstream_too_large"]);
+    expect(await code()).toEqual([502, "upstream_shape"]);
+    await a.close();
+    svc.closeAllConnections();
+    await new Promise((res) => svc.close(res));
+  });
 });
 
 describe("the pages", () => {

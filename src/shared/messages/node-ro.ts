@@ -310,7 +310,7 @@ export const nodeRo = {
   "custody.upstreamTimeout": "Serviciul nu a răspuns în {ms} ms.",
   "custody.upstreamUnreachable": "Serviciul nu poate fi contactat de serverul firmei.",
   "custody.upstreamBroken": "Răspunsul serviciului s-a întrerupt înainte de sfârșit; încercați din nou.",
-  "custody.upstreamTooLarge": "Răspunsul serviciului depășește {mb} MB, mai mult decât primește serverul firmei.",
+  "custody.upstreamTooLarge": "Răspunsul serviciului depășește {mb} MB, mai mult decât acceptă serverul firmei.",
   "custody.upstreamFailed": "Serviciul a răspuns cu o eroare ({status}); încercați din nou.",
   "custody.upstreamShape": "Răspunsul serviciului nu a putut fi citit; încercați din nou.",
   "custody.upstreamNotConfigured": "Serverul firmei nu are un serviciu de date configurat (--upstream).",

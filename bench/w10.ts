@@ -112,6 +112,8 @@ export interface W10Run {
 }
 
 export interface W10Result {
+  /** What FIRMA_W10_NODE_ARGS added to the servers' command (a profiler), when it did. */
+  serverExtras?: string[];
   people: number;
   rows: number;
   pool: number;
@@ -264,8 +266,7 @@ interface Instance {
 function startServer(svc: Svc, keyFile: string, database: string, env: Record<string, string> = {}): Promise<Instance> {
   const args = ["serve", "--http", "--host", "127.0.0.1", "--port", "0", "--lang", "en", "--key-file", keyFile];
   args.push("--database", database, "--upstream", svc.url, "--dist", DIST);
-  const nodeArgs = process.env.FIRMA_W10_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [];
-  const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, "bin", "firma.js"), ...args], {
+  const child = spawn(process.execPath, [...NODE_EXTRAS, path.join(ROOT, "bin", "firma.js"), ...args], {
     cwd: ROOT,
     env: { ...process.env, LANG: "en_US.UTF-8", ...env },
     // stdout: one JSON line per request (pino), not read here
@@ -290,6 +291,9 @@ function startServer(svc: Svc, keyFile: string, database: string, env: Record<st
     void exited.then(() => reject(new Error(`firma serve ended: ${err.trim()}`)));
   });
 }
+
+/** Node options added to the servers' command from the environment (run.ts's header), recorded with the result. */
+const NODE_EXTRAS = process.env.FIRMA_W10_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [];
 
 /** The calls at the service at once a server begins with (its governor grows them while the answers stay fast). */
 const AT_ONCE = GOVERNOR_DEFAULTS.initial;
@@ -498,6 +502,7 @@ export async function w10(svc: Svc): Promise<W10Result> {
   const all = sheets.flatMap((s) => s.cells);
   const each = sheets.map((s) => apiMinimum(s.cells));
   const result: W10Result = {
+    ...(NODE_EXTRAS.length ? { serverExtras: NODE_EXTRAS } : {}),
     people: PEOPLE,
     rows: ROWS,
     pool: POOL,
@@ -580,6 +585,7 @@ export function w10Targets(r: W10Result | undefined): { target: string; measured
 
 export function w10Markdown(r: W10Result, latencyMs: number): string[] {
   const lines = ["## W10: a firm", ""];
+  if (r.serverExtras?.length) lines.push(`**The servers ran with \`${r.serverExtras.join(" ")}\` added:** not W10's usual servers.`, "");
   lines.push(
     `${r.people} people refresh a ${n(r.rows)}-row portfolio each (W3's sheet: 7 functions a row, ${n(r.rows * 7)} cells), all at once, ` +
       `through the firm's custody server (\`firma serve --key-file … --database …\`, child processes) against the sandbox at ${latencyMs} ms. ` +

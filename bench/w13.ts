@@ -105,12 +105,17 @@ export interface W13Long {
 
 export interface W13Result {
   latencyMs: number;
+  /** What FIRMA_W13_NODE_ARGS and FIRMA_W13_SERVE_ARGS added to the server's command (a profiler, --access-log), when they did. */
+  serverExtras?: string[];
   runs: W13Run[];
   long: W13Long[];
   skipped: { setup: string; why: string }[];
 }
 
 let serial = 0;
+/** Options added to the server's command from the environment (run.ts's header), recorded with the result. */
+const NODE_EXTRAS = process.env.FIRMA_W13_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [];
+const SERVE_EXTRAS = process.env.FIRMA_W13_SERVE_ARGS?.split(/\s+/).filter(Boolean) ?? [];
 
 async function setupServer(svc: Svc, database: string, people: number, work: string) {
   const key = `demo-enterprise-bench-w13-${++serial}`;
@@ -132,8 +137,8 @@ async function setupServer(svc: Svc, database: string, people: number, work: str
     keyFile,
     database,
     dist: fakeDist(work),
-    nodeArgs: process.env.FIRMA_W13_NODE_ARGS?.split(/\s+/).filter(Boolean),
-    extraArgs: process.env.FIRMA_W13_SERVE_ARGS?.split(/\s+/).filter(Boolean),
+    nodeArgs: NODE_EXTRAS,
+    extraArgs: SERVE_EXTRAS,
   });
   return { key, tokens, server };
 }
@@ -309,7 +314,8 @@ export async function w13(
   minutes = 10,
   only?: { people?: number[]; databases?: string[] },
 ): Promise<W13Result> {
-  const result: W13Result = { latencyMs: LATENCY_MS, runs: [], long: [], skipped: [] };
+  const extras = [...NODE_EXTRAS, ...SERVE_EXTRAS];
+  const result: W13Result = { latencyMs: LATENCY_MS, ...(extras.length ? { serverExtras: extras } : {}), runs: [], long: [], skipped: [] };
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "firma-bench-w13-"));
   await svc.configure({ latencyMs: LATENCY_MS });
   const peopleList = only?.people ?? [50, 200];
@@ -380,6 +386,7 @@ export function w13Targets(r: W13Result | undefined): { target: string; measured
 
 export function w13Markdown(r: W13Result): string[] {
   const lines = ["## W13: the firm's server under load", ""];
+  if (r.serverExtras?.length) lines.push(`**The server ran with \`${r.serverExtras.join(" ")}\` added:** not W13's usual server.`, "");
   lines.push(
     `People each refresh a 2,000-company portfolio drawn from 5,000 (W10's shape), all at once, through one \`firma serve\` in custody mode ` +
       `(a child process) against the sandbox at ${r.latencyMs} ms, then recalculate it from the store; each person sends the add-in's requests ` +

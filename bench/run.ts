@@ -28,6 +28,7 @@
  *   FIRMA_W13_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" npm run bench -- W13   W13's server run with these Node options
  *   FIRMA_W13_SERVE_ARGS="--access-log" npm run bench -- W13   W13's server started with these options of firma serve too
  *   FIRMA_W10_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" npm run bench -- W10   W10's servers run with these Node options
+ *   npm run bench -- W10 --w10-rotations 4   W10's PostgreSQL setups in turn, 4 times, printed (nothing recorded for W10)
  *   npm run bench -- H2 --h2-profile    H2 with Chromium's CPU profile of the page during its HTTP/2 fill of 100,000
  *   npm run bench -- --render           only writes results.md again from results.json
  *   npm run bench -- W1 W6 --compare DIR    W1 and W6 also with the build in DIR (another commit's
@@ -44,7 +45,7 @@ import * as data from "../sandbox/dataset";
 import { apiMinimum, Cell, LATEST, latencyBound, Minimum, Sheet, Shown, tally, Tally, w1, w2, w3, w5, w6 } from "./workloads";
 import { faultMixes, hardeningMarkdown, HardeningResults, hardeningTargets, w7, w8, w9 } from "./hardening";
 import { browserFill, W5_NAMES } from "./browser";
-import { w10, w10Markdown, W10Result, w10Targets } from "./w10";
+import { w10, w10Markdown, W10Result, w10Rotations, w10Targets } from "./w10";
 import { w11, w11Markdown, W11Result, w11Targets } from "./w11";
 import { w12, w12Markdown, W12Result, w12Targets } from "./w12";
 import { w13, w13Markdown, W13Result, w13Targets } from "./w13";
@@ -80,6 +81,8 @@ interface Args {
   w13Only: { people?: number[]; databases: string[] } | undefined;
   /** H2: the page's CPU profile during the HTTP/2 fill of 100,000. */
   h2Profile: boolean;
+  /** --w10-rotations N: W10's PostgreSQL setups in turn, N times, printed, instead of W10's recorded run. */
+  w10Rotations: number;
 }
 
 const WORKLOADS = ["W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8", "W9", "FAULTS", "W10", "W11", "W12", "W13", "BROWSER", "H2", "SCALE"];
@@ -108,6 +111,7 @@ function parseArgs(argv: string[]): Args {
     w13Minutes: 10,
     w13Only: undefined,
     h2Profile: false,
+    w10Rotations: 0,
   };
   const pick = (names: string[]) => {
     for (const w of names) if (!WORKLOADS.includes(w)) throw new Error(`unknown workload ${w}; one of ${WORKLOADS.join(", ")}`);
@@ -122,6 +126,7 @@ function parseArgs(argv: string[]): Args {
     else if (a === "--w13-minutes") args.w13Minutes = Number(argv[++i]);
     else if (a === "--w13-setups") args.w13Only = w13Setups(argv[++i]);
     else if (a === "--h2-profile") args.h2Profile = true;
+    else if (a === "--w10-rotations") args.w10Rotations = Number(argv[++i]);
     else if (a === "--only") pick(argv[++i].toUpperCase().split(","));
     else if (a === "--compare") args.compare = path.resolve(argv[++i]);
     else if (!a.startsWith("-")) pick([a.toUpperCase()]);
@@ -129,6 +134,7 @@ function parseArgs(argv: string[]): Args {
   }
   if (!(args.latencyMs >= 0)) throw new Error("--latency takes a number of milliseconds");
   if (!(args.phaseLimitMs > 0)) throw new Error("--phase-limit takes a number of seconds");
+  if (!(Number.isInteger(args.w10Rotations) && args.w10Rotations >= 0)) throw new Error("--w10-rotations takes a whole number of rounds");
   return args;
 }
 
@@ -782,7 +788,8 @@ async function main(): Promise<void> {
     if (want("W8")) hardening.w8 = await w8(service);
     if (want("W9")) hardening.w9 = await w9(service, args.phaseLimitMs);
     if (want("FAULTS")) hardening.faults = await faultMixes(service);
-    if (want("W10")) w10Result = await w10(service);
+    if (want("W10") && args.w10Rotations > 0) await w10Rotations(service, args.w10Rotations);
+    else if (want("W10")) w10Result = await w10(service);
     if (want("W11")) w11Result = await w11(service);
     if (want("W12")) w12Result = await w12(service, args.latencyMs);
     if (want("SCALE")) scaleResult = await scale(service, args.latencyMs);
@@ -859,6 +866,11 @@ async function main(): Promise<void> {
       ...h2Targets(h2All),
     ],
   };
+  // W10's rotations alone measure nothing to record: the results stay as they were.
+  if (args.w10Rotations > 0 && args.only?.size === 1 && args.only.has("W10")) {
+    process.stderr.write("W10's rotations: bench/results.* left as they were\n");
+    process.exit(0);
+  }
   const md = markdown(results);
   process.stdout.write(md + "\n");
   fs.writeFileSync(path.join(__dirname, "results.md"), md + "\n");

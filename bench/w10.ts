@@ -548,6 +548,57 @@ export async function w10(svc: Svc): Promise<W10Result> {
   return result;
 }
 
+/**
+ * W10's PostgreSQL setups in turn (one instance, two sharing the queue, a queue each), `rounds` times, each
+ * fill on a new database: each fill's credits, slowest person, the cores' busy share and each part's CPU,
+ * then each setup's median and the median of each round's ratio of two instances to one. On a machine
+ * whose speed drifts, a ratio within one round means more than one run's. Nothing is recorded.
+ */
+export async function w10Rotations(svc: Svc, rounds: number): Promise<void> {
+  if (postgresBinDir() === null) throw new Error("W10's rotations need PostgreSQL (scripts/setup.sh installs it)");
+  const sheets = firmPortfolios();
+  const setups: [string, number, Record<string, string>][] = [
+    [ONE_PG, 1, {}],
+    [SHARED_PG, 2, {}],
+    [TWO_PG, 2, { FIRMA_SHARED_QUEUE: "0" }],
+  ];
+  const slowest = new Map<string, number[]>(setups.map(([setup]) => [setup, []]));
+  const ratios: number[] = [];
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), "firma-bench-w10-rotations-"));
+  const pg = await startPostgres();
+  try {
+    postmasterPid = await findPostmaster(pg);
+    for (let round = 1; round <= rounds; round++) {
+      for (const [i, [setup, count, env]] of setups.entries()) {
+        const db = await pg.createDatabase(`firm_w10_rotation_${round}_${i}`);
+        const r = await runSetup(svc, setup, Array<string>(count).fill(db), sheets, work, env);
+        const last = Math.max(...r.timesMs);
+        slowest.get(setup)!.push(last);
+        const parts = Object.entries(r.fillCpu?.byPart ?? {})
+          .sort(([p], [q]) => p.localeCompare(q))
+          .map(([p, ms]) => `${p} ${n(ms)}`)
+          .join(", ");
+        say(
+          `W10 rotation ${round}/${rounds}, ${setup}: ${r.credits} credits, slowest person ${n(last)} ms, ` +
+            `cores ${r.fillCpu?.machineBusyPct ?? "?"} % busy, CPU ms: ${parts}`,
+        );
+      }
+      const [one, shared] = [slowest.get(ONE_PG)!, slowest.get(SHARED_PG)!];
+      ratios.push(round2(shared[shared.length - 1] / one[one.length - 1]));
+    }
+    for (const [setup, list] of slowest)
+      say(`W10 rotations, ${setup}: the slowest person's median ${n(median(list))} ms (${list.map(n).join(", ")})`);
+    say(
+      `W10 rotations: two instances sharing the queue ÷ one instance, each round: ${ratios.join(", ")}; median ${round2(median(ratios))}`,
+    );
+  } finally {
+    await pg.stop();
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+const round2 = (v: number) => Math.round(v * 100) / 100;
+
 // ---- report -----------------------------------------------------------------------------------------
 
 const n = (v: number) => v.toLocaleString("en");

@@ -12,6 +12,7 @@ import * as fs from "fs";
 import * as http from "http";
 import type { AddressInfo } from "net";
 import * as path from "path";
+import { procStat } from "./measure";
 import { prng } from "../test/fixtures/build-workbook";
 import * as data from "../sandbox/dataset";
 import { EXTRA_PROFILE } from "../src/engine/plan/dispatch";
@@ -273,9 +274,7 @@ export function startFirmServer(o: {
           resources() {
             const status = fs.readFileSync(`/proc/${child.pid}/status`, "utf8");
             const rss = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
-            // utime and stime, in clock ticks (100 a second), after the command's name in parentheses
-            const stat = fs.readFileSync(`/proc/${child.pid}/stat`, "utf8").split(") ")[1].split(" ");
-            const cpuMs = (Number(stat[11]) + Number(stat[12])) * 10;
+            const { cpuMs } = procStat(child.pid!);
             return { rssMb: Math.round(rss), fds: fs.readdirSync(`/proc/${child.pid}/fd`).length, cpuMs };
           },
           async stop() {

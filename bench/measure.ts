@@ -113,6 +113,29 @@ export function median(values: number[]): number {
   return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 }
 
+/** A process's line of /proc/PID/stat: its name, its parent, and CPU times in ms. */
+export interface ProcStat {
+  comm: string;
+  ppid: number;
+  /** Its own CPU (user + system). */
+  cpuMs: number;
+  /** Its children's it has reaped (user + system). */
+  childrenCpuMs: number;
+}
+
+/** /proc/PID/stat read (Linux): the fields after the name in parentheses, times in ticks of 10 ms (USER_HZ 100). */
+export function procStat(pid: number): ProcStat {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+  const close = stat.lastIndexOf(")"); // a name may hold spaces and parentheses
+  const f = stat.slice(close + 2).split(" "); // from field 3 (state) on: utime, stime, cutime, cstime are 14 to 17
+  return {
+    comm: stat.slice(stat.indexOf("(") + 1, close),
+    ppid: Number(f[1]),
+    cpuMs: (Number(f[11]) + Number(f[12])) * 10,
+    childrenCpuMs: (Number(f[13]) + Number(f[14])) * 10,
+  };
+}
+
 /** What a `firma …` child process did: its output (stdout and stderr as written), time, peak memory, exit code. */
 export interface FirmaProcess {
   out: string;

@@ -40,7 +40,7 @@ import { hashToken, newToken } from "../src/server/firm/tokens";
 import { bucharestDay } from "../src/engine/credits/bucharest-time";
 import { GOVERNOR_DEFAULTS } from "../src/server/upstream-governor";
 import * as data from "../sandbox/dataset";
-import { fill, median, round } from "./measure";
+import { fill, median, procStat, round } from "./measure";
 import { apiMinimum, FINANCIAL_FIELD, LATEST, tally, W3_COLUMNS, type Cell, type Minimum, type Sheet, type Shown } from "./workloads";
 import type { Svc } from "./hardening";
 
@@ -176,15 +176,8 @@ function processCpu(): Map<number, { comm: string; ppid: number; ms: number }> {
   }
   for (const pid of pids) {
     try {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-      const close = stat.lastIndexOf(")");
-      const f = stat.slice(close + 2).split(" "); // from field 3 (state) on
-      // utime, stime, cutime, cstime are fields 14 to 17, in ticks of 10 ms (USER_HZ, 100 on Linux)
-      out.set(Number(pid), {
-        comm: stat.slice(stat.indexOf("(") + 1, close),
-        ppid: Number(f[1]),
-        ms: (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * 10,
-      });
+      const p = procStat(Number(pid));
+      out.set(Number(pid), { comm: p.comm, ppid: p.ppid, ms: p.cpuMs + p.childrenCpuMs });
     } catch {
       // ended meanwhile
     }

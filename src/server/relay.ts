@@ -7,14 +7,15 @@
  *
  * Only the API's GET paths are relayed; hop-by-hop headers, cookies and every other header stay
  * behind, both ways. A query is at most MAX_QUERY_BYTES, an answer at most MAX_ANSWER_BYTES
- * (upstream-get.ts). An upstream that does not answer in time is 504, one that cannot be reached
- * 502, each with a JSON error body the client reads like the service's own. The calls at the service at once are governed
- * (upstream-governor.ts): an add-in over HTTP/2 asks many things at once, the service sees what it bears.
+ * (upstream-get.ts). An upstream that does not answer in time is 504; one that cannot be reached, or
+ * whose answer is too large, broken off or unreadable, 502; each with a JSON error body the client
+ * reads like the service's own. The calls at the service at once are governed (upstream-governor.ts):
+ * an add-in over HTTP/2 asks many things at once, the service sees what it bears.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { serviceDeadline } from "../api/service-timer";
 import { verdictOf, type UpstreamGovernor, type Verdict } from "./upstream-governor";
-import { GetFailure, upstreamGet, type GetAnswer, type UpstreamGet } from "./upstream-get";
+import { getFailureCode, upstreamGet, type GetAnswer, type GetFailureCode, type UpstreamGet } from "./upstream-get";
 
 /** The API v4's paths (../shared/api: every endpoint is a GET). */
 const API_PATH =
@@ -22,6 +23,14 @@ const API_PATH =
 
 /** A batch of 100 CUIs with `include` is about 1.3 KB; four times that is plenty. */
 export const MAX_QUERY_BYTES = 4_096;
+
+/** What the person is told of a GET that failed (upstream-get.ts getFailureCode). */
+const GET_FAILED: Record<GetFailureCode, string> = {
+  upstream_too_large: "The service's answer is too large.",
+  upstream_shape: "The service's answer could not be read.",
+  upstream_broken: "The service's answer broke off.",
+  upstream_unreachable: "The service cannot be reached.",
+};
 
 /** What the client reads of an answer (src/api/http.ts): the body's type, the plan and credits, Retry-After. */
 const PASSED_HEADERS = ["content-type", "x-plan", "x-credits-remaining", "x-credits-limit", "x-credits-used", "retry-after"];
@@ -57,13 +66,8 @@ async function relayed(get: UpstreamGet, url: string, headers: Record<string, st
   } catch (e) {
     if (deadline.timer.expired)
       return { status: 504, code: "upstream_timeout", message: `The service did not answer within ${timeoutMs} ms.`, verdict: "overload" };
-    if (e instanceof GetFailure && e.code === "too_large")
-      return { status: 502, code: "upstream_too_large", message: "The service's answer is too large.", verdict: "neutral" };
-    if (e instanceof GetFailure && e.code === "bad_encoding")
-      return { status: 502, code: "upstream_shape", message: "The service's answer could not be read.", verdict: "neutral" };
-    if (e instanceof GetFailure && e.answered)
-      return { status: 502, code: "upstream_broken", message: "The service's answer broke off.", verdict: "neutral" };
-    return { status: 502, code: "upstream_unreachable", message: "The service cannot be reached.", verdict: "neutral" };
+    const code = getFailureCode(e);
+    return { status: 502, code, message: GET_FAILED[code], verdict: "neutral" };
   } finally {
     deadline.timer.stop();
   }

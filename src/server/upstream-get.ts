@@ -40,6 +40,19 @@ export class GetFailure extends Error {
   }
 }
 
+/**
+ * What a GET that failed before its deadline tells whoever asked: an answer over the limit, an answer
+ * that does not decode, an answer that broke off after it began, or no answer at all.
+ */
+export type GetFailureCode = "upstream_too_large" | "upstream_shape" | "upstream_broken" | "upstream_unreachable";
+
+export function getFailureCode(e: unknown): GetFailureCode {
+  if (!(e instanceof GetFailure)) return "upstream_unreachable";
+  if (e.code === "too_large") return "upstream_too_large";
+  if (e.code === "bad_encoding") return "upstream_shape";
+  return e.answered ? "upstream_broken" : "upstream_unreachable";
+}
+
 export type UpstreamGet = (url: string, headers: Record<string, string>, signal: AbortSignal) => Promise<GetAnswer>;
 
 /** How long a kept connection waits for the next call when the service does not say (undici's default). */

@@ -11,7 +11,15 @@ import { isCredited, readErrorBody, readRetryAfter } from "../../api/http";
 import { errorForStatus, PlanHistoryError } from "../../api/errors";
 import { serviceDeadline } from "../../api/service-timer";
 import { verdictOf, type UpstreamGovernor, type Verdict } from "../upstream-governor";
-import { CONNECT_TIMEOUT, GetFailure, MAX_ANSWER_BYTES, upstreamGet, type GetAnswer, type UpstreamGet } from "../upstream-get";
+import {
+  CONNECT_TIMEOUT,
+  GetFailure,
+  getFailureCode,
+  MAX_ANSWER_BYTES,
+  upstreamGet,
+  type GetAnswer,
+  type UpstreamGet,
+} from "../upstream-get";
 
 export interface UpstreamAnswer {
   status: number;
@@ -128,12 +136,10 @@ function ask(o: UpstreamOptions): Upstream {
   };
 }
 
-/** What the person is told of a call that failed: an answer that began was the service's (and paid). */
+/** What the person is told of a call that failed (upstream-get.ts getFailureCode); the limit, for one too large. */
 function failureOfGet(e: unknown): CallFailure {
-  if (!(e instanceof GetFailure)) return new CallFailure(502, "upstream_unreachable");
-  if (e.code === "too_large") return new CallFailure(502, "upstream_too_large", { mb: MAX_ANSWER_BYTES / 2 ** 20 });
-  if (e.code === "bad_encoding") return new CallFailure(502, "upstream_shape");
-  return new CallFailure(502, e.answered ? "upstream_broken" : "upstream_unreachable");
+  const code = getFailureCode(e);
+  return new CallFailure(502, code, code === "upstream_too_large" ? { mb: MAX_ANSWER_BYTES / 2 ** 20 } : {});
 }
 
 function scrub(text: string | null, key: string): string | null {

@@ -109,11 +109,11 @@ function oneStore(nth: number, replace: (t: FirmStore) => Partial<FirmStore>): (
   };
 }
 
-/** The first instance's database taking 800 ms to store answers (a new stand-in for each test). */
+/** The first instance's database taking 1.5 s to store answers (a new stand-in for each test). */
 const slowPuts = () =>
   oneStore(1, (t) => ({
     putAnswers: async (...a: Parameters<FirmStore["putAnswers"]>) => {
-      await sleep(800);
+      await sleep(1500);
       return t.putAnswers(...a);
     },
   }));
@@ -213,9 +213,9 @@ test("the people get a call's answers as it brings them, not after the database 
       const ion = two.load(WANTS, person(2, "ion")).then((m) => ({ m, ms: Date.now() - t0 }));
       const [a, i] = await Promise.all([ana, ion]);
       expect(names(a.m)).toEqual(NAMES);
-      expect(a.ms).toBeLessThan(600); // the call (100 ms), not the call and the write (900 ms)
+      expect(a.ms).toBeLessThan(1000); // the call (100 ms), not the call and the write (1,600 ms)
       expect(names(i.m)).toEqual(NAMES); // read from the store once written
-      expect(i.ms).toBeGreaterThanOrEqual(800);
+      expect(i.ms).toBeGreaterThanOrEqual(1500);
       expect((await f.b.getAnswers(WANTS.map(wantKey), Date.now())).size).toBe(100);
       expect((await f.b.claimedKeys(WANTS.map(wantKey), Date.now())).size).toBe(0); // let go with the write
       expect(svc.calls).toHaveLength(1);
@@ -230,7 +230,7 @@ test("while a call's answers are being stored, a request for them under another 
   await withInstances(
     100,
     async ({ svc, one }) => {
-      await one.load(ALL, person(1, "ana")); // answered; stored 800 ms later
+      await one.load(ALL, person(1, "ana")); // answered; stored 1.5 s later
       expect(names(await one.load(WANTS, person(2, "ion")))).toEqual(NAMES); // the same companies, asked without include
       expect(svc.calls).toHaveLength(1);
     },

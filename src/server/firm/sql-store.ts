@@ -57,7 +57,17 @@ const NOTICE_KEYS_BYTES = 7_000;
  * and the notice of it with the commit, only when one went (TELL_GONE, parameters `told(owner)`), naming them: the
  * instances waiting on them look at once (claim-watch.ts), not at their next poll.
  */
-const GONE = (n: number) => `gone AS (DELETE FROM firm_claims WHERE owner = ? AND key IN (${Array(n).fill("?").join(", ")}) RETURNING key)`;
+const GONE = (n: number) => `gone AS (DELETE FROM firm_claims WHERE key = ANY(${MINE_IN_ORDER(n)}) RETURNING key)`;
+/**
+ * PostgreSQL: the owner's claims among `n` keys (parameters: the owner, the keys), locked one by one in
+ * the keys' byte order before they are deleted. claimAnswers takes the rows it meets in that order too
+ * (its VALUES sorted; ON CONFLICT locks a row another instance holds even when it leaves it as it is),
+ * whereas a DELETE … WHERE key IN (…) locks in the order it finds the rows on disk. Two instances, one
+ * letting go of claims the other is claiming, then each waited for a row the other held, until
+ * PostgreSQL broke the cycle after its deadlock_timeout (a second each time, the people waiting meanwhile).
+ */
+const MINE_IN_ORDER = (n: number) =>
+  `ARRAY(SELECT key FROM firm_claims WHERE owner = ? AND key IN (${Array(n).fill("?").join(", ")}) ORDER BY key COLLATE "C" FOR UPDATE)`;
 /** The notice names the keys let go when they fit in it (PostgreSQL's payloads stop at 8,000 bytes): the others look at those only. */
 const TELL_GONE = `SELECT pg_notify(?, ? || CASE WHEN sum(octet_length(key) + 1) <= ${NOTICE_KEYS_BYTES} THEN ' ' || string_agg(key, ' ' ORDER BY key) ELSE '' END)
   FROM gone HAVING count(*) > 0`;
@@ -340,6 +350,8 @@ export class SqlFirmStore implements FirmStore {
       const part = unique.slice(i, i + CHUNK);
       if (this.db.engine === "postgres" && tell)
         await this.db.all(`WITH ${GONE(part.length)} ${TELL_GONE}`, [owner, ...part, ...told(owner)]);
+      else if (this.db.engine === "postgres")
+        await this.db.run(`DELETE FROM firm_claims WHERE key = ANY(${MINE_IN_ORDER(part.length)})`, [owner, ...part]);
       else await this.db.run(`DELETE FROM firm_claims WHERE owner = ? AND key IN (${part.map(() => "?").join(", ")})`, [owner, ...part]);
     }
   }

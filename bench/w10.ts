@@ -353,7 +353,17 @@ async function timed(url: string, key: string): Promise<{ ms: number; status: nu
 
 let serial = 0;
 
-function runSetup(
+/** A setup's ten refreshes, its servers still running: where the measurements after them start. */
+interface Filled {
+  fill: W10Fill;
+  key: string;
+  tokens: string[];
+  urls: string[];
+  usage: { total: number; calls: number };
+}
+
+/** Starts the setup's servers, the ten people refresh their portfolios through them, `then` measures more, the servers stop. */
+async function withFill<T>(
   svc: Svc,
   setup: string,
   databases: string[],
@@ -361,29 +371,8 @@ function runSetup(
   work: string,
   env: Record<string, string>,
   h2: boolean,
-  fillOnly: true,
-): Promise<W10Fill>;
-// eslint-disable-next-line no-redeclare -- an overload (the fill alone above, every measurement here)
-function runSetup(
-  svc: Svc,
-  setup: string,
-  databases: string[],
-  sheets: Sheet[],
-  work: string,
-  env?: Record<string, string>,
-  h2?: boolean,
-): Promise<W10Run>;
-// eslint-disable-next-line no-redeclare -- the overloads' body
-async function runSetup(
-  svc: Svc,
-  setup: string,
-  databases: string[],
-  sheets: Sheet[],
-  work: string,
-  env: Record<string, string> = {},
-  h2 = false,
-  fillOnly = false,
-): Promise<W10Run | W10Fill> {
+  then: (f: Filled) => Promise<T>,
+): Promise<T> {
   say(`W10: ${setup}`);
   const key = `demo-business-bench-w10-${++serial}`;
   const keyFile = path.join(work, `key${serial}`);
@@ -432,12 +421,41 @@ async function runSetup(
     });
     const timesMs = fills.map((f) => round(f.timeMs));
     const time = { min: Math.min(...timesMs), median: round(median(timesMs)), max: Math.max(...timesMs) };
-    if (fillOnly) {
-      say(
-        `  ${usage.total} credits; last cell ${time.min}–${time.max} ms; ${cells.right} right, ${cells.wrong} wrong, ${cells.failed} failed`,
-      );
-      return { setup, credits: usage.total, timesMs, time, fillCpu, cells };
-    }
+    return await then({ fill: { setup, credits: usage.total, timesMs, time, fillCpu, cells }, key, tokens, urls, usage });
+  } finally {
+    await Promise.all(instances.map((s) => s.stop()));
+  }
+}
+
+/** One setup's fill alone (a round of the time comparison): nothing measured after it. */
+function fillAlone(
+  svc: Svc,
+  setup: string,
+  databases: string[],
+  sheets: Sheet[],
+  work: string,
+  env: Record<string, string> = {},
+): Promise<W10Fill> {
+  return withFill(svc, setup, databases, sheets, work, env, false, async ({ fill: f }) => {
+    say(
+      `  ${f.credits} credits; last cell ${f.time.min}–${f.time.max} ms; ${f.cells.right} right, ${f.cells.wrong} wrong, ${f.cells.failed} failed`,
+    );
+    return f;
+  });
+}
+
+/** One setup: the fill, then the relay's latency and throughput through the same servers. */
+function runSetup(
+  svc: Svc,
+  setup: string,
+  databases: string[],
+  sheets: Sheet[],
+  work: string,
+  env: Record<string, string> = {},
+  h2 = false,
+): Promise<W10Run> {
+  return withFill(svc, setup, databases, sheets, work, env, h2, async ({ fill, key, tokens, urls, usage }) => {
+    const { timesMs, fillCpu, time, cells } = fill;
     const byEndpoint = new Map<string, { calls: number; companies: number; distinct: Set<string> }>();
     for (const r of await svc.log(key)) {
       const endpoint = r.path.replace(/\/\d+(?=\/|$)/, "/{cui}");
@@ -514,7 +532,7 @@ async function runSetup(
     }
     const run: W10Run = {
       setup,
-      instances: instances.length,
+      instances: urls.length,
       credits: usage.total,
       calls: usage.calls,
       upstream,
@@ -542,9 +560,7 @@ async function runSetup(
         `${run.throughput.perSecond} cached requests/s (${IN_FLIGHT} in flight, ${failed} failed)`,
     );
     return run;
-  } finally {
-    await Promise.all(instances.map((s) => s.stop()));
-  }
+  });
 }
 
 // ---- the workload ---------------------------------------------------------------------------------
@@ -598,7 +614,7 @@ export async function w10(svc: Svc): Promise<W10Result> {
             const name = `firm_w10_round${i}_${which}`;
             const db = await pg.createDatabase(name);
             const [setup, dbs] = which === "one" ? [ONE_PG, [db]] : [SHARED_PG, [db, db]];
-            fills[which] = await runSetup(svc, `${setup}, round ${i + 1}`, dbs, sheets, work, {}, false, true);
+            fills[which] = await fillAlone(svc, `${setup}, round ${i + 1}`, dbs, sheets, work);
             await pg.sql(`DROP DATABASE ${name} WITH (FORCE)`);
           }
           const { one: a, shared: b } = fills as Record<"one" | "shared", W10Fill>;
@@ -644,7 +660,7 @@ export async function w10Rotations(svc: Svc, rounds: number): Promise<void> {
     for (let round = 1; round <= rounds; round++) {
       for (const [i, [setup, count, env]] of setups.entries()) {
         const db = await pg.createDatabase(`firm_w10_rotation_${round}_${i}`);
-        const r = await runSetup(svc, setup, Array<string>(count).fill(db), sheets, work, env, false, true);
+        const r = await fillAlone(svc, setup, Array<string>(count).fill(db), sheets, work, env);
         const last = Math.max(...r.timesMs);
         slowest.get(setup)!.push(last);
         const parts = Object.entries(r.fillCpu?.byPart ?? {})
